@@ -1,0 +1,31 @@
+import type { Middleware } from "koa";
+import type { AppState } from "../http/context.ts";
+import { forbidden, unauthorized } from "../http/errors.ts";
+import type { AuthService } from "./auth.service.ts";
+import { ADMIN_COOKIE, PARTICIPANT_COOKIE } from "./cookies.ts";
+
+/**
+ * `auth("admin")`: the admin cookie must resolve to an admin (none -> 401; a participant cookie -> 403).
+ * `auth("participant")`: the participant cookie must resolve to a participant (none -> 401; only an
+ * admin cookie -> 403).
+ */
+export function createAuthMiddleware(auth: AuthService) {
+  return (access: "admin" | "participant"): Middleware<AppState> =>
+    async (ctx, next) => {
+      const own = ctx.cookies.get(access === "admin" ? ADMIN_COOKIE : PARTICIPANT_COOKIE);
+      const principal = own ? await auth.resolve(own) : null;
+      if (principal?.role === access) {
+        ctx.state.principal = principal;
+        return next();
+      }
+      const other = ctx.cookies.get(access === "admin" ? PARTICIPANT_COOKIE : ADMIN_COOKIE);
+      const otherPrincipal = other ? await auth.resolve(other) : null;
+      if (otherPrincipal) {
+        throw forbidden(
+          "wrong_role",
+          access === "admin" ? "A participant may not use admin routes." : "This route is for participants.",
+        );
+      }
+      throw unauthorized(access === "admin" ? "Sign in as an admin first." : "Join the study first.");
+    };
+}

@@ -1,0 +1,89 @@
+import { AdminMe, LoginBody } from "@feedlab/schemas";
+import type { AppContext } from "../http/context.ts";
+import { tooManyRequests, unauthorized } from "../http/errors.ts";
+import { route } from "../http/route.ts";
+import type { AuthService } from "./auth.service.ts";
+import { ADMIN_COOKIE, type CookiePolicy, clearCookie, setSessionCookie } from "./cookies.ts";
+import { FailureLimiter } from "./rate-limit.ts";
+
+export interface AuthRoutesDeps {
+  readonly auth: AuthService;
+  readonly cookies: CookiePolicy;
+  /** Failed logins allowed per (address, username) in 15 minutes: 10. */
+  readonly perAccount?: FailureLimiter;
+  /** Failed logins allowed per address in 15 minutes, across usernames: 50. */
+  readonly perAddress?: FailureLimiter;
+}
+
+/**
+ * Login throttling counts failures per (address, username) and, more loosely, per address, so one
+ * client cannot guess at length, and an attacker elsewhere cannot lock the admin out.
+ */
+export function authRoutes({ auth, cookies, perAccount, perAddress }: AuthRoutesDeps) {
+  const windowMs = 15 * 60 * 1000;
+  const limits: [FailureLimiter, (ctx: AppContext, username: string) => string][] = [
+    [perAccount ?? new FailureLimiter({ max: 10, windowMs }), (ctx, u) => `${ctx.ip}|${u.toLowerCase()}`],
+    [perAddress ?? new FailureLimiter({ max: 50, windowMs }), (ctx) => ctx.ip],
+  ];
+
+  return [
+    route({
+      method: "post",
+      path: "/api/v1/auth/login",
+      tag: "auth",
+      summary: "Sign in as an admin",
+      description:
+        "Sets an HttpOnly admin session cookie. After 10 failures for one username from one address (or 50 from one address) within 15 minutes, answers 429 with Retry-After.",
+      access: "public",
+      body: LoginBody,
+      responses: {
+        200: { description: "Signed in", schema: AdminMe },
+        401: { description: "Wrong username or password" },
+        429: { description: "Too many failed attempts; see Retry-After" },
+      },
+      handler: async (ctx, { body }) => {
+        const wait = Math.max(...limits.map(([l, key]) => l.retryAfterSeconds(key(ctx, body.username))));
+        if (wait > 0)
+          throw tooManyRequests(wait, `Too many failed sign-in attempts. Try again in ${wait} s.`);
+        const admin = await auth.verifyAdmin(body.username, body.password);
+        if (!admin) {
+          for (const [l, key] of limits) l.fail(key(ctx, body.username));
+          throw unauthorized("Wrong username or password.");
+        }
+        limits[0]?.[0].reset(limits[0][1](ctx, body.username));
+        const { token, expiresAt } = await auth.issueAdminSession(admin.adminId);
+        setSessionCookie(ctx, ADMIN_COOKIE, token, expiresAt, cookies);
+        ctx.body = { username: admin.username };
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/auth/logout",
+      tag: "auth",
+      summary: "Sign out (ends the admin session)",
+      access: "public",
+      responses: { 204: { description: "Signed out" } },
+      handler: async (ctx) => {
+        const token = ctx.cookies.get(ADMIN_COOKIE);
+        if (token) await auth.revoke(token);
+        clearCookie(ctx, ADMIN_COOKIE, cookies);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/auth/me",
+      tag: "auth",
+      summary: "The signed-in admin",
+      access: "admin",
+      responses: {
+        200: { description: "Signed in", schema: AdminMe },
+        401: { description: "Not signed in" },
+      },
+      handler: (ctx) => {
+        const p = ctx.state.principal;
+        ctx.body = { username: p?.role === "admin" ? p.username : "" };
+      },
+    }),
+  ];
+}

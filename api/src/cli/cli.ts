@@ -1,0 +1,288 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { projectionsNamed, replay } from "@feedlab/projector";
+import { decodeLoggedEvent } from "@feedlab/schemas";
+import cliProgress from "cli-progress";
+import { generatePassword } from "../auth/passwords.ts";
+import { type Config, ConfigError, loadConfig } from "../config.ts";
+import { DataDirLockedError, migrate, openDb } from "../db/db.ts";
+import { HttpError } from "../http/errors.ts";
+import { createLogger } from "../logger.ts";
+import { openRuntime, ROLES, type Role, start, VERSION } from "../main.ts";
+import { importVideos, parseImport } from "../videos/videos.import.ts";
+
+const HELP = `feedlab ${VERSION}: run user studies on video feeds
+
+Usage: feedlab <command> [options]
+
+Commands:
+  start [--role api|projector|trainer|all]   Run the service (default role: all)
+  migrate                                    Apply pending database migrations and exit
+  admin create [--username NAME] [--password PW]
+                                             Add an admin (a password is generated when none is given)
+  videos import FILE [--format csv|json]     Import videos from a CSV or JSON file
+  tail [--from-beginning] [--follow]         Decode the event log to NDJSON on stdout (one event per line,
+                                             with its partition and offset)
+  replay [--projection NAME]                 Rebuild read models from the event log (all, or one:
+                                             events, watched, view_counts, interactions, session_activity)
+  help                                       Show this help
+
+Configuration comes from the environment: PORT, HOST, FEEDLAB_DATA_DIR, DATABASE_URL, KAFKA_BROKERS,
+FEEDLAB_ADMIN_USERNAME, FEEDLAB_ADMIN_PASSWORD, FEEDLAB_DEMO (see README.md).
+`;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+class UsageError extends Error {}
+
+async function cmdStart(config: Config, args: string[]) {
+  const { values } = parseArgs({ args, options: { role: { type: "string", default: "all" } } });
+  const role = values.role as Role;
+  if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
+  const log = createLogger(config.logLevel, config.logFormat);
+  const stop = await start(config, log, role, out);
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, "shutting down");
+    await stop();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  // Keep the process alive for roles without a server.
+  setInterval(() => {}, 1 << 30);
+}
+
+async function cmdMigrate(config: Config) {
+  const { db, kind, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrate(db);
+    out(
+      applied.length > 0
+        ? `Applied ${applied.length} migration(s) on ${kind}: ${applied.join(", ")}`
+        : `Database (${kind}) is up to date.`,
+    );
+  } finally {
+    await close();
+  }
+}
+
+async function cmdAdmin(config: Config, args: string[]) {
+  const [sub, ...rest] = args;
+  if (sub !== "create") throw new UsageError("Usage: feedlab admin create [--username NAME] [--password PW]");
+  const { values } = parseArgs({
+    args: rest,
+    options: { username: { type: "string" }, password: { type: "string" } },
+  });
+  const username = values.username ?? config.adminUsername;
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(username))
+    throw new UsageError("--username must be 1-64 characters of letters, digits, . _ @ -");
+  if (values.password !== undefined && values.password.length < 8)
+    throw new UsageError("--password must be at least 8 characters");
+  const rt = await openRuntime(config, createLogger("warn", config.logFormat));
+  try {
+    if (await rt.services.auth.adminExists(username))
+      throw new UsageError(`An admin named "${username}" already exists.`);
+    const password = values.password ?? generatePassword();
+    await rt.services.auth.createAdmin(username, password);
+    out(`Created admin "${username}".`);
+    if (!values.password) out(`Password: ${password}   (shown only this once)`);
+  } finally {
+    await rt.close();
+  }
+}
+
+async function cmdVideos(config: Config, args: string[]) {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { format: { type: "string" } },
+  });
+  const file = positionals[0];
+  if (sub !== "import" || !file)
+    throw new UsageError("Usage: feedlab videos import FILE [--format csv|json]");
+  const format = values.format ?? (path.extname(file).toLowerCase() === ".json" ? "json" : "csv");
+  if (format !== "csv" && format !== "json") throw new UsageError("--format must be csv or json");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`Cannot read ${file}: ${(e as Error).message}`);
+  }
+  const rt = await openRuntime(config, createLogger("warn", config.logFormat));
+  try {
+    const parsed = parseImport(text, format);
+    if (parsed.ignoredColumns.length > 0)
+      out(`Ignoring unknown columns: ${parsed.ignoredColumns.join(", ")}`);
+    const bar = new cliProgress.SingleBar(
+      {
+        format: "Importing [{bar}] {percentage}% | {value}/{total} rows",
+        hideCursor: true,
+        noTTYOutput: true,
+        notTTYSchedule: 1000,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(parsed.rows.length, 0);
+    const summary = await importVideos(rt.services.videos, parsed.rows, {
+      onProgress: (done) => bar.update(done),
+    });
+    bar.stop();
+    out(`${summary.imported} imported, ${summary.rejected.length} rejected (of ${parsed.rows.length} rows).`);
+    for (const r of summary.rejected.slice(0, 50)) {
+      out(`  row ${r.row}${r.external_id ? ` (${r.external_id})` : ""}: ${r.code}: ${r.message}`);
+    }
+    if (summary.rejected.length > 50) out(`  ... and ${summary.rejected.length - 50} more`);
+    if (summary.imported === 0 && summary.rejected.length > 0) process.exitCode = 1;
+  } finally {
+    await rt.close();
+  }
+}
+
+async function cmdReplay(config: Config, args: string[]) {
+  const { values } = parseArgs({ args, options: { projection: { type: "string", multiple: true } } });
+  const rt = await openRuntime(config, createLogger("warn", config.logFormat));
+  try {
+    const only = values.projection ?? [];
+    try {
+      projectionsNamed(only);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const head = await rt.eventLog.position();
+    const total = [...head.values()].reduce((a, o) => a + o + 1, 0);
+    const bar = new cliProgress.SingleBar(
+      {
+        format: "Replaying [{bar}] {percentage}% | {value}/{total} records",
+        hideCursor: true,
+        noTTYOutput: true,
+        notTTYSchedule: 1000,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(Math.max(total, 1), 0);
+    const started = performance.now();
+    const result = await replay({
+      db: rt.db,
+      log: rt.eventLog,
+      logger: rt.log,
+      multiProcess: rt.dbKind === "postgres",
+      only,
+      onProgress: (done) => bar.update(Math.min(done, total)),
+    });
+    bar.update(Math.max(total, 1));
+    bar.stop();
+    const secs = (performance.now() - started) / 1000;
+    out(`Replayed ${result.records} records into ${result.projections.join(", ")} in ${secs.toFixed(1)} s.`);
+  } finally {
+    await rt.close();
+  }
+}
+
+async function cmdTail(config: Config, args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      "from-beginning": { type: "boolean", default: false },
+      follow: { type: "boolean", default: false },
+    },
+  });
+  const rt = await openRuntime(config, createLogger("warn", config.logFormat), { migrate: false });
+  try {
+    const head = await rt.eventLog.position();
+    const from = new Map([...head].map(([p, o]) => [p, values["from-beginning"] ? -1 : o]));
+    const pending = new Map([...head].filter(([p, o]) => o > (from.get(p) ?? -1)));
+    let done: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    if (!values.follow && pending.size === 0) done();
+    const subscription = rt.eventLog.subscribe({
+      consumer: `tail-${process.pid}-${Date.now()}`,
+      maxBatch: 1000,
+      checkpoint: async (partition) =>
+        from.get(partition) ?? (values["from-beginning"] ? -1 : (head.get(partition) ?? -1)),
+      onBatch: async (records) => {
+        let text = "";
+        for (const r of records) {
+          from.set(r.partition, r.offset);
+          try {
+            text += `${JSON.stringify({ partition: r.partition, offset: r.offset, ...decodeLoggedEvent(r.value) })}\n`;
+          } catch (e) {
+            text += `${JSON.stringify({ partition: r.partition, offset: r.offset, undecodable: (e as Error).message })}\n`;
+          }
+          if (!values.follow && r.offset >= (pending.get(r.partition) ?? Number.POSITIVE_INFINITY))
+            pending.delete(r.partition);
+        }
+        if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once("drain", r));
+        if (!values.follow && pending.size === 0) done();
+      },
+      onError: (e) => err(`tail: ${(e as Error).message}`),
+    });
+    process.once("SIGINT", done);
+    await finished;
+    await subscription.stop();
+  } finally {
+    await rt.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    out(HELP);
+    return;
+  }
+  if (command === "--version" || command === "-v") {
+    out(VERSION);
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  try {
+    switch (command) {
+      case "start":
+        return await cmdStart(config, args);
+      case "migrate":
+        return await cmdMigrate(config);
+      case "admin":
+        return await cmdAdmin(config, args);
+      case "videos":
+        return await cmdVideos(config, args);
+      case "replay":
+        return await cmdReplay(config, args);
+      case "tail":
+        return await cmdTail(config, args);
+      default:
+        throw new UsageError(`Unknown command "${command}". Run \`feedlab help\`.`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(e.message);
+      process.exit(2);
+    }
+    if (e instanceof DataDirLockedError) {
+      err(e.message);
+      process.exit(1);
+    }
+    if (e instanceof HttpError) {
+      err(`${e.code}: ${e.message}`);
+      process.exit(1);
+    }
+    if ((e as { code?: string }).code === "EADDRINUSE") {
+      err(`Port ${config.port} is already in use. Set PORT to another port.`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("gives api.md's defaults when the environment is empty", () => {
+    const c = loadConfig({}, "/srv/feedlab");
+    expect(c).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      dataDir: "/srv/feedlab/data",
+      databaseUrl: null,
+      kafkaBrokers: [],
+      adminUsername: "admin",
+      adminPassword: null,
+      demo: true,
+      publicUrl: "http://127.0.0.1:8080",
+      secureCookies: false,
+    });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it("reads every variable of api.md", () => {
+    const c = loadConfig({
+      PORT: "9000",
+      HOST: "0.0.0.0",
+      FEEDLAB_DATA_DIR: "/var/lib/feedlab",
+      DATABASE_URL: "postgres://u@db/feedlab",
+      KAFKA_BROKERS: "k1:9092, k2:9092",
+      FEEDLAB_ADMIN_USERNAME: "lab",
+      FEEDLAB_ADMIN_PASSWORD: "long-enough",
+      FEEDLAB_DEMO: "0",
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      dataDir: "/var/lib/feedlab",
+      databaseUrl: "postgres://u@db/feedlab",
+      kafkaBrokers: ["k1:9092", "k2:9092"],
+      adminUsername: "lab",
+      adminPassword: "long-enough",
+      demo: false,
+      publicUrl: "http://localhost:9000",
+    });
+  });
+
+  it("fails listing every problem at once when several variables are wrong", () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: "eighty",
+        DATABASE_URL: "mysql://x",
+        FEEDLAB_DEMO: "maybe",
+        FEEDLAB_ADMIN_PASSWORD: "short",
+        KAFKA_BROKERS: "nohost",
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join("\n");
+    for (const name of ["PORT", "DATABASE_URL", "FEEDLAB_DEMO", "FEEDLAB_ADMIN_PASSWORD", "KAFKA_BROKERS"]) {
+      expect(problems).toContain(name);
+    }
+  });
+
+  it("trains every 600 s by default, reads FEEDLAB_TRAIN_INTERVAL_S, and refuses an interval under 10 s", () => {
+    expect(loadConfig({}).trainIntervalSeconds).toBe(600);
+    expect(loadConfig({ FEEDLAB_TRAIN_INTERVAL_S: "3600" }).trainIntervalSeconds).toBe(3600);
+    expect(() => loadConfig({ FEEDLAB_TRAIN_INTERVAL_S: "5" })).toThrow(/FEEDLAB_TRAIN_INTERVAL_S/);
+  });
+});

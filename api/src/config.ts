@@ -1,0 +1,159 @@
+import path from "node:path";
+
+/** Log levels accepted by FEEDLAB_LOG_LEVEL (pino's). */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The process configuration, parsed once from the environment and frozen. Nothing else reads `process.env`. */
+export interface Config {
+  /** TCP port of the HTTP server (`PORT`, default 8080). */
+  readonly port: number;
+  /** Interface to bind (`HOST`, default 127.0.0.1). */
+  readonly host: string;
+  /** Where the embedded database lives (`FEEDLAB_DATA_DIR`, default `./data`). */
+  readonly dataDir: string;
+  /** A `postgres://` URL switches from embedded PGlite to PostgreSQL (`DATABASE_URL`). */
+  readonly databaseUrl: string | null;
+  /** Kafka brokers; switches from the embedded event log to Kafka (`KAFKA_BROKERS`). */
+  readonly kafkaBrokers: readonly string[];
+  /** The event topic (`FEEDLAB_KAFKA_TOPIC`, default `feedlab.events.v1`). */
+  readonly kafkaTopic: string;
+  /** Partitions of the event topic when Feedlab creates it (`FEEDLAB_KAFKA_PARTITIONS`, default 6). */
+  readonly kafkaPartitions: number;
+  /** Username of the first admin, created at start when no admin exists (`FEEDLAB_ADMIN_USERNAME`). */
+  readonly adminUsername: string;
+  /** Password of the first admin; when absent one is generated and printed once (`FEEDLAB_ADMIN_PASSWORD`). */
+  readonly adminPassword: string | null;
+  /** Seed the demo study at start (`FEEDLAB_DEMO`, 1/0, default 1). */
+  readonly demo: boolean;
+  /** `FEEDLAB_LOG_LEVEL`, default info. */
+  readonly logLevel: LogLevel;
+  /** `FEEDLAB_LOG_FORMAT`: json, pretty, or auto (pretty on a terminal). */
+  readonly logFormat: "json" | "pretty" | "auto";
+  /** Public origin used in printed links (`FEEDLAB_PUBLIC_URL`, default http://HOST:PORT). */
+  readonly publicUrl: string;
+  /** Marks cookies `Secure` (`FEEDLAB_SECURE_COOKIES`, default: on when the public URL is https). */
+  readonly secureCookies: boolean;
+  /** A session with no events for this many minutes counts as ended (`FEEDLAB_SESSION_IDLE_MINUTES`, 30). */
+  readonly sessionIdleMinutes: number;
+  /**
+   * Keep-alive connections per external recommender origin (`FEEDLAB_RECOMMENDER_CONNECTIONS`, 1024):
+   * calls in flight beyond this wait for a free connection (and count against their timeout).
+   */
+  readonly recommenderConnections: number;
+  /**
+   * Seconds between scheduled training runs of an experiment that serves `learned_model`
+   * (`FEEDLAB_TRAIN_INTERVAL_S`, 600). A run with nothing new since the last model is recorded as skipped.
+   */
+  readonly trainIntervalSeconds: number;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.problems = problems;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Parses the environment into a frozen Config, collecting every problem before failing. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === "" ? undefined : v.trim();
+  };
+  const int = (name: string, def: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return def;
+    }
+    return n;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = str(name);
+    if (raw === undefined) return def;
+    if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
+    if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be 1 or 0 (got "${raw}")`);
+    return def;
+  };
+
+  const port = int("PORT", 8080, 0, 65535);
+  const host = str("HOST") ?? "127.0.0.1";
+  const dataDir = path.resolve(cwd, str("FEEDLAB_DATA_DIR") ?? "data");
+
+  const databaseUrl = str("DATABASE_URL") ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push("DATABASE_URL must be a postgres:// or postgresql:// URL");
+  }
+
+  const kafkaBrokers = (str("KAFKA_BROKERS") ?? "")
+    .split(",")
+    .map((b) => b.trim())
+    .filter((b) => b !== "");
+  for (const b of kafkaBrokers) {
+    if (!/^[^\s:]+:\d{1,5}$/.test(b)) problems.push(`KAFKA_BROKERS entry "${b}" must be host:port`);
+  }
+
+  const kafkaTopic = str("FEEDLAB_KAFKA_TOPIC") ?? "feedlab.events.v1";
+  if (!/^[A-Za-z0-9._-]{1,200}$/.test(kafkaTopic))
+    problems.push("FEEDLAB_KAFKA_TOPIC must be a Kafka topic name");
+  const kafkaPartitions = int("FEEDLAB_KAFKA_PARTITIONS", 6, 1, 1000);
+
+  const adminUsername = str("FEEDLAB_ADMIN_USERNAME") ?? "admin";
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(adminUsername)) {
+    problems.push("FEEDLAB_ADMIN_USERNAME must be 1-64 characters of letters, digits, . _ @ -");
+  }
+  const adminPassword = env.FEEDLAB_ADMIN_PASSWORD ?? null;
+  if (adminPassword !== null && adminPassword.length < 8) {
+    problems.push("FEEDLAB_ADMIN_PASSWORD must be at least 8 characters");
+  }
+
+  const demo = bool("FEEDLAB_DEMO", true);
+  const logLevelRaw = str("FEEDLAB_LOG_LEVEL") ?? "info";
+  const logLevel = (LOG_LEVELS as readonly string[]).includes(logLevelRaw)
+    ? (logLevelRaw as LogLevel)
+    : "info";
+  if (logLevel !== logLevelRaw) problems.push(`FEEDLAB_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+
+  const logFormatRaw = str("FEEDLAB_LOG_FORMAT") ?? "auto";
+  const logFormat = logFormatRaw === "json" || logFormatRaw === "pretty" ? logFormatRaw : "auto";
+  if (logFormat !== logFormatRaw) problems.push("FEEDLAB_LOG_FORMAT must be json, pretty or auto");
+
+  const displayHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  const publicUrl = (str("FEEDLAB_PUBLIC_URL") ?? `http://${displayHost}:${port}`).replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(publicUrl))
+    problems.push("FEEDLAB_PUBLIC_URL must start with http:// or https://");
+  const secureCookies = bool("FEEDLAB_SECURE_COOKIES", publicUrl.startsWith("https://"));
+
+  const sessionIdleMinutes = int("FEEDLAB_SESSION_IDLE_MINUTES", 30, 1, 7 * 24 * 60);
+  const recommenderConnections = int("FEEDLAB_RECOMMENDER_CONNECTIONS", 1024, 1, 65_535);
+  const trainIntervalSeconds = int("FEEDLAB_TRAIN_INTERVAL_S", 600, 10, 30 * 24 * 3600);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    kafkaBrokers: Object.freeze(kafkaBrokers),
+    kafkaTopic,
+    kafkaPartitions,
+    adminUsername,
+    adminPassword,
+    demo,
+    logLevel,
+    logFormat,
+    publicUrl,
+    secureCookies,
+    sessionIdleMinutes,
+    recommenderConnections,
+    trainIntervalSeconds,
+  });
+}

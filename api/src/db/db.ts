@@ -1,0 +1,162 @@
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import knexPkg, { type Knex } from "knex";
+import ClientPgLite from "knex-pglite";
+import { migrationSource } from "./migrations/index.ts";
+import { createPgliteProxy } from "./pglite-proxy.ts";
+
+const { knex } = knexPkg;
+
+interface QueryObject {
+  method?: string;
+}
+type ClientBase = new (
+  config: Knex.Config,
+) => { processResponse(obj: QueryObject, runner: unknown): unknown };
+
+/**
+ * knex-pglite reports `del()` queries as command "DEL", which knex's pg response handling does not
+ * recognise, so deletes answer a raw result instead of the row count. Name them "delete".
+ */
+class PgLiteClient extends (ClientPgLite as unknown as ClientBase) {
+  override processResponse(obj: QueryObject, runner: unknown): unknown {
+    return super.processResponse(obj.method === "del" ? { ...obj, method: "delete" } : obj, runner);
+  }
+}
+
+export type Db = Knex;
+export type DbKind = "pglite" | "postgres";
+
+export interface DbOptions {
+  /** A postgres:// URL; when null the embedded PGlite database in `dataDir` is used. */
+  readonly databaseUrl: string | null;
+  /** Folder of the embedded database (`<dataDir>/pgdata`); ignored with a databaseUrl. */
+  readonly dataDir: string;
+  /** Connection pool size for PostgreSQL (PGlite has exactly one connection). */
+  readonly poolMax?: number;
+}
+
+export interface OpenDb {
+  readonly db: Db;
+  readonly kind: DbKind;
+  /** Closes the pool (and releases the embedded database's folder). */
+  close(): Promise<void>;
+}
+
+/** Opens the database: PostgreSQL when a URL is given, else PGlite on disk. Both speak the same SQL. */
+export function openDb(options: DbOptions): OpenDb {
+  if (options.databaseUrl) {
+    const db = knex({
+      client: "pg",
+      connection: options.databaseUrl,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    });
+    return { db, kind: "postgres", close: () => db.destroy() };
+  }
+  const dir = path.join(options.dataDir, "pgdata");
+  mkdirSync(dir, { recursive: true });
+  const release = lockDataDir(options.dataDir);
+  // knex-pglite fixes the pool at one connection: PGlite is single-user. The engine runs in a
+  // worker thread (pglite-proxy.ts) so that it does not compete with HTTP for the event loop.
+  const pglite = createPgliteProxy(dir);
+  const config = { client: PgLiteClient, dialect: "postgres", connection: () => ({ pglite }) };
+  const db = knex(config as unknown as Knex.Config);
+  return {
+    db,
+    kind: "pglite",
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** Another process holds the embedded database. */
+export class DataDirLockedError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${pid}. Stop it first (PGlite is single-process), or use DATABASE_URL for several processes.`,
+    );
+    this.name = "DataDirLockedError";
+  }
+}
+
+/**
+ * PGlite keeps its database in one process's memory and flushes files from there: a second process
+ * on the same folder would corrupt it. A pid file guards the folder; a stale one (dead pid) is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, "feedlab.pid");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        process.off("exit", release);
+        try {
+          if (readFileSync(file, "utf8") === String(process.pid)) unlinkSync(file);
+        } catch {
+          // Already gone.
+        }
+      };
+      process.on("exit", release);
+      return release;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "EEXIST") throw err;
+      const pid = Number(readFileSync(file, "utf8"));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))
+        throw new DataDirLockedError(dataDir, pid);
+      unlinkSync(file);
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === "EPERM";
+  }
+}
+
+/** Advisory lock serialising migrations of processes that start together on one PostgreSQL. */
+const MIGRATION_LOCK = 0x6d69_6772; // "migr"
+
+interface RawConnection {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Applies every pending migration (one set serves PGlite and PostgreSQL); returns the names applied.
+ * On PostgreSQL a session advisory lock, held on one pooled connection, serialises processes that
+ * start together: knex's own lock table does not exist yet on a fresh database, so without it two
+ * processes race to create it. (PGlite is single-process and has one connection.)
+ */
+export async function migrate(db: Db): Promise<string[]> {
+  const run = async () => ((await db.migrate.latest({ migrationSource })) as [number, string[]])[1];
+  if (db.client.config.client !== "pg") return run();
+  const conn = (await db.client.acquireConnection()) as RawConnection;
+  try {
+    await conn.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      return await run();
+    } finally {
+      await conn.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    }
+  } finally {
+    await db.client.releaseConnection(conn);
+  }
+}
+
+/** Rows of a `db.raw` result; pg and PGlite both answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  const rows = (result as { rows?: T[] }).rows;
+  return Array.isArray(rows) ? rows : [];
+}

@@ -1,0 +1,8 @@
+import type { Db } from "./db/db.ts";
+
+/** What every service needs; the clock and the id generator are passed in so tests are deterministic. */
+export interface ServiceDeps {
+  readonly db: Db;
+  readonly newId: () => string;
+  readonly now: () => Date;
+}

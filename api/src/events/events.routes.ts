@@ -1,0 +1,121 @@
+import { ErrorBody, EVENT_TYPES, EventBatch, EventBatchResult, IdParams, Uuid } from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import { unprocessable } from "../http/errors.ts";
+import { route } from "../http/route.ts";
+import { participantOf } from "../participants/participants.routes.ts";
+import type { EventStoreReader } from "./event-store.read.ts";
+import type { EventsService } from "./events.service.ts";
+
+/** A batch of up to 500 events with payloads up to 64 KB each fits; larger bodies get 413. */
+const EVENTS_BODY_LIMIT = 2 * 1024 * 1024;
+
+const ExportQuery = Type.Object({
+  format: Type.Union([Type.Literal("ndjson"), Type.Literal("csv")], { default: "ndjson" }),
+  types: Type.Optional(Type.String({ description: "Comma-separated event types", maxLength: 2000 })),
+  since: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, inclusive" })),
+  until: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, exclusive" })),
+});
+
+const StoredEventSchema = Type.Object({
+  event_id: Uuid,
+  session_id: Uuid,
+  user_id: Uuid,
+  login_id: Type.String(),
+  group_id: Uuid,
+  event_type: Type.String(),
+  video_id: Type.Union([Type.String(), Type.Null()]),
+  timestamp: Type.String(),
+  received_at: Type.String(),
+  watch_ratio: Type.Union([Type.Number(), Type.Null()]),
+  watch_duration: Type.Union([Type.Number(), Type.Null()]),
+  position_in_feed: Type.Union([Type.Integer(), Type.Null()]),
+  algorithm_feed: Type.String(),
+  algorithm_watch: Type.String(),
+  payload: Type.Record(Type.String(), Type.Unknown()),
+});
+
+export function eventRoutes({ events, eventStore }: { events: EventsService; eventStore: EventStoreReader }) {
+  return [
+    route({
+      method: "post",
+      path: "/api/v1/events",
+      tag: "events",
+      summary: "Send a batch of events",
+      description:
+        "Each event is the spec's wire format plus a client-generated `event_id` (a repeated id is accepted and stored once). Valid events are stored even when others are rejected. Answers 202 once the batch is durable in the event log. Also accepts `text/plain` bodies holding JSON, as `navigator.sendBeacon` sends.",
+      access: "participant",
+      body: EventBatch,
+      jsonBodyTypes: ["text/plain"],
+      bodyLimitBytes: EVENTS_BODY_LIMIT,
+      responses: {
+        202: { description: "Accepted", schema: EventBatchResult },
+        403: { description: "Another participant's session", schema: ErrorBody },
+        404: { description: "Unknown session", schema: ErrorBody },
+        413: { description: "Body over 2 MB", schema: ErrorBody },
+      },
+      handler: async (ctx, { body }) => {
+        const result = await events.ingest(participantOf(ctx).userId, body.session_id, body.events);
+        ctx.status = 202;
+        ctx.body = result;
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/events",
+      tag: "events",
+      summary: "Export the experiment's events (NDJSON or CSV, streamed)",
+      description: `Columns: event_id, session_id, user_id, login_id, group_id, event_type, video_id, timestamp, received_at, watch_ratio, watch_duration, position_in_feed, algorithm_feed, algorithm_watch, payload (JSON text in CSV). Ordered by client timestamp. \`types\` filters by event type (${EVENT_TYPES.length} types); \`since\`/\`until\` filter by client timestamp.`,
+      access: "admin",
+      params: IdParams,
+      query: ExportQuery,
+      responses: {
+        200: { description: "The events", contentType: "application/x-ndjson" },
+        422: { description: "Unknown event type in `types`", schema: ErrorBody },
+      },
+      handler: async (ctx, { params, query }) => {
+        await eventStore.assertExperiment(params.id);
+        const types = query.types
+          ? query.types
+              .split(",")
+              .map((t) => t.trim())
+              .filter(Boolean)
+          : undefined;
+        const unknown = (types ?? []).filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+        if (unknown.length > 0) {
+          throw unprocessable("unknown_event_type", `Unknown event type(s): ${unknown.join(", ")}`, {
+            field: "types",
+            types: unknown,
+          });
+        }
+        const filter = { experimentId: params.id, types, since: query.since, until: query.until };
+        const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+        if (query.format === "csv") {
+          ctx.type = "text/csv; charset=utf-8";
+          ctx.attachment(`events-${params.id}-${stamp}.csv`);
+          ctx.body = eventStore.csv(filter);
+        } else {
+          ctx.type = "application/x-ndjson; charset=utf-8";
+          ctx.attachment(`events-${params.id}-${stamp}.ndjson`);
+          ctx.body = eventStore.ndjson(filter);
+        }
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/participants/{user_id}/trajectory",
+      tag: "events",
+      summary: "A participant's events in time order",
+      description:
+        "Leaves out MOUSE_MOVEMENT, SCROLL, VIEWPORT_VISIBILITY, VIDEO_PROGRESS, VISIBILITY_CHANGE, WINDOW_FOCUS and WINDOW_BLUR (spec).",
+      access: "admin",
+      params: Type.Object({ user_id: Uuid }),
+      responses: {
+        200: { description: "Events", schema: Type.Array(StoredEventSchema) },
+        404: { description: "Unknown participant" },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await eventStore.trajectory(params.user_id);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,73 @@
+import { ErrorBody, Experiment, ExperimentCreate, ExperimentPatch, IdParams } from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import { route } from "../http/route.ts";
+import type { ExperimentsService } from "./experiments.service.ts";
+
+const notFound = { description: "Unknown experiment", schema: ErrorBody };
+
+export function experimentRoutes({ experiments }: { experiments: ExperimentsService }) {
+  return [
+    route({
+      method: "post",
+      path: "/api/v1/admin/experiments",
+      tag: "experiments",
+      summary: "Create an experiment (status starts as draft)",
+      access: "admin",
+      body: ExperimentCreate,
+      responses: { 201: { description: "Created", schema: Experiment } },
+      handler: async (ctx, { body }) => {
+        ctx.status = 201;
+        ctx.body = await experiments.create(body);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments",
+      tag: "experiments",
+      summary: "List experiments, newest first",
+      access: "admin",
+      responses: { 200: { description: "Experiments", schema: Type.Array(Experiment) } },
+      handler: async (ctx) => {
+        ctx.body = await experiments.list();
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}",
+      tag: "experiments",
+      summary: "Read an experiment",
+      access: "admin",
+      params: IdParams,
+      responses: { 200: { description: "The experiment", schema: Experiment }, 404: notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await experiments.get(params.id);
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/v1/admin/experiments/{id}",
+      tag: "experiments",
+      summary: "Update name, description or status (draft, running, paused, completed)",
+      access: "admin",
+      params: IdParams,
+      body: ExperimentPatch,
+      responses: { 200: { description: "Updated", schema: Experiment }, 404: notFound },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = await experiments.update(params.id, body);
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/v1/admin/experiments/{id}",
+      tag: "experiments",
+      summary: "Delete an experiment with its groups, pool links, participants and surveys",
+      access: "admin",
+      params: IdParams,
+      responses: { 204: { description: "Deleted" }, 404: notFound },
+      handler: async (ctx, { params }) => {
+        await experiments.remove(params.id);
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,116 @@
+import { decodePosition } from "@feedlab/ingest";
+import type { ProgressWatcher } from "@feedlab/projector";
+import { ErrorBody, FeedPage, FeedQuery, IdParams, Video } from "@feedlab/schemas";
+import type { AppContext } from "../http/context.ts";
+import { unprocessable } from "../http/errors.ts";
+import { route } from "../http/route.ts";
+import { participantOf } from "../participants/participants.routes.ts";
+import type { FeedService } from "./feed.service.ts";
+
+export interface FeedRoutesDeps {
+  readonly feed: FeedService;
+  readonly progress: ProgressWatcher;
+  /** How long a read-your-writes request waits for the projections (default 2 s). */
+  readonly readAfterTimeoutMs?: number;
+}
+
+const FEED_DESCRIPTION =
+  "The recommender is asked for limit + 1 ids (the extra one only sets has_more). The answer keeps the recommender's order, holds only videos of the experiment's pool, and never a video the participant watched (VIDEO_WATCHED_1S or VIDEO_ENDED; pass `after` to include events just sent). A failing external recommender gives an empty page (200), never an error. A group whose recommender was deleted answers 503 recommender_unavailable.";
+
+export function feedRoutes({ feed, progress, readAfterTimeoutMs = 2000 }: FeedRoutesDeps) {
+  /**
+   * Read-your-writes: with `?after=TOKEN` (or `X-Feedlab-After`), wait, bounded, until the
+   * projections have passed that log position. `X-Feedlab-Read-After` says whether they did.
+   */
+  async function readAfter(ctx: AppContext, token: string | undefined): Promise<void> {
+    const raw = token ?? ctx.get("X-Feedlab-After");
+    if (!raw) return;
+    const position = decodePosition(raw);
+    if (!position)
+      throw unprocessable("invalid_position", "`after` is not a position token from POST /api/v1/events.", {
+        field: "after",
+      });
+    const reached = await progress.waitFor(position, readAfterTimeoutMs);
+    ctx.set("X-Feedlab-Read-After", reached ? "reached" : "timeout");
+  }
+
+  return [
+    route({
+      method: "get",
+      path: "/feed",
+      tag: "feed",
+      summary: "A page of the feed, served by the group's algorithm_config.feed",
+      description: FEED_DESCRIPTION,
+      access: "participant",
+      query: FeedQuery,
+      responses: {
+        200: { description: "A page", schema: FeedPage },
+        503: {
+          description: "recommender_unavailable: the group's recommender was deleted",
+          schema: ErrorBody,
+        },
+      },
+      handler: async (ctx, { query }) => {
+        const p = participantOf(ctx);
+        await feed.checkSession(query.session_id, p.userId);
+        await readAfter(ctx, query.after);
+        ctx.body = await feed.page({
+          userId: p.userId,
+          experimentId: p.experimentId,
+          groupId: p.groupId,
+          sessionId: query.session_id,
+          limit: query.limit,
+          offset: query.offset,
+        });
+      },
+    }),
+    route({
+      method: "get",
+      path: "/feed/{id}/related",
+      tag: "feed",
+      summary: "Videos related to a video, served by the group's algorithm_config.watch",
+      description: `${FEED_DESCRIPTION} The current video ({id}, a pool member) is the recommender's current_video_id and is never in the list.`,
+      access: "participant",
+      params: IdParams,
+      query: FeedQuery,
+      responses: {
+        200: { description: "A page", schema: FeedPage },
+        404: { description: "Not a video of the pool" },
+        503: {
+          description: "recommender_unavailable: the group's recommender was deleted",
+          schema: ErrorBody,
+        },
+      },
+      handler: async (ctx, { params, query }) => {
+        const p = participantOf(ctx);
+        await feed.checkSession(query.session_id, p.userId);
+        await feed.poolVideo(p.experimentId, params.id);
+        await readAfter(ctx, query.after);
+        ctx.body = await feed.page({
+          userId: p.userId,
+          experimentId: p.experimentId,
+          groupId: p.groupId,
+          sessionId: query.session_id,
+          limit: query.limit,
+          offset: query.offset,
+          currentVideoId: params.id,
+        });
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/videos/{id}",
+      tag: "feed",
+      summary: "A video of the participant's pool",
+      access: "participant",
+      params: IdParams,
+      responses: {
+        200: { description: "The video", schema: Video },
+        404: { description: "Not in the pool" },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await feed.poolVideo(participantOf(ctx).experimentId, params.id);
+      },
+    }),
+  ];
+}

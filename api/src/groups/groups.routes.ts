@@ -1,0 +1,82 @@
+import { ErrorBody, Group, GroupCreate, GroupPatch, IdParams } from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import { route } from "../http/route.ts";
+import type { GroupsService } from "./groups.service.ts";
+
+const rejected = {
+  description: "unknown_recommender, unsupported_surface, unknown_ui or validation_failed",
+  schema: ErrorBody,
+};
+
+export function groupRoutes({ groups }: { groups: GroupsService }) {
+  return [
+    route({
+      method: "post",
+      path: "/api/v1/admin/experiments/{id}/groups",
+      tag: "groups",
+      summary: "Create a group (arm) with its algorithm and UI configuration",
+      access: "admin",
+      params: IdParams,
+      body: GroupCreate,
+      responses: {
+        201: { description: "Created", schema: Group },
+        404: { description: "Unknown experiment" },
+        422: rejected,
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.status = 201;
+        ctx.body = await groups.create(params.id, body);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/groups",
+      tag: "groups",
+      summary: "List an experiment's groups",
+      access: "admin",
+      params: IdParams,
+      responses: { 200: { description: "Groups", schema: Type.Array(Group) } },
+      handler: async (ctx, { params }) => {
+        ctx.body = await groups.list(params.id);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/groups/{id}",
+      tag: "groups",
+      summary: "Read a group",
+      access: "admin",
+      params: IdParams,
+      responses: { 200: { description: "The group", schema: Group }, 404: { description: "Unknown group" } },
+      handler: async (ctx, { params }) => {
+        ctx.body = await groups.get(params.id);
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/v1/admin/groups/{id}",
+      tag: "groups",
+      summary: "Update a group (the Edit algorithm modal uses this)",
+      access: "admin",
+      params: IdParams,
+      body: GroupPatch,
+      responses: { 200: { description: "Updated", schema: Group }, 422: rejected },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = await groups.update(params.id, body);
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/v1/admin/groups/{id}",
+      tag: "groups",
+      summary: "Delete a group that has no participants",
+      access: "admin",
+      params: IdParams,
+      responses: { 204: { description: "Deleted" }, 409: { description: "group_has_participants" } },
+      handler: async (ctx, { params }) => {
+        await groups.remove(params.id);
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,178 @@
+import type { Group, GroupCreate, GroupPatch, SurfaceConfig } from "@feedlab/schemas";
+import { iso, json } from "../db/present.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import type { RecommenderCatalog } from "../recommenders/catalog.ts";
+
+interface GroupRow {
+  id: string;
+  experiment_id: string;
+  name: string;
+  weight: number;
+  algorithm_feed: string;
+  algorithm_watch: string;
+  ui_feed: string;
+  ui_watch: string;
+  recommender_params: unknown;
+  created_at: Date;
+  updated_at: Date;
+  participant_count?: number | string;
+}
+
+export const presentGroup = (r: GroupRow): Group => ({
+  id: r.id,
+  experiment_id: r.experiment_id,
+  name: r.name,
+  weight: Number(r.weight),
+  algorithm_config: { feed: r.algorithm_feed, watch: r.algorithm_watch },
+  ui_config: { feed: r.ui_feed, watch: r.ui_watch },
+  recommender_params: json(r.recommender_params, {}),
+  participant_count: Number(r.participant_count ?? 0),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+export interface GroupsServiceDeps extends ServiceDeps {
+  readonly recommenders: RecommenderCatalog;
+  /** True when a UI key (preset key, `none`, or template id) exists. */
+  readonly uiExists: (key: string) => Promise<boolean>;
+  /** Called after a group's configuration changed (caches of it must go). */
+  readonly onChange?: (groupId: string) => void;
+}
+
+export function createGroupsService(deps: GroupsServiceDeps) {
+  const { db, newId, now, recommenders, uiExists, onChange } = deps;
+
+  /** Group rules: known recommender keys that support their page (spec: Errors), known UI keys. */
+  async function checkConfig(input: {
+    algorithm_config?: SurfaceConfig;
+    ui_config?: SurfaceConfig;
+    recommender_params?: Record<string, unknown>;
+  }): Promise<void> {
+    if (input.algorithm_config) {
+      for (const page of ["feed", "watch"] as const) {
+        const key = input.algorithm_config[page];
+        const rec = await recommenders.get(key);
+        const field = `algorithm_config.${page}`;
+        if (!rec)
+          throw unprocessable("unknown_recommender", `No recommender with key "${key}".`, { field, key });
+        if (!(page === "feed" ? rec.supports_feed : rec.supports_watch)) {
+          throw unprocessable(
+            "unsupported_surface",
+            `Recommender "${key}" does not support the ${page} page.`,
+            {
+              field,
+              key,
+              page,
+            },
+          );
+        }
+      }
+    }
+    if (input.ui_config) {
+      for (const page of ["feed", "watch"] as const) {
+        const key = input.ui_config[page];
+        if (!(await uiExists(key))) {
+          throw unprocessable("unknown_ui", `No UI preset or template "${key}".`, {
+            field: `ui_config.${page}`,
+            key,
+          });
+        }
+      }
+    }
+    for (const key of Object.keys(input.recommender_params ?? {})) {
+      if (!(await recommenders.get(key))) {
+        throw unprocessable("unknown_recommender", `No recommender with key "${key}".`, {
+          field: `recommender_params.${key}`,
+          key,
+        });
+      }
+    }
+  }
+
+  const withCounts = () =>
+    db("groups as g")
+      .select("g.*")
+      .select(db.raw("(select count(*) from users u where u.group_id = g.id) as participant_count"));
+
+  async function get(id: string): Promise<Group> {
+    const row = await withCounts().where("g.id", id).first<GroupRow>();
+    if (!row) throw notFound("group");
+    return presentGroup(row);
+  }
+
+  return {
+    get,
+
+    async create(experimentId: string, input: GroupCreate): Promise<Group> {
+      const exists = await db("experiments").where({ id: experimentId }).first("id");
+      if (!exists) throw notFound("experiment");
+      await checkConfig(input);
+      const at = now();
+      const row: GroupRow = {
+        id: newId(),
+        experiment_id: experimentId,
+        name: input.name,
+        weight: input.weight ?? 1,
+        algorithm_feed: input.algorithm_config.feed,
+        algorithm_watch: input.algorithm_config.watch,
+        ui_feed: input.ui_config.feed,
+        ui_watch: input.ui_config.watch,
+        recommender_params: JSON.stringify(input.recommender_params ?? {}),
+        created_at: at,
+        updated_at: at,
+      };
+      await db("groups").insert(row);
+      return presentGroup({
+        ...row,
+        recommender_params: input.recommender_params ?? {},
+        participant_count: 0,
+      });
+    },
+
+    async list(experimentId: string): Promise<Group[]> {
+      const exists = await db("experiments").where({ id: experimentId }).first("id");
+      if (!exists) throw notFound("experiment");
+      const rows = await withCounts().where("g.experiment_id", experimentId).orderBy("g.created_at", "asc");
+      return (rows as GroupRow[]).map(presentGroup);
+    },
+
+    async update(id: string, patch: GroupPatch): Promise<Group> {
+      await checkConfig(patch);
+      const changes: Record<string, unknown> = { updated_at: now() };
+      if (patch.name !== undefined) changes.name = patch.name;
+      if (patch.weight !== undefined) changes.weight = patch.weight;
+      if (patch.algorithm_config) {
+        changes.algorithm_feed = patch.algorithm_config.feed;
+        changes.algorithm_watch = patch.algorithm_config.watch;
+      }
+      if (patch.ui_config) {
+        changes.ui_feed = patch.ui_config.feed;
+        changes.ui_watch = patch.ui_config.watch;
+      }
+      if (patch.recommender_params) changes.recommender_params = JSON.stringify(patch.recommender_params);
+      const n = await db("groups").where({ id }).update(changes);
+      if (n === 0) throw notFound("group");
+      onChange?.(id);
+      return get(id);
+    },
+
+    /** A group with participants cannot go: they would lose their arm mid-study. */
+    async remove(id: string): Promise<void> {
+      await db.transaction(async (trx) => {
+        const group = await trx("groups").where({ id }).forUpdate().first("id");
+        if (!group) throw notFound("group");
+        const used = await trx("users").where({ group_id: id }).first("id");
+        if (used) {
+          throw conflict(
+            "group_has_participants",
+            "Participants are assigned to this group; it cannot be deleted.",
+          );
+        }
+        await trx("groups").where({ id }).delete();
+      });
+    },
+  };
+}
+
+export type GroupsService = ReturnType<typeof createGroupsService>;

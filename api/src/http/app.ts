@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import Router from "@koa/router";
+import Koa from "koa";
+import helmet from "koa-helmet";
+import type { Logger } from "pino";
+import type { Metrics } from "../system/metrics.ts";
+import type { AppState } from "./context.ts";
+import { docsMiddleware } from "./docs.ts";
+import { HttpError } from "./errors.ts";
+import { buildOpenApi } from "./openapi.ts";
+import { type MountDeps, mountRoutes, type Route } from "./route.ts";
+import { inlineScriptSources, serveFolder, serveWebApp } from "./static.ts";
+
+export interface AppDeps extends MountDeps {
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  readonly routes: readonly Route[];
+  readonly version: string;
+  /** Checks the database and the event log; throws when either is unreachable. */
+  readonly ready: () => Promise<void>;
+  /** Folder of the built web app (`web/build`). */
+  readonly webBuildDir: string;
+  /** Media served under `/media/<name>/...`. */
+  readonly mediaDirs: Readonly<Record<string, string>>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Paths that belong to the API rather than to the web app. */
+export const isApiPath = (p: string) =>
+  p.startsWith("/api/") ||
+  p === "/api" ||
+  p === "/feed" ||
+  p.startsWith("/feed/") ||
+  p.startsWith("/sessions") ||
+  p.startsWith("/media/") ||
+  p === "/healthz" ||
+  p === "/readyz" ||
+  p === "/metrics";
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: false });
+  const router = new Router<AppState>();
+
+  // 1. Request id: taken from X-Request-Id when sane, else generated; echoed on the response.
+  app.use(async (ctx, next) => {
+    const given = ctx.get("X-Request-Id");
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = deps.log.child({ req_id: requestId });
+    ctx.set("X-Request-Id", requestId);
+    await next();
+  });
+
+  // 2. Access log and metrics (route templates as labels, never raw paths).
+  app.use(async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const route = ctx.state.routePath ?? (isApiPath(ctx.path) ? "unmatched" : "static");
+      deps.metrics.httpRequests.inc({ method: ctx.method, route, status: String(ctx.status) });
+      deps.metrics.httpDuration.observe({ method: ctx.method, route }, seconds);
+      if (route !== "static" || ctx.status >= 400) {
+        ctx.state.log.info(
+          { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) },
+          "request",
+        );
+      }
+    }
+  });
+
+  // 3. Errors: HttpError renders api.md's body; anything else is a generic 500 that leaks nothing.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const e = err instanceof HttpError ? err : toHttpError(err);
+      if (e.status >= 500) ctx.state.log.error({ err }, "request failed");
+      ctx.status = e.status;
+      ctx.set(e.headers);
+      ctx.body = {
+        error: {
+          code: e.code,
+          message: e.message,
+          ...(e.details === undefined ? {} : { details: e.details }),
+          request_id: ctx.state.requestId,
+        },
+      };
+    }
+  });
+
+  // 4. Security headers. Inline scripts of the web app's shell are allowed by hash, not wholesale.
+  const shellScripts = inlineScriptSources(path.join(deps.webBuildDir, "index.html"));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          // The YouTube player adapter loads the provider's iframe API (and its widget script) from here.
+          "script-src": ["'self'", "https://www.youtube.com", () => shellScripts()],
+          "style-src": ["'self'", "'unsafe-inline'"],
+          "img-src": ["'self'", "data:", "blob:", "https:"],
+          "media-src": ["'self'", "blob:", "https:"],
+          "frame-src": [
+            "https://www.youtube.com",
+            "https://www.youtube-nocookie.com",
+            "https://player.vimeo.com",
+          ],
+          "connect-src": ["'self'"],
+          "upgrade-insecure-requests": null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false,
+    }),
+  );
+
+  // 5. Operations endpoints.
+  const openapi = buildOpenApi(deps.routes, { version: deps.version });
+  router.use(["/healthz", "/readyz", "/metrics", "/api/v1/openapi.json"], async (ctx, next) => {
+    ctx.state.routePath = ctx.path;
+    await next();
+  });
+  router.get("/healthz", (ctx) => {
+    ctx.body = { status: "ok" };
+  });
+  router.get("/readyz", async (ctx) => {
+    try {
+      await deps.ready();
+      ctx.body = { status: "ready" };
+    } catch (err) {
+      ctx.state.log.warn({ err }, "not ready");
+      ctx.status = 503;
+      ctx.body = { error: { code: "not_ready", message: "The database or the event log is unreachable." } };
+    }
+  });
+  router.get("/metrics", async (ctx) => {
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
+  });
+  router.get("/api/v1/openapi.json", (ctx) => {
+    ctx.body = openapi;
+  });
+
+  mountRoutes(router, deps.routes, deps);
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () =>
+        new HttpError(405, "method_not_allowed", "This path does not accept that method."),
+      notImplemented: () => new HttpError(501, "not_implemented", "That method is not implemented."),
+    }),
+  );
+  app.use(docsMiddleware());
+  for (const [name, dir] of Object.entries(deps.mediaDirs))
+    app.use(serveFolder(`/media/${name}/`, dir, 86400));
+  app.use(serveWebApp(deps.webBuildDir, isApiPath));
+  app.use((ctx) => {
+    throw new HttpError(404, "not_found", `Nothing at ${ctx.method} ${ctx.path}.`);
+  });
+
+  app.on("error", (err, ctx) => {
+    // Errors after the response started (e.g. a client hanging up mid-stream) land here.
+    const log = (ctx?.state as AppState | undefined)?.log ?? deps.log;
+    if ((err as { code?: string }).code !== "ECONNRESET") log.warn({ err }, "response error");
+  });
+  return app;
+}
+
+/** Errors raised by Koa or its libraries carry a status; keep client ones, hide server ones. */
+function toHttpError(err: unknown): HttpError {
+  const e = err as { status?: number; expose?: boolean; message?: string };
+  if (typeof e.status === "number" && e.status >= 400 && e.status < 500) {
+    return new HttpError(
+      e.status,
+      e.status === 404 ? "not_found" : "bad_request",
+      e.expose && e.message ? e.message : "Bad request.",
+    );
+  }
+  return new HttpError(500, "internal_error", "Something went wrong on our side. The error was logged.");
+}

@@ -1,0 +1,30 @@
+import type { ParameterizedContext } from "koa";
+import type { Logger } from "pino";
+
+/** The admin behind a request, once `auth("admin")` has passed. */
+export interface AdminPrincipal {
+  readonly role: "admin";
+  readonly adminId: string;
+  readonly username: string;
+}
+
+/** The participant behind a request, once `auth("participant")` has passed. */
+export interface ParticipantPrincipal {
+  readonly role: "participant";
+  readonly userId: string;
+  readonly loginId: string;
+  readonly experimentId: string;
+  readonly groupId: string;
+}
+
+export type Principal = AdminPrincipal | ParticipantPrincipal;
+
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  principal?: Principal;
+  /** The route template that matched, for metrics labels. */
+  routePath?: string;
+}
+
+export type AppContext = ParameterizedContext<AppState>;

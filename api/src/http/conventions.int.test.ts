@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+
+describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
+  let app: TestApp;
+  let admin: Client;
+  beforeAll(async () => {
+    app = await startTestApp(backend);
+    admin = await app.admin();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("answers 400 malformed_json with the error body when JSON is broken", async () => {
+    const r = await admin.request("POST", "/api/v1/admin/experiments", { body: '{"name": "x"' });
+    expect(r.status).toBe(400);
+    expect(codeOf(r)).toBe("malformed_json");
+    expect((r.body as { error: { message: string } }).error.message).toMatch(/JSON/);
+  });
+
+  it("answers 400 unsupported_content_type when the body is not JSON", async () => {
+    const r = await admin.request("POST", "/api/v1/admin/experiments", {
+      body: "name=x",
+      contentType: "application/x-www-form-urlencoded",
+    });
+    expect(r.status).toBe(400);
+    expect(codeOf(r)).toBe("unsupported_content_type");
+  });
+
+  it("answers 413 when the body exceeds the limit, and stores nothing", async () => {
+    const r = await admin.post("/api/v1/admin/experiments", {
+      name: "big",
+      description: "x".repeat(2 * 1024 * 1024),
+    });
+    expect(r.status).toBe(413);
+    expect(codeOf(r)).toBe("payload_too_large");
+    expect((await admin.get<unknown[]>("/api/v1/admin/experiments")).body).toEqual([]);
+  });
+
+  it("answers 422 validation_failed naming the field when a rule is broken", async () => {
+    const r = await admin.post("/api/v1/admin/experiments", { name: "" });
+    expect(r.status).toBe(422);
+    expect(codeOf(r)).toBe("validation_failed");
+    expect((r.body as { error: { details: { field: string } } }).error.details.field).toBe("name");
+    const missing = await admin.post("/api/v1/admin/experiments", { description: "no name" });
+    expect((missing.body as { error: { details: { field: string } } }).error.details.field).toBe("name");
+    const unknown = await admin.post("/api/v1/admin/experiments", { name: "x", colour: "red" });
+    expect((unknown.body as { error: { details: { field: string } } }).error.details.field).toBe("colour");
+  });
+
+  it("answers 404 not_found for unknown ids, malformed ids and unknown API paths", async () => {
+    expect(codeOf(await admin.get("/api/v1/admin/experiments/00000000-0000-4000-8000-000000000000"))).toBe(
+      "not_found",
+    );
+    expect((await admin.get("/api/v1/admin/experiments/not-a-uuid")).status).toBe(404);
+    const unknown = await admin.get("/api/v1/nothing-here");
+    expect(unknown.status).toBe(404);
+    expect(codeOf(unknown)).toBe("not_found");
+  });
+
+  it("echoes a caller's X-Request-Id and generates one otherwise", async () => {
+    const given = await admin.request("GET", "/api/v1/admin/experiments", {
+      headers: { "x-request-id": "trace-123" },
+    });
+    expect(given.headers.get("x-request-id")).toBe("trace-123");
+    const generated = await admin.get("/api/v1/admin/nope");
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect((generated.body as { error: { request_id: string } }).error.request_id).toBe(
+      generated.headers.get("x-request-id"),
+    );
+  });
+
+  it("sends security headers on API and page responses", async () => {
+    for (const p of ["/api/v1/auth/me", "/admin"]) {
+      const r = await app.client().get(p);
+      expect(r.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(r.headers.get("content-security-policy")).toContain("default-src 'self'");
+      expect(r.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    }
+  });
+
+  it("serves the web app precompressed to browsers that accept it, and plain to others", async () => {
+    const shell = await fetch(`${app.url}/`, { headers: { "accept-encoding": "br, gzip" } });
+    expect(shell.headers.get("content-encoding")).toBe("br");
+    expect(shell.headers.get("content-type")).toContain("text/html");
+    expect(shell.headers.get("vary")).toContain("Accept-Encoding");
+    expect(await shell.text()).toContain("<html");
+    const plain = await fetch(`${app.url}/admin`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toContain("<html");
+  });
+
+  it("serves health, readiness and Prometheus metrics", async () => {
+    const c = app.client();
+    expect((await c.get("/healthz")).status).toBe(200);
+    expect((await c.get("/readyz")).body).toEqual({ status: "ready" });
+    const metrics = await c.get("/metrics");
+    expect(metrics.headers.get("content-type")).toContain("text/plain");
+    expect(metrics.text).toMatch(
+      /feedlab_http_requests_total\{method="GET",route="\/readyz",status="200"\} 1/,
+    );
+  });
+
+  it("serves an OpenAPI 3.1 document covering every route, and its reader", async () => {
+    const c = app.client();
+    const doc = (await c.get("/api/v1/openapi.json")).body as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    expect(doc.openapi).toBe("3.1.0");
+    for (const p of [
+      "/api/v1/auth/login",
+      "/api/v1/admin/experiments/{id}",
+      "/api/v1/admin/experiments/{id}/groups",
+      "/api/v1/admin/groups/{id}",
+      "/api/v1/admin/videos",
+      "/api/v1/admin/experiments/{id}/videos",
+      "/api/v1/admin/experiments/{id}/participants",
+      "/api/v1/participants/join",
+      "/api/v1/me",
+      "/sessions",
+      "/feed",
+      "/feed/{id}/related",
+      "/api/v1/videos/{id}",
+    ]) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+    expect(doc.paths["/api/v1/admin/experiments"]?.post?.requestBody).toMatchObject({
+      content: { "application/json": { schema: { required: ["name"] } } },
+    });
+    const reader = await c.get("/api/docs");
+    expect(reader.status).toBe(200);
+    expect(reader.text).toContain("swagger-ui");
+    expect((await c.get("/api/docs/assets/swagger-ui-bundle.js")).status).toBe(200);
+  });
+});

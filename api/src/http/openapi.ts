@@ -1,0 +1,110 @@
+import { ErrorBody } from "@feedlab/schemas";
+import type { TSchema } from "@sinclair/typebox";
+import type { Route } from "./route.ts";
+
+/** Strips TypeBox's symbol keys and fields OpenAPI 3.1 does not need, by a JSON round trip. */
+const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema));
+
+/** Path parameters: their schema from the route's `params` when it declares one, else a UUID. */
+function pathParams(path: string, params: TSchema | undefined) {
+  const props = (params as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: props[m[1] as string]
+      ? plain(props[m[1] as string] as TSchema)
+      : { type: "string", format: "uuid" },
+  }));
+}
+
+function queryParams(schema: TSchema | undefined) {
+  if (!schema) return [];
+  const props = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
+  const required = new Set((schema as { required?: string[] }).required ?? []);
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: required.has(name) && (s as { default?: unknown }).default === undefined,
+    schema: plain(s),
+    description: (s as { description?: string }).description,
+  }));
+}
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the same route declarations and schemas that
+ * validate requests, so the two cannot drift.
+ */
+export function buildOpenApi(routes: readonly Route[], info: { version: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const security =
+      r.access === "admin"
+        ? [{ adminCookie: [] }]
+        : r.access === "participant"
+          ? [{ participantCookie: [] }]
+          : [];
+    const responses: Record<string, unknown> = {};
+    for (const [status, spec] of Object.entries(r.responses)) {
+      responses[status] = {
+        description: spec.description,
+        ...(spec.schema
+          ? { content: { [spec.contentType ?? "application/json"]: { schema: plain(spec.schema) } } }
+          : {}),
+      };
+    }
+    const defaults: Record<string, string> = {
+      "400": "Malformed JSON or wrong content type",
+      "500": "Server fault",
+    };
+    if (r.body) defaults["422"] = "validation_failed naming the field";
+    if (r.access !== "public") {
+      defaults["401"] = "No valid credential";
+      defaults["403"] = "A credential of the wrong role";
+    }
+    for (const [status, description] of Object.entries(defaults)) {
+      responses[status] ??= {
+        description,
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      };
+    }
+    const requestBody = r.body
+      ? { required: true, content: { "application/json": { schema: plain(r.body) } } }
+      : r.rawBodyTypes
+        ? {
+            required: true,
+            content: Object.fromEntries(["application/json", ...r.rawBodyTypes].map((t) => [t, {}])),
+          }
+        : undefined;
+    paths[r.path] ??= {};
+    const op = paths[r.path] as Record<string, unknown>;
+    op[r.method] = {
+      tags: [r.tag],
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      operationId: `${r.method}${r.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+      security,
+      parameters: [...pathParams(r.path, r.params), ...queryParams(r.query)],
+      ...(requestBody ? { requestBody } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Feedlab API",
+      version: info.version,
+      description:
+        'Run user studies on video feeds. Errors are `{"error": {"code", "message", "details"}}` with a stable snake_case code.',
+    },
+    servers: [{ url: "/" }],
+    components: {
+      securitySchemes: {
+        adminCookie: { type: "apiKey", in: "cookie", name: "feedlab_admin" },
+        participantCookie: { type: "apiKey", in: "cookie", name: "feedlab_participant" },
+      },
+      schemas: { Error: plain(ErrorBody) },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,123 @@
+import type Router from "@koa/router";
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { Middleware } from "koa";
+import { parseJson, readRawBody } from "./body.ts";
+import type { AppContext, AppState } from "./context.ts";
+import { HttpError, notFound, validationFailed } from "./errors.ts";
+import { compileBody, compileQuery, type Validator } from "./validation.ts";
+
+export type Method = "get" | "post" | "put" | "patch" | "delete";
+export type Access = "admin" | "participant" | "public";
+type Schema = TSchema | undefined;
+type In<T extends Schema> = T extends TSchema ? Static<T> : undefined;
+
+export interface ResponseSpec {
+  readonly description: string;
+  readonly schema?: TSchema;
+  /** Defaults to application/json. */
+  readonly contentType?: string;
+}
+
+/** What a route declares: the same schemas validate requests and generate the OpenAPI document. */
+export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
+  readonly method: Method;
+  /** OpenAPI-style path template, e.g. `/api/v1/admin/experiments/{id}`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly access: Access;
+  readonly body?: B;
+  readonly query?: Q;
+  /** Path parameters; a value that fails this schema (say, a non-UUID id) answers 404. */
+  readonly params?: P;
+  readonly bodyLimitBytes?: number;
+  /** Media types accepted besides JSON. The handler then gets the raw text in `input.raw`. */
+  readonly rawBodyTypes?: readonly string[];
+  /** Media types besides application/json whose body is JSON all the same (`text/plain` from sendBeacon). */
+  readonly jsonBodyTypes?: readonly string[];
+  readonly responses: Readonly<Record<number, ResponseSpec>>;
+  readonly description?: string;
+}
+
+export interface RouteInput<B extends Schema, Q extends Schema, P extends Schema> {
+  readonly body: In<B>;
+  readonly query: In<Q>;
+  readonly params: In<P>;
+  /** The raw body and its media type, for routes with `rawBodyTypes`. */
+  readonly raw?: { mediaType: string; text: string };
+}
+
+export interface Route<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema>
+  extends RouteSpec<B, Q, P> {
+  readonly handler: (ctx: AppContext, input: RouteInput<B, Q, P>) => Promise<void> | void;
+}
+
+/** Declares a route with typed inputs. */
+export function route<
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+>(r: Route<B, Q, P>): Route {
+  return r as unknown as Route;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** `/a/{id}/b` -> `/a/:id/b` */
+export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+export interface MountDeps {
+  /** The middleware that enforces an access policy (401/403). */
+  readonly auth: (access: Exclude<Access, "public">) => Middleware<AppState>;
+}
+
+/**
+ * Registers routes on a router. Each route's policy reads as its middleware chain:
+ * auth -> params -> query -> body -> handler. Validators are compiled here, once, at start-up.
+ */
+export function mountRoutes(router: Router<AppState>, routes: readonly Route[], deps: MountDeps): void {
+  for (const r of routes) {
+    const chain: Middleware<AppState>[] = [];
+    const path = toKoaPath(r.path);
+    chain.push(async (ctx, next) => {
+      ctx.state.routePath = r.path;
+      await next();
+    });
+    if (r.access !== "public") chain.push(deps.auth(r.access));
+    const params = r.params ? compileQuery<unknown>(r.params) : null;
+    const query = r.query ? compileQuery<unknown>(r.query) : null;
+    const body = r.body ? compileBody<unknown>(r.body) : null;
+    chain.push(async (ctx) => {
+      const input = {
+        params: params ? check(params, { ...ctx.params }, "params") : undefined,
+        query: query ? check(query, { ...ctx.query }, "query") : undefined,
+        body: undefined as unknown,
+        raw: undefined as { mediaType: string; text: string } | undefined,
+      };
+      if (r.body || r.rawBodyTypes) {
+        const raw = await readRawBody(ctx.req, {
+          limitBytes: r.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
+          acceptTypes: [...(r.rawBodyTypes ?? []), ...(r.jsonBodyTypes ?? [])],
+        });
+        const isJson =
+          raw.mediaType === "application/json" || (r.jsonBodyTypes ?? []).includes(raw.mediaType);
+        if (r.rawBodyTypes && !isJson) input.raw = raw;
+        else if (body) input.body = check(body, parseJson(raw.text), "body");
+        else input.raw = raw;
+      }
+      await r.handler(ctx as AppContext, input as RouteInput<Schema, Schema, Schema>);
+    });
+    router.register(path, [r.method.toUpperCase()], chain);
+  }
+}
+
+function check(validator: Validator<unknown>, value: unknown, where: "params" | "query" | "body"): unknown {
+  const result = validator(value);
+  if (result.ok) return result.value;
+  if (where === "params") throw notFound("resource");
+  throw validationFailed(result.problems);
+}
+
+export function isHttpError(err: unknown): err is HttpError {
+  return err instanceof HttpError;
+}

@@ -1,0 +1,145 @@
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Middleware } from "koa";
+import send from "send";
+import type { AppState } from "./context.ts";
+
+/** Streams a file with Range, ETag and conditional GET support (the `send` package). */
+const isFile = (file: string) => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** Precompressed copies a build may hold beside a file, best first. */
+const ENCODINGS = [
+  { encoding: "br", suffix: ".br" },
+  { encoding: "gzip", suffix: ".gz" },
+] as const;
+
+export function sendFile(
+  ctx: Parameters<Middleware<AppState>>[0],
+  root: string,
+  relPath: string,
+  options: { maxAgeSeconds: number; immutable?: boolean; precompressed?: boolean },
+): Promise<boolean> {
+  const full = path.join(root, relPath);
+  if (!full.startsWith(root + path.sep) || !isFile(full)) return Promise.resolve(false);
+  // A precompressed copy (web app builds) when the browser accepts it: same type, less to download.
+  let served = relPath;
+  if (options.precompressed) {
+    ctx.vary("Accept-Encoding");
+    const copy = ENCODINGS.find(
+      (e) => ctx.acceptsEncodings(e.encoding, "identity") === e.encoding && isFile(full + e.suffix),
+    );
+    if (copy) {
+      served = relPath + copy.suffix;
+      ctx.set("Content-Encoding", copy.encoding);
+      ctx.type = path.extname(relPath);
+    }
+  }
+  return new Promise((resolve, reject) => {
+    // Koa starts responses at 404; `send` adjusts 200 to 206 or 304 itself.
+    ctx.status = 200;
+    ctx.respond = false;
+    const stream = send(ctx.req, served.split(path.sep).join("/"), {
+      root,
+      maxAge: options.maxAgeSeconds * 1000,
+      immutable: options.immutable ?? false,
+      dotfiles: "deny",
+      index: false,
+    });
+    // `send` would name the type after the .br/.gz suffix; keep the original file's.
+    if (served !== relPath)
+      stream.on("headers", (res) => res.setHeader("Content-Type", ctx.response.get("Content-Type")));
+    stream.on("error", (err: { status?: number }) => {
+      ctx.respond = true;
+      if (err.status && err.status < 500) resolve(false);
+      else reject(err);
+    });
+    stream.on("end", () => resolve(true));
+    stream.pipe(ctx.res);
+  });
+}
+
+/** Serves files under a URL prefix from a folder. */
+export function serveFolder(prefix: string, root: string, maxAgeSeconds: number): Middleware<AppState> {
+  const absRoot = path.resolve(root);
+  return async (ctx, next) => {
+    if ((ctx.method !== "GET" && ctx.method !== "HEAD") || !ctx.path.startsWith(prefix)) return next();
+    const rel = decodeURIComponent(ctx.path.slice(prefix.length));
+    if (!(await sendFile(ctx, absRoot, path.normalize(rel), { maxAgeSeconds }))) return next();
+  };
+}
+
+/**
+ * CSP sources for the inline scripts of an HTML file (a Content-Security-Policy without
+ * 'unsafe-inline'). Re-reads the file when it changes, so a rebuilt web app works without a restart.
+ */
+export function inlineScriptSources(htmlFile: string): () => string {
+  let seen = -1;
+  let sources = "";
+  let checkedAt = 0;
+  return () => {
+    const now = Date.now();
+    if (now - checkedAt < 1000) return sources;
+    checkedAt = now;
+    let mtime = 0;
+    try {
+      mtime = statSync(htmlFile).mtimeMs;
+    } catch {
+      mtime = 0;
+    }
+    if (mtime !== seen) {
+      seen = mtime;
+      sources = inlineScriptHashes(htmlFile).join(" ");
+    }
+    return sources;
+  };
+}
+
+function inlineScriptHashes(htmlFile: string): string[] {
+  let html: string;
+  try {
+    html = readFileSync(htmlFile, "utf8");
+  } catch {
+    return [];
+  }
+  const hashes: string[] = [];
+  for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
+    const body = m[1] ?? "";
+    if (body.trim() !== "") hashes.push(`'sha256-${createHash("sha256").update(body).digest("base64")}'`);
+  }
+  return hashes;
+}
+
+/**
+ * Serves the built SvelteKit app: its files, and the SPA shell for every other page path.
+ * Content-hashed assets under `_app/immutable` are cached for a year; the shell is never cached.
+ */
+export function serveWebApp(buildDir: string, isApiPath: (p: string) => boolean): Middleware<AppState> {
+  const root = path.resolve(buildDir);
+  return async (ctx, next) => {
+    if ((ctx.method !== "GET" && ctx.method !== "HEAD") || isApiPath(ctx.path)) return next();
+    const rel = path.normalize(decodeURIComponent(ctx.path));
+    if (rel !== path.sep && rel !== "/") {
+      const immutable = rel.startsWith(`${path.sep}_app${path.sep}immutable${path.sep}`);
+      if (
+        await sendFile(ctx, root, rel, {
+          maxAgeSeconds: immutable ? 31536000 : 0,
+          immutable,
+          precompressed: true,
+        })
+      )
+        return;
+    }
+    ctx.set("Cache-Control", "no-cache");
+    if (await sendFile(ctx, root, "index.html", { maxAgeSeconds: 0, precompressed: true })) return;
+    ctx.status = 503;
+    ctx.type = "text/plain";
+    ctx.body = "The web app is not built. Run `npm run build` (npm start does this for you).";
+  };
+}

@@ -1,0 +1,336 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { LookupFunction } from "node:net";
+import path from "node:path";
+import { createEmbeddedLog, createKafkaLog, type EventLog } from "@feedlab/ingest";
+import { createProgressWatcher, createProjector, readCheckpoints } from "@feedlab/projector";
+import { holdLeadership } from "@feedlab/trainer";
+import type { Logger } from "pino";
+import { createAuthMiddleware } from "./auth/auth.middleware.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
+import { createAuthService } from "./auth/auth.service.ts";
+import { ensureFirstAdmin } from "./auth/first-admin.ts";
+import type { Config } from "./config.ts";
+import { type DbKind, migrate, openDb } from "./db/db.ts";
+import { DEMO_MEDIA_DIR, seedDemo } from "./demo/seed.ts";
+import type { ServiceDeps } from "./deps.ts";
+import { createEventStoreReader } from "./events/event-store.read.ts";
+import { eventRoutes } from "./events/events.routes.ts";
+import { createEventsService } from "./events/events.service.ts";
+import { experimentRoutes } from "./experiments/experiments.routes.ts";
+import { createExperimentsService } from "./experiments/experiments.service.ts";
+import { feedRoutes } from "./feed/feed.routes.ts";
+import { createFeedService } from "./feed/feed.service.ts";
+import { groupRoutes } from "./groups/groups.routes.ts";
+import { createGroupsService } from "./groups/groups.service.ts";
+import { createApp } from "./http/app.ts";
+import { participantRoutes } from "./participants/participants.routes.ts";
+import { createParticipantsService } from "./participants/participants.service.ts";
+import { createLocalChangeBus, createPgChangeBus } from "./recommenders/changes.ts";
+import { createExternalHttpClient } from "./recommenders/external-http/client.ts";
+import { recommenderRoutes } from "./recommenders/recommenders.routes.ts";
+import { createRecommenderServices } from "./recommenders/recommenders.service.ts";
+import { sessionRoutes } from "./sessions/sessions.routes.ts";
+import { createSessionsService } from "./sessions/sessions.service.ts";
+import { createSurveyResponsesService } from "./surveys/responses.service.ts";
+import { surveyRoutes } from "./surveys/surveys.routes.ts";
+import { createSurveysService } from "./surveys/surveys.service.ts";
+import { createMetrics } from "./system/metrics.ts";
+import { startTraining } from "./training/trainer.ts";
+import { trainingRoutes } from "./training/training.routes.ts";
+import { isKnownUiKey, uiPresetRoutes } from "./ui/presets.ts";
+import { videoRoutes } from "./videos/videos.routes.ts";
+import { createVideosService } from "./videos/videos.service.ts";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+export const WEB_BUILD_DIR = path.join(REPO_ROOT, "web", "build");
+export const VERSION: string = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version;
+
+export type Role = "api" | "projector" | "trainer" | "all";
+export const ROLES: readonly Role[] = ["api", "projector", "trainer", "all"];
+
+/** Everything a process needs, built once. The only place that constructs clients. */
+export async function openRuntime(
+  config: Config,
+  log: Logger,
+  /** `lookup`: the DNS lookup of external recommender calls (tests simulate DNS failures with it). */
+  options: { migrate?: boolean; lookup?: LookupFunction } = {},
+) {
+  const { db, kind, close: closeDb } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    if (options.migrate ?? true) {
+      const applied = await migrate(db);
+      if (applied.length > 0) log.info({ applied }, "migrations applied");
+    }
+  } catch (err) {
+    await closeDb();
+    throw err;
+  }
+  const deps: ServiceDeps = { db, newId: randomUUID, now: () => new Date() };
+  const metrics = createMetrics();
+  // Recommenders: changes reach every API process (LISTEN/NOTIFY on PostgreSQL), one outbound HTTP pool.
+  const changes = config.databaseUrl
+    ? createPgChangeBus({
+        db,
+        connectionString: config.databaseUrl,
+        log: log.child({ component: "changes" }),
+      })
+    : createLocalChangeBus();
+  const externalHttp = createExternalHttpClient({
+    connections: config.recommenderConnections,
+    lookup: options.lookup,
+    userAgent: `feedlab/${VERSION}`,
+  });
+  const recommenders = createRecommenderServices({
+    ...deps,
+    bus: changes,
+    log,
+    metrics: metrics.recommenders,
+    externalHttp,
+  });
+  const multiProcess = kind === "postgres";
+  let eventLog: EventLog;
+  try {
+    eventLog =
+      config.kafkaBrokers.length > 0
+        ? await createKafkaLog({
+            brokers: config.kafkaBrokers,
+            topic: config.kafkaTopic,
+            partitions: config.kafkaPartitions,
+            clientId: `feedlab-${process.pid}`,
+            logger: log.child({ component: "kafka" }),
+          })
+        : createEmbeddedLog({ db, multiProcess });
+  } catch (err) {
+    await closeDb();
+    throw err;
+  }
+  try {
+    await changes.start();
+  } catch (err) {
+    await eventLog.close();
+    await closeDb();
+    throw err;
+  }
+  // Warms the registry; a lookup fills in whatever this misses (say, a database not migrated yet).
+  await recommenders.registry.load().catch((err) => log.warn({ err }, "recommender registry not loaded"));
+  const projector = createProjector({
+    db,
+    log: eventLog,
+    logger: log.child({ role: "projector" }),
+    multiProcess,
+  });
+  const progress = createProgressWatcher({ db, consumer: projector.consumer, local: projector });
+  const events = createEventsService({ ...deps, log: eventLog, counters: metrics.events });
+  metrics.watchProjector({
+    stats: projector.stats,
+    lag: async () => {
+      const [head, applied] = await Promise.all([
+        eventLog.position(),
+        readCheckpoints(db, projector.consumer),
+      ]);
+      return [...head].reduce((sum, [p, o]) => sum + Math.max(0, o - (applied.get(p) ?? -1)), 0);
+    },
+  });
+  // One sessions service: the feed and survey responses check session ownership with the same one.
+  const sessions = createSessionsService({ ...deps, idleMs: config.sessionIdleMinutes * 60_000 });
+  const services = {
+    auth: createAuthService(deps),
+    experiments: createExperimentsService(deps),
+    groups: createGroupsService({
+      ...deps,
+      recommenders: recommenders.registry,
+      uiExists: async (key) => isKnownUiKey(key),
+      onChange: (groupId) => void changes.publish({ type: "group", group_id: groupId }),
+    }),
+    videos: createVideosService({ ...deps, onChange: (change) => void changes.publish(change) }),
+    participants: createParticipantsService(deps),
+    sessions,
+    feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),
+    surveys: createSurveysService(deps),
+    surveyResponses: createSurveyResponsesService({ ...deps, sessions }),
+    events,
+    eventStore: createEventStoreReader(db),
+  };
+  // Stamping contexts hold a group's recommender keys: drop them when a group changes anywhere.
+  changes.subscribe((change) => {
+    if (change.type === "group" || change.type === "resync") events.invalidateContexts();
+  });
+  let projecting = false;
+  return {
+    config,
+    log,
+    db,
+    dbKind: kind as DbKind,
+    metrics,
+    eventLog,
+    projector,
+    progress,
+    services,
+    recommenders,
+    changes,
+    /** Starts this process's projector (roles `projector` and `all`). */
+    startProjector: () => {
+      projecting = true;
+      projector.start();
+    },
+    /** Drains the projector, then closes the log and the database. */
+    close: async () => {
+      if (projecting) await projector.stop();
+      await eventLog.close();
+      await changes.stop();
+      await externalHttp.close();
+      await closeDb();
+    },
+  };
+}
+
+export type Runtime = Awaited<ReturnType<typeof openRuntime>>;
+
+export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
+  const { services, db, config } = rt;
+  const cookies = { secure: config.secureCookies };
+  const routes = [
+    ...authRoutes({ auth: services.auth, cookies }),
+    ...experimentRoutes(services),
+    ...groupRoutes(services),
+    ...videoRoutes(services),
+    ...participantRoutes({ participants: services.participants, auth: services.auth, cookies }),
+    ...sessionRoutes(services),
+    ...feedRoutes({ feed: services.feed, progress: rt.progress }),
+    ...eventRoutes(services),
+    ...surveyRoutes({ db, surveys: services.surveys, surveyResponses: services.surveyResponses }),
+    ...recommenderRoutes({ registry: rt.recommenders.registry }),
+    ...uiPresetRoutes(),
+    ...trainingRoutes({ db }),
+  ];
+  return createApp({
+    log: rt.log,
+    metrics: rt.metrics,
+    routes,
+    version: VERSION,
+    auth: createAuthMiddleware(services.auth),
+    ready: async () => {
+      await db.raw("select 1");
+      await rt.eventLog.healthcheck();
+    },
+    webBuildDir: options.webBuildDir ?? WEB_BUILD_DIR,
+    mediaDirs: { demo: DEMO_MEDIA_DIR },
+  });
+}
+
+/** Starts the HTTP server; resolves once it listens. */
+export function listen(app: ReturnType<typeof buildApp>, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once("listening", () => resolve(server));
+    server.once("error", reject);
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  });
+}
+
+/** Closes the server gracefully: stop accepting, let requests in flight finish (bounded), then return. */
+export function closeServer(server: Server, graceMs = 10_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Advisory lock key held while one process creates the first admin and seeds the demo. */
+const STARTUP_LOCK = 0x6665_6564; // "feed"
+
+/**
+ * Runs start-up writes under a PostgreSQL advisory lock, so API processes starting together create
+ * one admin and one demo. PGlite is single-process by construction and needs none (and its single
+ * connection could not hold a lock while the work runs).
+ */
+async function underStartupLock<T>(rt: Runtime, fn: () => Promise<T>): Promise<T> {
+  if (rt.dbKind === "pglite") return fn();
+  return rt.db.transaction(async (trx) => {
+    await trx.raw("select pg_advisory_xact_lock(?)", [STARTUP_LOCK]);
+    return fn();
+  });
+}
+
+/**
+ * `feedlab start`: migrations, the first admin, the demo study (unless FEEDLAB_DEMO=0), then the
+ * roles asked for. Returns a stop function; SIGINT/SIGTERM call it.
+ */
+export async function start(config: Config, log: Logger, role: Role, out: (line: string) => void) {
+  const rt = await openRuntime(config, log);
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    if (role === "projector" || role === "all") rt.startProjector();
+    if (role === "projector") out(`Feedlab ${VERSION}: projector running (${rt.eventLog.kind} event log).`);
+    if (role === "trainer" || role === "all") {
+      // One trainer per deployment (a PostgreSQL advisory lock): scheduled and requested model runs
+      // happen only while this process leads, and stop before the lock goes.
+      const leadership = holdLeadership({
+        databaseUrl: config.databaseUrl,
+        logger: log.child({ role: "trainer" }),
+      });
+      stops.push(() => leadership.stop());
+      const training = startTraining(rt, leadership);
+      stops.push(() => training.stop());
+      if (role === "trainer") out(`Feedlab ${VERSION}: trainer running (one leader per deployment).`);
+    }
+    if (role === "api" && rt.dbKind === "pglite") {
+      log.warn("role api on the embedded database: nothing projects events; use --role all (the default)");
+    }
+    if (role === "api" || role === "all") {
+      const { admin, demo } = await underStartupLock(rt, async () => ({
+        admin: await ensureFirstAdmin(rt.services.auth, config.adminUsername, config.adminPassword),
+        demo: config.demo ? await seedDemo({ db: rt.db, log, ...rt.services }) : null,
+      }));
+      const server = await listen(buildApp(rt), config.host, config.port);
+      stops.push(() => closeServer(server));
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : config.port;
+      const base = config.publicUrl.replace(`:${config.port}`, `:${port}`);
+      out("");
+      out(
+        `Feedlab ${VERSION} is running (${rt.dbKind === "pglite" ? `embedded database in ${config.dataDir}` : "PostgreSQL"}).`,
+      );
+      out(`  Admin console:  ${base}/admin`);
+      if (admin.generatedPassword) {
+        out(
+          `  Admin login:    ${admin.username} / ${admin.generatedPassword}   (generated now and shown only this once)`,
+        );
+      } else if (admin.created) {
+        out(`  Admin login:    ${admin.username} (password from FEEDLAB_ADMIN_PASSWORD)`);
+      } else {
+        out("  Admin login:    your existing admin account (`feedlab admin create` adds another)");
+      }
+      if (demo) {
+        out(`  Demo study:     ${demo.experiment.name}`);
+        out(`  Join link:      ${base}/join/${demo.experiment.id}?login_id=demo-participant-1`);
+      }
+      out(`  API reference:  ${base}/api/docs`);
+      out("");
+    }
+  } catch (err) {
+    await rt.close();
+    throw err;
+  }
+  let stopping: Promise<void> | null = null;
+  return () => {
+    stopping ??= (async () => {
+      // Last started, first stopped: the HTTP server, then training, then the trainer lock, then the
+      // projector (drained) and the database in rt.close().
+      for (const stop of [...stops].reverse()) await stop();
+      await rt.close();
+    })();
+    return stopping;
+  };
+}

@@ -1,0 +1,126 @@
+import type { JoinResult, Me, Participant } from "@feedlab/schemas";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { createStudy } from "../../../test/harness/fixtures.ts";
+
+describe.each(BACKENDS)("participants (%s)", (backend) => {
+  let app: TestApp;
+  let admin: Client;
+  beforeAll(async () => {
+    app = await startTestApp(backend);
+    admin = await app.admin();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("creates the participant on first join and resumes the same user and group afterwards", async () => {
+    const { experiment } = await createStudy(admin, { status: "running" });
+    const c = app.client();
+    const first = await c.post<JoinResult>("/api/v1/participants/join", {
+      experiment_id: experiment.id,
+      login_id: "P-001",
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ login_id: "P-001", experiment_id: experiment.id });
+    expect(first.headers.getSetCookie().find((s) => s.startsWith("feedlab_participant="))).toMatch(
+      /httponly/i,
+    );
+    const again = await app
+      .client()
+      .post<JoinResult>("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "P-001" });
+    expect(again.body).toEqual(first.body);
+    const me = await c.get<Me>("/api/v1/me");
+    expect(me.body).toMatchObject({
+      user_id: first.body.user_id,
+      experiment_status: "running",
+      group_id: first.body.group_id,
+      algorithm_config: { feed: "recency", watch: "recency" },
+      ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
+    });
+  });
+
+  it("answers 404 for an unknown experiment and 403 experiment_not_open unless running or completed", async () => {
+    const unknown = await app.client().post("/api/v1/participants/join", {
+      experiment_id: "00000000-0000-4000-8000-000000000000",
+      login_id: "x",
+    });
+    expect(unknown.status).toBe(404);
+    for (const status of ["draft", "paused"]) {
+      const { experiment } = await createStudy(admin, { status });
+      const r = await app
+        .client()
+        .post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "x" });
+      expect(r.status).toBe(403);
+      expect(codeOf(r)).toBe("experiment_not_open");
+    }
+    const { experiment } = await createStudy(admin, { status: "completed" });
+    expect(
+      (await app.client().post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "x" }))
+        .status,
+    ).toBe(200);
+  });
+
+  it("balances 40 concurrent joins by group weight (1:3 gives 10 and 30) with one user per login id", async () => {
+    const { experiment, groups } = await createStudy(admin, { weights: [1, 3], status: "running" });
+    const joins = Array.from({ length: 40 }, (_, i) =>
+      app
+        .client()
+        .post<JoinResult>("/api/v1/participants/join", { experiment_id: experiment.id, login_id: `c-${i}` }),
+    );
+    // The same login id joining twice at once must still give one user.
+    joins.push(
+      app
+        .client()
+        .post<JoinResult>("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "c-0" }),
+    );
+    const results = await Promise.all(joins);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const list = (await admin.get<Participant[]>(`/api/v1/admin/experiments/${experiment.id}/participants`))
+      .body;
+    expect(list).toHaveLength(40);
+    const perGroup = (id: string | undefined) => list.filter((p) => p.group_id === id).length;
+    expect([perGroup(groups[0]?.id), perGroup(groups[1]?.id)]).toEqual([10, 30]);
+  });
+
+  it("registers participants from the admin, into a chosen group or balanced, and refuses duplicates", async () => {
+    const { experiment, groups } = await createStudy(admin, { weights: [1, 1] });
+    const chosen = await admin.post<Participant>(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+      login_id: "A1",
+      group_id: groups[1]?.id,
+    });
+    expect(chosen.status).toBe(201);
+    expect(chosen.body.group_id).toBe(groups[1]?.id);
+    const balanced = await admin.post<Participant>(
+      `/api/v1/admin/experiments/${experiment.id}/participants`,
+      { login_id: "A2" },
+    );
+    expect(balanced.body.group_id).toBe(groups[0]?.id);
+    const dup = await admin.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+      login_id: "A1",
+    });
+    expect(dup.status).toBe(409);
+    expect(codeOf(dup)).toBe("duplicate_login_id");
+    const other = await createStudy(admin, { weights: [1] });
+    const foreign = await admin.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+      login_id: "A3",
+      group_id: other.groups[0]?.id,
+    });
+    expect(foreign.status).toBe(422);
+    expect(codeOf(foreign)).toBe("unknown_group");
+  });
+
+  it("answers 409 experiment_has_no_groups when nobody can be assigned", async () => {
+    const { experiment } = await createStudy(admin, { weights: [], status: "running" });
+    const r = await app
+      .client()
+      .post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "lonely" });
+    expect(r.status).toBe(409);
+    expect(codeOf(r)).toBe("experiment_has_no_groups");
+  });
+
+  it("answers 401 on /api/v1/me without a participant cookie and 403 with only an admin cookie", async () => {
+    expect((await app.client().get("/api/v1/me")).status).toBe(401);
+    expect((await admin.get("/api/v1/me")).status).toBe(403);
+  });
+});

@@ -1,0 +1,158 @@
+import type { JoinResult, Me, Participant } from "@feedlab/schemas";
+import type { Knex } from "knex";
+import { iso, isUniqueViolation } from "../db/present.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
+import { pickGroup } from "./assignment.ts";
+
+interface UserRow {
+  id: string;
+  experiment_id: string;
+  login_id: string;
+  group_id: string;
+  created_at: Date;
+}
+
+const OPEN_STATUSES = new Set(["running", "completed"]);
+
+export const presentParticipant = (r: UserRow): Participant => ({
+  user_id: r.id,
+  login_id: r.login_id,
+  group_id: r.group_id,
+  created_at: iso(r.created_at),
+});
+
+export function createParticipantsService({ db, newId, now }: ServiceDeps) {
+  /**
+   * Assigns a group under a row lock on the experiment, so concurrent joins see each other's counts
+   * (balanced even under a burst) and a login id joining twice at once gets one user.
+   */
+  async function assign(trx: Knex.Transaction, experimentId: string, loginId: string, groupId?: string) {
+    const existing = await trx<UserRow>("users")
+      .where({ experiment_id: experimentId, login_id: loginId })
+      .first();
+    if (existing) return { user: existing, created: false };
+    let chosen = groupId ?? null;
+    if (!chosen) {
+      const loads = (await trx("groups as g")
+        .where("g.experiment_id", experimentId)
+        .select("g.id", "g.weight")
+        .select(trx.raw("(select count(*) from users u where u.group_id = g.id) as count"))
+        .orderBy("g.created_at")
+        .orderBy("g.id")) as { id: string; weight: number; count: string | number }[];
+      chosen = pickGroup(loads.map((l) => ({ id: l.id, weight: Number(l.weight), count: Number(l.count) })));
+      if (!chosen)
+        throw conflict("experiment_has_no_groups", "The experiment has no groups to assign participants to.");
+    }
+    const user: UserRow = {
+      id: newId(),
+      experiment_id: experimentId,
+      login_id: loginId,
+      group_id: chosen,
+      created_at: now(),
+    };
+    await trx("users").insert(user);
+    return { user, created: true };
+  }
+
+  return {
+    /** api.md join: creates the participant on first join, resumes it (same user, same group) afterwards. */
+    async join(experimentId: string, loginId: string): Promise<JoinResult> {
+      const user = await db.transaction(async (trx) => {
+        const exp = await trx("experiments")
+          .where({ id: experimentId })
+          .forUpdate()
+          .first<{ status: string }>("status");
+        if (!exp) throw notFound("experiment");
+        if (!OPEN_STATUSES.has(exp.status)) {
+          throw forbidden("experiment_not_open", "This study is not open right now.");
+        }
+        return (await assign(trx, experimentId, loginId)).user;
+      });
+      return {
+        user_id: user.id,
+        login_id: user.login_id,
+        experiment_id: user.experiment_id,
+        group_id: user.group_id,
+      };
+    },
+
+    /** Admin pre-registration; with a group_id the participant goes to that group, else balanced. */
+    async create(experimentId: string, loginId: string, groupId?: string): Promise<Participant> {
+      try {
+        return await db.transaction(async (trx) => {
+          const exp = await trx("experiments").where({ id: experimentId }).forUpdate().first("id");
+          if (!exp) throw notFound("experiment");
+          if (groupId) {
+            const g = await trx("groups").where({ id: groupId, experiment_id: experimentId }).first("id");
+            if (!g)
+              throw unprocessable("unknown_group", "The group does not belong to this experiment.", {
+                field: "group_id",
+              });
+          }
+          const { user, created } = await assign(trx, experimentId, loginId, groupId);
+          if (!created)
+            throw conflict(
+              "duplicate_login_id",
+              `Participant "${loginId}" already exists in this experiment.`,
+            );
+          return presentParticipant(user);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw conflict("duplicate_login_id", `Participant "${loginId}" already exists in this experiment.`);
+        throw err;
+      }
+    },
+
+    async list(experimentId: string): Promise<Participant[]> {
+      const exp = await db("experiments").where({ id: experimentId }).first("id");
+      if (!exp) throw notFound("experiment");
+      const rows = await db<UserRow>("users")
+        .where({ experiment_id: experimentId })
+        .orderBy("created_at")
+        .orderBy("login_id");
+      return rows.map(presentParticipant);
+    },
+
+    async me(userId: string): Promise<Me> {
+      const row = await db("users as u")
+        .join("groups as g", "g.id", "u.group_id")
+        .join("experiments as e", "e.id", "u.experiment_id")
+        .where("u.id", userId)
+        .first<{
+          id: string;
+          login_id: string;
+          experiment_id: string;
+          status: Me["experiment_status"];
+          group_id: string;
+          algorithm_feed: string;
+          algorithm_watch: string;
+          ui_feed: string;
+          ui_watch: string;
+        }>(
+          "u.id",
+          "u.login_id",
+          "u.experiment_id",
+          "e.status",
+          "u.group_id",
+          "g.algorithm_feed",
+          "g.algorithm_watch",
+          "g.ui_feed",
+          "g.ui_watch",
+        );
+      if (!row) throw notFound("participant");
+      return {
+        user_id: row.id,
+        login_id: row.login_id,
+        experiment_id: row.experiment_id,
+        experiment_status: row.status,
+        group_id: row.group_id,
+        algorithm_config: { feed: row.algorithm_feed, watch: row.algorithm_watch },
+        ui_config: { feed: row.ui_feed, watch: row.ui_watch },
+      };
+    },
+  };
+}
+
+export type ParticipantsService = ReturnType<typeof createParticipantsService>;

@@ -1,0 +1,30 @@
+import type { ReadModels } from "../read-models.ts";
+import { idsOf, pageOfChain, type Recommender } from "../recommender.ts";
+
+/**
+ * Built-in `learned_model`: what the trainer stored, with the spec's fallback chains.
+ * - Feed: the participant's collaborative-filtering ranking (recommendation_cache), then the played
+ *   videos by popularity, then the rest by recency.
+ * - Watch: the current video's learned neighbours (item_similarity), then popularity.
+ * Until a model exists (or for a participant it has no row for) the chain starts at the fallback.
+ */
+export function createLearnedModelRecommender(readModels: ReadModels): Recommender {
+  return {
+    key: "learned_model",
+    async recommend(request) {
+      const { pool, current } = request;
+      if (current) {
+        const [similar, { order }] = await Promise.all([
+          readModels.learnedSimilar(pool, current.index),
+          readModels.popularity(pool),
+        ]);
+        return idsOf(pool, pageOfChain(request, [similar, order]));
+      }
+      const [ranked, { order, played }] = await Promise.all([
+        readModels.learnedRanking(pool, request.userId),
+        readModels.popularity(pool),
+      ]);
+      return idsOf(pool, pageOfChain(request, [ranked, order.subarray(0, played), pool.recency]));
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { Pool } from "../pool.ts";
+import type { ReadModels } from "../read-models.ts";
+import { idsOf, pageOfChain, type Recommender, type RecommendRequest } from "../recommender.ts";
+import { metadataIndexOf, type Neighbour } from "./metadata-similarity.ts";
+
+/** Co-views needed for them to weigh as much as metadata (shrinkage: beta = n / (n + CO_VIEW_PRIOR)). */
+export const CO_VIEW_PRIOR = 10;
+/** How many of the participant's recent watches seed the feed. */
+export const FEED_SEEDS = 5;
+/** Weight of the k-th most recent watch on the feed: DECAY^k. */
+const DECAY = 0.7;
+
+/**
+ * Blends metadata similarity with co-view counts. With n co-views of the video in total and c_j with
+ * video j (of at most m with any one video), score_j = (1 - beta) * meta_j + beta * c_j / m, where
+ * beta = n / (n + CO_VIEW_PRIOR): metadata alone until co-views exist, co-views dominating as they
+ * accumulate. Pure; exported for tests.
+ */
+export function blend(
+  meta: readonly Neighbour[],
+  coViews: readonly (readonly [number, number])[],
+): Neighbour[] {
+  if (coViews.length === 0) return [...meta];
+  let total = 0;
+  let max = 0;
+  for (const [, c] of coViews) {
+    total += c;
+    max = Math.max(max, c);
+  }
+  const beta = total / (total + CO_VIEW_PRIOR);
+  const scores = new Map<number, number>();
+  for (const n of meta) scores.set(n.index, (1 - beta) * n.score);
+  for (const [j, c] of coViews) scores.set(j, (scores.get(j) ?? 0) + beta * (max > 0 ? c / max : 0));
+  return [...scores]
+    .map(([index, score]) => ({ index, score }))
+    .sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
+/** Per pool, memoised results (a new pool starts afresh); cleared when it grows past MEMO_MAX. */
+class PoolMemo<K, V> {
+  readonly #byPool = new WeakMap<Pool, Map<K, V>>();
+  of(pool: Pool): Map<K, V> {
+    let m = this.#byPool.get(pool);
+    if (!m) {
+      m = new Map();
+      this.#byPool.set(pool, m);
+    }
+    if (m.size > MEMO_MAX) m.clear();
+    return m;
+  }
+}
+const MEMO_MAX = 5000;
+/** Blended lists per video, with the co-view answer they were made from. */
+const blended = new PoolMemo<number, { coViews: unknown; list: Neighbour[] }>();
+/** Feed orders per list of seeds, with the blended lists they were made from. */
+const feedOrders = new PoolMemo<string, { lists: readonly Neighbour[][]; order: number[] }>();
+
+/**
+ * Videos' neighbours in the pool: metadata similarity blended with this experiment's co-views. A
+ * video's list is recomputed only when its co-views were read again (or the pool changed).
+ */
+export async function similarTo(
+  readModels: ReadModels,
+  pool: Pool,
+  indices: readonly number[],
+): Promise<Neighbour[][]> {
+  const meta = metadataIndexOf(pool);
+  const memo = blended.of(pool);
+  const externalIds = indices.map((i) => pool.videos[i]?.external_id ?? "");
+  const pairs = await readModels.coViews(pool.experimentId, externalIds);
+  return indices.map((index, k) => {
+    const answer = pairs[k] ?? [];
+    const cached = memo.get(index);
+    if (cached && cached.coViews === answer) return cached.list;
+    const coViews: [number, number][] = [];
+    for (const [other, count] of answer) {
+      const j = pool.indexByExternalId.get(other);
+      if (j !== undefined && j !== index && count > 0) coViews.push([j, count]);
+    }
+    const list = blend(meta.neighbours(index), coViews);
+    memo.set(index, { coViews: answer, list });
+    return list;
+  });
+}
+
+/** The similarity part of the ranking: of the current video, else of the recent watches, else none. */
+async function similarOrder(readModels: ReadModels, request: RecommendRequest): Promise<number[]> {
+  const { pool } = request;
+  if (request.current) {
+    const [list] = await similarTo(readModels, pool, [request.current.index]);
+    return (list ?? []).map((n) => n.index);
+  }
+  if (request.watched.length === 0) return [];
+  const seeds = request.watched.slice(0, FEED_SEEDS);
+  const lists = await similarTo(readModels, pool, seeds);
+  const memo = feedOrders.of(pool);
+  const seedKey = seeds.join(",");
+  const cached = memo.get(seedKey);
+  if (cached?.lists.every((list, k) => list === lists[k])) return cached.order;
+  const scores = new Map<number, number>();
+  lists.forEach((list, k) => {
+    const w = DECAY ** k;
+    for (const n of list) scores.set(n.index, (scores.get(n.index) ?? 0) + w * n.score);
+  });
+  const order = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([i]) => i);
+  memo.set(seedKey, { lists, order });
+  return order;
+}
+
+/**
+ * Built-in `similarity`. Watch page: the current video's neighbours, then the rest by popularity.
+ * Feed: neighbours of the participant's recent watches (the most recent weighing most), then the
+ * rest by popularity; without watches, popularity.
+ */
+export function createSimilarityRecommender(readModels: ReadModels): Recommender {
+  return {
+    key: "similarity",
+    async recommend(request) {
+      const { pool } = request;
+      const [similar, { order }] = await Promise.all([
+        similarOrder(readModels, request),
+        readModels.popularity(pool),
+      ]);
+      return idsOf(pool, pageOfChain(request, [similar, order]));
+    },
+  };
+}

@@ -1,0 +1,257 @@
+import type { Db } from "../db/db.ts";
+import { rowsOf } from "../db/db.ts";
+import { RefreshingCache } from "../system/refreshing-cache.ts";
+import type { ChangeBus } from "./changes.ts";
+import type { Pool } from "./pool.ts";
+
+/** How many co-viewed partners of a video are read (the most co-viewed ones). */
+export const CO_VIEWS_KEPT = 50;
+/** How many learned neighbours of a video are read. */
+const LEARNED_NEIGHBOURS_KEPT = 1000;
+
+/** Popularity of a pool: indices by VIDEO_PLAY count (descending), ties newest first. */
+export interface PopularityOrder {
+  readonly order: Int32Array;
+  /** How many leading entries of `order` were played at least once. */
+  readonly played: number;
+}
+
+export interface ReadModelOptions {
+  readonly db: Db;
+  readonly bus: ChangeBus;
+  /**
+   * How old a popularity order may be before it is recomputed in the background while the old one
+   * keeps serving (default 5 s). Play counts are an aggregate of everyone's events; the participant's
+   * own writes matter for the watched exclusion, which is always read fresh.
+   */
+  readonly popularityRefreshMs?: number;
+  /**
+   * Age after which a video's co-views and learned neighbours are re-read in the background while
+   * the old ones keep serving (default 60 s). Only a video never asked for waits for its read. The
+   * trainer's output is dropped at once when it announces a new model (a `model` change).
+   */
+  readonly neighbourRefreshMs?: number;
+  readonly now?: () => number;
+}
+
+interface PopularityEntry {
+  version: number;
+  value?: PopularityOrder;
+  at: number;
+  loading?: Promise<PopularityOrder>;
+}
+
+const keyOf = (experimentId: string, externalId: string) => `${experimentId}\u0000${externalId}`;
+const split = (key: string) => key.split("\u0000") as [string, string];
+
+/**
+ * The read models recommenders use, each read by key through an index (never a scan of the events):
+ * `watched_videos` (exclusion), `video_view_counts` (popularity), `co_views` (similarity), and the
+ * trainer's `recommendation_cache` and `item_similarity` (learned model). Video ids in these tables
+ * are external ids; answers are pool indices.
+ */
+export function createReadModels(options: ReadModelOptions) {
+  const { db, bus } = options;
+  const now = options.now ?? Date.now;
+  const popularityRefreshMs = options.popularityRefreshMs ?? 5000;
+  const refreshMs = options.neighbourRefreshMs ?? 60_000;
+  const popularityByExperiment = new Map<string, PopularityEntry>();
+
+  /** Keys `experiment\0id` grouped by experiment (one query per experiment and batch). */
+  const byExperiment = (keys: readonly string[]) => {
+    const groups = new Map<string, string[]>();
+    for (const key of keys) {
+      const [experimentId, id] = split(key);
+      groups.set(experimentId, [...(groups.get(experimentId) ?? []), id]);
+    }
+    return groups;
+  };
+
+  /**
+   * Per video of a batch, one JSON text from a correlated subquery: one round trip for all the
+   * videos a request needs (the similarity feed asks for several of the participant's watches).
+   */
+  async function perVideo<V>(
+    keys: readonly string[],
+    subquery: string,
+    bindingsPerVideo: (experimentId: string) => (string | number)[],
+    decode: (json: unknown) => V,
+  ): Promise<Map<string, V>> {
+    const out = new Map<string, V>();
+    for (const [experimentId, ids] of byExperiment(keys)) {
+      const result = await db.raw(
+        `select v.vid, (${subquery})::text as value from json_array_elements_text(?::json) as v(vid)`,
+        [...bindingsPerVideo(experimentId), JSON.stringify(ids)],
+      );
+      for (const r of rowsOf<{ vid: string; value: string | null }>(result)) {
+        out.set(keyOf(experimentId, r.vid), decode(JSON.parse(r.value ?? "[]")));
+      }
+    }
+    return out;
+  }
+
+  /** A video's most co-viewed partners: top-N through an index on each side of the pair (a < b). */
+  const coViewCache = new RefreshingCache<readonly (readonly [string, number])[]>(
+    (keys) =>
+      perVideo(
+        keys,
+        `select coalesce(json_agg(json_build_array(x.other, x.count)), '[]') from (
+           (select video_b as other, count from co_views where experiment_id = ? and video_a = v.vid
+            order by count desc limit ?)
+           union all
+           (select video_a as other, count from co_views where experiment_id = ? and video_b = v.vid
+            order by count desc limit ?)) x`,
+        (experimentId) => [experimentId, CO_VIEWS_KEPT, experimentId, CO_VIEWS_KEPT],
+        (json) =>
+          (json as [string, number | string][])
+            .map(([other, count]) => [other, Number(count)] as const)
+            .sort((x, y) => y[1] - x[1])
+            .slice(0, CO_VIEWS_KEPT),
+      ),
+    { fallback: [], refreshMs, max: 50_000, now },
+  );
+
+  /** The trainer's neighbours of a video (item_similarity), best first. */
+  const learnedSimilarCache = new RefreshingCache<readonly string[]>(
+    (keys) =>
+      perVideo(
+        keys,
+        `select coalesce(json_agg(s.other_video_id order by s.score desc, s.other_video_id), '[]') from (
+           select other_video_id, score from item_similarity where experiment_id = ? and video_id = v.vid
+           order by score desc, other_video_id limit ?) s`,
+        (experimentId) => [experimentId, LEARNED_NEIGHBOURS_KEPT],
+        (json) => json as string[],
+      ),
+    { fallback: [], refreshMs, max: 50_000, now },
+  );
+
+  /** The trainer's collaborative-filtering ranking of a participant (recommendation_cache), by rank. */
+  const learnedRankingCache = new RefreshingCache<readonly string[]>(
+    async (keys) => {
+      const out = new Map<string, readonly string[]>();
+      for (const key of keys) {
+        const [experimentId, userId] = split(key);
+        const result = await db.raw(
+          `select coalesce(json_agg(video_id order by rank), '[]')::text as ids from recommendation_cache
+           where experiment_id = ? and user_id = ?`,
+          [experimentId, userId],
+        );
+        out.set(key, JSON.parse(rowsOf<{ ids: string }>(result)[0]?.ids ?? "[]") as string[]);
+      }
+      return out;
+    },
+    { fallback: [], refreshMs, max: 100_000, now },
+  );
+
+  bus.subscribe((change) => {
+    if (change.type === "resync") {
+      popularityByExperiment.clear();
+      coViewCache.clear();
+    }
+    if (change.type === "resync" || change.type === "model") {
+      learnedSimilarCache.clear();
+      learnedRankingCache.clear();
+    }
+  });
+
+  async function computePopularity(pool: Pool): Promise<PopularityOrder> {
+    // One JSON text instead of a row per video: an experiment has thousands of counts, and rows cost
+    // far more to move than text (PGlite's worker, the pg wire protocol).
+    const result = await db.raw(
+      "select coalesce(json_agg(json_build_array(video_id, plays)), '[]')::text as counts from video_view_counts where experiment_id = ?",
+      [pool.experimentId],
+    );
+    const text = rowsOf<{ counts: string }>(result)[0]?.counts ?? "[]";
+    const plays = new Float64Array(pool.size);
+    for (const [videoId, count] of JSON.parse(text) as [string, number | string][]) {
+      const i = pool.indexByExternalId.get(videoId);
+      if (i !== undefined) plays[i] = Number(count);
+    }
+    // Stable sort over the recency order: equal counts stay newest first.
+    const order = Array.from(pool.recency).sort((a, b) => (plays[b] as number) - (plays[a] as number));
+    let played = 0;
+    while (played < order.length && (plays[order[played] as number] as number) > 0) played++;
+    return { order: Int32Array.from(order), played };
+  }
+
+  /** External ids to pool indices, in order, dropping ids outside the pool. */
+  const indicesOf = (pool: Pool, ids: readonly string[]) => {
+    const out: number[] = [];
+    for (const id of ids) {
+      const i = pool.indexByExternalId.get(id);
+      if (i !== undefined) out.push(i);
+    }
+    return out;
+  };
+
+  return {
+    /** Pool indices of the participant's watched videos (VIDEO_WATCHED_1S or VIDEO_ENDED), newest first. */
+    async watched(userId: string, pool: Pool): Promise<number[]> {
+      const result = await db.raw(
+        `select coalesce(json_agg(video_id order by first_watched_at desc), '[]')::text as ids
+         from watched_videos where user_id = ?`,
+        [userId],
+      );
+      return indicesOf(pool, JSON.parse(rowsOf<{ ids: string }>(result)[0]?.ids ?? "[]") as string[]);
+    },
+
+    /** The pool by play count in this experiment (every VIDEO_PLAY, autoplay included), ties newest first. */
+    popularity(pool: Pool): Promise<PopularityOrder> {
+      let entry = popularityByExperiment.get(pool.experimentId);
+      if (!entry || entry.version !== pool.version) {
+        entry = { version: pool.version, at: 0 };
+        popularityByExperiment.set(pool.experimentId, entry);
+      }
+      const e = entry;
+      const refresh = () => {
+        const loading = computePopularity(pool).then(
+          (value) => {
+            e.value = value;
+            e.at = now();
+            e.loading = undefined;
+            return value;
+          },
+          (err) => {
+            e.loading = undefined;
+            throw err;
+          },
+        );
+        e.loading = loading;
+        return loading;
+      };
+      if (e.value) {
+        if (now() - e.at > popularityRefreshMs && !e.loading) refresh().catch(() => {});
+        return Promise.resolve(e.value);
+      }
+      return e.loading ?? refresh();
+    },
+
+    /**
+     * The videos' most co-viewed partners (pairs watched by the same participant) with their counts,
+     * by external id, at most CO_VIEWS_KEPT each, most co-viewed first; one round trip for the batch.
+     */
+    coViews(
+      experimentId: string,
+      externalIds: readonly string[],
+    ): Promise<(readonly (readonly [string, number])[])[]> {
+      return coViewCache.getMany(externalIds.map((id) => keyOf(experimentId, id)));
+    },
+
+    /**
+     * The trainer's collaborative-filtering ranking of the participant (recommendation_cache), as
+     * pool indices. Kept per participant like the neighbours; a `model` change drops it.
+     */
+    async learnedRanking(pool: Pool, userId: string): Promise<number[]> {
+      return indicesOf(pool, await learnedRankingCache.get(keyOf(pool.experimentId, userId)));
+    },
+
+    /** The trainer's item-to-item neighbours of a video (item_similarity), best first, as pool indices. */
+    async learnedSimilar(pool: Pool, index: number): Promise<number[]> {
+      const externalId = pool.videos[index]?.external_id;
+      if (externalId === undefined) return [];
+      return indicesOf(pool, await learnedSimilarCache.get(keyOf(pool.experimentId, externalId)));
+    },
+  };
+}
+
+export type ReadModels = ReturnType<typeof createReadModels>;

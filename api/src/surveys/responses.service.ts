@@ -1,0 +1,181 @@
+import {
+  type AnswerProblem,
+  type AnswerRecord,
+  checkAnswers,
+  type PendingSurvey,
+  type Question,
+  type ResponseCreate,
+  type SurveyKind,
+  type SurveyResponse,
+} from "@feedlab/schemas";
+import { iso, isUniqueViolation, json } from "../db/present.ts";
+import type { ServiceDeps } from "../deps.ts";
+import type { ParticipantPrincipal } from "../http/context.ts";
+import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import type { SessionsService } from "../sessions/sessions.service.ts";
+import { presentSurvey, type SurveyRow } from "./surveys.service.ts";
+
+interface ResponseRow {
+  id: string;
+  survey_id: string;
+  user_id: string;
+  about_session_id: string | null;
+  answers: unknown;
+  created_at: Date;
+}
+
+export const presentResponse = (r: ResponseRow): SurveyResponse => ({
+  id: r.id,
+  survey_id: r.survey_id,
+  user_id: r.user_id,
+  about_session_id: r.about_session_id,
+  answers: json<AnswerRecord[]>(r.answers, []),
+  created_at: iso(r.created_at),
+});
+
+/** 422 `invalid_answers` naming the first offending answer and rule; every problem in `problems`. */
+function invalidAnswers(problems: readonly (AnswerProblem | AboutProblem)[]) {
+  const [first] = problems;
+  return unprocessable(
+    "invalid_answers",
+    first ? `${first.field}: ${first.message}.` : "The answers are invalid.",
+    { ...first, problems },
+  );
+}
+
+interface AboutProblem {
+  readonly field: "about_session_id";
+  readonly rule: "about_session_required" | "unknown_about_session";
+  readonly message: string;
+}
+
+export interface SurveyResponsesDeps extends ServiceDeps {
+  readonly sessions: SessionsService;
+}
+
+export function createSurveyResponsesService({ db, newId, now, sessions }: SurveyResponsesDeps) {
+  async function hasResponse(surveyId: string, userId: string, aboutSessionId?: string): Promise<boolean> {
+    const q = db("survey_responses").where({ survey_id: surveyId, user_id: userId });
+    if (aboutSessionId !== undefined) q.where({ about_session_key: aboutSessionId });
+    return (await q.first("id")) !== undefined;
+  }
+
+  return {
+    /**
+     * The spec's pending-survey dispatcher (Participant: surveys). The first matching rule wins:
+     * 1. an active pre survey the user has not answered -> forced;
+     * 2. the experiment is completed and an active post survey is unanswered -> not forced;
+     * 3. an active inter_session survey, and the user's most recent session other than `sessionId`
+     *    has no response of that survey about it -> not forced, about that session;
+     * 4. otherwise null.
+     * `sessionId` must be the participant's own session (unknown 404, another's 403).
+     */
+    async pending(p: ParticipantPrincipal, sessionId: string): Promise<PendingSurvey> {
+      await sessions.owned(sessionId, p.userId);
+      const active = await db<SurveyRow>("surveys").where({ experiment_id: p.experimentId, is_active: true });
+      const byKind = (kind: SurveyKind) => active.find((s) => s.kind === kind);
+
+      const pre = byKind("pre");
+      if (pre && !(await hasResponse(pre.id, p.userId))) {
+        return { survey: presentSurvey(pre), forced: true, about_session_id: null };
+      }
+
+      const post = byKind("post");
+      if (post) {
+        const exp = await db("experiments").where({ id: p.experimentId }).first<{ status: string }>("status");
+        if (exp?.status === "completed" && !(await hasResponse(post.id, p.userId))) {
+          return { survey: presentSurvey(post), forced: false, about_session_id: null };
+        }
+      }
+
+      const inter = byKind("inter_session");
+      if (inter) {
+        const previous = await db("sessions")
+          .where({ user_id: p.userId })
+          .whereNot({ id: sessionId })
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .first<{ id: string }>("id");
+        if (previous && !(await hasResponse(inter.id, p.userId, previous.id))) {
+          return { survey: presentSurvey(inter), forced: false, about_session_id: previous.id };
+        }
+      }
+      return null;
+    },
+
+    /**
+     * Stores a response (the state table: none -> submitted, immutable). Checks, in order: the session
+     * is the participant's (404/403); the survey is active and of the participant's experiment (else
+     * 404); for inter_session, `about_session_id` is one of the participant's sessions (else 422
+     * invalid_answers; pre and post ignore it and store null); the answers obey the questions (422
+     * invalid_answers). The answers are stored as Answer snapshots. A second response for the same key
+     * is 409 duplicate_response: the unique indexes decide, so simultaneous submissions store one.
+     */
+    async submit(p: ParticipantPrincipal, surveyId: string, body: ResponseCreate): Promise<SurveyResponse> {
+      await sessions.owned(body.session_id, p.userId);
+      const survey = await db<SurveyRow>("surveys")
+        .where({ id: surveyId, experiment_id: p.experimentId, is_active: true })
+        .first();
+      if (!survey) throw notFound("survey");
+
+      let about: string | null = null;
+      if (survey.kind === "inter_session") {
+        if (!body.about_session_id) {
+          throw invalidAnswers([
+            {
+              field: "about_session_id",
+              rule: "about_session_required",
+              message: "an inter_session response needs the id of the session it is about",
+            },
+          ]);
+        }
+        const own = await db("sessions")
+          .where({ id: body.about_session_id, user_id: p.userId })
+          .first<{ id: string }>("id");
+        if (!own) {
+          throw invalidAnswers([
+            {
+              field: "about_session_id",
+              rule: "unknown_about_session",
+              message: "this is not one of your sessions",
+            },
+          ]);
+        }
+        about = own.id;
+      }
+
+      const checked = checkAnswers(json<Question[]>(survey.questions, []), body.answers);
+      if (!checked.ok) throw invalidAnswers(checked.problems);
+
+      const row: ResponseRow = {
+        id: newId(),
+        survey_id: survey.id,
+        user_id: p.userId,
+        about_session_id: about,
+        answers: checked.answers,
+        created_at: now(),
+      };
+      try {
+        await db("survey_responses").insert({
+          ...row,
+          about_session_key: about,
+          answers: JSON.stringify(checked.answers),
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) {
+          throw conflict("duplicate_response", "You have already answered this survey.", {
+            survey_id: survey.id,
+            about_session_id: about,
+          });
+        }
+        // The survey or the session was deleted between the checks and the insert.
+        const code = (err as { code?: string } | null)?.code;
+        if (code === "23503" || code === "23514") throw notFound("survey");
+        throw err;
+      }
+      return presentResponse(row);
+    },
+  };
+}
+
+export type SurveyResponsesService = ReturnType<typeof createSurveyResponsesService>;

@@ -1,0 +1,204 @@
+import {
+  AdminSurvey,
+  ErrorBody,
+  IdParams,
+  PendingQuery,
+  PendingSurvey,
+  ResponseCreate,
+  SurveyCreate,
+  SurveyResponse,
+  SurveyUpdate,
+} from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import type { Db } from "../db/db.ts";
+import { route } from "../http/route.ts";
+import { participantOf } from "../participants/participants.routes.ts";
+import { exportResponsesCsv } from "./responses.csv.ts";
+import type { SurveyResponsesService } from "./responses.service.ts";
+import type { SurveysService } from "./surveys.service.ts";
+
+export interface SurveyRoutesDeps {
+  readonly db: Db;
+  readonly surveys: SurveysService;
+  readonly surveyResponses: SurveyResponsesService;
+}
+
+const error = (description: string) => ({ description, schema: ErrorBody });
+const unknownSurvey = error("Unknown survey");
+const SHAPE_RULES =
+  "Shape rules (422 `invalid_survey`, `details` naming the question: `field`, `question_id`, `rule`): single and multi need at least one option; multi needs whole-number `minSelect` and `maxSelect` (0 = no upper bound, min <= max, min <= options); text takes no options. Question ids are unique in a survey, option ids in a question. At most 200 questions and 100 options per question.";
+
+export function surveyRoutes({ db, surveys, surveyResponses }: SurveyRoutesDeps) {
+  return [
+    route({
+      method: "post",
+      path: "/api/v1/admin/experiments/{id}/surveys",
+      tag: "surveys",
+      summary: "Create a survey (kind pre, post or inter_session; a draft unless is_active)",
+      description: SHAPE_RULES,
+      access: "admin",
+      params: IdParams,
+      body: SurveyCreate,
+      responses: {
+        201: { description: "Created", schema: AdminSurvey },
+        404: error("Unknown experiment"),
+        409: error("active_survey_exists (with is_active: true)"),
+        422: error("invalid_survey naming the question, or validation_failed"),
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.status = 201;
+        ctx.body = await surveys.create(params.id, body);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/surveys",
+      tag: "surveys",
+      summary: "List an experiment's surveys with their question and response counts",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: { description: "Surveys, oldest first", schema: Type.Array(AdminSurvey) },
+        404: error("Unknown experiment"),
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await surveys.list(params.id);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/surveys/{id}",
+      tag: "surveys",
+      summary: "Read a survey",
+      access: "admin",
+      params: IdParams,
+      responses: { 200: { description: "The survey", schema: AdminSurvey }, 404: unknownSurvey },
+      handler: async (ctx, { params }) => {
+        ctx.body = await surveys.get(params.id);
+      },
+    }),
+    route({
+      method: "put",
+      path: "/api/v1/admin/surveys/{id}",
+      tag: "surveys",
+      summary: "Replace a survey's name and questions (kind is fixed)",
+      description: `${SHAPE_RULES} Submitted responses keep their own snapshot of the question texts and options.`,
+      access: "admin",
+      params: IdParams,
+      body: SurveyUpdate,
+      responses: {
+        200: { description: "Updated", schema: AdminSurvey },
+        404: unknownSurvey,
+        422: error("invalid_survey, kind_immutable or validation_failed"),
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = await surveys.update(params.id, body);
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/v1/admin/surveys/{id}",
+      tag: "surveys",
+      summary: "Delete a survey and its responses",
+      access: "admin",
+      params: IdParams,
+      responses: { 204: { description: "Deleted" }, 404: unknownSurvey },
+      handler: async (ctx, { params }) => {
+        await surveys.remove(params.id);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/admin/surveys/{id}/activate",
+      tag: "surveys",
+      summary: "Activate a survey (at most one active survey per experiment and kind)",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: { description: "The survey, active", schema: AdminSurvey },
+        404: unknownSurvey,
+        409: error("active_survey_exists: another survey of the same kind is active"),
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await surveys.activate(params.id);
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/admin/surveys/{id}/deactivate",
+      tag: "surveys",
+      summary: "Deactivate a survey",
+      access: "admin",
+      params: IdParams,
+      responses: { 200: { description: "The survey, inactive", schema: AdminSurvey }, 404: unknownSurvey },
+      handler: async (ctx, { params }) => {
+        ctx.body = await surveys.deactivate(params.id);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/surveys/{id}/responses/csv",
+      tag: "surveys",
+      summary: "Streamed CSV of the survey's responses",
+      description:
+        "RFC 4180 (CRLF records, fields quoted when they hold a comma, quote, CR or LF). Columns: response_id, user_login_id, about_session_id (empty for pre and post), created_at (ISO 8601), question_id, question_text (the response's snapshot), selections (JSON list of {id, text, value}), text_input (empty for single and multi). One record per response and answered question, responses in submission order.",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
+        404: unknownSurvey,
+      },
+      handler: async (ctx, { params }) => {
+        const survey = await surveys.assertExists(params.id);
+        ctx.type = "text/csv; charset=utf-8";
+        ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-responses.csv"`);
+        ctx.set("Cache-Control", "no-store");
+        ctx.body = exportResponsesCsv(db, survey.id);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/surveys/pending",
+      tag: "surveys",
+      summary: "The survey due for the participant now, or null",
+      description:
+        "Dispatcher, first match wins: (1) an active pre survey not yet answered, forced; (2) the experiment is completed and an active post survey is not yet answered, not forced; (3) an active inter_session survey and the participant's most recent session other than session_id has no response of it about that session, not forced, with about_session_id; (4) null. session_id must be the participant's own session (unknown 404, another participant's 403).",
+      access: "participant",
+      query: PendingQuery,
+      responses: {
+        200: { description: "The pending survey, or null", schema: PendingSurvey },
+        403: error("Another participant's session"),
+        404: error("Unknown session"),
+      },
+      handler: async (ctx, { query }) => {
+        const pending = await surveyResponses.pending(participantOf(ctx), query.session_id);
+        // Koa turns a null body into 204; the contract answers 200 with a JSON null.
+        ctx.type = "application/json";
+        ctx.body = pending === null ? "null" : pending;
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/surveys/{id}/responses",
+      tag: "surveys",
+      summary: "Submit a response to a survey (once; never editable afterwards)",
+      description:
+        "Each answer: single takes exactly one option; multi between minSelect and maxSelect (0 = no upper bound), no option twice; text takes no selections and a non-blank textInput (a textInput on single or multi is ignored). Every question is answered once. The stored Answer snapshots questionText and each selection's {id, text, value}. inter_session: about_session_id is required and must be one of the participant's own sessions (else 422 invalid_answers); pre and post store about_session_id null whatever is sent.",
+      access: "participant",
+      params: IdParams,
+      body: ResponseCreate,
+      responses: {
+        201: { description: "Stored", schema: SurveyResponse },
+        403: error("session_id is another participant's session"),
+        404: error("Unknown session, or a survey that is unknown, inactive or of another experiment"),
+        409: error("duplicate_response"),
+        422: error("invalid_answers naming the answer and rule, or validation_failed"),
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.status = 201;
+        ctx.body = await surveyResponses.submit(participantOf(ctx), params.id, body);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,237 @@
+import {
+  type AdminSurvey,
+  checkSurveyShape,
+  type Question,
+  type ShapeProblem,
+  type Survey,
+  type SurveyCreate,
+  type SurveyKind,
+  type SurveyUpdate,
+} from "@feedlab/schemas";
+import { iso, isUniqueViolation, json } from "../db/present.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { conflict, type HttpError, notFound, unprocessable } from "../http/errors.ts";
+
+export interface SurveyRow {
+  id: string;
+  experiment_id: string;
+  kind: SurveyKind;
+  name: string;
+  is_active: boolean;
+  questions: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface CountedRow extends SurveyRow {
+  response_count: number | string;
+}
+
+export const presentSurvey = (r: SurveyRow): Survey => ({
+  id: r.id,
+  experiment_id: r.experiment_id,
+  kind: r.kind,
+  name: r.name,
+  is_active: r.is_active,
+  questions: json<Question[]>(r.questions, []),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+const presentAdminSurvey = (r: SurveyRow, responseCount: number): AdminSurvey => {
+  const survey = presentSurvey(r);
+  return { ...survey, question_count: survey.questions.length, response_count: responseCount };
+};
+
+/** A question with every field present: bounds null when not given, options [] when not given. */
+function normalize(questions: SurveyCreate["questions"]): Question[] {
+  return questions.map((q) => ({
+    id: q.id,
+    text: q.text,
+    type: q.type,
+    minSelect: q.minSelect ?? null,
+    maxSelect: q.maxSelect ?? null,
+    answers: (q.answers ?? []).map((o) => ({ id: o.id, text: o.text, value: o.value })),
+  }));
+}
+
+/** 422 `invalid_survey` naming the first offending question and rule; every problem in `problems`. */
+function invalidSurvey(problems: readonly ShapeProblem[]): HttpError {
+  const [first] = problems;
+  const where = first?.question_id ? `question "${first.question_id}" (${first.field})` : first?.field;
+  return unprocessable(
+    "invalid_survey",
+    first ? `The survey breaks a question rule at ${where}: ${first.message}.` : "The survey is invalid.",
+    { ...first, problems },
+  );
+}
+
+const dbError = (err: unknown) =>
+  err as { code?: string; constraint?: string; detail?: string } | null | undefined;
+
+export function createSurveysService({ db, newId, now }: ServiceDeps) {
+  function assertShape(questions: unknown): void {
+    const problems = checkSurveyShape(questions);
+    if (problems.length > 0) throw invalidSurvey(problems);
+  }
+
+  async function activeConflict(experimentId: string, kind: SurveyKind): Promise<HttpError> {
+    const active = await db<SurveyRow>("surveys")
+      .where({ experiment_id: experimentId, kind, is_active: true })
+      .first("id", "name");
+    return conflict(
+      "active_survey_exists",
+      `Another ${kind} survey${active ? ` ("${active.name}")` : ""} is active in this experiment; deactivate it first.`,
+      { kind, active_survey_id: active?.id ?? null },
+    );
+  }
+
+  /**
+   * Storage enforces the rules too (migration 020). The API checks them first, so these only fire on
+   * a race (a second activation at the same instant, a survey deleted meanwhile): map them to the
+   * same answers the checks give.
+   */
+  async function translate(err: unknown, experimentId: string, kind: SurveyKind): Promise<never> {
+    const e = dbError(err);
+    if (isUniqueViolation(err) && e?.constraint === "surveys_one_active_per_kind") {
+      throw await activeConflict(experimentId, kind);
+    }
+    if (e?.code === "23514" && e.constraint === "surveys_question_shape") {
+      const problem = json<ShapeProblem | null>(e.detail, null);
+      throw invalidSurvey(problem ? [problem] : []);
+    }
+    if (e?.code === "23514" && e.constraint === "surveys_kind_immutable") {
+      throw unprocessable("kind_immutable", "The kind of a survey is fixed after creation.", {
+        field: "kind",
+      });
+    }
+    if (e?.code === "23503") throw notFound("experiment");
+    throw err;
+  }
+
+  async function responseCount(surveyId: string): Promise<number> {
+    const row = await db("survey_responses")
+      .where({ survey_id: surveyId })
+      .count<{ n: string | number }>({ n: "*" })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
+  async function getRow(id: string): Promise<SurveyRow> {
+    const row = await db<SurveyRow>("surveys").where({ id }).first();
+    if (!row) throw notFound("survey");
+    return row;
+  }
+
+  async function setActive(id: string, active: boolean): Promise<AdminSurvey> {
+    const current = await getRow(id);
+    if (current.is_active === active) return presentAdminSurvey(current, await responseCount(id));
+    try {
+      const [row] = (await db("surveys")
+        .where({ id })
+        .update({ is_active: active, updated_at: now() })
+        .returning("*")) as SurveyRow[];
+      if (!row) throw notFound("survey");
+      return presentAdminSurvey(row, await responseCount(id));
+    } catch (err) {
+      return translate(err, current.experiment_id, current.kind);
+    }
+  }
+
+  return {
+    /** Creates a survey (a draft unless `is_active`); the shape rules run first (422 invalid_survey). */
+    async create(experimentId: string, input: SurveyCreate): Promise<AdminSurvey> {
+      assertShape(input.questions);
+      const exp = await db("experiments").where({ id: experimentId }).first("id");
+      if (!exp) throw notFound("experiment");
+      const at = now();
+      const row: SurveyRow = {
+        id: newId(),
+        experiment_id: experimentId,
+        kind: input.kind,
+        name: input.name,
+        is_active: input.is_active ?? false,
+        questions: normalize(input.questions),
+        created_at: at,
+        updated_at: at,
+      };
+      try {
+        await db("surveys").insert({ ...row, questions: JSON.stringify(row.questions) });
+      } catch (err) {
+        return translate(err, experimentId, input.kind);
+      }
+      return presentAdminSurvey(row, 0);
+    },
+
+    /** The experiment's surveys, oldest first, each with its question and response counts. */
+    async list(experimentId: string): Promise<AdminSurvey[]> {
+      const exp = await db("experiments").where({ id: experimentId }).first("id");
+      if (!exp) throw notFound("experiment");
+      const rows = (await db("surveys as s")
+        .where("s.experiment_id", experimentId)
+        .select("s.*")
+        .select(
+          db.raw("(select count(*) from survey_responses r where r.survey_id = s.id) as response_count"),
+        )
+        .orderBy("s.created_at")
+        .orderBy("s.id")) as CountedRow[];
+      return rows.map((r) => presentAdminSurvey(r, Number(r.response_count)));
+    },
+
+    async get(id: string): Promise<AdminSurvey> {
+      return presentAdminSurvey(await getRow(id), await responseCount(id));
+    },
+
+    /**
+     * Replaces name and questions. Kind is fixed (a different `kind` -> 422 kind_immutable). Stored
+     * responses keep their own snapshots, so editing a survey never alters submitted answers.
+     */
+    async update(id: string, input: SurveyUpdate): Promise<AdminSurvey> {
+      const current = await getRow(id);
+      if (input.kind !== undefined && input.kind !== current.kind) {
+        throw unprocessable(
+          "kind_immutable",
+          `The kind of a survey is fixed after creation (this one is ${current.kind}).`,
+          { field: "kind", kind: current.kind },
+        );
+      }
+      assertShape(input.questions);
+      try {
+        const [row] = (await db("surveys")
+          .where({ id })
+          .update({
+            name: input.name,
+            questions: JSON.stringify(normalize(input.questions)),
+            updated_at: now(),
+          })
+          .returning("*")) as SurveyRow[];
+        if (!row) throw notFound("survey");
+        return presentAdminSurvey(row, await responseCount(id));
+      } catch (err) {
+        return translate(err, current.experiment_id, current.kind);
+      }
+    },
+
+    /** Deletes the survey; its responses go with it (foreign key cascade). */
+    async remove(id: string): Promise<void> {
+      const n = await db("surveys").where({ id }).delete();
+      if (n === 0) throw notFound("survey");
+    },
+
+    /**
+     * The state table's activation toggle: 409 active_survey_exists when another survey of the same
+     * kind is active in the experiment. The partial unique index decides, so two activations at the
+     * same instant leave exactly one active survey. Activating an active survey changes nothing.
+     */
+    activate: (id: string) => setActive(id, true),
+
+    deactivate: (id: string) => setActive(id, false),
+
+    /** Throws 404 unless the survey exists. */
+    async assertExists(id: string): Promise<SurveyRow> {
+      return getRow(id);
+    },
+  };
+}
+
+export type SurveysService = ReturnType<typeof createSurveysService>;

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { RefreshingCache } from "./refreshing-cache.ts";
+
+function harness() {
+  let clock = 0;
+  const loads: string[][] = [];
+  let version = 1;
+  const cache = new RefreshingCache<string>(
+    async (keys) => {
+      loads.push([...keys]);
+      return new Map(keys.filter((k) => k !== "absent").map((k) => [k, `${k}@${version}`]));
+    },
+    { fallback: "none", refreshMs: 1000, max: 3, now: () => clock },
+  );
+  return {
+    cache,
+    loads,
+    tick: (ms: number) => {
+      clock += ms;
+    },
+    bump: () => {
+      version++;
+    },
+  };
+}
+
+describe("RefreshingCache", () => {
+  it("loads the missing keys of a batch with one call and shares it with concurrent callers", async () => {
+    const h = harness();
+    const [a, b] = await Promise.all([h.cache.getMany(["x", "y"]), h.cache.get("x")]);
+    expect(a).toEqual(["x@1", "y@1"]);
+    expect(b).toBe("x@1");
+    expect(h.loads).toEqual([["x", "y"]]);
+  });
+
+  it("answers a stale value at once and refreshes it in the background", async () => {
+    const h = harness();
+    await h.cache.get("x");
+    h.bump();
+    h.tick(1500);
+    expect(await h.cache.get("x")).toBe("x@1");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await h.cache.get("x")).toBe("x@2");
+    expect(h.loads).toEqual([["x"], ["x"]]);
+  });
+
+  it("gives the fallback for a key the loader leaves out, and keeps at most max keys", async () => {
+    const h = harness();
+    expect(await h.cache.get("absent")).toBe("none");
+    await h.cache.getMany(["a", "b", "c"]);
+    await h.cache.get("absent");
+    expect(h.loads.at(-1)).toEqual(["absent"]);
+  });
+
+  it("lets a failed load fail its callers and tries again next time", async () => {
+    let fail = true;
+    const cache = new RefreshingCache<number>(
+      async (keys) => {
+        if (fail) throw new Error("down");
+        return new Map(keys.map((k) => [k, 1]));
+      },
+      { fallback: 0, refreshMs: 1000, max: 10 },
+    );
+    await expect(cache.get("k")).rejects.toThrow("down");
+    fail = false;
+    expect(await cache.get("k")).toBe(1);
+  });
+});

@@ -1,0 +1,87 @@
+import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+import type { ModelRun } from "./training.schema.ts";
+
+interface ModelRunRow {
+  id: string;
+  experiment_id: string;
+  status: ModelRun["status"];
+  trigger: ModelRun["trigger"];
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  interactions: number | null;
+  users: number | null;
+  videos: number | null;
+  watermark: Date | null;
+  metrics: unknown;
+  skipped_reason: string | null;
+  error: string | null;
+}
+
+export const presentModelRun = (r: ModelRunRow): ModelRun => ({
+  id: r.id,
+  experiment_id: r.experiment_id,
+  status: r.status,
+  trigger: r.trigger,
+  created_at: iso(r.created_at),
+  started_at: isoOrNull(r.started_at),
+  finished_at: isoOrNull(r.finished_at),
+  interactions: numOrNull(r.interactions),
+  users: numOrNull(r.users),
+  videos: numOrNull(r.videos),
+  watermark: isoOrNull(r.watermark),
+  metrics: json<ModelRun["metrics"]>(r.metrics, null),
+  skipped_reason: r.skipped_reason,
+  error: r.error,
+});
+
+/**
+ * The API side of training: requests a run (the leading trainer takes queued runs within its poll
+ * interval, in this process or another) and lists an experiment's runs.
+ */
+export function createTrainingService({ db, newId, now }: ServiceDeps) {
+  const experimentExists = async (id: string) =>
+    (await db("experiments").where({ id }).first("id")) !== undefined;
+  return {
+    /**
+     * Queues a manual run, which trains even when nothing changed since the last model. A run of the
+     * experiment that is already queued is answered instead of queueing a second one.
+     */
+    async requestRun(experimentId: string): Promise<{ run_id: string }> {
+      if (!(await experimentExists(experimentId))) throw notFound("experiment");
+      return db.transaction(async (trx) => {
+        const queued = await trx("model_runs")
+          .where({ experiment_id: experimentId, status: "queued" })
+          .orderBy("created_at")
+          .first("id");
+        if (queued) return { run_id: queued.id as string };
+        const id = newId();
+        await trx("model_runs").insert({
+          id,
+          experiment_id: experimentId,
+          status: "queued",
+          trigger: "manual",
+          created_at: now(),
+        });
+        return { run_id: id };
+      });
+    },
+
+    /** The experiment's runs, newest first. */
+    async list(experimentId: string, limit: number): Promise<ModelRun[]> {
+      if (!(await experimentExists(experimentId))) throw notFound("experiment");
+      const rows = await db<ModelRunRow>("model_runs")
+        .where({ experiment_id: experimentId })
+        .orderBy([
+          { column: "created_at", order: "desc" },
+          { column: "id", order: "desc" },
+        ])
+        .limit(limit);
+      return rows.map(presentModelRun);
+    },
+  };
+}
+
+export type TrainingService = ReturnType<typeof createTrainingService>;

@@ -1,0 +1,142 @@
+import {
+  ErrorBody,
+  IdParams,
+  ImportSummary,
+  PoolBody,
+  Video,
+  VideoList,
+  VideoPatch,
+  VideosCreate,
+} from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import { badRequest } from "../http/errors.ts";
+import { route } from "../http/route.ts";
+import { importVideos, parseImport } from "./videos.import.ts";
+import type { VideosService } from "./videos.service.ts";
+
+/** Imports may be large files. */
+const IMPORT_LIMIT_BYTES = 50 * 1024 * 1024;
+
+export function videoRoutes({ videos }: { videos: VideosService }) {
+  return [
+    route({
+      method: "post",
+      path: "/api/v1/admin/videos",
+      tag: "videos",
+      summary: "Add videos (all or nothing)",
+      description:
+        "`type` and `resolved_url` are derived from `url`: YouTube and Vimeo pages become their embeddable player URL, anything else is a native media file.",
+      access: "admin",
+      body: VideosCreate,
+      bodyLimitBytes: 10 * 1024 * 1024,
+      responses: {
+        201: { description: "Created", schema: VideoList },
+        409: { description: "duplicate_external_id", schema: ErrorBody },
+        422: { description: "validation_failed naming the field", schema: ErrorBody },
+      },
+      handler: async (ctx, { body }) => {
+        ctx.status = 201;
+        ctx.body = { videos: await videos.createMany(body.videos) };
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/admin/videos/import",
+      tag: "videos",
+      summary: "Import a CSV or JSON file of videos",
+      description:
+        "The body is the file itself (`text/csv` or `application/json`). Each row is checked on its own; accepted rows are stored in one transaction and rejected rows are listed with their reasons. CSV: a header row of video fields; `tags` separated by `|` or `;`; `comments` as a JSON array.",
+      access: "admin",
+      rawBodyTypes: ["text/csv", "application/csv", "text/plain"],
+      bodyLimitBytes: IMPORT_LIMIT_BYTES,
+      responses: {
+        200: { description: "Summary", schema: ImportSummary },
+        422: { description: "invalid_file", schema: ErrorBody },
+      },
+      handler: async (ctx, { raw }) => {
+        if (!raw) throw badRequest("malformed_body", "Send the file as the request body.");
+        const format = raw.mediaType === "application/json" ? "json" : "csv";
+        const parsed = parseImport(raw.text, format);
+        const summary = await importVideos(videos, parsed.rows);
+        ctx.body = { ...summary, ignored_columns: parsed.ignoredColumns };
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/videos",
+      tag: "videos",
+      summary: "List videos",
+      access: "admin",
+      responses: { 200: { description: "Videos", schema: Type.Array(Video) } },
+      handler: async (ctx) => {
+        ctx.body = await videos.list();
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/videos/{id}",
+      tag: "videos",
+      summary: "Read a video",
+      access: "admin",
+      params: IdParams,
+      responses: { 200: { description: "The video", schema: Video }, 404: { description: "Unknown video" } },
+      handler: async (ctx, { params }) => {
+        ctx.body = await videos.get(params.id);
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/v1/admin/videos/{id}",
+      tag: "videos",
+      summary: "Update a video's metadata or URL",
+      access: "admin",
+      params: IdParams,
+      body: VideoPatch,
+      responses: { 200: { description: "Updated", schema: Video } },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = await videos.update(params.id, body);
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/v1/admin/videos/{id}",
+      tag: "videos",
+      summary: "Delete a video (it leaves every pool)",
+      access: "admin",
+      params: IdParams,
+      responses: { 204: { description: "Deleted" } },
+      handler: async (ctx, { params }) => {
+        await videos.remove(params.id);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      method: "put",
+      path: "/api/v1/admin/experiments/{id}/videos",
+      tag: "videos",
+      summary: "Replace the experiment's video pool",
+      access: "admin",
+      params: IdParams,
+      body: PoolBody,
+      responses: {
+        200: { description: "The pool", schema: PoolBody },
+        422: { description: "unknown_video", schema: ErrorBody },
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = { video_ids: await videos.setPool(params.id, body.video_ids) };
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/videos",
+      tag: "videos",
+      summary: "The experiment's video pool",
+      access: "admin",
+      params: IdParams,
+      responses: { 200: { description: "The pool", schema: PoolBody } },
+      handler: async (ctx, { params }) => {
+        ctx.body = { video_ids: await videos.getPool(params.id) };
+      },
+    }),
+  ];
+}

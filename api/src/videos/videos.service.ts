@@ -1,0 +1,231 @@
+import type { Video, VideoInput, VideoPatch, VideoType } from "@feedlab/schemas";
+import type { Knex } from "knex";
+import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import { resolveVideoUrl } from "./video-url.ts";
+
+export interface VideoRow {
+  id: string;
+  external_id: string;
+  url: string;
+  resolved_url: string;
+  type: VideoType;
+  title: string;
+  channel_name: string | null;
+  category: string | null;
+  description: string | null;
+  tags: unknown;
+  duration_seconds: number | null;
+  view_count: number | string | null;
+  thumbnail_url: string | null;
+  published_at: Date | null;
+  comments: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const presentVideo = (r: VideoRow): Video => ({
+  id: r.id,
+  external_id: r.external_id,
+  url: r.url,
+  resolved_url: r.resolved_url,
+  type: r.type,
+  title: r.title,
+  channel_name: r.channel_name,
+  category: r.category,
+  description: r.description,
+  tags: json<string[]>(r.tags, []),
+  duration_seconds: numOrNull(r.duration_seconds),
+  view_count: numOrNull(r.view_count),
+  thumbnail_url: r.thumbnail_url,
+  published_at: isoOrNull(r.published_at),
+  comments: json<{ author: string; text: string }[]>(r.comments, []),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+/** Row values for an insert; jsonb columns are encoded here (pg would turn JS arrays into SQL arrays). */
+function toRow(v: VideoInput, id: string, at: Date) {
+  const { type, resolved_url } = resolveVideoUrl(v.url);
+  return {
+    id,
+    external_id: v.external_id,
+    url: v.url,
+    resolved_url,
+    type,
+    title: v.title,
+    channel_name: v.channel_name ?? null,
+    category: v.category ?? null,
+    description: v.description ?? null,
+    tags: JSON.stringify(v.tags ?? []),
+    duration_seconds: v.duration_seconds ?? null,
+    view_count: v.view_count ?? null,
+    thumbnail_url: v.thumbnail_url ?? null,
+    published_at: v.published_at ? new Date(v.published_at) : null,
+    comments: JSON.stringify(v.comments ?? []),
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+export interface VideosServiceDeps extends ServiceDeps {
+  /** Called after a change that cached pools must see: a video edited or deleted, a pool replaced. */
+  readonly onChange?: (change: { type: "videos" } | { type: "pool"; experiment_id: string }) => void;
+}
+
+export function createVideosService({ db, newId, now, onChange }: VideosServiceDeps) {
+  /** Existing external ids among the given ones. */
+  async function existingExternalIds(
+    trx: Knex | Knex.Transaction,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await trx("videos")
+        .whereIn("external_id", ids.slice(i, i + 1000))
+        .select("external_id");
+      for (const r of rows as { external_id: string }[]) found.add(r.external_id);
+    }
+    return found;
+  }
+
+  /** Inserts rows in chunks inside one transaction and returns them presented, in input order. */
+  async function insertRows(
+    trx: Knex.Transaction,
+    videos: readonly VideoInput[],
+    onChunk?: (done: number) => void,
+  ): Promise<Video[]> {
+    const at = now();
+    const rows = videos.map((v) => toRow(v, newId(), at));
+    const out: Video[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const inserted = (await trx("videos")
+        .insert(rows.slice(i, i + 500))
+        .returning("*")) as VideoRow[];
+      out.push(...inserted.map(presentVideo));
+      onChunk?.(out.length);
+    }
+    return out;
+  }
+
+  return {
+    existingExternalIds: (ids: readonly string[]) => existingExternalIds(db, ids),
+
+    /** Stores already-checked videos atomically: all of them or, on failure, none. */
+    insertAll: (videos: readonly VideoInput[], onChunk?: (done: number) => void) =>
+      db.transaction((trx) => insertRows(trx, videos, onChunk)),
+
+    /** All or nothing: any duplicate external_id (in the batch or stored) refuses the whole batch. */
+    async createMany(videos: readonly VideoInput[]): Promise<Video[]> {
+      const seen = new Set<string>();
+      const dupInBatch = videos.map((v) => v.external_id).filter((id) => seen.size === seen.add(id).size);
+      if (dupInBatch.length > 0) {
+        throw conflict(
+          "duplicate_external_id",
+          `external_id "${dupInBatch[0]}" appears twice in the request.`,
+          {
+            external_ids: dupInBatch,
+          },
+        );
+      }
+      return db.transaction(async (trx) => {
+        const existing = await existingExternalIds(trx, [...seen]);
+        if (existing.size > 0) {
+          throw conflict(
+            "duplicate_external_id",
+            `A video with external_id "${[...existing][0]}" already exists.`,
+            {
+              external_ids: [...existing],
+            },
+          );
+        }
+        return insertRows(trx, videos);
+      });
+    },
+
+    async list(): Promise<Video[]> {
+      const rows = await db<VideoRow>("videos")
+        .select("*")
+        .orderBy("created_at", "desc")
+        .orderBy("external_id");
+      return rows.map(presentVideo);
+    },
+
+    async get(id: string): Promise<Video> {
+      const row = await db<VideoRow>("videos").where({ id }).first();
+      if (!row) throw notFound("video");
+      return presentVideo(row);
+    },
+
+    async update(id: string, patch: VideoPatch): Promise<Video> {
+      const changes: Record<string, unknown> = { updated_at: now() };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined) continue;
+        changes[k] =
+          k === "tags" || k === "comments"
+            ? JSON.stringify(v)
+            : k === "published_at" && v
+              ? new Date(String(v))
+              : v;
+      }
+      if (patch.url) Object.assign(changes, resolveVideoUrl(patch.url));
+      const [row] = (await db("videos").where({ id }).update(changes).returning("*")) as VideoRow[];
+      if (!row) throw notFound("video");
+      onChange?.({ type: "videos" });
+      return presentVideo(row);
+    },
+
+    /** Deleting a video also removes it from every pool. */
+    async remove(id: string): Promise<void> {
+      const n = await db("videos").where({ id }).delete();
+      if (n === 0) throw notFound("video");
+      onChange?.({ type: "videos" });
+    },
+
+    async getPool(experimentId: string): Promise<string[]> {
+      const exists = await db("experiments").where({ id: experimentId }).first("id");
+      if (!exists) throw notFound("experiment");
+      const rows = await db("experiment_videos")
+        .where({ experiment_id: experimentId })
+        .orderBy("position")
+        .select("video_id");
+      return (rows as { video_id: string }[]).map((r) => r.video_id);
+    },
+
+    /** Replaces the pool in one transaction; unknown video ids refuse the whole request. */
+    async setPool(experimentId: string, videoIds: readonly string[]): Promise<string[]> {
+      const stored = await db.transaction(async (trx) => {
+        const exists = await trx("experiments").where({ id: experimentId }).forUpdate().first("id");
+        if (!exists) throw notFound("experiment");
+        const found = new Set<string>();
+        for (let i = 0; i < videoIds.length; i += 1000) {
+          const rows = await trx("videos")
+            .whereIn("id", videoIds.slice(i, i + 1000))
+            .select("id");
+          for (const r of rows as { id: string }[]) found.add(r.id);
+        }
+        const unknown = videoIds.filter((id) => !found.has(id));
+        if (unknown.length > 0) {
+          throw unprocessable("unknown_video", `${unknown.length} video id(s) do not exist.`, {
+            field: "video_ids",
+            video_ids: unknown.slice(0, 100),
+          });
+        }
+        await trx("experiment_videos").where({ experiment_id: experimentId }).delete();
+        const rows = videoIds.map((video_id, position) => ({
+          experiment_id: experimentId,
+          video_id,
+          position,
+        }));
+        for (let i = 0; i < rows.length; i += 1000)
+          await trx("experiment_videos").insert(rows.slice(i, i + 1000));
+        return [...videoIds];
+      });
+      onChange?.({ type: "pool", experiment_id: experimentId });
+      return stored;
+    },
+  };
+}
+
+export type VideosService = ReturnType<typeof createVideosService>;

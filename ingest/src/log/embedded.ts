@@ -1,0 +1,223 @@
+import { EventEmitter } from "node:events";
+import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import type { Knex } from "knex";
+import type {
+  AppendResult,
+  EventLog,
+  LogPosition,
+  LogRecord,
+  SubscribeOptions,
+  Subscription,
+} from "./event-log.ts";
+import { groupCommit } from "./group-commit.ts";
+
+/** Advisory lock serialising appends on PostgreSQL, so positions commit in order (no gaps seen). */
+const APPEND_LOCK = 0x6c6f_6721; // "log!"
+
+export interface EmbeddedLogOptions {
+  readonly db: Knex;
+  /** On PostgreSQL several processes may append, so appends take an advisory lock. */
+  readonly multiProcess: boolean;
+  /** How often a subscriber polls when nothing woke it (records appended by other processes). */
+  readonly pollMs?: number;
+}
+
+const num = (v: unknown) => Number(v);
+
+/**
+ * The embedded event log: an append-only table (`event_log`) in the same database as the read
+ * models. One partition; offsets are the table's positions. An append commits before it resolves,
+ * so an acknowledged batch is durable; a repeated event_id is not written again.
+ */
+export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLogOptions): EventLog {
+  const appended = new EventEmitter();
+  appended.setMaxListeners(0);
+
+  // Concurrent appends share one transaction (group commit); a failed group is retried batch by batch.
+  const enqueue = groupCommit(write, { isolate: true });
+  const append = (events: readonly LoggedEvent[]): Promise<AppendResult> =>
+    events.length === 0 ? Promise.resolve({ position: new Map(), appended: 0 }) : enqueue(events);
+
+  /** Writes several callers' batches in one transaction; returns each caller's result. */
+  async function write(batches: readonly (readonly LoggedEvent[])[]): Promise<AppendResult[]> {
+    const rows = new Map<string, { event_id: string; session_id: string; record: Buffer }>();
+    for (const batch of batches) {
+      for (const e of batch) {
+        if (!rows.has(e.event_id)) {
+          rows.set(e.event_id, {
+            event_id: e.event_id,
+            session_id: e.session_id,
+            record: encodeLoggedEvent(e),
+          });
+        }
+      }
+    }
+    const positions = new Map<string, number>();
+    const fresh = new Set<string>();
+    await db.transaction(async (trx) => {
+      if (multiProcess) await trx.raw("select pg_advisory_xact_lock(?)", [APPEND_LOCK]);
+      const all = [...rows.values()];
+      for (let i = 0; i < all.length; i += 2000) {
+        const inserted = (await trx("event_log")
+          .insert(all.slice(i, i + 2000))
+          .onConflict("event_id")
+          .ignore()
+          .returning(["position", "event_id"])) as { position: string | number; event_id: string }[];
+        for (const r of inserted) {
+          positions.set(r.event_id, num(r.position));
+          fresh.add(r.event_id);
+        }
+      }
+      const repeated = all.filter((r) => !fresh.has(r.event_id)).map((r) => r.event_id);
+      for (let i = 0; i < repeated.length; i += 2000) {
+        const prior = (await trx("event_log")
+          .whereIn("event_id", repeated.slice(i, i + 2000))
+          .select("position", "event_id")) as { position: string | number; event_id: string }[];
+        for (const r of prior) positions.set(r.event_id, num(r.position));
+      }
+    });
+    if (fresh.size > 0) {
+      const records: LogRecord[] = [];
+      for (const r of rows.values()) {
+        if (fresh.has(r.event_id))
+          records.push({ partition: 0, offset: positions.get(r.event_id) ?? -1, value: r.record });
+      }
+      records.sort((a, b) => a.offset - b.offset);
+      appended.emit("appended", records);
+    }
+    const counted = new Set<string>();
+    return batches.map((batch) => {
+      let max = -1;
+      let n = 0;
+      for (const e of batch) {
+        max = Math.max(max, positions.get(e.event_id) ?? -1);
+        if (fresh.has(e.event_id) && !counted.has(e.event_id)) {
+          counted.add(e.event_id);
+          n++;
+        }
+      }
+      return { position: new Map([[0, max]]) as LogPosition, appended: n };
+    });
+  }
+
+  async function read(
+    partition: number,
+    afterOffset: number,
+    max: number,
+    via?: Knex.Transaction,
+  ): Promise<LogRecord[]> {
+    if (partition !== 0) return [];
+    const rows = (await (via ?? db)("event_log")
+      .where("position", ">", afterOffset)
+      .orderBy("position")
+      .limit(max)
+      .select("position", "record")) as {
+      position: string | number;
+      record: Uint8Array;
+    }[];
+    return rows.map((r) => ({ partition: 0, offset: num(r.position), value: r.record }));
+  }
+
+  /**
+   * Delivers batches in log order. Multi-process (PostgreSQL): reads the table after the stored
+   * checkpoint, woken by local appends or by polling. Single process (PGlite, guarded by the folder
+   * lock): every record is appended here, so after catching up from the table the subscriber takes
+   * records straight from the append path (no read-back), falling back to the table if it lags
+   * more than `TAIL_LIMIT` records.
+   */
+  function subscribe(options: SubscribeOptions): Subscription {
+    const TAIL_LIMIT = 100_000;
+    let stopped = false;
+    let wake: (() => void) | null = null;
+    let tail: LogRecord[] = [];
+    let fromTable = true;
+    const onAppend = (records: readonly LogRecord[]) => {
+      if (!multiProcess) {
+        if (tail.length + records.length > TAIL_LIMIT) {
+          tail = [];
+          fromTable = true;
+        } else tail.push(...records);
+      }
+      wake?.();
+    };
+    appended.on("appended", onAppend);
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(done, ms);
+        function done() {
+          clearTimeout(t);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
+    const loop = (async () => {
+      let backoff = 100;
+      let delivered = -1;
+      let started = false;
+      while (!stopped) {
+        try {
+          if (!started) {
+            delivered = await options.checkpoint(0);
+            started = true;
+          }
+          let records: LogRecord[];
+          if (fromTable || multiProcess) {
+            if (multiProcess) delivered = await options.checkpoint(0);
+            records = await read(0, delivered, options.maxBatch);
+            if (records.length < options.maxBatch && !multiProcess) fromTable = false;
+          } else {
+            while (tail.length > 0 && (tail[0] as LogRecord).offset <= delivered) tail.shift();
+            const first = tail[0];
+            if (first && first.offset !== delivered + 1) {
+              // A gap: positions skipped by a deduplicated insert, or rows written another way.
+              // The table decides.
+              fromTable = true;
+              continue;
+            }
+            records = tail.splice(0, options.maxBatch);
+          }
+          if (records.length === 0) {
+            await sleep(pollMs);
+            continue;
+          }
+          await options.onBatch(records);
+          delivered = (records[records.length - 1] as LogRecord).offset;
+          backoff = 100;
+        } catch (err) {
+          options.onError?.(err);
+          // Start again from the stored checkpoint: the batch was not applied.
+          started = false;
+          fromTable = true;
+          await sleep(backoff);
+          backoff = Math.min(backoff * 2, 5000);
+        }
+      }
+    })();
+    return {
+      stop: async () => {
+        stopped = true;
+        appended.off("appended", onAppend);
+        wake?.();
+        await loop;
+      },
+    };
+  }
+
+  return {
+    kind: "embedded",
+    append,
+    read,
+    subscribe,
+    position: async () => {
+      const r = await db("event_log").max({ m: "position" }).first<{ m: string | number | null }>();
+      return new Map([[0, num(r?.m ?? -1)]]);
+    },
+    healthcheck: async () => {
+      await db.raw("select 1 from event_log limit 1");
+    },
+    close: async () => {
+      appended.removeAllListeners();
+    },
+  };
+}

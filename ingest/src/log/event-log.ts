@@ -1,0 +1,99 @@
+import type { LoggedEvent } from "@feedlab/schemas";
+import type { Knex } from "knex";
+
+/**
+ * A position in the event log: per partition, the offset of the last record it covers. The
+ * embedded log has one partition (0) whose offsets are the table's positions; Kafka has one per
+ * topic partition.
+ */
+export type LogPosition = ReadonlyMap<number, number>;
+
+/** One record read from the log, with where it sits. Its value is still Avro bytes. */
+export interface LogRecord {
+  readonly partition: number;
+  readonly offset: number;
+  readonly value: Uint8Array;
+}
+
+export interface AppendResult {
+  /** Where the batch's events sit (new ones, and earlier copies of repeated event ids). */
+  readonly position: LogPosition;
+  /** Events newly written (repeated event ids are not written again). */
+  readonly appended: number;
+}
+
+/**
+ * A consumer's checkpoint store, kept beside the rows it wrote: the last applied offset of a
+ * partition, or -1 when nothing was applied.
+ */
+export type CheckpointReader = (partition: number) => Promise<number>;
+
+export interface Subscription {
+  /** Stops delivery and waits for the batch in progress to finish. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Consumer name (the consumer group for Kafka). */
+  readonly consumer: string;
+  /** Where to resume: the checkpoint stored with the read models. */
+  readonly checkpoint: CheckpointReader;
+  /** Largest batch to deliver. */
+  readonly maxBatch: number;
+  /**
+   * Applies a batch and stores its checkpoint in the same transaction. Throwing means the batch was
+   * not applied: it is delivered again after a pause.
+   */
+  readonly onBatch: (records: readonly LogRecord[]) => Promise<void>;
+  /** Called with errors of `onBatch` before the retry. */
+  readonly onError?: (err: unknown) => void;
+}
+
+/**
+ * The event log: the source of truth for behaviour. One interface, two adapters (embedded table,
+ * Kafka topic). `append` resolves only once the records are durable; records of one session keep
+ * their order.
+ */
+export interface EventLog {
+  readonly kind: "embedded" | "kafka";
+  append(events: readonly LoggedEvent[]): Promise<AppendResult>;
+  subscribe(options: SubscribeOptions): Subscription;
+  /** The head: the position of the newest record in each partition. */
+  position(): Promise<LogPosition>;
+  /**
+   * Reads records after `afterOffset` of a partition, in order (for replay and tools). `via` runs
+   * the read in a caller's transaction when the log lives in the same database.
+   */
+  read(partition: number, afterOffset: number, max: number, via?: Knex.Transaction): Promise<LogRecord[]>;
+  /** Publishes records a consumer could not apply (Kafka: the `<topic>.dlq` topic). Optional. */
+  deadLetter?(records: readonly (LogRecord & { reason: string })[]): Promise<void>;
+  healthcheck(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** True when every partition of `target` has been reached by `reached`. */
+export function covers(reached: LogPosition, target: LogPosition): boolean {
+  for (const [partition, offset] of target) {
+    if ((reached.get(partition) ?? -1) < offset) return false;
+  }
+  return true;
+}
+
+/** The opaque token of a position, as `POST /api/v1/events` returns it: `p1.<partition>-<offset>_...`. */
+export function encodePosition(position: LogPosition): string {
+  const parts = [...position].sort(([a], [b]) => a - b).map(([p, o]) => `${p}-${o}`);
+  return `p1.${parts.join("_")}`;
+}
+
+/** Parses a position token; null when it is not one. */
+export function decodePosition(token: string): LogPosition | null {
+  const m = /^p1\.((?:\d{1,5}-\d{1,16})(?:_\d{1,5}-\d{1,16})*)?$/.exec(token);
+  if (!m) return null;
+  const map = new Map<number, number>();
+  for (const part of (m[1] ?? "").split("_").filter(Boolean)) {
+    const [p, o] = part.split("-").map(Number);
+    if (p === undefined || o === undefined || !Number.isSafeInteger(o)) return null;
+    map.set(p, o);
+  }
+  return map;
+}

@@ -1,0 +1,57 @@
+import type { LoggedEvent, WireEvent } from "@feedlab/schemas";
+
+/** Who sent a batch and the configuration in force when it arrived. */
+export interface StampContext {
+  readonly session_id: string;
+  readonly user_id: string;
+  readonly login_id: string;
+  readonly experiment_id: string;
+  readonly group_id: string;
+  readonly algorithm_feed: string;
+  readonly algorithm_watch: string;
+}
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/**
+ * Stamps a valid wire event with the server fields. Promoted columns the client left out are derived
+ * from the payload where the spec says the payload carries them (VIDEO_ENDED: completionRate and
+ * totalWatchedTime; VIDEO_WATCHED_1S/5S: progress and currentTime), and `video_id` from the payload's
+ * videoId for LIKE, DISLIKE and VIDEO_META_CAPTURED, so every reader finds them in one place.
+ */
+export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): LoggedEvent {
+  const p = (e.payload ?? {}) as Record<string, unknown>;
+  let watchRatio = e.watch_ratio ?? null;
+  let watchDuration = e.watch_duration ?? null;
+  let videoId = e.video_id ?? null;
+  const t = e.event_type;
+  if (t === "VIDEO_ENDED") {
+    watchRatio ??= num(p.completionRate);
+    watchDuration ??= num(p.totalWatchedTime);
+  } else if (t === "VIDEO_WATCHED_1S" || t === "VIDEO_WATCHED_5S") {
+    watchRatio ??= num(p.progress);
+    watchDuration ??= num(p.currentTime);
+  } else if (t === "LIKE" || t === "DISLIKE" || t === "VIDEO_META_CAPTURED") {
+    videoId ??= str(p.videoId);
+  }
+  return {
+    event_id: e.event_id.toLowerCase(),
+    session_id: ctx.session_id,
+    user_id: ctx.user_id,
+    login_id: ctx.login_id,
+    experiment_id: ctx.experiment_id,
+    group_id: ctx.group_id,
+    event_type: e.event_type,
+    video_id: videoId,
+    timestamp: new Date(e.timestamp).toISOString(),
+    received_at: receivedAt.toISOString(),
+    watch_ratio: watchRatio,
+    watch_duration: watchDuration,
+    position_in_feed: e.position_in_feed ?? null,
+    algorithm_feed: ctx.algorithm_feed,
+    algorithm_watch: ctx.algorithm_watch,
+    payload: p,
+    seq: e.seq ?? null,
+  };
+}

@@ -1,0 +1,162 @@
+import type { Knex } from "knex";
+import type { Row, RowOp, Value } from "./ops.ts";
+
+/** PostgreSQL allows 65,535 bind parameters per statement; stay well below. */
+const MAX_PARAMS = 30_000;
+
+function chunks<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(MAX_PARAMS / Math.max(1, columns)));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+const greater = (a: Value, b: Value): Value => (a === null ? b : b === null ? a : b > a ? b : a);
+const lesser = (a: Value, b: Value): Value => (a === null ? b : b === null ? a : b < a ? b : a);
+
+type Accumulate = Extract<RowOp, { kind: "accumulate" }>;
+
+interface AccumulatedRow {
+  readonly key: Row;
+  readonly add: Record<string, number>;
+  readonly max: Record<string, Value>;
+  readonly min: Record<string, Value>;
+  readonly init: Record<string, Value>;
+}
+
+/** Sums, maxima and minima of all ops on the same key, so each key is written once per batch. */
+function accumulate(ops: readonly Accumulate[]): Map<string, AccumulatedRow> {
+  const rows = new Map<string, AccumulatedRow>();
+  for (const op of ops) {
+    const id = JSON.stringify(op.key);
+    let r = rows.get(id);
+    if (!r) {
+      r = { key: op.key, add: {}, max: {}, min: {}, init: { ...op.init } };
+      rows.set(id, r);
+    }
+    for (const [c, v] of Object.entries(op.add ?? {})) r.add[c] = (r.add[c] ?? 0) + v;
+    for (const [c, v] of Object.entries(op.max ?? {}))
+      r.max[c] = c in r.max ? greater(r.max[c] ?? null, v) : v;
+    for (const [c, v] of Object.entries(op.min ?? {}))
+      r.min[c] = c in r.min ? lesser(r.min[c] ?? null, v) : v;
+  }
+  return rows;
+}
+
+/**
+ * Applies row operations inside the caller's transaction: inserts first (one multi-row statement per
+ * table and chunk, existing keys kept), then accumulations (one upsert per table and chunk), then
+ * co-views of the watched rows this batch created.
+ */
+export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Promise<InsertedKeys> {
+  const inserts = new Map<string, { key: readonly string[]; rows: Row[] }>();
+  const accumulates = new Map<string, Accumulate[]>();
+  const coviews: Extract<RowOp, { kind: "coview" }>[] = [];
+  for (const op of ops) {
+    switch (op.kind) {
+      case "insert": {
+        const entry = inserts.get(op.table) ?? { key: op.key, rows: [] };
+        entry.rows.push(op.row);
+        inserts.set(op.table, entry);
+        break;
+      }
+      case "accumulate": {
+        const list = accumulates.get(op.table) ?? [];
+        list.push(op);
+        accumulates.set(op.table, list);
+        break;
+      }
+      case "coview":
+        coviews.push(op);
+        break;
+      default: {
+        const never: never = op;
+        throw new Error(`unknown row op ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  const inserted = new Map<string, Set<string>>();
+  for (const [table, { key, rows }] of inserts) {
+    const keys = new Set<string>();
+    for (const chunk of chunks(rows, Object.keys(rows[0] ?? {}).length)) {
+      const returned = (await trx(table)
+        .insert(chunk)
+        .onConflict(key)
+        .ignore()
+        .returning([...key])) as Record<string, unknown>[];
+      for (const r of returned) keys.add(key.map((k) => String(r[k])).join("\u0000"));
+    }
+    inserted.set(table, keys);
+  }
+
+  for (const [table, list] of accumulates) {
+    const rows = [...accumulate(list).values()];
+    const first = rows[0];
+    if (!first) continue;
+    const keyCols = Object.keys(first.key);
+    const merge: Record<string, Knex.Raw> = {};
+    for (const c of Object.keys(first.add)) merge[c] = trx.raw("??.?? + excluded.??", [table, c, c]);
+    for (const c of Object.keys(first.max)) merge[c] = trx.raw("greatest(??.??, excluded.??)", [table, c, c]);
+    for (const c of Object.keys(first.min)) merge[c] = trx.raw("least(??.??, excluded.??)", [table, c, c]);
+    const values = rows.map((r) => ({ ...r.init, ...r.key, ...r.add, ...r.max, ...r.min }));
+    for (const chunk of chunks(values, Object.keys(values[0] ?? {}).length)) {
+      await trx(table).insert(chunk).onConflict(keyCols).merge(merge);
+    }
+  }
+
+  if (coviews.length > 0) await applyCoviews(trx, coviews, inserted.get("watched_videos") ?? new Set());
+  return inserted;
+}
+
+/** Per table, the keys (columns joined by NUL) that an `insert` op actually created. */
+export type InsertedKeys = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * Co-views of first watches: each new (user, video) pairs with every video the user watched before
+ * it, including ones new earlier in the same batch, so each pair counts once per participant.
+ */
+async function applyCoviews(
+  trx: Knex.Transaction,
+  ops: readonly Extract<RowOp, { kind: "coview" }>[],
+  newWatched: ReadonlySet<string>,
+): Promise<void> {
+  const seen = new Set<string>();
+  const fresh = ops.filter((op) => {
+    const key = `${op.user_id}\u0000${op.video_id}`;
+    if (!newWatched.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (fresh.length === 0) return;
+  const users = [...new Set(fresh.map((op) => op.user_id))];
+  const watched = (await trx("watched_videos").whereIn("user_id", users).select("user_id", "video_id")) as {
+    user_id: string;
+    video_id: string;
+  }[];
+  const freshKeys = new Set(fresh.map((op) => `${op.user_id}\u0000${op.video_id}`));
+  const before = new Map<string, string[]>();
+  for (const w of watched) {
+    if (freshKeys.has(`${w.user_id}\u0000${w.video_id}`)) continue;
+    const list = before.get(w.user_id) ?? [];
+    list.push(w.video_id);
+    before.set(w.user_id, list);
+  }
+  const pairs: Extract<RowOp, { kind: "accumulate" }>[] = [];
+  for (const op of fresh) {
+    const prior = before.get(op.user_id) ?? [];
+    for (const other of prior) {
+      if (other === op.video_id) continue;
+      const [a, b] = other < op.video_id ? [other, op.video_id] : [op.video_id, other];
+      pairs.push({
+        kind: "accumulate",
+        table: "co_views",
+        key: { experiment_id: op.experiment_id, video_a: a, video_b: b },
+        add: { count: 1 },
+      });
+    }
+    prior.push(op.video_id);
+    before.set(op.user_id, prior);
+  }
+  if (pairs.length > 0) await applyOps(trx, pairs);
+}

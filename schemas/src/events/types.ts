@@ -1,0 +1,125 @@
+/**
+ * The 33 event types of the spec ("Event types (33)"), grouped as the spec groups them. Adding a
+ * type: add it here with its payload schema (payloads.ts); if it is high-frequency or flushes
+ * immediately, add it to the matching batching set below. Promoted columns need a migration;
+ * anything else goes inside `payload`.
+ */
+export const EVENT_TYPES = [
+  // Session lifecycle (2)
+  "SESSION_START",
+  "SESSION_END",
+  // Page navigation (3)
+  "PAGE_LOAD",
+  "NAVIGATION",
+  "PAGE_EXIT",
+  // Video metadata (1)
+  "VIDEO_META_CAPTURED",
+  // Playback (8)
+  "VIDEO_PLAY",
+  "VIDEO_PAUSE",
+  "VIDEO_SEEK",
+  "VIDEO_ENDED",
+  "VIDEO_PROGRESS",
+  "VIDEO_WATCHED_1S",
+  "VIDEO_WATCHED_5S",
+  "VIDEO_BUFFERING",
+  // Player controls (3)
+  "PLAYBACK_RATE_CHANGE",
+  "VOLUME_CHANGE",
+  "FULLSCREEN_CHANGE",
+  // Impressions (3)
+  "HOME_FEED",
+  "RECOMMENDATIONS",
+  "IMPRESSION",
+  // User interactions (6)
+  "FEED_CLICK",
+  "LIKE",
+  "DISLIKE",
+  "VIDEO_CLICK",
+  "THUMBNAIL_HOVER",
+  "KEYBOARD_SHORTCUT",
+  // High-frequency telemetry (3)
+  "MOUSE_MOVEMENT",
+  "SCROLL",
+  "VIEWPORT_VISIBILITY",
+  // Tab and window state (3)
+  "VISIBILITY_CHANGE",
+  "WINDOW_FOCUS",
+  "WINDOW_BLUR",
+  // Layout (1)
+  "LAYOUT_CHANGE",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const set = <T extends EventType>(...types: T[]): ReadonlySet<EventType> => new Set<EventType>(types);
+
+/** Legacy names the contract no longer accepts (spec: Versioning). */
+export const RETIRED_EVENT_TYPES: ReadonlySet<string> = new Set(["VIDEO_START", "VIDEO_END"]);
+
+/** Batching (part of the contract, not configurable): high-frequency buffer, 2 s or 50 events. */
+export const HIGH_FREQUENCY_TYPES = set("MOUSE_MOVEMENT", "SCROLL", "VIEWPORT_VISIBILITY", "VIDEO_PROGRESS");
+/** Batching: flushed as soon as the event enters the buffer. */
+export const IMMEDIATE_TYPES = set("VIDEO_ENDED", "LIKE", "DISLIKE", "SESSION_END", "PAGE_EXIT");
+
+/** Flush rules of the three buffers (spec: Batching; Limits). */
+export const BATCHING = {
+  normal: { maxAgeMs: 5000, maxEvents: 20 },
+  highFrequency: { maxAgeMs: 2000, maxEvents: 50 },
+} as const;
+
+export type BufferName = "normal" | "highFrequency" | "immediate";
+
+/** Which buffer an event type travels in. */
+export function bufferOf(type: EventType): BufferName {
+  if (IMMEDIATE_TYPES.has(type)) return "immediate";
+  if (HIGH_FREQUENCY_TYPES.has(type)) return "highFrequency";
+  return "normal";
+}
+
+/** Types that must carry `video_id` on the row: playback, player controls and card interactions. */
+export const VIDEO_ID_REQUIRED = set(
+  "VIDEO_PLAY",
+  "VIDEO_PAUSE",
+  "VIDEO_SEEK",
+  "VIDEO_ENDED",
+  "VIDEO_PROGRESS",
+  "VIDEO_WATCHED_1S",
+  "VIDEO_WATCHED_5S",
+  "VIDEO_BUFFERING",
+  "PLAYBACK_RATE_CHANGE",
+  "VOLUME_CHANGE",
+  "FULLSCREEN_CHANGE",
+  "IMPRESSION",
+  "FEED_CLICK",
+  "VIDEO_CLICK",
+  "THUMBNAIL_HOVER",
+);
+
+/** Types that must carry `position_in_feed` on the row. */
+export const POSITION_REQUIRED = set("IMPRESSION", "FEED_CLICK");
+
+/** Types the trajectory view leaves out (spec: Backend consumers of events). */
+export const TRAJECTORY_EXCLUDED = set(
+  "MOUSE_MOVEMENT",
+  "SCROLL",
+  "VIEWPORT_VISIBILITY",
+  "VIDEO_PROGRESS",
+  "VISIBILITY_CHANGE",
+  "WINDOW_FOCUS",
+  "WINDOW_BLUR",
+);
+
+/** Training weights of the learned model (spec: Backend consumers of events). */
+export const INTERACTION_WEIGHTS = {
+  VIDEO_WATCHED_1S: 1.0,
+  LIKE: 3.0,
+  /** Only when the watch ratio is above ENDED_MIN_RATIO. */
+  VIDEO_ENDED: 2.0,
+} as const;
+export const ENDED_MIN_RATIO = 0.5;
+
+/** Types that mark a video as watched for exclusion (at least 1 s played, or ended). */
+export const WATCHED_TYPES = set("VIDEO_WATCHED_1S", "VIDEO_ENDED");
+
+export const isEventType = (t: string): t is EventType => (EVENT_TYPES as readonly string[]).includes(t);

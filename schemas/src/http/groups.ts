@@ -1,0 +1,52 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { Timestamp, Uuid } from "./common.ts";
+
+const Key = Type.String({ minLength: 1, maxLength: 100 });
+
+/** A pair of keys, one per page: `feed` serves the feed page, `watch` the watch page. */
+export const SurfaceConfig = Type.Object({ feed: Key, watch: Key }, { additionalProperties: false });
+export type SurfaceConfig = Static<typeof SurfaceConfig>;
+
+/** Per-recommender parameters, keyed by recommender key; each is exposed as a template placeholder. */
+export const RecommenderParams = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Weight = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 });
+
+export const GroupCreate = Type.Object(
+  {
+    name: Name,
+    weight: Type.Optional(Weight),
+    algorithm_config: SurfaceConfig,
+    ui_config: SurfaceConfig,
+    recommender_params: Type.Optional(RecommenderParams),
+  },
+  { additionalProperties: false },
+);
+export type GroupCreate = Static<typeof GroupCreate>;
+
+export const GroupPatch = Type.Object(
+  {
+    name: Type.Optional(Name),
+    weight: Type.Optional(Weight),
+    algorithm_config: Type.Optional(SurfaceConfig),
+    ui_config: Type.Optional(SurfaceConfig),
+    recommender_params: Type.Optional(RecommenderParams),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type GroupPatch = Static<typeof GroupPatch>;
+
+export const Group = Type.Object({
+  id: Uuid,
+  experiment_id: Uuid,
+  name: Type.String(),
+  weight: Type.Number(),
+  algorithm_config: SurfaceConfig,
+  ui_config: SurfaceConfig,
+  recommender_params: RecommenderParams,
+  participant_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Group = Static<typeof Group>;

@@ -1,0 +1,184 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { SURVEY_KINDS } from "../surveys/shape.ts";
+import { Nullable, Timestamp, Uuid } from "./common.ts";
+
+export * from "../surveys/answers.ts";
+export * from "../surveys/shape.ts";
+
+/**
+ * Limits api.md leaves open ("maximum number of questions or options per survey: not shown"), chosen
+ * generously for questionnaires and small enough that a survey stays one comfortable JSON document.
+ */
+export const SURVEY_LIMITS = {
+  questions: 200,
+  optionsPerQuestion: 100,
+  idLength: 100,
+  questionTextLength: 2000,
+  optionTextLength: 1000,
+  textInputLength: 10_000,
+} as const;
+
+/** Text without NUL characters, which PostgreSQL cannot store (a 422 instead of a 500). */
+const Text = (maxLength: number, extra: { minLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength, pattern: "^[^\\u0000]*$", ...extra });
+
+export const SurveyKind = Type.Union(
+  SURVEY_KINDS.map((k) => Type.Literal(k)),
+  { description: "pre, post or inter_session (at most 20 characters). Fixed after creation." },
+);
+export type SurveyKind = Static<typeof SurveyKind>;
+
+export const QuestionType = Type.Union([Type.Literal("single"), Type.Literal("multi"), Type.Literal("text")]);
+
+export const AnswerOption = Type.Object(
+  {
+    id: Text(SURVEY_LIMITS.idLength),
+    text: Text(SURVEY_LIMITS.optionTextLength),
+    value: Type.Number({
+      description: "Analyst-defined numeric coding (Likert, ordinal; nominal may use 0).",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AnswerOption = Static<typeof AnswerOption>;
+
+/** A question as sent by the admin. Shape rules (per type) are checked after this, as `invalid_survey`. */
+export const QuestionInput = Type.Object(
+  {
+    id: Text(SURVEY_LIMITS.idLength),
+    text: Text(SURVEY_LIMITS.questionTextLength),
+    type: QuestionType,
+    minSelect: Type.Optional(Nullable(Type.Integer({ description: "multi only: fewest options to choose" }))),
+    maxSelect: Type.Optional(
+      Nullable(Type.Integer({ description: "multi only: most options to choose; 0 means no upper bound" })),
+    ),
+    answers: Type.Array(AnswerOption, {
+      maxItems: SURVEY_LIMITS.optionsPerQuestion,
+      default: [],
+      description: "Options: at least one for single and multi, none for text.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const Question = Type.Object({
+  id: Type.String(),
+  text: Type.String(),
+  type: QuestionType,
+  minSelect: Nullable(Type.Integer()),
+  maxSelect: Nullable(Type.Integer()),
+  answers: Type.Array(AnswerOption),
+});
+export type Question = Static<typeof Question>;
+
+const SurveyName = Text(255, { minLength: 1 });
+const Questions = Type.Array(QuestionInput, { maxItems: SURVEY_LIMITS.questions });
+
+export const SurveyCreate = Type.Object(
+  {
+    kind: SurveyKind,
+    name: SurveyName,
+    questions: Questions,
+    is_active: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+export type SurveyCreate = Static<typeof SurveyCreate>;
+
+export const SurveyUpdate = Type.Object(
+  {
+    name: SurveyName,
+    questions: Questions,
+    kind: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: "Optional; must equal the stored kind (422 kind_immutable).",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SurveyUpdate = Static<typeof SurveyUpdate>;
+
+export const Survey = Type.Object({
+  id: Uuid,
+  experiment_id: Uuid,
+  kind: SurveyKind,
+  name: Type.String(),
+  is_active: Type.Boolean(),
+  questions: Type.Array(Question),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Survey = Static<typeof Survey>;
+
+/** A survey as the admin API shows it: with its question and response counts. */
+export const AdminSurvey = Type.Composite([
+  Survey,
+  Type.Object({ question_count: Type.Integer(), response_count: Type.Integer() }),
+]);
+export type AdminSurvey = Static<typeof AdminSurvey>;
+
+export const PendingQuery = Type.Object({ session_id: Uuid });
+export type PendingQuery = Static<typeof PendingQuery>;
+
+export const PendingSurvey = Nullable(
+  Type.Object({
+    survey: Survey,
+    forced: Type.Boolean({ description: "true for pre surveys: the page stays unmounted until submitted" }),
+    about_session_id: Nullable(Uuid),
+  }),
+);
+export type PendingSurvey = Static<typeof PendingSurvey>;
+
+export const AnswerInput = Type.Object(
+  {
+    questionId: Text(SURVEY_LIMITS.idLength),
+    selections: Type.Array(Text(SURVEY_LIMITS.idLength), {
+      maxItems: SURVEY_LIMITS.optionsPerQuestion,
+      default: [],
+      description: "Option ids; empty for text questions.",
+    }),
+    textInput: Type.Optional(
+      Nullable(
+        Text(SURVEY_LIMITS.textInputLength, { description: "The written answer of a text question." }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ResponseCreate = Type.Object(
+  {
+    session_id: Uuid,
+    about_session_id: Type.Optional(
+      Nullable(
+        Type.String({
+          format: "uuid",
+          description:
+            "inter_session: required, one of the participant's own sessions (else 422 invalid_answers). pre and post: ignored, stored as null.",
+        }),
+      ),
+    ),
+    answers: Type.Array(AnswerInput, { maxItems: SURVEY_LIMITS.questions }),
+  },
+  { additionalProperties: false },
+);
+export type ResponseCreate = Static<typeof ResponseCreate>;
+
+export const Answer = Type.Object({
+  questionId: Type.String(),
+  questionText: Type.String({ description: "Snapshot of the question text at submission time" }),
+  selections: Type.Array(AnswerOption, { description: "Snapshots of the chosen options; empty for text" }),
+  textInput: Nullable(Type.String()),
+});
+
+export const SurveyResponse = Type.Object({
+  id: Uuid,
+  survey_id: Uuid,
+  user_id: Uuid,
+  about_session_id: Nullable(Uuid),
+  answers: Type.Array(Answer),
+  created_at: Timestamp,
+});
+export type SurveyResponse = Static<typeof SurveyResponse>;

@@ -1,0 +1,94 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { Nullable, Timestamp, Uuid } from "./common.ts";
+
+export const VIDEO_TYPES = ["native", "youtube", "vimeo"] as const;
+export type VideoType = (typeof VIDEO_TYPES)[number];
+
+/** An absolute http(s) URL or a path on this server (starting with `/`). */
+const Url = Type.String({ minLength: 1, maxLength: 2048, pattern: "^(https?://[^\\s]+|/[^\\s]*)$" });
+
+export const Comment = Type.Object(
+  {
+    author: Type.String({ minLength: 1, maxLength: 255 }),
+    text: Type.String({ minLength: 1, maxLength: 10000 }),
+  },
+  { additionalProperties: false },
+);
+
+const videoFields = {
+  url: Url,
+  title: Type.String({ minLength: 1, maxLength: 500 }),
+  channel_name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 20000 }))),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
+  duration_seconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }))),
+  view_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  thumbnail_url: Type.Optional(Nullable(Url)),
+  published_at: Type.Optional(Nullable(Timestamp)),
+  comments: Type.Optional(Type.Array(Comment, { maxItems: 1000 })),
+};
+
+/** One video as submitted by an admin (`POST /api/v1/admin/videos` and imports). */
+export const VideoInput = Type.Object(
+  { external_id: Type.String({ minLength: 1, maxLength: 255 }), ...videoFields },
+  { additionalProperties: false },
+);
+export type VideoInput = Static<typeof VideoInput>;
+
+export const VideosCreate = Type.Object(
+  { videos: Type.Array(VideoInput, { minItems: 1, maxItems: 10000 }) },
+  { additionalProperties: false },
+);
+export type VideosCreate = Static<typeof VideosCreate>;
+
+export const VideoPatch = Type.Partial(Type.Object(videoFields), {
+  additionalProperties: false,
+  minProperties: 1,
+});
+export type VideoPatch = Static<typeof VideoPatch>;
+
+export const Video = Type.Object({
+  id: Uuid,
+  external_id: Type.String(),
+  url: Type.String(),
+  resolved_url: Type.String(),
+  type: Type.Union(VIDEO_TYPES.map((t) => Type.Literal(t))),
+  title: Type.String(),
+  channel_name: Nullable(Type.String()),
+  category: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  duration_seconds: Nullable(Type.Number()),
+  view_count: Nullable(Type.Integer()),
+  thumbnail_url: Nullable(Type.String()),
+  published_at: Nullable(Timestamp),
+  comments: Type.Array(Comment),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Video = Static<typeof Video>;
+
+export const VideoList = Type.Object({ videos: Type.Array(Video) });
+
+export const PoolBody = Type.Object(
+  { video_ids: Type.Array(Uuid, { maxItems: 100000, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+export type PoolBody = Static<typeof PoolBody>;
+
+/** One row an import refused, with the reason. `row` is 1-based in the file's data rows. */
+export const ImportRejection = Type.Object({
+  row: Type.Integer(),
+  external_id: Type.Optional(Type.String()),
+  code: Type.String(),
+  message: Type.String(),
+  field: Type.Optional(Type.String()),
+});
+export type ImportRejection = Static<typeof ImportRejection>;
+
+export const ImportSummary = Type.Object({
+  imported: Type.Integer(),
+  rejected: Type.Array(ImportRejection),
+});
+export type ImportSummary = Static<typeof ImportSummary>;

@@ -1,0 +1,183 @@
+// `node test/bench/run.ts external`: one API process (`feedlab start`, its own process) carries 1,000
+// participants whose feed comes from an external recommender that answers after 4.9 s (the spec's
+// default timeout is 5 s), while other participants use a built-in at a fixed rate. The spec says
+// about 20 such slow calls saturate its 4 workers; the goal (issue "Recommendation serving") is all
+// 1,000 concurrent requests answered correctly with built-in p99 under 50 ms.
+// BENCH_EXTERNAL_USERS, BENCH_EXTERNAL_DELAY_MS, BENCH_BUILTIN_RATE, BENCH_SECONDS, BENCH_VIDEOS,
+// BENCH_EVENTS and BENCH_BACKENDS (pglite default, or postgres) override the defaults.
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { expectedIds } from "./external-ranking.ts";
+import { benchDatabase, get, openLoop, summary } from "./feed-data.ts";
+import { percentile, startServer } from "./support.ts";
+
+export const name = "external";
+export const description =
+  "1,000 concurrent feed requests to an external recommender answering after 4.9 s (timeout 5 s), all checked, while built-in feed requests run at a fixed rate; one API process";
+
+const USERS = Number(process.env.BENCH_EXTERNAL_USERS ?? 1000);
+const DELAY_MS = Number(process.env.BENCH_EXTERNAL_DELAY_MS ?? 4900);
+const BUILTIN_RATE = Number(process.env.BENCH_BUILTIN_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const VIDEOS = Number(process.env.BENCH_VIDEOS ?? 10_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const BACKENDS = (process.env.BENCH_BACKENDS ?? "pglite").split(",").map((s) => s.trim()) as (
+  | "pglite"
+  | "postgres"
+)[];
+const KEY = "slow-ext";
+
+interface FakeReport {
+  calls: number;
+  maxInFlight: number;
+  inFlight: number;
+}
+
+function startFake(videoIds: string[]) {
+  const worker = new Worker(path.join(import.meta.dirname, "external.server.ts"), {
+    workerData: { delayMs: DELAY_MS, videoIds },
+  });
+  const next = <T>(type: string) =>
+    new Promise<T>((resolve) => {
+      const on = (m: { type: string } & T) => {
+        if (m.type !== type) return;
+        worker.off("message", on);
+        resolve(m);
+      };
+      worker.on("message", on);
+    });
+  return {
+    ready: next<{ port: number }>("ready"),
+    report: () => {
+      const r = next<FakeReport>("report");
+      worker.postMessage({ type: "report" });
+      return r;
+    },
+    close: () => worker.terminate(),
+  };
+}
+
+export async function run(): Promise<Record<string, number | string>> {
+  const figures: Record<string, number | string> = {};
+  for (const backend of BACKENDS) {
+    const database = await benchDatabase(backend);
+    let fake: ReturnType<typeof startFake> | null = null;
+    try {
+      const data = await (async () => {
+        const { seed } = await import("./feed-data.ts");
+        return seed(database.db, {
+          videos: VIDEOS,
+          events: EVENTS,
+          users: 5000,
+          groups: ["recency", KEY],
+          clientsPerGroup: 200,
+          fresh: { group: KEY, count: USERS },
+        });
+      })();
+      fake = startFake(data.videoIds);
+      const { port } = await fake.ready;
+      await database.db("recommenders").insert({
+        key: KEY,
+        kind: "external_http",
+        label: "Slow external service",
+        supports_feed: true,
+        supports_watch: false,
+        config: JSON.stringify({
+          url: `http://127.0.0.1:${port}/recommend`,
+          method: "POST",
+          timeout_seconds: 5,
+          headers: {},
+          video_id_path: "video_ids",
+        }),
+      });
+      await database.closeSeeder();
+      const label = database.label;
+      const server = await startServer(database.env);
+      try {
+        // 0. Warm-up: the built-in participants' credentials and the pool get cached.
+        const builtinUsers = data.clients.recency ?? [];
+        const builtinRequest = async (i: number) => {
+          const u = builtinUsers[i % builtinUsers.length];
+          if (!u) return false;
+          const res = await get(`${server.url}/feed?session_id=${u.sessionId}&limit=20`, {
+            cookie: u.cookie,
+          });
+          return res.status === 200 && (JSON.parse(res.text) as { items: unknown[] }).items.length === 20;
+        };
+        await openLoop(BUILTIN_RATE, 3, builtinRequest);
+
+        // 1. The slow participants: each starts at a random moment of the first DELAY_MS, then asks
+        //    again as soon as answered, so USERS requests are in flight from then on.
+        const started = performance.now();
+        const until = started + SECONDS * 1000;
+        let correct = 0;
+        let wrong = 0;
+        const latencies: number[] = [];
+        let firstWrong = "";
+        const loops = data.fresh.map(async (u) => {
+          await new Promise((r) => setTimeout(r, Math.random() * DELAY_MS));
+          const expected = expectedIds(u.userId, data.videoIds, 21).slice(0, 20);
+          while (performance.now() < until) {
+            const t = performance.now();
+            try {
+              const res = await get(`${server.url}/feed?session_id=${u.sessionId}&limit=20`, {
+                cookie: u.cookie,
+              });
+              const text = res.text;
+              const body =
+                res.status === 200
+                  ? (JSON.parse(text) as { items: { id: string }[]; has_more: boolean })
+                  : null;
+              const ok = body?.has_more === true && body.items.map((v) => v.id).join() === expected.join();
+              if (ok) correct++;
+              else {
+                wrong++;
+                firstWrong ||= `HTTP ${res.status} ${text.slice(0, 200)}`;
+              }
+            } catch (err) {
+              wrong++;
+              firstWrong ||= String(err);
+            }
+            latencies.push(performance.now() - t);
+          }
+        });
+
+        // 2. Meanwhile, once all slow requests are in flight: built-in feed requests at a fixed rate.
+        await new Promise((r) => setTimeout(r, DELAY_MS + 500));
+        const fakeDuring = await fake.report();
+        const builtin = await openLoop(
+          BUILTIN_RATE,
+          Math.max(1, SECONDS - (DELAY_MS + 500) / 1000 - 1),
+          builtinRequest,
+        );
+        await Promise.all(loops);
+        const fakeAfter = await fake.report();
+        latencies.sort((a, b) => a - b);
+        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        const failures = [
+          ...metrics.matchAll(/feedlab_recommender_external_failures_total\{[^}]*kind="(\w+)"\} (\d+)/g),
+        ]
+          .map((m) => `${m[1]}=${m[2]}`)
+          .join(", ");
+        figures[`${label}: slow requests answered`] =
+          `${correct + wrong} (${correct} correct, ${wrong} wrong${firstWrong ? `: ${firstWrong}` : ""})`;
+        figures[`${label}: in flight at the service`] =
+          `${fakeDuring.inFlight} when the built-in load started, at most ${fakeAfter.maxInFlight}`;
+        figures[`${label}: slow request latency`] =
+          `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`;
+        figures[`${label}: external failures (metrics)`] = failures || "none";
+        figures[`${label}: built-in recency /feed at ${BUILTIN_RATE}/s meanwhile`] = summary(builtin);
+        figures[`${label}: built-in p99 (ms)`] = Number(percentile(builtin.latencies, 99).toFixed(1));
+        figures[`${label}: server peak RSS (MB)`] = server.peakRssMb();
+        figures[`${label}: machine load average (1 min) at the end`] = os.loadavg()[0]?.toFixed(2) ?? "";
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await fake?.close();
+      await database.cleanup();
+    }
+  }
+  return figures;
+}

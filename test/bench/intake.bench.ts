@@ -1,0 +1,165 @@
+import { randomUUID } from "node:crypto";
+import { type EventType, EXAMPLE_PAYLOADS, exampleRowFields } from "@feedlab/schemas";
+import type { Client } from "../harness/app.ts";
+import { createStudy } from "../harness/fixtures.ts";
+import { percentile, startServer } from "./support.ts";
+
+/** A running deployment to measure: its API origin, an admin client, and how to tear it down. */
+export interface Deployment {
+  readonly url: string;
+  admin(): Promise<Client>;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export const name = "intake";
+export const description =
+  "Events accepted and fully projected per second on the embedded default (PGlite + embedded log), several concurrent clients sending realistic batches; projection lag p50/p99 at half that load";
+
+const NORMAL: EventType[] = [
+  "PAGE_LOAD",
+  "IMPRESSION",
+  "THUMBNAIL_HOVER",
+  "VIDEO_PLAY",
+  "VIDEO_PAUSE",
+  "VIDEO_WATCHED_1S",
+  "VIDEO_WATCHED_5S",
+  "FEED_CLICK",
+  "NAVIGATION",
+  "VIDEO_META_CAPTURED",
+  "HOME_FEED",
+];
+const HIGH: EventType[] = ["MOUSE_MOVEMENT", "SCROLL", "VIEWPORT_VISIBILITY", "VIDEO_PROGRESS"];
+
+interface Participant {
+  client: Client;
+  sessionId: string;
+  seq: number;
+}
+
+function batch(p: Participant, videos: readonly string[], highFrequency: boolean) {
+  const types = highFrequency ? HIGH : NORMAL;
+  const size = highFrequency ? 50 : 20;
+  const now = Date.now();
+  return Array.from({ length: size }, (_, i) => {
+    const type = types[(p.seq + i) % types.length] as EventType;
+    const fields = exampleRowFields(type);
+    return {
+      event_id: randomUUID(),
+      event_type: type,
+      timestamp: new Date(now + i).toISOString(),
+      payload: EXAMPLE_PAYLOADS[type],
+      ...fields,
+      ...(fields.video_id ? { video_id: videos[(p.seq + i) % videos.length] } : {}),
+      seq: p.seq++,
+    };
+  });
+}
+
+async function send(p: Participant, events: unknown[]): Promise<string> {
+  const r = await p.client.post<{ accepted: number; position: string }>("/api/v1/events", {
+    session_id: p.sessionId,
+    events,
+  });
+  if (r.status !== 202) throw new Error(`intake answered ${r.status}: ${r.text.slice(0, 200)}`);
+  return r.body.position;
+}
+
+export async function run(
+  options: { seconds?: number; clients?: number; env?: Record<string, string> } = {},
+) {
+  return measure(await startServer(options.env), options);
+}
+
+/** Waits until the projector has applied everything in the log (the API's lag gauge reads 0). */
+async function projected(admin: Client): Promise<void> {
+  for (;;) {
+    const m = await admin.get("/metrics");
+    if (/^feedlab_projector_lag_records 0$/m.test(m.text)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function measure(server: Deployment, options: { seconds?: number; clients?: number } = {}) {
+  const seconds = options.seconds ?? 15;
+  const clients = options.clients ?? 8;
+  try {
+    const admin = await server.admin();
+    const study = await createStudy(admin, { videoCount: 50, status: "running", weights: [1, 1] });
+    const videos = study.videos.map((v) => v.external_id);
+    const participants: Participant[] = [];
+    for (let i = 0; i < clients * 4; i++) {
+      const { Client } = await import("../harness/app.ts");
+      const client = new Client(server.url);
+      await client.post("/api/v1/participants/join", {
+        experiment_id: study.experiment.id,
+        login_id: `bench-${i}`,
+      });
+      const sessionId = randomUUID();
+      await client.post("/sessions", { session_id: sessionId });
+      participants.push({ client, sessionId, seq: 0 });
+    }
+
+    // 1. Sustained load: every client sends batches back to back (4 normal : 1 high-frequency).
+    let accepted = 0;
+    const start = performance.now();
+    const until = start + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: clients }, async (_, c) => {
+        let n = 0;
+        while (performance.now() < until) {
+          const p = participants[(c + clients * (n % 4)) % participants.length] as Participant;
+          const events = batch(p, videos, n % 5 === 4);
+          await send(p, events);
+          accepted += events.length;
+          n++;
+        }
+      }),
+    );
+    const acceptSeconds = (performance.now() - start) / 1000;
+    // 2. Until everything accepted is projected.
+    await projected(admin);
+    const projectedSeconds = (performance.now() - start) / 1000;
+    const acceptedRate = accepted / acceptSeconds;
+    const projectedRate = accepted / projectedSeconds;
+
+    // 3. Half load, open loop: batches at a fixed rate; lag = 202 to the projections passing the batch.
+    const halfRate = projectedRate / 2;
+    const batchesPerSecond = halfRate / 26; // mean batch size of the 4:1 mix
+    const lags: number[] = [];
+    const lagStart = performance.now();
+    const inflight: Promise<void>[] = [];
+    let i = 0;
+    while (performance.now() - lagStart < 10_000) {
+      const due = lagStart + (i * 1000) / batchesPerSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const p = participants[i % participants.length] as Participant;
+      const events = batch(p, videos, i % 5 === 4);
+      i++;
+      inflight.push(
+        (async () => {
+          const position = await send(p, events);
+          const t0 = performance.now();
+          const r = await p.client.get(`/feed?session_id=${p.sessionId}&limit=1&after=${position}`);
+          if (r.headers.get("x-feedlab-read-after") === "reached") lags.push(performance.now() - t0);
+          else lags.push(Number.POSITIVE_INFINITY);
+        })(),
+      );
+    }
+    await Promise.all(inflight);
+    lags.sort((a, b) => a - b);
+    return {
+      "clients (concurrent)": clients,
+      "events sent": accepted,
+      "accepted events/s": Math.round(acceptedRate),
+      "accepted + projected events/s": Math.round(projectedRate),
+      "half load (events/s)": Math.round(halfRate),
+      "lag p50 at half load (ms)": Math.round(percentile(lags, 50)),
+      "lag p99 at half load (ms)": Math.round(percentile(lags, 99)),
+      "peak RSS of the Feedlab processes (MB)": server.peakRssMb(),
+    };
+  } finally {
+    await server.stop();
+  }
+}

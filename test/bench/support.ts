@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "../harness/app.ts";
+import { freePort } from "../harness/ports.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+export const BENCH_ADMIN = { username: "admin", password: "bench-password-1" } as const;
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  admin(): Promise<Client>;
+  /** Peak resident memory of the server so far, in MB (from /proc). */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts `feedlab start` as its own process on a fresh embedded database (or DATABASE_URL from env). */
+export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const dir = mkdtempSync(path.join(tmpdir(), "feedlab-bench-"));
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/feedlab.mjs"), "start"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      FEEDLAB_DATA_DIR: dir,
+      FEEDLAB_DEMO: "0",
+      FEEDLAB_ADMIN_PASSWORD: BENCH_ADMIN.password,
+      FEEDLAB_LOG_LEVEL: "warn",
+      FEEDLAB_LOG_FORMAT: "json",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  const deadline = Date.now() + 60_000;
+  while (!out.includes("API reference:")) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server failed to start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    child,
+    admin: async () => {
+      const c = new Client(url);
+      await c.post("/api/v1/auth/login", BENCH_ADMIN);
+      return c;
+    },
+    peakRssMb: () => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        return Math.round(kb / 1024);
+      } catch {
+        return 0;
+      }
+    },
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i] as number;
+}

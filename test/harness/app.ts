@@ -1,0 +1,187 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo, LookupFunction } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+import { loadConfig } from "../../api/src/config.ts";
+import { createLogger } from "../../api/src/logger.ts";
+import { buildApp, closeServer, listen, openRuntime, type Runtime } from "../../api/src/main.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+
+/** The two databases every integration suite runs against: embedded PGlite and real PostgreSQL. */
+export const BACKENDS = ["pglite", "postgres"] as const;
+/**
+ * The event pipeline's suites also run in the scale-out mode: PostgreSQL with the event log on
+ * Kafka (a topic and consumer groups of their own per app).
+ */
+export const EVENT_BACKENDS = [...BACKENDS, "kafka"] as const;
+export type Backend = (typeof EVENT_BACKENDS)[number];
+
+export interface TestApp {
+  readonly url: string;
+  readonly runtime: Runtime;
+  /** A new HTTP client with its own cookie jar. */
+  client(): Client;
+  /** A client signed in as the admin. */
+  admin(): Promise<Client>;
+  /** Stops the server and keeps the database (to start another app on it, as after a restart). */
+  restart(): Promise<TestApp>;
+  stop(): Promise<void>;
+}
+
+export const ADMIN = { username: "admin", password: "correct-horse-battery" } as const;
+
+export interface AppOptions {
+  /** Seed the demo study (default: no). */
+  readonly demo?: boolean;
+  readonly env?: Record<string, string>;
+  readonly webBuildDir?: string;
+  /** Run the projector in this process (default: yes). */
+  readonly projector?: boolean;
+  /** DNS lookup of external recommender calls (to simulate a DNS failure without DNS traffic). */
+  readonly lookup?: LookupFunction;
+}
+
+interface Storage {
+  readonly env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+async function storageFor(backend: Backend): Promise<Storage> {
+  if (backend === "postgres" || backend === "kafka") {
+    const db: TestDatabase = await createTestDatabase();
+    const kafka: Record<string, string> =
+      backend === "kafka"
+        ? {
+            KAFKA_BROKERS: inject("kafkaBrokers"),
+            FEEDLAB_KAFKA_TOPIC: `feedlab.events.${db.name}`,
+            FEEDLAB_KAFKA_PARTITIONS: "3",
+          }
+        : {};
+    return { env: { DATABASE_URL: db.url, ...kafka }, cleanup: () => db.drop() };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "feedlab-test-"));
+  return {
+    env: { FEEDLAB_DATA_DIR: dir },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Starts the API in this process on a fresh database of the given backend, on a free port, with the
+ * first admin created. The demo study is seeded only when asked.
+ */
+export async function startTestApp(backend: Backend, options: AppOptions = {}): Promise<TestApp> {
+  const storage = await storageFor(backend);
+  return boot(storage, backend, options);
+}
+
+async function boot(storage: Storage, backend: Backend, options: AppOptions): Promise<TestApp> {
+  const config = loadConfig({
+    PORT: "0",
+    FEEDLAB_ADMIN_USERNAME: ADMIN.username,
+    FEEDLAB_ADMIN_PASSWORD: ADMIN.password,
+    FEEDLAB_DEMO: options.demo ? "1" : "0",
+    FEEDLAB_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ...storage.env,
+    ...options.env,
+  });
+  const runtime = await openRuntime(config, createLogger(config.logLevel), { lookup: options.lookup });
+  if (options.projector !== false) runtime.startProjector();
+  const { ensureFirstAdmin } = await import("../../api/src/auth/first-admin.ts");
+  await ensureFirstAdmin(runtime.services.auth, ADMIN.username, ADMIN.password);
+  if (options.demo) {
+    const { seedDemo } = await import("../../api/src/demo/seed.ts");
+    await seedDemo({ db: runtime.db, log: runtime.log, ...runtime.services });
+  }
+  const server: Server = await listen(
+    buildApp(runtime, { webBuildDir: options.webBuildDir }),
+    "127.0.0.1",
+    0,
+  );
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const shutdown = async () => {
+    await closeServer(server, 2000);
+    await runtime.close();
+  };
+  const app: TestApp = {
+    url,
+    runtime,
+    client: () => new Client(url),
+    admin: async () => {
+      const c = new Client(url);
+      const r = await c.post("/api/v1/auth/login", ADMIN);
+      if (r.status !== 200) throw new Error(`admin login failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return c;
+    },
+    restart: async () => {
+      await shutdown();
+      return boot(storage, backend, options);
+    },
+    stop: async () => {
+      await shutdown();
+      await storage.cleanup();
+    },
+  };
+  return app;
+}
+
+export interface Reply<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+/** A small HTTP client with a cookie jar, speaking JSON unless told otherwise. */
+export class Client {
+  readonly base: string;
+  readonly cookies = new Map<string, string>();
+
+  constructor(base: string) {
+    this.base = base;
+  }
+
+  async request<T = unknown>(
+    method: string,
+    pathname: string,
+    options: { json?: unknown; body?: string; contentType?: string; headers?: Record<string, string> } = {},
+  ): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers["content-type"] = "application/json";
+    } else if (options.body !== undefined) {
+      body = options.body;
+      headers["content-type"] = options.contentType ?? "application/json";
+    }
+    const res = await fetch(this.base + pathname, { method, headers, body, redirect: "manual" });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const eq = pair?.indexOf("=") ?? -1;
+      if (!pair || eq < 0) continue;
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value === "" || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (/^application\/(.+\+)?json/.test(res.headers.get("content-type") ?? "") && text !== "")
+      parsed = JSON.parse(text);
+    return { status: res.status, body: parsed as T, headers: res.headers, text };
+  }
+
+  get = <T = unknown>(p: string) => this.request<T>("GET", p);
+  post = <T = unknown>(p: string, json?: unknown) =>
+    this.request<T>("POST", p, json === undefined ? {} : { json });
+  put = <T = unknown>(p: string, json?: unknown) => this.request<T>("PUT", p, { json });
+  patch = <T = unknown>(p: string, json?: unknown) => this.request<T>("PATCH", p, { json });
+  del = <T = unknown>(p: string) => this.request<T>("DELETE", p);
+}
+
+/** The `error.code` of an api.md error body. */
+export const codeOf = (r: Reply) => (r.body as { error?: { code?: string } })?.error?.code;

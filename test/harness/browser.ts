@@ -1,0 +1,42 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
+
+/** The system Chromium (Debian's `chromium` package); FEEDLAB_CHROMIUM points elsewhere. */
+export const chromiumPath = process.env.FEEDLAB_CHROMIUM || "/usr/bin/chromium";
+
+/** Where screenshots go; `test-results/` at the repository root is gitignored. */
+export const resultsDir = fileURLToPath(new URL("../../test-results/", import.meta.url));
+
+/**
+ * Flags for a root user in a container on a small machine: no sandbox (it needs user namespaces),
+ * no GPU, and none of the background traffic (updates, sync, QUIC) that makes runs flaky offline.
+ */
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** Launches headless Chromium. `options.args` are added to the defaults; close the browser in `afterAll`. */
+export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  return chromium.launch({
+    headless: true,
+    executablePath: chromiumPath,
+    ...options,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+  });
+}
+
+/** Saves a full-page PNG as `test-results/<name>.png` and returns its path. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(resultsDir, { recursive: true });
+  const path = join(resultsDir, `${name.replace(/[^a-zA-Z0-9._-]+/g, "-")}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

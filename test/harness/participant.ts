@@ -1,0 +1,227 @@
+import { readdirSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Video } from "@feedlab/schemas";
+import type { Page } from "playwright-core";
+import { REPO_ROOT } from "../../api/src/main.ts";
+import type { Client } from "./app.ts";
+
+/** The demo media files the API serves under /media/demo/ (native videos for browser tests). */
+export function demoMedia(): string[] {
+  const dir = path.join(REPO_ROOT, "api", "demo", "media");
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith(".webm"))
+    .map((f) => f.slice(0, -".webm".length))
+    .filter((n) => readdirSync(dir).includes(`${n}.jpg`))
+    .sort();
+  if (names.length === 0) throw new Error(`no demo media in ${dir}`);
+  return names;
+}
+
+/** Browser viewports for the preset device variants. */
+export const VIEWPORTS = {
+  desktop: { width: 1366, height: 860 },
+  tablet: { width: 834, height: 1112 },
+  mobile: { width: 390, height: 844 },
+} as const;
+
+export const PRESETS = [
+  "grid-desktop",
+  "grid-tablet",
+  "grid-mobile",
+  "list-desktop",
+  "list-tablet",
+  "list-mobile",
+] as const;
+
+export const deviceOf = (preset: string) => (preset.split("-")[1] ?? "desktop") as keyof typeof VIEWPORTS;
+
+export interface ParticipantStudy {
+  readonly experimentId: string;
+  readonly groupId: string;
+  readonly videos: Video[];
+}
+
+/**
+ * A running experiment with one group on the given UI keys and a pool of native demo videos (the
+ * media files repeat under distinct external ids), newest first under the recency recommender.
+ */
+export async function createParticipantStudy(
+  admin: Client,
+  options: { ui: { feed: string; watch: string }; videoCount?: number; extra?: Record<string, unknown>[] },
+): Promise<ParticipantStudy> {
+  const media = demoMedia();
+  const tag = Math.random().toString(36).slice(2, 8);
+  const exp = await admin.post<{ id: string }>("/api/v1/admin/experiments", { name: `Participant ${tag}` });
+  const group = await admin.post<{ id: string }>(`/api/v1/admin/experiments/${exp.body.id}/groups`, {
+    name: "Arm",
+    algorithm_config: { feed: "recency", watch: "recency" },
+    ui_config: options.ui,
+  });
+  if (group.status !== 201) throw new Error(`group: ${group.status} ${JSON.stringify(group.body)}`);
+  const count = options.videoCount ?? 26;
+  const inputs = Array.from({ length: count }, (_, i) => {
+    const name = media[i % media.length] as string;
+    return {
+      external_id: `${tag}-ext-${i}`,
+      url: `/media/demo/${name}.webm`,
+      thumbnail_url: `/media/demo/${name}.jpg`,
+      title: `${name.replace(/-/g, " ")} #${i + 1}`,
+      channel_name: ["Crumb Lab", "Slow Travel", "Code Corner"][i % 3],
+      category: "Education",
+      description: "What this video is about.\nA second line of description.",
+      tags: ["demo", `topic-${i % 4}`],
+      duration_seconds: 25,
+      view_count: 1000 * (i + 1),
+      published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
+      comments: [
+        { author: "ana", text: "Great video!" },
+        { author: "ben", text: "Thanks for sharing." },
+      ],
+    };
+  });
+  const created = await admin.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+    videos: [...inputs, ...(options.extra ?? [])],
+  });
+  if (created.status !== 201) throw new Error(`videos: ${created.status} ${JSON.stringify(created.body)}`);
+  const videos = created.body.videos;
+  await admin.put(`/api/v1/admin/experiments/${exp.body.id}/videos`, { video_ids: videos.map((v) => v.id) });
+  await admin.patch(`/api/v1/admin/experiments/${exp.body.id}`, { status: "running" });
+  return { experimentId: exp.body.id, groupId: group.body.id, videos };
+}
+
+/** One event as the browser sent it. */
+export interface SentEvent {
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly timestamp: string;
+  readonly seq: number;
+  readonly video_id?: string;
+  readonly watch_ratio?: number;
+  readonly watch_duration?: number;
+  readonly position_in_feed?: number;
+  readonly payload: Record<string, unknown>;
+}
+
+/** One `POST /api/v1/events` the browser made. */
+export interface SentBatch {
+  /** Test clock (ms) when the request arrived. */
+  readonly at: number;
+  readonly sessionId: string;
+  readonly events: SentEvent[];
+  /** A `text/plain` body: what `navigator.sendBeacon` sends on unload. */
+  readonly beacon: boolean;
+  /** The server's status and reply. */
+  status: number;
+  reply: { accepted?: number; rejected?: unknown[]; position?: string } | null;
+}
+
+/**
+ * A recording HTTP proxy in front of the app: the browser talks to it, and it records every event
+ * batch on its way to the server, including the beacons a page sends as it unloads (which the
+ * browser's own instrumentation does not report once the document is gone).
+ */
+export async function startRecordingProxy(target: string) {
+  const batches: SentBatch[] = [];
+  const upstream = new URL(target);
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      let batch: SentBatch | null = null;
+      if (req.method === "POST" && req.url?.split("?")[0] === "/api/v1/events") {
+        try {
+          const parsed = JSON.parse(body.toString("utf8")) as { session_id: string; events: SentEvent[] };
+          batch = {
+            at: Date.now(),
+            sessionId: parsed.session_id,
+            events: parsed.events,
+            beacon: (req.headers["content-type"] ?? "").startsWith("text/plain"),
+            status: 0,
+            reply: null,
+          };
+          batches.push(batch);
+        } catch {
+          // Not JSON: the server answers it.
+        }
+      }
+      const forward = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          if (!batch) {
+            up.pipe(res);
+            return;
+          }
+          const replyChunks: Buffer[] = [];
+          up.on("data", (c: Buffer) => replyChunks.push(c));
+          up.on("end", () => {
+            const text = Buffer.concat(replyChunks);
+            if (batch) {
+              batch.status = up.statusCode ?? 0;
+              try {
+                batch.reply = JSON.parse(text.toString("utf8"));
+              } catch {
+                batch.reply = null;
+              }
+            }
+            res.end(text);
+          });
+        },
+      );
+      forward.on("error", () => {
+        res.writeHead(502);
+        res.end();
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const events = () => batches.flatMap((b) => b.events);
+  return {
+    url,
+    batches,
+    events,
+    types: () => new Set(events().map((e) => e.event_type)),
+    ofType: (type: string) => events().filter((e) => e.event_type === type),
+    /** Waits until an event of the type has arrived. */
+    async waitFor(type: string, page: Page, timeout = 15_000): Promise<SentEvent> {
+      const started = Date.now();
+      for (;;) {
+        const found = events().find((e) => e.event_type === type);
+        if (found) return found;
+        if (Date.now() - started > timeout) throw new Error(`no ${type} sent within ${timeout} ms`);
+        await page.waitForTimeout(100);
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type RecordingProxy = Awaited<ReturnType<typeof startRecordingProxy>>;
+
+/** Moves the mouse along a path for about `ms`, as a participant reading the page. */
+export async function wander(page: Page, ms: number, area = { width: 1000, height: 700 }): Promise<void> {
+  const steps = Math.max(1, Math.round(ms / 50));
+  for (let i = 0; i < steps; i++) {
+    const t = i / steps;
+    await page.mouse.move(
+      40 + (area.width - 80) * (0.5 + 0.4 * Math.sin(t * 6.28)),
+      60 + (area.height - 120) * (0.5 + 0.4 * Math.cos(t * 4.1)),
+    );
+    await page.waitForTimeout(50);
+  }
+}

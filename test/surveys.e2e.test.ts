@@ -1,0 +1,363 @@
+import { readFile } from "node:fs/promises";
+import type { AdminSurvey, Experiment, Video } from "@feedlab/schemas";
+import { parse } from "csv-parse/sync";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { createSurvey, sampleAnswers } from "./harness/surveys.ts";
+
+const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"];
+
+describe("the survey gate and the survey console in Chromium", () => {
+  let app: TestApp;
+  let browser: Browser;
+  let api: Client;
+  let videos: Video[];
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    // Autoplay without a gesture, so the watch page really starts playback on its own.
+    browser = await launchBrowser({ args: ["--autoplay-policy=no-user-gesture-required"] });
+    api = await app.admin();
+    const r = await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+      videos: DEMO_FILES.map((name, i) => ({
+        external_id: `survey-e2e-${name}`,
+        url: `/media/demo/${name}.webm`,
+        thumbnail_url: `/media/demo/${name}.jpg`,
+        title: `Survey test video ${i + 1}`,
+        duration_seconds: 25,
+        published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
+      })),
+    });
+    videos = r.body.videos;
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await app?.stop();
+  });
+
+  /** A study with one group and the demo pool, in the given status. */
+  async function study(status: "running" | "completed"): Promise<Experiment> {
+    const experiment = (
+      await api.post<Experiment>("/api/v1/admin/experiments", { name: `Survey study ${status}` })
+    ).body;
+    await api.post(`/api/v1/admin/experiments/${experiment.id}/groups`, {
+      name: "Arm",
+      algorithm_config: { feed: "recency", watch: "recency" },
+      ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
+    });
+    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
+      video_ids: videos.map((v) => v.id),
+    });
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status });
+    return experiment;
+  }
+
+  async function participantContext(): Promise<BrowserContext> {
+    const context = await browser.newContext();
+    contexts.push(context);
+    return context;
+  }
+
+  const feedList = (page: Page) => page.getByRole("list", { name: "Recommended videos" });
+  const sessionIdOf = (page: Page) => page.evaluate(() => sessionStorage.getItem("feedlab.session_id"));
+  const responseCount = async (surveyId: string) =>
+    (await api.get<AdminSurvey>(`/api/v1/admin/surveys/${surveyId}`)).body.response_count;
+
+  /** Answers the sample questions in the dialog, by label, the way a participant would. */
+  async function answerSample(dialog: Locator, text = "All good.") {
+    await dialog.getByRole("radio", { name: "Okay" }).check();
+    await dialog.getByRole("checkbox", { name: "Food" }).check();
+    await dialog.getByRole("checkbox", { name: "Science" }).check();
+    await dialog.getByLabel("Anything else, in your words?").fill(text);
+  }
+
+  it("forced: a pre survey keeps the feed unmounted, cannot be closed, and lets the feed in once submitted", async () => {
+    // Given a running study with an active pre survey,
+    const experiment = await study("running");
+    const survey = await createSurvey(api, experiment.id, { kind: "pre", is_active: true });
+    const page = await (await participantContext()).newPage();
+
+    // when a participant joins,
+    await page.goto(`${app.url}/join/${experiment.id}?login_id=forced-1`);
+    await page.waitForURL(`${app.url}/`);
+
+    // then only the survey modal is shown: labelled, with focus inside, no close button, no feed.
+    const dialog = page.getByRole("dialog", { name: "Before you start" });
+    await dialog.waitFor();
+    expect(await dialog.getAttribute("aria-modal")).toBe("true");
+    expect(await feedList(page).count()).toBe(0);
+    expect(await dialog.getByRole("button", { name: "Close" }).count()).toBe(0);
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+    // Chromium closes a modal on a repeated Escape without user activation; the gate reopens it in the
+    // dialog's `close` event, a task after the key press, so the check waits for that task.
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("Tab");
+      expect(
+        await dialog.evaluate(
+          (d) => d.contains(document.activeElement) || document.activeElement === document.body,
+        ),
+      ).toBe(true);
+    }
+    await saveScreenshot(page, "surveys-forced-modal");
+
+    // Submitting nothing shows what each question needs, and sends nothing.
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.getByText("Choose one option.").waitFor();
+    await dialog.getByText("Choose between 1 and 2 options.").first().waitFor();
+    await dialog.getByText("Please write an answer.").waitFor();
+    expect(await responseCount(survey.id)).toBe(0);
+
+    // The multi question enforces its maximum of 2 before submit: the third box is disabled.
+    await dialog.getByRole("checkbox", { name: "Food" }).check();
+    await dialog.getByRole("checkbox", { name: "Travel" }).check();
+    expect(await dialog.getByRole("checkbox", { name: "Science" }).isDisabled()).toBe(true);
+    await dialog.getByRole("checkbox", { name: "Travel" }).uncheck();
+
+    // The radio group is keyboard usable: focus it, move with the arrows.
+    await dialog.getByRole("radio", { name: "Good" }).focus();
+    await page.keyboard.press("ArrowDown");
+    expect(await dialog.getByRole("radio", { name: "Okay" }).isChecked()).toBe(true);
+    await dialog.getByRole("checkbox", { name: "Science" }).check();
+    await dialog.getByLabel("Anything else, in your words?").fill('Fine, "really"');
+    await saveScreenshot(page, "surveys-forced-modal-answered");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+
+    // Then the modal goes, the feed mounts, and the response is stored with the answers given.
+    await dialog.waitFor({ state: "detached" });
+    await feedList(page).getByRole("link").first().waitFor();
+    expect(await responseCount(survey.id)).toBe(1);
+    const csv: string[][] = parse(
+      (await api.get<string>(`/api/v1/admin/surveys/${survey.id}/responses/csv`)).text,
+    );
+    expect(csv.slice(1).map((row) => [row[1], row[4], row[7]])).toEqual([
+      ["forced-1", "mood", ""],
+      ["forced-1", "topics", ""],
+      ["forced-1", "why", 'Fine, "really"'],
+    ]);
+
+    // A reload in the same session asks again and finds nothing due.
+    await page.reload();
+    await feedList(page).getByRole("link").first().waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+  });
+
+  it("not forced: a post survey opens over the mounted feed, closes, stays hidden this session, returns next session", async () => {
+    // Given a completed study with an active post survey,
+    const experiment = await study("completed");
+    const survey = await createSurvey(api, experiment.id, { kind: "post", is_active: true });
+    const context = await participantContext();
+    const page = await context.newPage();
+
+    // when a participant opens the feed,
+    await page.goto(`${app.url}/join/${experiment.id}?login_id=post-1`);
+    await page.waitForURL(`${app.url}/`);
+
+    // then the feed is mounted under a modal that can be closed.
+    const dialog = page.getByRole("dialog", { name: "One last thing" });
+    await dialog.waitFor();
+    expect(await feedList(page).count()).toBe(1);
+    await saveScreenshot(page, "surveys-not-forced-modal");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    // Closed, it stays hidden on the next pages and reloads of the same session.
+    await feedList(page).getByRole("link").first().click();
+    await page.waitForURL(/\/watch\/[0-9a-f-]{36}$/);
+    const pendingCheck = page.waitForResponse((r) => r.url().includes("/api/v1/surveys/pending"));
+    await page.reload();
+    await pendingCheck;
+    await page.locator("video").waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.getByRole("dialog").count()).toBe(0);
+
+    // A new tab is a new session: the survey is asked again, and Escape closes it.
+    const second = await context.newPage();
+    await second.goto(`${app.url}/`);
+    const again = second.getByRole("dialog", { name: "One last thing" });
+    await again.waitFor();
+    await second.keyboard.press("Escape");
+    await again.waitFor({ state: "detached" });
+
+    // A third tab: answered meanwhile elsewhere, the submit answers 409 and the modal goes quietly.
+    const third = await context.newPage();
+    await third.goto(`${app.url}/`);
+    const last = third.getByRole("dialog", { name: "One last thing" });
+    await last.waitFor();
+    await answerSample(last);
+    const elsewhere = await context.request.post(`${app.url}/api/v1/surveys/${survey.id}/responses`, {
+      data: { session_id: await sessionIdOf(second), answers: sampleAnswers() },
+    });
+    expect(elsewhere.status()).toBe(201);
+    const conflict = third.waitForResponse((r) => r.url().includes(`/surveys/${survey.id}/responses`));
+    await last.getByRole("button", { name: "Submit" }).click();
+    expect((await conflict).status()).toBe(409);
+    await last.waitFor({ state: "detached" });
+    expect(await third.getByRole("alert").count()).toBe(0);
+    expect(await feedList(third).count()).toBe(1);
+    expect(await responseCount(survey.id)).toBe(1);
+  });
+
+  it("inter-session: a new tab asks about the previous visit on the watch page, and playback waits", async () => {
+    const experiment = await study("running");
+    const survey = await createSurvey(api, experiment.id, { kind: "inter_session", is_active: true });
+    const context = await participantContext();
+    const first = await context.newPage();
+    await first.goto(`${app.url}/join/${experiment.id}?login_id=inter-1`);
+    await feedList(first).getByRole("link").first().waitFor();
+    // The first visit has no previous one: nothing is due.
+    expect(await first.getByRole("dialog").count()).toBe(0);
+    const previousSession = await sessionIdOf(first);
+
+    // A new tab (a new session) opens a video directly: the survey about the first visit appears,
+    // and the video that autoplays is held paused while it is open.
+    const second = await context.newPage();
+    await second.goto(`${app.url}/watch/${videos[0]?.id}`);
+    const dialog = second.getByRole("dialog", { name: "About your last visit" });
+    await dialog.waitFor();
+    const video = second.locator("video");
+    await video.waitFor();
+    await second.waitForTimeout(1000);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    await saveScreenshot(second, "surveys-inter-session-watch");
+
+    await answerSample(dialog);
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.waitFor({ state: "detached" });
+    const stored = await app.runtime.db("survey_responses").where({ survey_id: survey.id });
+    expect(stored.map((r: { about_session_id: string }) => r.about_session_id)).toEqual([previousSession]);
+
+    // With the survey gone, the video plays.
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+      .toBeGreaterThan(0.3);
+  });
+
+  it("a researcher builds, activates and exports a survey in the console", async () => {
+    const experiment = await study("running");
+    const admin = await (await browser.newContext({ acceptDownloads: true })).newPage();
+    contexts.push(admin.context());
+    await admin.goto(`${app.url}/admin/login`);
+    await admin.getByLabel("Username").fill(ADMIN.username);
+    await admin.getByLabel("Password").fill(ADMIN.password);
+    await admin.getByRole("button", { name: "Sign in" }).click();
+    await admin.getByRole("heading", { name: "Experiments", exact: true }).waitFor();
+    await admin.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    const section = admin.getByRole("region", { name: "Surveys" });
+    await section.getByText("No pre-study surveys.").waitFor();
+
+    // Build: kind, name, a single question with Likert values, a multi question, a text question.
+    await section.getByRole("button", { name: "New survey" }).click();
+    await admin.waitForURL(/\/surveys\/new$/);
+    await admin.getByLabel("Kind").selectOption("pre");
+    await admin.getByLabel("Name", { exact: true }).fill("Baseline questionnaire");
+    const q1 = admin.getByRole("group", { name: "Question 1" });
+    await q1.getByLabel("Question text").fill("How often do you watch videos online?");
+    await q1.getByLabel("Option 1 text").fill("Rarely");
+    await q1.getByRole("button", { name: "Add option" }).click();
+    await q1.getByLabel("Option 2 text").fill("Daily");
+    await q1.getByLabel("Option 2 value").fill("5");
+
+    await admin.getByRole("button", { name: "Add question" }).click();
+    const q2 = admin.getByRole("group", { name: "Question 2" });
+    await q2.getByLabel("Question text").fill("Which devices do you use?");
+    await q2.getByLabel("Type").selectOption("multi");
+    await q2.getByLabel("Option 1 text").fill("Phone");
+    await q2.getByRole("button", { name: "Add option" }).click();
+    await q2.getByLabel("Option 2 text").fill("Laptop");
+    await q2.getByLabel("Minimum selections").fill("3");
+
+    await admin.getByRole("button", { name: "Add question" }).click();
+    const q3 = admin.getByRole("group", { name: "Question 3" });
+    await q3.getByLabel("Question text").fill("What do you expect from this study?");
+    await q3.getByLabel("Type").selectOption("text");
+
+    // The editor shows the server's shape rules before saving.
+    await admin.getByRole("button", { name: "Save survey" }).click();
+    await q2
+      .getByText("Question 2: minSelect must not be greater than the number of answer options.")
+      .waitFor();
+    await saveScreenshot(admin, "surveys-editor-shape-error");
+    await q2.getByLabel("Minimum selections").fill("1");
+    await q2.getByLabel("Maximum selections").fill("2");
+    await admin.getByRole("button", { name: "Save survey" }).click();
+
+    // Back on the experiment page: listed under its kind with counts; then activated.
+    await admin.waitForURL(new RegExp(`/admin/experiments/${experiment.id}(#surveys)?$`));
+    const row = section.getByRole("row", { name: /Baseline questionnaire/ });
+    await row.waitFor();
+    expect(await row.getByRole("cell").allTextContents()).toEqual(expect.arrayContaining(["3", "0"]));
+    await row.getByRole("button", { name: "Activate" }).click();
+    await row.getByText("Active", { exact: true }).waitFor();
+    await saveScreenshot(admin, "surveys-console-list");
+
+    const [created] = (await api.get<AdminSurvey[]>(`/api/v1/admin/experiments/${experiment.id}/surveys`))
+      .body;
+    expect(created).toMatchObject({
+      kind: "pre",
+      name: "Baseline questionnaire",
+      is_active: true,
+      question_count: 3,
+    });
+    expect(
+      created?.questions.map((q) => [q.type, q.minSelect, q.maxSelect, q.answers.map((o) => o.value)]),
+    ).toEqual([
+      ["single", null, null, [1, 5]],
+      ["multi", 1, 2, [1, 2]],
+      ["text", null, null, []],
+    ]);
+
+    // A second pre survey cannot be activated while this one is.
+    await createSurvey(api, experiment.id, { kind: "pre", name: "Second pre" });
+    await admin.reload();
+    await section
+      .getByRole("row", { name: /Second pre/ })
+      .getByRole("button", { name: "Activate" })
+      .click();
+    await admin.getByRole("alert").filter({ hasText: "is active in this experiment" }).waitFor();
+
+    // A participant answers it; the researcher downloads the CSV.
+    const participant = await (await participantContext()).newPage();
+    await participant.goto(`${app.url}/join/${experiment.id}?login_id=console-1`);
+    const dialog = participant.getByRole("dialog", { name: "Before you start" });
+    await dialog.getByRole("radio", { name: "Daily" }).check();
+    await dialog.getByRole("checkbox", { name: "Laptop" }).check();
+    await dialog.getByLabel("What do you expect from this study?").fill("Good, varied videos");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await feedList(participant).waitFor();
+
+    await admin.reload();
+    const download = admin.waitForEvent("download");
+    await section
+      .getByRole("row", { name: /Baseline questionnaire/ })
+      .getByRole("button", { name: "Download CSV" })
+      .click();
+    const file = await (await download).path();
+    const rows: string[][] = parse(await readFile(file, "utf8"));
+    expect(rows[0]).toEqual([
+      "response_id",
+      "user_login_id",
+      "about_session_id",
+      "created_at",
+      "question_id",
+      "question_text",
+      "selections",
+      "text_input",
+    ]);
+    expect(rows.slice(1).map((r) => [r[1], r[5], JSON.parse(r[6] ?? "[]"), r[7]])).toEqual([
+      ["console-1", "How often do you watch videos online?", [{ id: "a2", text: "Daily", value: 5 }], ""],
+      ["console-1", "Which devices do you use?", [{ id: "a2", text: "Laptop", value: 2 }], ""],
+      ["console-1", "What do you expect from this study?", [], "Good, varied videos"],
+    ]);
+  });
+});

@@ -1,0 +1,49 @@
+import { configDefaults, defineConfig } from "vitest/config";
+
+/** Starts (or points at, via DATABASE_URL) PostgreSQL once per run and provides `postgresUrl`. */
+const globalSetup = "test/harness/global-setup.ts";
+
+/** web/ runs its own tests with its own (Svelte) tooling. */
+const notOurs = [...configDefaults.exclude, "web/**"];
+
+/**
+ * One project per test tier (STYLE.md, Tests): `npm run test:unit|int|e2e` picks one with `--project`.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["**/*.test.ts"],
+          exclude: [...notOurs, "**/*.int.test.ts", "**/*.e2e.test.ts"],
+        },
+      },
+      {
+        test: {
+          name: "int",
+          environment: "node",
+          include: ["**/*.int.test.ts"],
+          exclude: notOurs,
+          globalSetup,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["test/**/*.e2e.test.ts"],
+          exclude: notOurs,
+          globalSetup,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Each file drives a browser (and often the app); two at once overload a 2-core machine.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import {
+  configOf,
+  formatHeaders,
+  KEY_PATTERN,
+  pagesOf,
+  parseHeaders,
+  parseTemplate,
+} from "./recommender-form.ts";
+
+describe("the recommender form", () => {
+  it.each([
+    ["Authorization: Bearer x\nX-Study:  a b ", { Authorization: "Bearer x", "X-Study": "a b" }],
+    ["\n\n", {}],
+    ["X-Url: http://a:b/c", { "X-Url": "http://a:b/c" }],
+  ])("reads header lines %j", (text, headers) => {
+    expect(parseHeaders(text)).toEqual({ ok: true, headers });
+  });
+
+  it.each([["no colon here"], [": value"], ["Bad Name: v"]])("refuses the header line %j", (text) => {
+    expect(parseHeaders(text).ok).toBe(false);
+  });
+
+  it("writes headers back as lines", () => {
+    expect(formatHeaders({ A: "1", B: "2" })).toBe("A: 1\nB: 2");
+  });
+
+  it.each([
+    ["", null],
+    ["  ", null],
+    ['{"n": "{limit}"}', { n: "{limit}" }],
+  ])("reads the template %j", (text, template) => {
+    expect(parseTemplate(text)).toEqual({ ok: true, template });
+  });
+
+  it.each([["[1]"], ["5"], ["{oops"], ["null"]])("refuses the template %j", (text) => {
+    expect(parseTemplate(text).ok).toBe(false);
+  });
+
+  it("fills the API's defaults for a new recommender", () => {
+    expect(configOf(null)).toEqual({
+      url: "",
+      method: "POST",
+      timeout_seconds: 5,
+      headers: {},
+      body_template: null,
+      video_id_path: "video_ids",
+    });
+  });
+
+  it("checks keys like the API", () => {
+    expect(["my-rec", "ab", "a_1"].every((k) => KEY_PATTERN.test(k))).toBe(true);
+    expect(["a", "My", "1ab", "a b"].some((k) => KEY_PATTERN.test(k))).toBe(false);
+  });
+
+  it("names the pages a recommender serves", () => {
+    expect(pagesOf({ supports_feed: true, supports_watch: false })).toBe("Feed");
+    expect(pagesOf({ supports_feed: true, supports_watch: true })).toBe("Feed, Watch");
+  });
+});

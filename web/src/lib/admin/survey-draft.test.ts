@@ -1,0 +1,60 @@
+import { checkSurveyShape } from "@feedlab/schemas/surveys/shape.ts";
+import { describe, expect, it } from "vitest";
+import { fromDraft, move, newOption, newQuestion, toDraft, withType } from "./survey-draft.ts";
+
+describe("survey drafts", () => {
+  it("starts a question with a fresh id and one option, and a survey drafted that way obeys the shape rules once filled in", () => {
+    const first = newQuestion([]);
+    const second = newQuestion([first], "text");
+    expect([first.id, second.id]).toEqual(["q1", "q2"]);
+    expect(first.answers.map((o) => [o.id, o.value])).toEqual([["a1", 1]]);
+    expect(second.answers).toEqual([]);
+    first.text = "Pick";
+    second.text = "Why?";
+    const option = first.answers[0];
+    if (option) option.text = "Yes";
+    expect(checkSurveyShape(fromDraft([first, second]))).toEqual([]);
+  });
+
+  it("sends options for single and multi only and bounds for multi only, keeping hidden options in the draft", () => {
+    const q = { ...newQuestion([]), text: "Pick", answers: [newOption([], 3)] };
+    const asText = withType(q, "text");
+    expect(fromDraft([asText])[0]).toMatchObject({
+      type: "text",
+      answers: [],
+      minSelect: null,
+      maxSelect: null,
+    });
+    expect(asText.answers).toHaveLength(1);
+    const asMulti = withType(asText, "multi");
+    expect(fromDraft([asMulti])[0]).toMatchObject({ type: "multi", minSelect: 1, maxSelect: 0 });
+  });
+
+  it("leaves an empty value as null, so the shape check names it as the server would", () => {
+    const q = { ...newQuestion([]), text: "Pick" };
+    q.answers = [{ key: 99, id: "a1", text: "A", value: null }];
+    expect(checkSurveyShape(fromDraft([q]))[0]).toMatchObject({
+      rule: "option_value_not_number",
+      field: "questions[0].answers[0].value",
+    });
+  });
+
+  it("round-trips a stored survey and moves questions", () => {
+    const stored = {
+      questions: [
+        { id: "x", text: "X", type: "text" as const, minSelect: null, maxSelect: null, answers: [] },
+        {
+          id: "y",
+          text: "Y",
+          type: "single" as const,
+          minSelect: null,
+          maxSelect: null,
+          answers: [{ id: "o", text: "O", value: 0.5 }],
+        },
+      ],
+    };
+    expect(fromDraft(toDraft(stored))).toEqual(stored.questions);
+    expect(move(["a", "b", "c"], 0, 1)).toEqual(["b", "a", "c"]);
+    expect(move(["a", "b", "c"], 2, 1)).toEqual(["a", "b", "c"]);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { loginIdFromQuery } from "./join.ts";
+
+describe("the participant id of a study link", () => {
+  it.each([
+    ["login_id=p-1", "p-1"],
+    ["PROLIFIC_PID=5f1a2b&STUDY_ID=s&SESSION_ID=x", "5f1a2b"],
+    ["participant_id=abc", "abc"],
+    ["participantId=abc", "abc"],
+    ["workerId=A1B2C3&assignmentId=x&hitId=y", "A1B2C3"],
+    ["worker_id=w9", "w9"],
+    ["PSID=ps-1", "ps-1"],
+    ["RID=r-1", "r-1"],
+  ])("reads it from %s", (query, expected) => {
+    expect(loginIdFromQuery(new URLSearchParams(query))).toBe(expected);
+  });
+
+  it("prefers our own login_id, then Prolific's, over the other names", () => {
+    expect(loginIdFromQuery(new URLSearchParams("workerId=w&PROLIFIC_PID=p&login_id=l"))).toBe("l");
+    expect(loginIdFromQuery(new URLSearchParams("workerId=w&PROLIFIC_PID=p"))).toBe("p");
+  });
+
+  it("ignores blank values and a bare id parameter", () => {
+    expect(loginIdFromQuery(new URLSearchParams("login_id=%20&id=123"))).toBeNull();
+  });
+});

@@ -1,0 +1,48 @@
+import { type ApiClient, ApiError } from "./api.ts";
+import { participantSession } from "./session.svelte.ts";
+
+/**
+ * Query parameters a study link may carry the participant's id in, in order of preference: our own,
+ * then the names recruitment platforms append: Prolific (`PROLIFIC_PID`), generic panels
+ * (`participant_id`, `participantId`, CloudResearch Connect), Amazon Mechanical Turk (`workerId`),
+ * and the panel exchanges behind Qualtrics and Lucid/Cint (`PSID`, `RID`).
+ */
+export const LOGIN_ID_PARAMS = [
+  "login_id",
+  "PROLIFIC_PID",
+  "participant_id",
+  "participantId",
+  "workerId",
+  "worker_id",
+  "PSID",
+  "RID",
+] as const;
+
+export function loginIdFromQuery(params: URLSearchParams): string | null {
+  for (const name of LOGIN_ID_PARAMS) {
+    const value = params.get(name)?.trim();
+    if (value) return value;
+  }
+  return null;
+}
+
+/** Joins (or resumes) the study and ties this tab's session to the participant. */
+export async function joinStudy(client: ApiClient, experimentId: string, loginId: string): Promise<void> {
+  const joined = await client.join({ experiment_id: experimentId, login_id: loginId });
+  participantSession.bindUser(joined.user_id);
+}
+
+/** What the participant is told when joining fails (unexpected failures are also logged). */
+export function joinErrorMessage(error: unknown): string {
+  if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500)
+    console.error("join failed", error);
+  if (error instanceof ApiError) {
+    if (error.status === 404) return "This study link is not valid.";
+    if (error.status === 403 && error.code === "experiment_not_open")
+      return "This study is not open right now.";
+    if (error.status === 400 || error.status === 422)
+      return `This participant ID was not accepted: ${error.message}`;
+    if (error.status === 429) return "Too many attempts. Please wait a moment and try again.";
+  }
+  return "We could not start the study. Please try again in a moment.";
+}

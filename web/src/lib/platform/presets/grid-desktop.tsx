@@ -1,0 +1,4 @@
+import { gridPreset } from "./grid.tsx";
+
+/** Preset `grid-desktop`: the grid family for desktops. */
+export default gridPreset("desktop");

@@ -1,0 +1,83 @@
+import { api } from "../api.ts";
+import type { ParticipantMe, SurfaceConfig } from "../types.ts";
+import { DataClient } from "./data-client.ts";
+import { TrackingCore } from "./tracking/core.ts";
+
+/** What `useSession()` returns: the participant, their session and their group's configuration. */
+export interface PlatformSession {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly loginId: string;
+  readonly experimentId: string;
+  readonly experimentStatus: string;
+  readonly groupId: string;
+  /** Recommender keys per page. */
+  readonly algorithmConfig: SurfaceConfig;
+  /** UI keys per page. */
+  readonly uiConfig: SurfaceConfig;
+}
+
+/** The watch page's player, as `useLikes()` reads it for LIKE's video clock position. */
+export interface ActivePlayer {
+  /** External id of the playing video. */
+  readonly videoId: string;
+  currentTime(): number;
+}
+
+/**
+ * The participant platform of one session: the tracking core, the data client and the session facts.
+ * One per browser tab and session, living across the app's page navigations; the layout host puts it
+ * in the Preact tree and the surfaces and hooks use it.
+ */
+export class PlatformRuntime {
+  session: PlatformSession;
+  readonly core: TrackingCore;
+  readonly data: DataClient;
+  /** Set by the watch page's VideoSurface while it is mounted. */
+  player: ActivePlayer | null = null;
+
+  constructor(me: ParticipantMe, sessionId: string, core?: TrackingCore) {
+    this.session = sessionOf(me, sessionId);
+    this.core = core ?? new TrackingCore({ sessionId, win: window });
+    this.data = new DataClient(api, sessionId, this.core);
+  }
+
+  dispose(): void {
+    this.core.dispose();
+  }
+}
+
+function sessionOf(me: ParticipantMe, sessionId: string): PlatformSession {
+  return {
+    sessionId,
+    userId: me.user_id,
+    loginId: me.login_id,
+    experimentId: me.experiment_id,
+    experimentStatus: me.experiment_status,
+    groupId: me.group_id,
+    algorithmConfig: me.algorithm_config,
+    uiConfig: me.ui_config,
+  };
+}
+
+let current: PlatformRuntime | null = null;
+
+/**
+ * The runtime for this participant and session: created on first use, kept while the session lasts,
+ * replaced when the session changes (another participant joined in this tab). The participant facts
+ * are refreshed from `me` on each call (a reload of the page picks up group changes).
+ */
+export function platformRuntime(me: ParticipantMe, sessionId: string): PlatformRuntime {
+  if (current && current.session.sessionId === sessionId && current.session.userId === me.user_id) {
+    current.session = sessionOf(me, sessionId);
+    return current;
+  }
+  current?.dispose();
+  current = new PlatformRuntime(me, sessionId);
+  return current;
+}
+
+/** The runtime of the current session, if a participant page created one. */
+export function currentRuntime(): PlatformRuntime | null {
+  return current;
+}

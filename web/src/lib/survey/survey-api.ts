@@ -1,0 +1,46 @@
+/** The survey endpoints of api.md, on the app's one HTTP client. */
+import type { ApiClient } from "../api.ts";
+import type {
+  AdminSurvey,
+  PendingSurvey,
+  ResponseInput,
+  SurveyCreateInput,
+  SurveyInput,
+  SurveyResponse,
+} from "./types.ts";
+
+const enc = encodeURIComponent;
+
+export const surveyApi = {
+  pending: (client: ApiClient, sessionId: string) =>
+    client.request<PendingSurvey | null>("GET", "/api/v1/surveys/pending", {
+      query: { session_id: sessionId },
+    }),
+
+  submit: (client: ApiClient, surveyId: string, body: ResponseInput) =>
+    client.request<SurveyResponse>("POST", `/api/v1/surveys/${enc(surveyId)}/responses`, { body }),
+
+  list: (client: ApiClient, experimentId: string) =>
+    client.request<AdminSurvey[]>("GET", `/api/v1/admin/experiments/${enc(experimentId)}/surveys`),
+
+  get: (client: ApiClient, id: string) =>
+    client.request<AdminSurvey>("GET", `/api/v1/admin/surveys/${enc(id)}`),
+
+  create: (client: ApiClient, experimentId: string, body: SurveyCreateInput) =>
+    client.request<AdminSurvey>("POST", `/api/v1/admin/experiments/${enc(experimentId)}/surveys`, { body }),
+
+  update: (client: ApiClient, id: string, body: SurveyInput) =>
+    client.request<AdminSurvey>("PUT", `/api/v1/admin/surveys/${enc(id)}`, { body }),
+
+  remove: (client: ApiClient, id: string) =>
+    client.request<void>("DELETE", `/api/v1/admin/surveys/${enc(id)}`),
+
+  setActive: (client: ApiClient, id: string, active: boolean) =>
+    client.request<AdminSurvey>(
+      "POST",
+      `/api/v1/admin/surveys/${enc(id)}/${active ? "activate" : "deactivate"}`,
+    ),
+
+  /** Where the browser downloads the survey's responses (a streamed CSV attachment). */
+  csvUrl: (id: string) => `/api/v1/admin/surveys/${enc(id)}/responses/csv`,
+};

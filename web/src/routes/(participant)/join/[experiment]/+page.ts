@@ -1,0 +1,24 @@
+import { redirect } from "@sveltejs/kit";
+import { apiFor } from "#lib/api.ts";
+import { joinErrorMessage, joinStudy, loginIdFromQuery } from "#lib/join.ts";
+import type { PageLoad } from "./$types";
+
+/**
+ * `/join/{experiment_id}?login_id=...` joins at once and lands on the feed; without an id in the query
+ * the page asks for one.
+ */
+export const load = (async ({ fetch, params, url }) => {
+  const experimentId = params.experiment;
+  const loginId = loginIdFromQuery(url.searchParams);
+  if (!loginId) return { experimentId, loginId: null, error: null };
+
+  let message: string;
+  try {
+    await joinStudy(apiFor(fetch), experimentId, loginId);
+    message = "";
+  } catch (failure) {
+    message = joinErrorMessage(failure);
+  }
+  if (!message) redirect(303, "/");
+  return { experimentId, loginId, error: message };
+}) satisfies PageLoad;

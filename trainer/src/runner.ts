@@ -122,8 +122,21 @@ export async function executeRun(deps: RunnerDeps, run: RunRef, signal?: AbortSi
     return "failed";
   }
 
+  /**
+   * Records the skip. A scheduled skip replaces the experiment's earlier scheduled skips, so an idle
+   * experiment keeps one row saying why it is not training, not one per interval; the schedule's
+   * rhythm reads this newest row.
+   */
   async function skip(reason: string, fields: Record<string, unknown>): Promise<RunStatus> {
-    await finish({ status: "skipped", skipped_reason: reason, ...fields });
+    await db.transaction(async (trx) => {
+      await finish({ status: "skipped", skipped_reason: reason, ...fields }, trx);
+      if (run.trigger === "schedule") {
+        await trx("model_runs")
+          .where({ experiment_id: run.experimentId, trigger: "schedule", status: "skipped" })
+          .whereNot({ id: run.id })
+          .delete();
+      }
+    });
     logger.info({ reason }, "model run skipped");
     return "skipped";
   }

@@ -216,6 +216,14 @@ describe.each(BACKENDS)("learned model training (%s)", (backend) => {
       expect(skipped?.watermark).toBe(first?.watermark);
       expect(await cacheRunIds(s.experimentId)).toEqual([first?.id]);
 
+      // Given still nothing new, the next skip replaces the previous one: one row says why, not one per interval.
+      clock += INTERVAL_MS;
+      await trainer.tick();
+      const [skippedAgain, ...older] = await runsOf(s.experimentId);
+      expect(skippedAgain).toMatchObject({ status: "skipped", trigger: "schedule" });
+      expect(skippedAgain?.id).not.toBe(skipped?.id);
+      expect(older.map((r) => r.id)).toEqual([first?.id]);
+
       // Given a new LIKE, the next scheduled run trains again.
       const fan = await joinWithSession(app.client(), s.experimentId, `late-${randomUUID()}`);
       await watch(fan, s, ["a0"]);

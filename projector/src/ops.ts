@@ -1,5 +1,10 @@
+/** A JSON document written as it is into a json/jsonb column (not as a JSON string). */
+export interface JsonText {
+  readonly json: string;
+}
+
 /** A column value a projection may write. */
-export type Value = string | number | boolean | null;
+export type Value = string | number | boolean | null | JsonText;
 export type Row = Readonly<Record<string, Value>>;
 
 /** Where a record sits in the log. */

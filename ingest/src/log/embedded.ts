@@ -25,6 +25,33 @@ export interface EmbeddedLogOptions {
 const num = (v: unknown) => Number(v);
 
 /**
+ * Appends records given as one JSON parameter (an array of {event_id, session_id, record}, the record
+ * base64): one short statement instead of three placeholders per record, which is much less work to
+ * build, to pass to the database and for it to parse and plan.
+ */
+const INSERT_RECORDS = `insert into event_log (event_id, session_id, record)
+  select r.event_id, r.session_id, decode(r.record, 'base64')
+  from json_to_recordset(?::json) as r(event_id uuid, session_id uuid, record text)
+  on conflict (event_id) do nothing
+  returning position, event_id`;
+
+function recordsJson(rows: readonly { event_id: string; session_id: string; record: Buffer }[]): string {
+  return JSON.stringify(
+    rows.map((r) => ({
+      event_id: r.event_id,
+      session_id: r.session_id,
+      record: r.record.toString("base64"),
+    })),
+  );
+}
+
+/** Rows of a raw query, from either driver (pg answers a result object; knex-pglite the same shape). */
+function rowsOf<T>(result: unknown): T[] {
+  const r = result as { rows?: T[] } | T[];
+  return Array.isArray(r) ? r : (r.rows ?? []);
+}
+
+/**
  * The embedded event log: an append-only table (`event_log`) in the same database as the read
  * models. One partition; offsets are the table's positions. An append commits before it resolves,
  * so an acknowledged batch is durable; a repeated event_id is not written again.
@@ -58,11 +85,9 @@ export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLo
       if (multiProcess) await trx.raw("select pg_advisory_xact_lock(?)", [APPEND_LOCK]);
       const all = [...rows.values()];
       for (let i = 0; i < all.length; i += 2000) {
-        const inserted = (await trx("event_log")
-          .insert(all.slice(i, i + 2000))
-          .onConflict("event_id")
-          .ignore()
-          .returning(["position", "event_id"])) as { position: string | number; event_id: string }[];
+        const inserted = rowsOf<{ position: string | number; event_id: string }>(
+          await trx.raw(INSERT_RECORDS, [recordsJson(all.slice(i, i + 2000))]),
+        );
         for (const r of inserted) {
           positions.set(r.event_id, num(r.position));
           fresh.add(r.event_id);

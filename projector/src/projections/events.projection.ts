@@ -29,7 +29,7 @@ export const eventsProjection: Projection = {
         position_in_feed: e.position_in_feed,
         algorithm_feed: e.algorithm_feed,
         algorithm_watch: e.algorithm_watch,
-        payload: JSON.stringify(e.payload),
+        payload: { json: JSON.stringify(e.payload) },
         seq: e.seq,
         log_partition: place.partition,
         log_offset: place.offset,

@@ -17,6 +17,12 @@ describe("UI resolution of the bundled presets", () => {
     expect(typeof (await loadLayout(key, "watch"))).toBe("function");
   });
 
+  it("loads the same layout each time a key is resolved, and another one per device", async () => {
+    expect(await loadLayout("list-tablet", "feed")).toBe(await loadLayout("list-tablet", "feed"));
+    expect(await loadLayout("list-tablet", "feed")).not.toBe(await loadLayout("list-mobile", "feed"));
+    expect(await loadLayout("grid-mobile", "watch")).not.toBe(await loadLayout("grid-mobile", "feed"));
+  });
+
   it("resolves none to the bare watch layout", async () => {
     const none = await import("./none.tsx");
     expect(await loadLayout("none", "watch")).toBe(none.default.watch);
@@ -27,7 +33,7 @@ describe("UI resolution of the bundled presets", () => {
     const custom = () => null;
     registerLayoutResolver((key) => (key === "tpl-1" ? Promise.resolve(custom) : null));
     expect(await loadLayout("tpl-1", "feed")).toBe(custom);
-    const fallback = (await import(`./${FALLBACK_PRESET}.tsx`)).default.feed;
+    const fallback = await loadLayout(FALLBACK_PRESET, "feed");
     expect(await loadLayout("5b7c9d3e-0000-4000-8000-000000000000", "feed")).toBe(fallback);
     expect(warn).toHaveBeenCalledOnce();
   });

@@ -1,25 +1,41 @@
 import type { ComponentType } from "preact";
 import type { FeedLayoutProps, WatchLayoutProps } from "../data.ts";
 
-/** A bundled preset: the feed page and the watch page of one style and device. */
-export interface PresetModule {
-  readonly feed: ComponentType<FeedLayoutProps>;
-  readonly watch: ComponentType<WatchLayoutProps>;
+type Device = "desktop" | "tablet" | "mobile";
+
+/** One page of a style family: its layout for each device variant. */
+interface FamilyPage<Props> {
+  readonly default: Readonly<Record<Device, ComponentType<Props>>>;
 }
 
 /**
- * The six bundled presets (spec: UI resolution; api.md `GET /api/v1/admin/ui-presets`), two neutral
- * style families in three device variants, keyed `<style>-<device>`. Each loads on demand: a
- * participant downloads only the preset their group uses.
+ * The two neutral style families, one chunk per page: the feed page never downloads the watch page's
+ * layout (nor the watch page the feed's).
+ */
+const FAMILIES = {
+  grid: {
+    feed: (): Promise<FamilyPage<FeedLayoutProps>> => import("./grid-feed.tsx"),
+    watch: (): Promise<FamilyPage<WatchLayoutProps>> => import("./grid-watch.tsx"),
+  },
+  list: {
+    feed: (): Promise<FamilyPage<FeedLayoutProps>> => import("./list-feed.tsx"),
+    watch: (): Promise<FamilyPage<WatchLayoutProps>> => import("./list-watch.tsx"),
+  },
+};
+
+/**
+ * The six bundled presets (spec: UI resolution; api.md `GET /api/v1/admin/ui-presets`), two style
+ * families in three device variants, keyed `<style>-<device>`. Each page loads on demand: a participant
+ * downloads only the page of the preset their group uses.
  */
 const PRESETS = {
-  "grid-desktop": () => import("./grid-desktop.tsx"),
-  "grid-tablet": () => import("./grid-tablet.tsx"),
-  "grid-mobile": () => import("./grid-mobile.tsx"),
-  "list-desktop": () => import("./list-desktop.tsx"),
-  "list-tablet": () => import("./list-tablet.tsx"),
-  "list-mobile": () => import("./list-mobile.tsx"),
-} satisfies Record<string, () => Promise<{ default: PresetModule }>>;
+  "grid-desktop": ["grid", "desktop"],
+  "grid-tablet": ["grid", "tablet"],
+  "grid-mobile": ["grid", "mobile"],
+  "list-desktop": ["list", "desktop"],
+  "list-tablet": ["list", "tablet"],
+  "list-mobile": ["list", "mobile"],
+} as const satisfies Record<string, readonly [keyof typeof FAMILIES, Device]>;
 
 export type PresetKey = keyof typeof PRESETS;
 export const PRESET_KEYS = Object.keys(PRESETS) as PresetKey[];
@@ -53,11 +69,16 @@ export function registerLayoutResolver(resolver: LayoutResolver): void {
  */
 export async function loadLayout(key: string, page: Page): Promise<Layout> {
   if (key === UI_NONE) return (await import("./none.tsx")).default[page];
-  if (isPresetKey(key)) return (await PRESETS[key]()).default[page];
+  if (isPresetKey(key)) return loadPreset(key, page);
   for (const resolve of resolvers) {
     const layout = resolve(key, page);
     if (layout) return layout;
   }
   console.warn(`feedlab: no layout for UI key "${key}"; showing the ${FALLBACK_PRESET} preset`);
-  return (await PRESETS[FALLBACK_PRESET]()).default[page];
+  return loadPreset(FALLBACK_PRESET, page);
+}
+
+async function loadPreset(key: PresetKey, page: Page): Promise<Layout> {
+  const [family, device] = PRESETS[key];
+  return (await FAMILIES[family][page]()).default[device];
 }

@@ -1,4 +1,0 @@
-import { gridPreset } from "./grid.tsx";
-
-/** Preset `grid-tablet`: the grid family for tablets. */
-export default gridPreset("tablet");

@@ -1,4 +1,0 @@
-import { listPreset } from "./list.tsx";
-
-/** Preset `list-desktop`: the list family for desktops. */
-export default listPreset("desktop");

@@ -6,6 +6,8 @@ import {
   pagesOf,
   parseHeaders,
   parseTemplate,
+  recommenderLabel,
+  recommendersFor,
 } from "./recommender-form.ts";
 
 describe("the recommender form", () => {
@@ -51,6 +53,19 @@ describe("the recommender form", () => {
   it("checks keys like the API", () => {
     expect(["my-rec", "ab", "a_1"].every((k) => KEY_PATTERN.test(k))).toBe(true);
     expect(["a", "My", "1ab", "a b"].some((k) => KEY_PATTERN.test(k))).toBe(false);
+  });
+
+  it("offers each page only the recommenders that declare they serve it, labelled with their key", () => {
+    const rec = (key: string, label: string, supports_feed: boolean, supports_watch: boolean) =>
+      ({ key, label, supports_feed, supports_watch }) as Parameters<typeof recommendersFor>[0][number];
+    const all = [
+      rec("random", "random", true, true),
+      rec("ext-feed", "Lab feed", true, false),
+      rec("ext-watch", "", false, true),
+    ];
+    expect(recommendersFor(all, "feed").map((r) => r.key)).toEqual(["random", "ext-feed"]);
+    expect(recommendersFor(all, "watch").map((r) => r.key)).toEqual(["random", "ext-watch"]);
+    expect(all.map(recommenderLabel)).toEqual(["random", "Lab feed (ext-feed)", "ext-watch"]);
   });
 
   it("names the pages a recommender serves", () => {

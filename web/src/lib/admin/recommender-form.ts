@@ -66,3 +66,13 @@ export function pagesOf(r: Pick<Recommender, "supports_feed" | "supports_watch">
   const pages = [r.supports_feed ? "Feed" : null, r.supports_watch ? "Watch" : null].filter(Boolean);
   return pages.length > 0 ? pages.join(", ") : "None";
 }
+
+/** The recommenders that declare they serve a page: the only ones a group may use there. */
+export function recommendersFor(recommenders: readonly Recommender[], page: "feed" | "watch"): Recommender[] {
+  return recommenders.filter((r) => (page === "feed" ? r.supports_feed : r.supports_watch));
+}
+
+/** A recommender as a choice: its label, with the key when the label differs. */
+export function recommenderLabel(r: Pick<Recommender, "key" | "label">): string {
+  return r.label && r.label !== r.key ? `${r.label} (${r.key})` : r.key;
+}

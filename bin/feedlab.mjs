@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 // Launcher for the `feedlab` CLI. Feedlab runs on Node 24 (it executes TypeScript directly); when an
 // older node starts this file, re-run it with the project's own Node 24 (the `node` devDependency).
+// `feedlab start` runs under the server's V8 settings (bin/node-settings.mjs): the launcher replaces
+// itself with a Node that has them (same process id, so signals and exit codes are unchanged).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import module from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { COMPILE_CACHE_DIR, missingFlags, SERVER_V8_FLAGS } from "./node-settings.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const major = Number(process.versions.node.split(".")[0]);
+const self = fileURLToPath(import.meta.url);
+const args = process.argv.slice(2);
+const v8Flags = args[0] === "start" ? missingFlags(SERVER_V8_FLAGS) : [];
 
 if (major < 24) {
   const local = path.join(root, "node_modules", "node", "bin", "node");
@@ -17,11 +24,12 @@ if (major < 24) {
     );
     process.exit(1);
   }
-  const r = spawnSync(local, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: "inherit",
-  });
+  const r = spawnSync(local, [...v8Flags, self, ...args], { stdio: "inherit" });
   process.exit(r.status ?? 1);
+} else if (v8Flags.length > 0 && typeof process.execve === "function") {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...v8Flags, self, ...args]);
 } else {
+  module.enableCompileCache?.(COMPILE_CACHE_DIR);
   const { main } = await import("../api/src/cli/cli.ts");
-  await main(process.argv.slice(2));
+  await main(args);
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import knexPkg, { type Knex } from "knex";
-import ClientPgLite from "knex-pglite";
 import { migrationSource } from "./migrations/index.ts";
 import { createPgliteProxy } from "./pglite-proxy.ts";
 
@@ -14,14 +14,23 @@ type ClientBase = new (
   config: Knex.Config,
 ) => { processResponse(obj: QueryObject, runner: unknown): unknown };
 
+const require = createRequire(import.meta.url);
+
 /**
+ * The knex client of the embedded database. knex-pglite (and through it PGlite's JavaScript) is
+ * loaded only when a process opens PGlite: a process on PostgreSQL never needs it, and every module
+ * loaded stays in the server's memory for its lifetime.
+ *
  * knex-pglite reports `del()` queries as command "DEL", which knex's pg response handling does not
- * recognise, so deletes answer a raw result instead of the row count. Name them "delete".
+ * recognise, so deletes answer a raw result instead of the row count: the subclass names them "delete".
  */
-class PgLiteClient extends (ClientPgLite as unknown as ClientBase) {
-  override processResponse(obj: QueryObject, runner: unknown): unknown {
-    return super.processResponse(obj.method === "del" ? { ...obj, method: "delete" } : obj, runner);
-  }
+function pgliteClient(): ClientBase {
+  const ClientPgLite = require("knex-pglite") as ClientBase;
+  return class PgLiteClient extends ClientPgLite {
+    override processResponse(obj: QueryObject, runner: unknown): unknown {
+      return super.processResponse(obj.method === "del" ? { ...obj, method: "delete" } : obj, runner);
+    }
+  };
 }
 
 export type Db = Knex;
@@ -59,7 +68,7 @@ export function openDb(options: DbOptions): OpenDb {
   // knex-pglite fixes the pool at one connection: PGlite is single-user. The engine runs in a
   // worker thread (pglite-proxy.ts) so that it does not compete with HTTP for the event loop.
   const pglite = createPgliteProxy(dir);
-  const config = { client: PgLiteClient, dialect: "postgres", connection: () => ({ pglite }) };
+  const config = { client: pgliteClient(), dialect: "postgres", connection: () => ({ pglite }) };
   const db = knex(config as unknown as Knex.Config);
   return {
     db,

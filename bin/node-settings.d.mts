@@ -1,0 +1,8 @@
+/** Types of bin/node-settings.mjs (plain JavaScript: the launcher runs before TypeScript can). */
+export declare const COMPILE_CACHE_DIR: string;
+export declare const SERVER_V8_FLAGS: readonly string[];
+export declare function missingFlags(
+  flags: readonly string[],
+  execArgv?: readonly string[],
+  nodeOptions?: string,
+): string[];

@@ -1,5 +1,16 @@
+import type { EventLog } from "./log/event-log.ts";
+import type { KafkaLogOptions } from "./log/kafka.ts";
+
 export * from "./log/embedded.ts";
 export * from "./log/event-log.ts";
-export * from "./log/kafka.ts";
+export type { KafkaLogOptions } from "./log/kafka.ts";
 export * from "./stamp.ts";
 export * from "./validate.ts";
+
+/**
+ * The Kafka adapter. It loads on first use, with kafkajs, so a process on the embedded log never
+ * loads (and keeps in memory) the Kafka client.
+ */
+export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
+  return (await import("./log/kafka.ts")).createKafkaLog(options);
+}

@@ -138,7 +138,9 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
   }
 
   for (const [table, list] of accumulates) {
-    const rows = [...accumulate(list).values()];
+    // In key order: concurrent batches (other partitions, other projectors) then lock shared rows in
+    // the same order, so they wait for each other instead of deadlocking.
+    const rows = [...accumulate(list)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
     const first = rows[0];
     if (!first) continue;
     const keyCols = Object.keys(first.key);

@@ -97,3 +97,12 @@ export function decodePosition(token: string): LogPosition | null {
   }
   return map;
 }
+
+/** The log could not take the batch (the broker is down, unreachable or too slow): retry later. */
+export class LogUnavailableError extends Error {
+  readonly retriable = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LogUnavailableError";
+  }
+}

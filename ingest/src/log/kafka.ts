@@ -8,24 +8,22 @@ import {
   type Producer,
 } from "kafkajs";
 import type { Logger } from "pino";
-import type {
-  AppendResult,
-  EventLog,
-  LogPosition,
-  LogRecord,
-  SubscribeOptions,
-  Subscription,
+import {
+  type AppendResult,
+  type EventLog,
+  type LogPosition,
+  type LogRecord,
+  LogUnavailableError,
+  type SubscribeOptions,
+  type Subscription,
 } from "./event-log.ts";
 import { groupCommit } from "./group-commit.ts";
 
-/** The broker could not take the batch (down, unreachable, too slow): retry later. */
-export class LogUnavailableError extends Error {
-  readonly retriable = true;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "LogUnavailableError";
-  }
-}
+/**
+ * How many partitions one consumer applies at the same time. Each batch is its own database
+ * transaction, so this is also how many of the database pool's connections projection takes.
+ */
+const PARTITIONS_IN_PARALLEL = 3;
 
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
@@ -179,6 +177,9 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       // consumer. (Seeking inside a rebalance proved unreliable with kafkajs: partitions stalled.)
       await consumer.run({
         autoCommit: true,
+        // Partitions apply side by side (each batch locks only its own partitions), so one slow
+        // batch does not hold up the others' projection lag.
+        partitionsConsumedConcurrently: Math.min(partitions, PARTITIONS_IN_PARALLEL),
         eachBatchAutoResolve: false,
         eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
           const records: LogRecord[] = batch.messages.map((m) => ({

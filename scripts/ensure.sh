@@ -11,7 +11,8 @@ if [ ! -x node_modules/.bin/node ] || [ ! -f node_modules/.package-lock.json ] |
   npm install --no-audit --no-fund --loglevel=error
 fi
 
-if [ ! -f web/build/index.html ] || [ -n "$(find web/src web/static web/vite.config.ts web/package.json -newer web/build/index.html 2>/dev/null | head -n 1)" ]; then
+# Two apps in one build: the SvelteKit app (index.html) and the participant shell (participant.html).
+if [ ! -f web/build/index.html ] || [ ! -f web/build/participant.html ] || [ -n "$(find web/src web/static web/vite.config.ts web/vite.shared.ts web/vite.participant.config.ts web/package.json -newer web/build/index.html 2>/dev/null | head -n 1)" ]; then
   echo "feedlab: building the web app..."
   npm run build --silent -w web
 fi

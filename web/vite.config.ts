@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import adapter from "@sveltejs/adapter-static";
 import { sveltekit } from "@sveltejs/kit/vite";
-import { defineConfig, type ProxyOptions } from "vite";
+import { defineConfig, type Plugin, type ProxyOptions } from "vite";
+import { PARTICIPANT_PAGE, platformAliases, platformJsx } from "./vite.shared.ts";
 
 /** The Feedlab API server that `vite dev` forwards API, feed, session and media requests to. */
 const API_ORIGIN = "http://127.0.0.1:8080";
@@ -16,24 +18,38 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
   API_PATHS.map((path) => [`^${path}(?:/|\\?|$)`, { target: API_ORIGIN, changeOrigin: false }]),
 );
 
-const local = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-
 /**
- * The participant platform namespace (docs/participant-runtime.md): layouts import `react` (Preact's
- * compat layer) and the platform modules by these names. Mirrored in tsconfig.json `paths`.
+ * `vite dev` serves the participant shell (src/participant, built on its own by
+ * vite.participant.config.ts) for the participant pages, as the API does with the build; its modules go
+ * through this dev server like the SvelteKit app's.
  */
-const platformAliases = [
-  { find: /^react$/, replacement: "preact/compat" },
-  { find: /^react-dom$/, replacement: "preact/compat" },
-  { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
-  { find: /^react\/jsx-runtime$/, replacement: "preact/jsx-runtime" },
-  { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-dev-runtime" },
-  { find: /^@feedlab\/data$/, replacement: local("./src/lib/platform/data.ts") },
-  { find: /^@feedlab\/surfaces$/, replacement: local("./src/lib/platform/surfaces/index.ts") },
-];
+function participantShellInDev(): Plugin {
+  const page = fileURLToPath(new URL("./src/participant/participant.html", import.meta.url));
+  return {
+    name: "feedlab-participant-shell-dev",
+    apply: "serve",
+    configureServer(server) {
+      server.middlewares.use(async (req, res, next) => {
+        const url = new URL(req.url ?? "/", "http://localhost");
+        if (req.method !== "GET" || !PARTICIPANT_PAGE.test(url.pathname)) return next();
+        try {
+          const html = (await readFile(page, "utf8")).replace(
+            'src="./main.ts"',
+            'src="/src/participant/main.ts"',
+          );
+          res.setHeader("Content-Type", "text/html");
+          res.end(await server.transformIndexHtml(url.pathname, html));
+        } catch (error) {
+          next(error);
+        }
+      });
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
+    participantShellInDev(),
     sveltekit({
       // A single-page app: every route renders in the browser (ssr = false in the root layout), and the
       // API server answers unknown paths with the fallback page.
@@ -48,8 +64,7 @@ export default defineConfig({
     }),
   ],
   resolve: { alias: platformAliases },
-  // TSX (participant layouts and surfaces) compiles with Preact's automatic JSX runtime.
-  oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  oxc: platformJsx,
   server: { proxy },
   preview: { proxy },
 });

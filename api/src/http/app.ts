@@ -10,7 +10,7 @@ import { docsMiddleware } from "./docs.ts";
 import { HttpError } from "./errors.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { type MountDeps, mountRoutes, type Route } from "./route.ts";
-import { inlineScriptSources, serveFolder, serveWebApp } from "./static.ts";
+import { APP_SHELL, inlineScriptSources, PARTICIPANT_SHELL, serveFolder, serveWebApp } from "./static.ts";
 
 export interface AppDeps extends MountDeps {
   readonly log: Logger;
@@ -92,8 +92,15 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }
   });
 
-  // 4. Security headers. Inline scripts of the web app's shell are allowed by hash, not wholesale.
-  const shellScripts = inlineScriptSources(path.join(deps.webBuildDir, "index.html"));
+  // 4. Security headers. Inline scripts of the web app's shells are allowed by hash, not wholesale.
+  const shellSources = [APP_SHELL, PARTICIPANT_SHELL].map((shell) =>
+    inlineScriptSources(path.join(deps.webBuildDir, shell)),
+  );
+  const shellScripts = () =>
+    shellSources
+      .map((sources) => sources())
+      .filter((sources) => sources !== "")
+      .join(" ");
   app.use(
     helmet({
       contentSecurityPolicy: {

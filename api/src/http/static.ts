@@ -117,15 +117,28 @@ function inlineScriptHashes(htmlFile: string): string[] {
 }
 
 /**
- * Serves the built SvelteKit app: its files, and the SPA shell for every other page path.
- * Content-hashed assets under `_app/immutable` are cached for a year; the shell is never cached.
+ * The participant pages (`/` feed, `/watch/{id}`): the web build's participant shell serves them, a
+ * small app of its own (web/src/participant) that carries none of the SvelteKit app's code.
+ */
+export const PARTICIPANT_SHELL = "participant.html";
+/** The SvelteKit app's page, for every other page path (admin console, join page, errors). */
+export const APP_SHELL = "index.html";
+
+/** Mirrored in web/vite.shared.ts (`vite dev` serves the shell for the same paths). */
+const isParticipantPage = (p: string) => /^\/(?:watch\/[^/]+)?$/.test(p);
+
+/**
+ * Serves the built web app: its files, the participant shell for the participant pages, and the
+ * SvelteKit app's shell for every other page path. Content-hashed assets under `_app/immutable` are
+ * cached for a year; the shells are never cached.
  */
 export function serveWebApp(buildDir: string, isApiPath: (p: string) => boolean): Middleware<AppState> {
   const root = path.resolve(buildDir);
   return async (ctx, next) => {
     if ((ctx.method !== "GET" && ctx.method !== "HEAD") || isApiPath(ctx.path)) return next();
     const rel = path.normalize(decodeURIComponent(ctx.path));
-    if (rel !== path.sep && rel !== "/") {
+    const participantPage = isParticipantPage(ctx.path);
+    if (!participantPage) {
       const immutable = rel.startsWith(`${path.sep}_app${path.sep}immutable${path.sep}`);
       if (
         await sendFile(ctx, root, rel, {
@@ -137,7 +150,8 @@ export function serveWebApp(buildDir: string, isApiPath: (p: string) => boolean)
         return;
     }
     ctx.set("Cache-Control", "no-cache");
-    if (await sendFile(ctx, root, "index.html", { maxAgeSeconds: 0, precompressed: true })) return;
+    const shell = participantPage ? PARTICIPANT_SHELL : APP_SHELL;
+    if (await sendFile(ctx, root, shell, { maxAgeSeconds: 0, precompressed: true })) return;
     ctx.status = 503;
     ctx.type = "text/plain";
     ctx.body = "The web app is not built. Run `npm run build` (npm start does this for you).";

@@ -1,4 +1,6 @@
 import { type ApiClient, ApiError } from "./api.ts";
+import { ENTRY_REFERRER_KEY } from "./platform/tracking/session.ts";
+import { webStore } from "./platform/tracking/storage.ts";
 import { participantSession } from "./session.svelte.ts";
 
 /**
@@ -30,6 +32,21 @@ export function loginIdFromQuery(params: URLSearchParams): string | null {
 export async function joinStudy(client: ApiClient, experimentId: string, loginId: string): Promise<void> {
   const joined = await client.join({ experiment_id: experimentId, login_id: loginId });
   participantSession.bindUser(joined.user_id);
+}
+
+/**
+ * Leaves the join page for the feed with a full page load: the participant pages are their own small
+ * app (web/src/participant), not part of this one. The join page's referrer (the recruitment site) is
+ * kept for the session's SESSION_START. The returned promise never settles: the document is going away.
+ */
+export function openFeed(): Promise<never> {
+  try {
+    webStore("session").setItem(ENTRY_REFERRER_KEY, document.referrer);
+  } catch {
+    // Without storage SESSION_START names the join page as its referrer.
+  }
+  window.location.replace("/");
+  return new Promise(() => {});
 }
 
 /** What the participant is told when joining fails (unexpected failures are also logged). */

@@ -1,4 +1,4 @@
-import { type ApiClient, ApiError } from "./api.ts";
+import { ApiError, type ParticipantApi } from "./participant-api.ts";
 import { SESSION_ID_KEY, SessionStore } from "./platform/tracking/session.ts";
 import { webStore } from "./platform/tracking/storage.ts";
 import { randomUuid } from "./uuid.ts";
@@ -25,7 +25,7 @@ class ParticipantSession {
   }
 
   /** Returns the registered session id, creating and registering one first if needed. */
-  ensure(client: ApiClient): Promise<string> {
+  ensure(client: ParticipantApi): Promise<string> {
     return this.#store.ensure(async (id) => {
       try {
         await client.registerSession(id);

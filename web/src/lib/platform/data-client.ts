@@ -1,4 +1,4 @@
-import type { ApiClient } from "../api.ts";
+import type { ParticipantApi } from "../participant-api.ts";
 import type { FeedPage, Video } from "../types.ts";
 import type { TrackingCore } from "./tracking/core.ts";
 
@@ -31,13 +31,13 @@ function head(page: FeedPage, limit: number): FeedPage {
  * code loads; the hooks take it from here.
  */
 export class DataClient {
-  readonly #api: ApiClient;
+  readonly #api: ParticipantApi;
   readonly #sessionId: string;
   readonly #core: TrackingCore;
   readonly #videos = new Map<string, Promise<Video>>();
   #prefetched: Prefetched | null = null;
 
-  constructor(api: ApiClient, sessionId: string, core: TrackingCore) {
+  constructor(api: ParticipantApi, sessionId: string, core: TrackingCore) {
     this.#api = api;
     this.#sessionId = sessionId;
     this.#core = core;

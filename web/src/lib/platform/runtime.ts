@@ -1,4 +1,4 @@
-import { api } from "../api.ts";
+import { participantApi as api } from "../participant-api.ts";
 import type { ParticipantMe, SurfaceConfig } from "../types.ts";
 import { DataClient } from "./data-client.ts";
 import { TrackingCore } from "./tracking/core.ts";

@@ -1,4 +1,4 @@
-import type { ApiClient } from "../api.ts";
+import type { ParticipantApi } from "../participant-api.ts";
 import { surveyApi } from "./survey-api.ts";
 import type { PendingSurvey } from "./types.ts";
 
@@ -59,7 +59,7 @@ class PendingSurveys {
   }
 
   /** Asks the dispatcher again. A failure keeps the last answer (or shows nothing): the page stays usable. */
-  async check(client: ApiClient, sessionId: string): Promise<void> {
+  async check(client: ParticipantApi, sessionId: string): Promise<void> {
     if (!this.#loaded) {
       this.#dismissed = readDismissed();
       this.#loaded = true;

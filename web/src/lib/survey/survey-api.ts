@@ -1,5 +1,6 @@
 /** The survey endpoints of api.md, on the app's one HTTP client. */
 import type { ApiClient } from "../api.ts";
+import type { ParticipantApi } from "../participant-api.ts";
 import type {
   AdminSurvey,
   PendingSurvey,
@@ -12,12 +13,12 @@ import type {
 const enc = encodeURIComponent;
 
 export const surveyApi = {
-  pending: (client: ApiClient, sessionId: string) =>
+  pending: (client: ParticipantApi, sessionId: string) =>
     client.request<PendingSurvey | null>("GET", "/api/v1/surveys/pending", {
       query: { session_id: sessionId },
     }),
 
-  submit: (client: ApiClient, surveyId: string, body: ResponseInput) =>
+  submit: (client: ParticipantApi, surveyId: string, body: ResponseInput) =>
     client.request<SurveyResponse>("POST", `/api/v1/surveys/${enc(surveyId)}/responses`, { body }),
 
   list: (client: ApiClient, experimentId: string) =>

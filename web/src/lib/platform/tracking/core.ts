@@ -1,6 +1,7 @@
 import { randomUuid } from "../../uuid.ts";
 import { describeEnvironment } from "./environment.ts";
 import { Outbox } from "./outbox.ts";
+import { ENTRY_REFERRER_KEY } from "./session.ts";
 import { type KeyValueStore, webStore } from "./storage.ts";
 import { SequenceStore, Tracker } from "./tracker.ts";
 import { Transport } from "./transport.ts";
@@ -96,10 +97,12 @@ export class TrackingCore {
     } catch {
       // Without storage a reload may repeat SESSION_START; the events still say which page loaded.
     }
+    const entryReferrer = this.#session.getItem(ENTRY_REFERRER_KEY);
+    this.#session.removeItem(ENTRY_REFERRER_KEY);
     this.tracker.track("SESSION_START", {
       sessionId: this.sessionId,
       startTime: Date.now(),
-      referrer: win.document.referrer,
+      referrer: entryReferrer ?? win.document.referrer,
       initialUrl: win.location.href,
       initialPageType,
       environment: describeEnvironment(win),

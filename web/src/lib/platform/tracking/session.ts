@@ -6,6 +6,11 @@ export const SESSION_ID_KEY = "feedlab.session_id";
 export const REGISTERED_KEY = "feedlab.session_registered";
 /** sessionStorage key of the participant the session belongs to. */
 export const USER_KEY = "feedlab.session_user";
+/**
+ * sessionStorage key: the referrer of the join page, kept across the full page load from there to the
+ * feed (a separate app), so SESSION_START names the recruitment site rather than the join page.
+ */
+export const ENTRY_REFERRER_KEY = "feedlab.entry_referrer";
 
 /**
  * Registers a session id with the server (`POST /sessions`): resolves `"ok"` on 201 or 200, `"taken"`

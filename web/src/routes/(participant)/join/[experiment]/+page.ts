@@ -1,11 +1,10 @@
-import { redirect } from "@sveltejs/kit";
 import { apiFor } from "#lib/api.ts";
-import { joinErrorMessage, joinStudy, loginIdFromQuery } from "#lib/join.ts";
+import { joinErrorMessage, joinStudy, loginIdFromQuery, openFeed } from "#lib/join.ts";
 import type { PageLoad } from "./$types";
 
 /**
  * `/join/{experiment_id}?login_id=...` joins at once and lands on the feed; without an id in the query
- * the page asks for one.
+ * the page asks for one. The feed is another app (web/src/participant): it is reached by a full page load.
  */
 export const load = (async ({ fetch, params, url }) => {
   const experimentId = params.experiment;
@@ -19,6 +18,6 @@ export const load = (async ({ fetch, params, url }) => {
   } catch (failure) {
     message = joinErrorMessage(failure);
   }
-  if (!message) redirect(303, "/");
+  if (!message) return openFeed();
   return { experimentId, loginId, error: message };
 }) satisfies PageLoad;

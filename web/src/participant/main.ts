@@ -1,0 +1,15 @@
+/**
+ * The participant shell: the feed (`/`) and watch (`/watch/{id}`) pages as a small app of their own,
+ * without SvelteKit, so a participant downloads only what these pages use (the admin console and the
+ * join page stay in the SvelteKit app). Built by vite.participant.config.ts into build/participant.html,
+ * which the API serves for those paths (api/src/http/static.ts).
+ */
+import "../app.css";
+import { mount } from "svelte";
+import { router } from "./router.svelte.ts";
+import Shell from "./shell.svelte";
+
+const target = document.getElementById("participant");
+if (!target) throw new Error("participant.html has no #participant element");
+mount(Shell, { target });
+router.start();

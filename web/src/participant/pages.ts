@@ -1,0 +1,135 @@
+import { ApiError, participantApi as api, isApiError } from "#lib/participant-api.ts";
+import { type Layout, loadLayout, UI_NONE } from "#lib/platform/presets/index.ts";
+import { type PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
+import { preloadPlayer } from "#lib/platform/surfaces/players/index.ts";
+import { participantSession } from "#lib/session.svelte.ts";
+import type { Video } from "#lib/types.ts";
+
+/** The visitor has no participant cookie (401) or an admin one (403): they have not joined a study. */
+export type NoStudy = { readonly kind: "no-study" };
+export type FeedData =
+  | NoStudy
+  | { readonly kind: "feed"; sessionId: string; runtime: PlatformRuntime; layout: Layout };
+export type WatchData =
+  | NoStudy
+  | { readonly kind: "watch"; sessionId: string; runtime: PlatformRuntime; layout: Layout; video: Video };
+/** A page that failed to load: what the error view shows. */
+export interface PageError {
+  readonly status: number;
+  readonly message: string;
+}
+
+/** What a participant URL renders, once its data is loaded. */
+export type View =
+  | { readonly page: "feed"; readonly data: FeedData }
+  | { readonly page: "watch"; readonly data: WatchData }
+  | { readonly page: "error"; readonly error: PageError };
+
+/** A page load's outcome: a view, or another participant URL to go to instead. */
+export type Loaded = View | { readonly page: "redirect"; readonly location: string };
+
+/** The participant pages this shell serves (api/src/http/static.ts serves it for the same paths). */
+export type Route = { readonly page: "feed" } | { readonly page: "watch"; readonly id: string };
+
+export function routeOf(pathname: string): Route | null {
+  if (pathname === "/") return { page: "feed" };
+  const watch = /^\/watch\/([^/]+)$/.exec(pathname);
+  if (!watch?.[1]) return null;
+  try {
+    return { page: "watch", id: decodeURIComponent(watch[1]) };
+  } catch {
+    return null; // a malformed escape: not a page of this app
+  }
+}
+
+/** A page's own failure, with the status and message the error view shows. */
+class PageFailure extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Loads a participant page. Failures become the error view: a page's own (404 "Video not found"),
+ * an API error with the API's message (the server never puts internals in it), anything else a 500.
+ */
+export async function loadPage(route: Route): Promise<Loaded> {
+  try {
+    return route.page === "feed" ? await loadFeed() : await loadWatch(route.id);
+  } catch (failure) {
+    if (failure instanceof PageFailure) return { page: "error", error: failure };
+    console.error(failure);
+    if (failure instanceof ApiError) {
+      return {
+        page: "error",
+        error: { status: failure.status >= 400 ? failure.status : 500, message: failure.message },
+      };
+    }
+    return { page: "error", error: { status: 500, message: "Internal Error" } };
+  }
+}
+
+/** The participant's runtime for this session, or null when the visitor has not joined. */
+async function runtimeOrNoStudy(): Promise<PlatformRuntime | null> {
+  try {
+    const [me, sessionId] = await Promise.all([api.participantMe(), participantSession.ensure(api)]);
+    return platformRuntime(me, sessionId);
+  } catch (error) {
+    // No participant cookie (401), or an admin cookie instead of one (403): the visitor has not joined.
+    if (isApiError(error, 401) || isApiError(error, 403)) return null;
+    throw error;
+  }
+}
+
+/**
+ * The feed page resolves the group's `ui_config.feed` (spec: UI resolution): `none` redirects to the
+ * first recommended video; any other key loads its layout while the first feed page is fetched.
+ */
+async function loadFeed(): Promise<Loaded> {
+  const runtime = await runtimeOrNoStudy();
+  if (!runtime) return { page: "feed", data: { kind: "no-study" } };
+  const uiKey = runtime.session.uiConfig.feed;
+  if (uiKey === UI_NONE) {
+    // Reads the session's own events first, so a video just watched is not opened again.
+    const first = await runtime.data.feed(0, 1);
+    const video = first.items[0];
+    if (video) return { page: "redirect", location: `/watch/${video.id}` };
+  } else {
+    runtime.data.prefetchFeed();
+  }
+  const layout = await loadLayout(uiKey, "feed");
+  return { page: "feed", data: { kind: "feed", sessionId: runtime.session.sessionId, runtime, layout } };
+}
+
+/**
+ * The watch page resolves the group's `ui_config.watch` and loads that layout while the video and the
+ * first related page are fetched.
+ */
+async function loadWatch(id: string): Promise<Loaded> {
+  const runtime = await runtimeOrNoStudy();
+  if (!runtime) return { page: "watch", data: { kind: "no-study" } };
+  runtime.data.prefetchRelated(id);
+  const [video, layout] = await Promise.all([
+    runtime.data.video(id).then(
+      (found) => {
+        preloadPlayer(found);
+        return found;
+      },
+      (failure: unknown) => {
+        // The participant view answers 404 for anything outside the experiment's pool, and a malformed id
+        // may be refused as bad input: both mean there is no such video here.
+        if (isApiError(failure, 404) || isApiError(failure, 400) || isApiError(failure, 422)) {
+          throw new PageFailure(404, "Video not found");
+        }
+        throw failure;
+      },
+    ),
+    loadLayout(runtime.session.uiConfig.watch, "watch"),
+  ]);
+  return {
+    page: "watch",
+    data: { kind: "watch", sessionId: runtime.session.sessionId, runtime, layout, video },
+  };
+}

@@ -13,6 +13,7 @@ import { createAuthService } from "./auth/auth.service.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
 import type { Config } from "./config.ts";
 import { type DbKind, migrate, openDb } from "./db/db.ts";
+import { scheduleMaintenance } from "./db/maintenance.ts";
 import { DEMO_MEDIA_DIR, seedDemo } from "./demo/seed.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createEventStoreReader } from "./events/event-store.read.ts";
@@ -157,6 +158,8 @@ export async function openRuntime(
   changes.subscribe((change) => {
     if (change.type === "group" || change.type === "resync") events.invalidateContexts();
   });
+  // PostgreSQL's autovacuum keeps statistics and space in order; PGlite has no background workers.
+  const maintenance = kind === "pglite" ? scheduleMaintenance(db, log.child({ component: "db" })) : null;
   let projecting = false;
   return {
     config,
@@ -181,6 +184,7 @@ export async function openRuntime(
       await eventLog.close();
       await changes.stop();
       await externalHttp.close();
+      await maintenance?.stop();
       await closeDb();
     },
   };

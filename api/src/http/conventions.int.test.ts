@@ -91,6 +91,28 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
     expect(await plain.text()).toContain("<html");
   });
 
+  it("serves the participant shell for the feed and watch pages and the console app for other pages", async () => {
+    for (const page of ["/", "/watch/abc-123"]) {
+      const html = await (await fetch(`${app.url}${page}`)).text();
+      expect(html, page).toContain('id="participant"');
+      expect(html, page).not.toContain("__sveltekit");
+    }
+    for (const page of ["/admin", "/join/some-experiment", "/watch/a/b"]) {
+      const html = await (await fetch(`${app.url}${page}`)).text();
+      expect(html, page).toContain("__sveltekit");
+    }
+  });
+
+  it("answers 400 malformed_path, not a 500, for a page or media path with a malformed escape", async () => {
+    for (const page of ["/watch/%E0%A4%A", "/admin/%"]) {
+      const r = await fetch(`${app.url}${page}`);
+      expect(r.status, page).toBe(400);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe("malformed_path");
+    }
+    const media = await fetch(`${app.url}/media/%E0%A4%A`);
+    expect([400, 404]).toContain(media.status);
+  });
+
   it("serves health, readiness and Prometheus metrics", async () => {
     const c = app.client();
     expect((await c.get("/healthz")).status).toBe(200);

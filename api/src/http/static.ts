@@ -4,6 +4,16 @@ import path from "node:path";
 import type { Middleware } from "koa";
 import send from "send";
 import type { AppState } from "./context.ts";
+import { badRequest } from "./errors.ts";
+
+/** A request path with its percent-escapes decoded; a malformed escape is the client's error (400). */
+function decodedPath(urlPath: string): string {
+  try {
+    return decodeURIComponent(urlPath);
+  } catch {
+    throw badRequest("malformed_path", "The URL path has a malformed percent-escape.");
+  }
+}
 
 /** Streams a file with Range, ETag and conditional GET support (the `send` package). */
 const isFile = (file: string) => {
@@ -70,7 +80,7 @@ export function serveFolder(prefix: string, root: string, maxAgeSeconds: number)
   const absRoot = path.resolve(root);
   return async (ctx, next) => {
     if ((ctx.method !== "GET" && ctx.method !== "HEAD") || !ctx.path.startsWith(prefix)) return next();
-    const rel = decodeURIComponent(ctx.path.slice(prefix.length));
+    const rel = decodedPath(ctx.path.slice(prefix.length));
     if (!(await sendFile(ctx, absRoot, path.normalize(rel), { maxAgeSeconds }))) return next();
   };
 }
@@ -136,7 +146,7 @@ export function serveWebApp(buildDir: string, isApiPath: (p: string) => boolean)
   const root = path.resolve(buildDir);
   return async (ctx, next) => {
     if ((ctx.method !== "GET" && ctx.method !== "HEAD") || isApiPath(ctx.path)) return next();
-    const rel = path.normalize(decodeURIComponent(ctx.path));
+    const rel = path.normalize(decodedPath(ctx.path));
     const participantPage = isParticipantPage(ctx.path);
     if (!participantPage) {
       const immutable = rel.startsWith(`${path.sep}_app${path.sep}immutable${path.sep}`);

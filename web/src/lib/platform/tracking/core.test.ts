@@ -1,7 +1,7 @@
 import { EXAMPLE_PAYLOADS } from "@feedlab/schemas/events/examples.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TrackingCore } from "./core.ts";
-import { SESSION_ID_KEY, SessionStore } from "./session.ts";
+import { ENTRY_REFERRER_KEY, SESSION_ID_KEY, SessionStore } from "./session.ts";
 import { memoryStore } from "./storage.ts";
 import { fakeServer, seqId, settle } from "./test-helpers.ts";
 
@@ -48,6 +48,22 @@ describe("the tracking core's session and page lifecycle", () => {
   });
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  it("names the join page's referrer in SESSION_START when the join page handed it over, once", async () => {
+    const server = fakeServer();
+    const session = memoryStore();
+    // The join page (another app) saw the recruitment site; the feed's own referrer is the join page.
+    session.setItem(ENTRY_REFERRER_KEY, "https://recruit.example/study-42");
+    const { core, win, doc } = coreOn(server, [], session);
+    doc.referrer = "http://study.test/join/x";
+    core.startSession("feed", win);
+    await vi.advanceTimersByTimeAsync(5000);
+    const start = server.requests.flatMap((r) => r.body.events).find((e) => e.event_type === "SESSION_START");
+    expect((start as unknown as { payload: { referrer: string } }).payload.referrer).toBe(
+      "https://recruit.example/study-42",
+    );
+    expect(session.getItem(ENTRY_REFERRER_KEY)).toBeNull();
   });
 
   it("emits SESSION_START once per session with the environment, not again on a reload", async () => {

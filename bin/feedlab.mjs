@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 // Launcher for the `feedlab` CLI. Feedlab runs on Node 24 (it executes TypeScript directly); when an
 // older node starts this file, re-run it with the project's own Node 24 (the `node` devDependency).
-// `feedlab start` runs under the server's V8 settings (bin/node-settings.mjs): the launcher replaces
-// itself with a Node that has them (same process id, so signals and exit codes are unchanged).
+// `feedlab start` runs under the server's V8 settings, and any command of a Kafka deployment without
+// kafkajs's spurious timer warning (bin/node-settings.mjs): the launcher replaces itself with a Node
+// that has those flags (same process id, so signals and exit codes are unchanged).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { COMPILE_CACHE_DIR, missingFlags, SERVER_V8_FLAGS } from "./node-settings.mjs";
+import { COMPILE_CACHE_DIR, kafkaFlags, missingFlags, SERVER_V8_FLAGS } from "./node-settings.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const major = Number(process.versions.node.split(".")[0]);
 const self = fileURLToPath(import.meta.url);
 const args = process.argv.slice(2);
-const v8Flags = args[0] === "start" ? missingFlags(SERVER_V8_FLAGS) : [];
+const v8Flags = missingFlags([...(args[0] === "start" ? SERVER_V8_FLAGS : []), ...kafkaFlags()]);
 
 if (major < 24) {
   const local = path.join(root, "node_modules", "node", "bin", "node");

@@ -1,6 +1,7 @@
 /** Types of bin/node-settings.mjs (plain JavaScript: the launcher runs before TypeScript can). */
 export declare const COMPILE_CACHE_DIR: string;
 export declare const SERVER_V8_FLAGS: readonly string[];
+export declare function kafkaFlags(env?: Record<string, string | undefined>): string[];
 export declare function missingFlags(
   flags: readonly string[],
   execArgv?: readonly string[],

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { kafkaFlags, missingFlags, SERVER_V8_FLAGS } from "./node-settings.mjs";
+
+describe("the launcher's Node flags", () => {
+  it("silences kafkajs's timer warning only in Kafka deployments", () => {
+    expect(kafkaFlags({ KAFKA_BROKERS: "127.0.0.1:9092" })).toEqual([
+      "--disable-warning=TimeoutNegativeWarning",
+    ]);
+    expect(kafkaFlags({})).toEqual([]);
+  });
+
+  it("adds a flag only when neither the command line nor NODE_OPTIONS sets that option", () => {
+    expect(missingFlags(SERVER_V8_FLAGS, [], "")).toEqual(["--max-semi-space-size=4"]);
+    expect(missingFlags(SERVER_V8_FLAGS, ["--max-semi-space-size=16"], "")).toEqual([]);
+    expect(missingFlags(SERVER_V8_FLAGS, [], "--max_semi_space_size=16")).toEqual([]);
+    expect(missingFlags(["--disable-warning=TimeoutNegativeWarning"], [], "--inspect")).toHaveLength(1);
+  });
+});

@@ -1,22 +1,18 @@
 /** The feed page of the "grid" style family (`grid-parts.tsx`), for the three device variants. */
 import { type FeedLayoutProps, useFeed, type Video } from "@feedlab/data";
 import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
-import { BASE_CSS, type Device, Meta, Skeletons, Thumb } from "./grid-parts.tsx";
+import { BASE_CSS, DEVICE_CSS, type Device, Meta, Skeletons, Thumb } from "./grid-parts.tsx";
 import { Avatar, useMoreOnScroll } from "./shared.tsx";
 
 /** The family's stylesheet without the watch page's rules. */
 const FEED_CSS = `${BASE_CSS}.fg--tablet .fg-feed{padding:1.25rem 1.25rem 3rem}
 .fg--tablet .fg-grid{grid-template-columns:repeat(auto-fill,minmax(min(100%,17rem),1fr));gap:2rem 1.25rem}
-.fg--tablet .fg-btn{height:2.75rem;padding:0 1.2rem}
 .fg--mobile .fg-feed{padding:0 0 2rem}
 .fg--mobile .fg-grid{grid-template-columns:1fr;gap:1.25rem}
 .fg--mobile .fg-grid .fg-thumb{border-radius:0}
 .fg--mobile .fg-grid .fg-body{padding:0 .75rem}
-.fg--mobile .fg-title{font-size:.95rem}
-.fg--mobile .fg-sub{font-size:.8rem}
-.fg--mobile .fg-btn{height:2.5rem}
 @media (min-width:700px){.fg--mobile .fg-grid{grid-template-columns:repeat(2,minmax(0,1fr));gap:1.5rem .75rem;padding:.75rem}.fg--mobile .fg-grid .fg-thumb{border-radius:10px}.fg--mobile .fg-grid .fg-body{padding:0}}
-`;
+${DEVICE_CSS}`;
 
 function GridCard({ video, position }: { video: Video; position: number }) {
   return (

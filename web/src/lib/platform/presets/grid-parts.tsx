@@ -10,7 +10,8 @@ export type Device = "desktop" | "tablet" | "mobile";
 
 /**
  * The rules both pages of the family use, first in each page's stylesheet. Each page appends its own
- * rules in the order the family's one stylesheet had them, so the cascade is the same on every page.
+ * rules in the order the family's one stylesheet had them, then DEVICE_CSS, so the cascade is the same
+ * on every page.
  */
 export const BASE_CSS = `
 .fg{--fg-text:#0f0f0f;--fg-muted:#606060;--fg-line:#e5e5e5;--fg-chip:#f2f2f2;--fg-chip-hover:#e5e5e5;--fg-accent:#065fd4;
@@ -43,6 +44,17 @@ export const BASE_CSS = `
 .fg-skel{background:linear-gradient(90deg,#eee 0,#f6f6f6 40%,#eee 80%);background-size:200% 100%;animation:fg-shine 1.2s linear infinite}
 @keyframes fg-shine{to{background-position:-200% 0}}
 .fg-skel-line{height:.8rem;border-radius:4px;margin-top:.4rem}
+`;
+
+/**
+ * The device variants' rules for what both pages render (rows, titles, buttons), last in each page's
+ * stylesheet, after the page's own rules: where both set the same property of an element, these win.
+ */
+export const DEVICE_CSS = `
+.fg--tablet .fg-btn{height:2.75rem;padding:0 1.2rem}
+.fg--mobile .fg-title{font-size:.95rem}
+.fg--mobile .fg-sub{font-size:.8rem}
+.fg--mobile .fg-btn{height:2.5rem}
 `;
 
 export function Meta({ video }: { video: Video }) {

@@ -10,7 +10,7 @@ import {
 } from "@feedlab/data";
 import { VideoSurface, WatchSurface } from "@feedlab/surfaces";
 import { useState } from "react";
-import { BASE_CSS, type Device, Meta, Skeletons, Thumb } from "./grid-parts.tsx";
+import { BASE_CSS, DEVICE_CSS, type Device, Meta, Skeletons, Thumb } from "./grid-parts.tsx";
 import { Avatar, ThumbDown, ThumbUp, useMoreOnScroll } from "./shared.tsx";
 
 /** The family's stylesheet without the feed page's rules. */
@@ -48,20 +48,16 @@ const WATCH_CSS = `${BASE_CSS}.fg-watch{display:grid;grid-template-columns:minma
 .fg--tablet .fg-related{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,14rem),1fr));gap:1.5rem 1rem}
 .fg--tablet .fg-related .fg-card{flex-direction:column}
 .fg--tablet .fg-related .fg-thumb{flex:none}
-.fg--tablet .fg-btn{height:2.75rem;padding:0 1.2rem}
-.fg--mobile .fg-title{font-size:.95rem}
-.fg--mobile .fg-sub{font-size:.8rem}
 .fg--mobile .fg-watch{grid-template-columns:minmax(0,1fr);padding:0 0 2rem;gap:1rem}
 .fg--mobile .fg-player{border-radius:0;position:sticky;top:3.5rem;z-index:5}
 .fg--mobile .fg-info{padding:0 .75rem}
 .fg--mobile .fg-watch-title{font-size:1.05rem;margin-top:.25rem}
 .fg--mobile .fg-actions{margin-left:0;width:100%;overflow-x:auto}
-.fg--mobile .fg-btn{height:2.5rem}
 .fg--mobile .fg-secondary{padding:0 .75rem}
 .fg--mobile .fg-compact .fg-thumb{flex-basis:9.5rem}
 .fg--mobile .fg-compact .fg-title{font-size:.875rem}
 .fg--mobile .fg-compact .fg-sub{font-size:.75rem}
-`;
+${DEVICE_CSS}`;
 
 function RelatedCard({ video, position }: { video: Video; position: number }) {
   return (

@@ -1,26 +1,14 @@
 /** The feed page of the "list" style family (`list-parts.tsx`), for the three device variants. */
 import { type FeedLayoutProps, useFeed } from "@feedlab/data";
 import { FeedSurface } from "@feedlab/surfaces";
-import { BASE_CSS, type Device, Row, Skeletons } from "./list-parts.tsx";
+import { BASE_CSS, DEVICE_CSS, type Device, Row, Skeletons } from "./list-parts.tsx";
 import { useMoreOnScroll } from "./shared.tsx";
 
 /** The family's stylesheet without the watch page's rules. */
-const FEED_CSS = `${BASE_CSS}@media (max-width:760px){.fl-thumb{flex-basis:42%}.fl-snippet{display:none}}
-.fl--tablet .fl-thumb{flex-basis:15rem}
-.fl--tablet .fl-snippet{-webkit-line-clamp:1;line-clamp:1}
-.fl--tablet .fl-btn{height:2.75rem;padding:0 1.2rem}
-.fl--mobile .fl-feed{padding:.75rem .75rem 2rem}
+const FEED_CSS = `${BASE_CSS}.fl--mobile .fl-feed{padding:.75rem .75rem 2rem}
 .fl--mobile .fl-head h1{font-size:1.1rem}
 .fl--mobile .fl-list{gap:.25rem}
-.fl--mobile .fl-row{padding:.45rem 0;gap:.7rem;background:transparent;border:0;border-radius:0}
-.fl--mobile .fl-row:hover{box-shadow:none}
-.fl--mobile .fl-thumb{flex-basis:42%;border-radius:8px}
-.fl--mobile .fl-title{font-size:.9rem}
-.fl--mobile .fl-meta,.fl--mobile .fl-channel{font-size:.76rem;margin:0}
-.fl--mobile .fl-channel .fx-avatar{display:none}
-.fl--mobile .fl-snippet{display:none}
-.fl--mobile .fl-btn{height:2.5rem;flex:1;justify-content:center}
-`;
+${DEVICE_CSS}`;
 
 function Feed({ device }: { device: Device }) {
   const feed = useFeed({ pageSize: device === "mobile" ? 12 : 20 });

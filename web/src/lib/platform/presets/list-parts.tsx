@@ -13,7 +13,8 @@ export type Device = "desktop" | "tablet" | "mobile";
 
 /**
  * The rules both pages of the family use, first in each page's stylesheet. Each page appends its own
- * rules in the order the family's one stylesheet had them, so the cascade is the same on every page.
+ * rules in the order the family's one stylesheet had them, then DEVICE_CSS, so the cascade is the same
+ * on every page.
  */
 export const BASE_CSS = `
 .fl{--fl-bg:#f3f4f6;--fl-card:#fff;--fl-text:#16181d;--fl-muted:#5d6470;--fl-line:#e2e5ea;--fl-accent:#2d5bd7;
@@ -50,6 +51,25 @@ export const BASE_CSS = `
 .fl-skel{background:linear-gradient(90deg,#e6e8ec 0,#f1f2f5 40%,#e6e8ec 80%);background-size:200% 100%;animation:fl-shine 1.2s linear infinite}
 @keyframes fl-shine{to{background-position:-200% 0}}
 .fl-skel-line{display:block;height:.8rem;border-radius:4px;margin-top:.5rem}
+`;
+
+/**
+ * The device variants' rules for what both pages render (rows, titles, buttons), last in each page's
+ * stylesheet, after the page's own rules: where both set the same property of an element, these win.
+ */
+export const DEVICE_CSS = `
+@media (max-width:760px){.fl-thumb{flex-basis:42%}.fl-snippet{display:none}}
+.fl--tablet .fl-thumb{flex-basis:15rem}
+.fl--tablet .fl-snippet{-webkit-line-clamp:1;line-clamp:1}
+.fl--tablet .fl-btn{height:2.75rem;padding:0 1.2rem}
+.fl--mobile .fl-row{padding:.45rem 0;gap:.7rem;background:transparent;border:0;border-radius:0}
+.fl--mobile .fl-row:hover{box-shadow:none}
+.fl--mobile .fl-thumb{flex-basis:42%;border-radius:8px}
+.fl--mobile .fl-title{font-size:.9rem}
+.fl--mobile .fl-meta,.fl--mobile .fl-channel{font-size:.76rem;margin:0}
+.fl--mobile .fl-channel .fx-avatar{display:none}
+.fl--mobile .fl-snippet{display:none}
+.fl--mobile .fl-btn{height:2.5rem;flex:1;justify-content:center}
 `;
 
 export function Meta({ video }: { video: Video }) {

@@ -9,7 +9,7 @@ import {
   type WatchLayoutProps,
 } from "@feedlab/data";
 import { VideoSurface, WatchSurface } from "@feedlab/surfaces";
-import { BASE_CSS, type Device, Row, Skeletons } from "./list-parts.tsx";
+import { BASE_CSS, DEVICE_CSS, type Device, Row, Skeletons } from "./list-parts.tsx";
 import { Avatar, ThumbDown, ThumbUp, useMoreOnScroll } from "./shared.tsx";
 
 /** The family's stylesheet without the feed page's rules. */
@@ -44,26 +44,14 @@ const WATCH_CSS = `${BASE_CSS}.fl-stage{background:#0d0f13;display:flex;justify-
 .fl-upnext .fl-title{font-size:.88rem}
 .fl-upnext .fl-meta,.fl-upnext .fl-channel{font-size:.76rem;margin:0}
 @media (max-width:980px){.fl-watch{grid-template-columns:minmax(0,1fr)}}
-@media (max-width:760px){.fl-thumb{flex-basis:42%}.fl-snippet{display:none}}
-.fl--tablet .fl-thumb{flex-basis:15rem}
-.fl--tablet .fl-snippet{-webkit-line-clamp:1;line-clamp:1}
 .fl--tablet .fl-watch{grid-template-columns:minmax(0,1fr);max-width:900px}
 .fl--tablet .fl-upnext .fl-thumb{flex-basis:12rem}
-.fl--tablet .fl-btn{height:2.75rem;padding:0 1.2rem}
-.fl--mobile .fl-row{padding:.45rem 0;gap:.7rem;background:transparent;border:0;border-radius:0}
-.fl--mobile .fl-row:hover{box-shadow:none}
-.fl--mobile .fl-thumb{flex-basis:42%;border-radius:8px}
-.fl--mobile .fl-title{font-size:.9rem}
-.fl--mobile .fl-meta,.fl--mobile .fl-channel{font-size:.76rem;margin:0}
-.fl--mobile .fl-channel .fx-avatar{display:none}
-.fl--mobile .fl-snippet{display:none}
 .fl--mobile .fl-player{width:100%}
 .fl--mobile .fl-watch{grid-template-columns:minmax(0,1fr);padding:.75rem .75rem 2rem;gap:1rem}
 .fl--mobile .fl-panel{border:0;border-radius:0;padding:0;background:transparent}
 .fl--mobile .fl-watch-title{font-size:1.05rem}
 .fl--mobile .fl-actions{margin-left:0;width:100%}
-.fl--mobile .fl-btn{height:2.5rem;flex:1;justify-content:center}
-`;
+${DEVICE_CSS}`;
 
 function Details({ video }: { video: Video }) {
   const likes = useLikes(video);

@@ -45,10 +45,13 @@ function recordsJson(rows: readonly { event_id: string; session_id: string; reco
   );
 }
 
-/** Rows of a raw query, from either driver (pg answers a result object; knex-pglite the same shape). */
+/**
+ * Rows of a `raw` result; pg and PGlite both answer `{ rows }`. The same as api/src/db/db.ts's
+ * `rowsOf`, which this workspace cannot import (the api depends on it, not the other way round).
+ */
 function rowsOf<T>(result: unknown): T[] {
-  const r = result as { rows?: T[] } | T[];
-  return Array.isArray(r) ? r : (r.rows ?? []);
+  const rows = (result as { rows?: T[] }).rows;
+  return Array.isArray(rows) ? rows : [];
 }
 
 /**

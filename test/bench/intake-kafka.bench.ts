@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { startKafka } from "../harness/kafka.ts";
 import { freePort } from "../harness/ports.ts";
 import { startPostgres } from "../harness/postgres.ts";
 import { adminClient, startRole } from "../harness/processes.ts";
 import { measure } from "./intake.bench.ts";
+import { memoryOf } from "./support.ts";
 
 export const name = "intake-kafka";
 export const description =
@@ -20,19 +20,10 @@ export async function run() {
   };
   const api = await startRole("api", env, await freePort());
   const projector = await startRole("projector", env);
-  const rss = (pid: number | undefined) => {
-    try {
-      return Math.round(
-        Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
-      );
-    } catch {
-      return 0;
-    }
-  };
   return measure({
     url: api.url as string,
     admin: () => adminClient(api.url as string),
-    peakRssMb: () => rss(api.child.pid) + rss(projector.child.pid),
+    peakRssMb: () => Math.round((memoryOf(api.child.pid).hwm + memoryOf(projector.child.pid).hwm) / 2 ** 20),
     stop: async () => {
       await api.stop();
       await projector.stop();

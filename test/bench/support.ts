@@ -53,15 +53,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       await c.post("/api/v1/auth/login", BENCH_ADMIN);
       return c;
     },
-    peakRssMb: () => {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-        const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        return Math.round(kb / 1024);
-      } catch {
-        return 0;
-      }
-    },
+    peakRssMb: () => Math.round(memoryOf(child.pid).hwm / 2 ** 20),
     stop: async () => {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
@@ -69,6 +61,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * VmRSS (now) and VmHWM (the high-water mark since the process started) of a process, in bytes, from
+ * /proc (Linux), as an operator would see them; zeros once the process is gone.
+ */
+export function memoryOf(pid: number | undefined): { rss: number; hwm: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+    return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
+  } catch {
+    return { rss: 0, hwm: 0 };
+  }
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

@@ -3,15 +3,15 @@
 // download and the API process's peak memory, on PostgreSQL (a throwaway cluster) and on PGlite.
 // Goal (issue "Surveys end to end"): at least 100,000 rows/s, streamed, peak RSS under 150 MB.
 // BENCH_RESPONSES overrides the number of responses; BENCH_BACKENDS=postgres (or pglite) runs one.
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { COMPILE_CACHE_DIR } from "../../bin/node-settings.mjs";
 import { startPostgres } from "../harness/postgres.ts";
+import { memoryOf, startServer } from "./support.ts";
 
 export const name = "surveys-csv";
 export const description =
@@ -20,7 +20,6 @@ export const description =
 const RESPONSES = Number(process.env.BENCH_RESPONSES ?? 100_000);
 const QUESTIONS = 10;
 const BACKENDS = (process.env.BENCH_BACKENDS ?? "postgres,pglite").split(",").map((s) => s.trim());
-const LAUNCHER = path.resolve(import.meta.dirname, "../../bin/feedlab.mjs");
 
 /** Ten questions: single, multi and text in turn, with Likert-like values. */
 function questions() {
@@ -99,62 +98,23 @@ async function seed(db: Db, batch: number): Promise<string> {
   return survey;
 }
 
-/** VmRSS (now) and VmHWM (the high-water mark since the process started) of a process, in bytes. */
-function memoryOf(pid: number): { rss: number; hwm: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
-    return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
-  } catch {
-    return { rss: 0, hwm: 0 };
-  }
-}
-
 /**
  * Starts the API exactly as production does (`feedlab start` through bin/feedlab.mjs, which adds the
- * server's V8 flags and Node's compile cache, role `all`) on the seeded database, downloads the CSV,
- * returns the figures. `v8Defaults` sets V8's own defaults instead of the launcher's, for comparison.
- * Memory is read from /proc (Linux), as an operator would see it.
+ * server's V8 flags and Node's compile cache, role `all`; `startServer`) on the seeded database,
+ * downloads the CSV, returns the figures. `v8Defaults` sets V8's own defaults instead of the
+ * launcher's, for comparison. Memory is read from /proc (Linux), as an operator would see it.
  */
 async function measure(env: Record<string, string>, surveyId: string, v8Defaults: boolean) {
-  const child = spawn(process.execPath, [LAUNCHER, "start"], {
-    env: {
-      ...process.env,
-      ...env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      FEEDLAB_DEMO: "0",
-      FEEDLAB_LOG_LEVEL: "warn",
-      KAFKA_BROKERS: "",
-      FEEDLAB_ADMIN_USERNAME: "admin",
-      FEEDLAB_ADMIN_PASSWORD: "bench-password",
-      NODE_OPTIONS: v8Defaults ? "--max-semi-space-size=16" : "",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+  const server = await startServer({
+    ...env,
+    KAFKA_BROKERS: "",
+    NODE_OPTIONS: v8Defaults ? "--max-semi-space-size=16" : "",
   });
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = "";
-      child.stdout.setEncoding("utf8");
-      child.stdout.on("data", (d: string) => {
-        out += d;
-        const m = /Admin console:\s+http:\/\/[^:]+:(\d+)\//.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      child.once("exit", (code) => reject(new Error(`feedlab start exited (${code}): ${out}`)));
-    });
     // The launcher replaces itself with the server (same pid).
-    const pid = child.pid ?? 0;
-    const base = `http://127.0.0.1:${port}`;
-    const login = await fetch(`${base}/api/v1/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "admin", password: "bench-password" }),
-    });
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
+    const pid = server.child.pid;
+    const admin = await server.admin();
+    const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const idle = memoryOf(pid);
     let sampledPeak = idle.rss;
     const sampler = setInterval(() => {
@@ -162,7 +122,7 @@ async function measure(env: Record<string, string>, surveyId: string, v8Defaults
     }, 20);
 
     const started = performance.now();
-    const res = await fetch(`${base}/api/v1/admin/surveys/${surveyId}/responses/csv`, {
+    const res = await fetch(`${server.url}/api/v1/admin/surveys/${surveyId}/responses/csv`, {
       headers: { cookie },
     });
     if (!res.ok || !res.body) throw new Error(`export answered ${res.status}`);
@@ -197,10 +157,7 @@ async function measure(env: Record<string, string>, surveyId: string, v8Defaults
       maxRss: end.hwm,
     };
   } finally {
-    if (child.exitCode === null) {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-    }
+    await server.stop();
   }
 }
 

@@ -1,7 +1,6 @@
-import type { Video } from "@feedlab/schemas";
+import type { ModelRun, Video } from "@feedlab/schemas";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelRun } from "../api/src/training/training.schema.ts";
 import { Client } from "./harness/app.ts";
 import { createTestDatabase, type TestDatabase } from "./harness/database.ts";
 import { joinWithSession, sendEvents, wireEvent } from "./harness/events.ts";

@@ -6,10 +6,10 @@ import {
   createParticipantStudy,
   deviceOf,
   PRESETS,
+  presetJourney,
   type RecordingProxy,
   startRecordingProxy,
   VIEWPORTS,
-  wander,
 } from "./harness/participant.ts";
 
 /** What the same journey emits, whichever preset renders it. */
@@ -69,54 +69,13 @@ describe("the six bundled presets render and emit the same events for the same j
         videoCount: 14,
       });
       const device = deviceOf(preset);
-      const context = await browser.newContext({ viewport: VIEWPORTS[device] });
-      const page = await context.newPage();
-      await page.route("**/media/demo/*.webm", async (route) => {
-        await new Promise((r) => setTimeout(r, 400));
-        await route.continue();
-      });
       const from = wire.batches.length;
-
-      await page.goto(`${wire.url}/join/${study.experimentId}?login_id=${preset}-p`);
-      await page.waitForURL(`${wire.url}/`);
-      const cards = page.getByRole("list", { name: "Recommended videos" }).getByRole("link");
-      await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(12);
-      await page.waitForTimeout(1200);
-      await saveScreenshot(page, `preset-${preset}-feed`);
-      await wander(page, 2500, { width: VIEWPORTS[device].width, height: VIEWPORTS[device].height });
-      await page.mouse.wheel(0, 900);
-      await page.waitForTimeout(600);
-      await page.mouse.wheel(0, -900);
-      await page.waitForTimeout(600);
-      await cards.nth(1).hover();
-      await page.waitForTimeout(500);
-      const href = (await cards.nth(1).getAttribute("href")) ?? "";
-      expect(href).toMatch(/^\/watch\/[0-9a-f-]{36}$/);
-      await cards.nth(1).click();
-      await page.waitForURL(`${wire.url}${href}`);
-
-      const player = page.locator("video");
-      await expect
-        .poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
-        .toBeGreaterThan(6.1);
-      await page.keyboard.press("k");
-      await page.waitForTimeout(300);
-      await page.keyboard.press("k");
-      const like = page.getByRole("button", { name: "Like", exact: true });
-      await like.click();
-      await expect.poll(() => like.getAttribute("aria-pressed")).toBe("true");
-      await expect(page.getByRole("button", { name: "Dislike", exact: true }).count()).resolves.toBe(1);
-      await page.getByRole("list", { name: "Related videos" }).getByRole("link").first().waitFor();
-      await page.waitForTimeout(800);
-      await saveScreenshot(page, `preset-${preset}-watch`);
-      await page.goBack();
-      await page.waitForURL(`${wire.url}/`);
-      await expect.poll(() => cards.count()).toBeGreaterThan(0);
-      const ids = await cards.evaluateAll((links) => links.map((a) => a.getAttribute("href")));
-      expect(ids).not.toContain(href);
-      await page.waitForTimeout(2500);
-      await context.close();
-
+      await presetJourney(browser, wire, {
+        experimentId: study.experimentId,
+        loginId: `${preset}-p`,
+        device,
+        shots: `preset-${preset}`,
+      });
       const types = [...new Set(wire.batches.slice(from).flatMap((b) => b.events.map((e) => e.event_type)))];
       seen.set(preset, types.sort());
       expect(JOURNEY_TYPES.filter((t) => !types.includes(t))).toEqual([]);

@@ -38,9 +38,12 @@ import { createSurveyResponsesService } from "./surveys/responses.service.ts";
 import { surveyRoutes } from "./surveys/surveys.routes.ts";
 import { createSurveysService } from "./surveys/surveys.service.ts";
 import { createMetrics } from "./system/metrics.ts";
-import { startTraining } from "./training/trainer.ts";
+import { startTraining, type TrainerHost } from "./training/trainer.ts";
 import { trainingRoutes } from "./training/training.routes.ts";
-import { isKnownUiKey, uiPresetRoutes } from "./ui/presets.ts";
+import { createTrainingService } from "./training/training.service.ts";
+import { uiPresetRoutes } from "./ui/presets.ts";
+import { templateRoutes } from "./ui/templates.routes.ts";
+import { createTemplatesService } from "./ui/templates.service.ts";
 import { videoRoutes } from "./videos/videos.routes.ts";
 import { createVideosService } from "./videos/videos.service.ts";
 
@@ -51,33 +54,85 @@ export const VERSION: string = JSON.parse(readFileSync(path.join(REPO_ROOT, "pac
 export type Role = "api" | "projector" | "trainer" | "all";
 export const ROLES: readonly Role[] = ["api", "projector", "trainer", "all"];
 
-/** Everything a process needs, built once. The only place that constructs clients. */
-export async function openRuntime(
-  config: Config,
-  log: Logger,
-  /** `lookup`: the DNS lookup of external recommender calls (tests simulate DNS failures with it). */
-  options: { migrate?: boolean; lookup?: LookupFunction } = {},
-) {
-  const { db, kind, close: closeDb } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+/** The database, migrated, with the process's one clock and id generator. Every role and command starts here. */
+export async function openStore(config: Config, log: Logger, options: { migrate?: boolean } = {}) {
+  const { db, kind, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     if (options.migrate ?? true) {
       const applied = await migrate(db);
       if (applied.length > 0) log.info({ applied }, "migrations applied");
     }
   } catch (err) {
-    await closeDb();
+    await close();
     throw err;
   }
   const deps: ServiceDeps = { db, newId: randomUUID, now: () => new Date() };
-  const metrics = createMetrics();
-  // Recommenders: changes reach every API process (LISTEN/NOTIFY on PostgreSQL), one outbound HTTP pool.
+  return { db, dbKind: kind as DbKind, deps, close };
+}
+
+export type Store = Awaited<ReturnType<typeof openStore>>;
+
+/**
+ * The event log of the configuration: Kafka when KAFKA_BROKERS is set (no database needed), else the
+ * embedded log in the store's database.
+ */
+export async function openEventLog(config: Config, log: Logger, store: Store | null): Promise<EventLog> {
+  if (config.kafkaBrokers.length > 0) {
+    return createKafkaLog({
+      brokers: config.kafkaBrokers,
+      topic: config.kafkaTopic,
+      partitions: config.kafkaPartitions,
+      clientId: `feedlab-${process.pid}`,
+      logger: log.child({ component: "kafka" }),
+    });
+  }
+  if (!store) throw new Error("The embedded event log lives in the database: open the store first.");
+  return createEmbeddedLog({ db: store.db, multiProcess: store.dbKind === "postgres" });
+}
+
+/** The bus that tells every API process about changes (LISTEN/NOTIFY on PostgreSQL), started. */
+export async function openChangeBus(config: Config, log: Logger, store: Store) {
   const changes = config.databaseUrl
     ? createPgChangeBus({
-        db,
+        db: store.db,
         connectionString: config.databaseUrl,
         log: log.child({ component: "changes" }),
       })
     : createLocalChangeBus();
+  await changes.start();
+  return changes;
+}
+
+/**
+ * Everything an API process needs (roles `api` and `all`), built once: the store, the event log,
+ * the change bus, the recommenders, the projector (started only by `startProjector`) and the
+ * services. The only place that constructs clients.
+ */
+export async function openRuntime(
+  config: Config,
+  log: Logger,
+  /** `lookup`: the DNS lookup of external recommender calls (tests simulate DNS failures with it). */
+  options: { migrate?: boolean; lookup?: LookupFunction } = {},
+) {
+  const store = await openStore(config, log, options);
+  const { db, dbKind: kind, deps, close: closeDb } = store;
+  const metrics = createMetrics();
+  let eventLog: EventLog;
+  try {
+    eventLog = await openEventLog(config, log, store);
+  } catch (err) {
+    await closeDb();
+    throw err;
+  }
+  let changes: Awaited<ReturnType<typeof openChangeBus>>;
+  try {
+    changes = await openChangeBus(config, log, store);
+  } catch (err) {
+    await eventLog.close();
+    await closeDb();
+    throw err;
+  }
+  // Recommenders: one outbound HTTP pool for every external recommender.
   const externalHttp = createExternalHttpClient({
     connections: config.recommenderConnections,
     lookup: options.lookup,
@@ -91,29 +146,6 @@ export async function openRuntime(
     externalHttp,
   });
   const multiProcess = kind === "postgres";
-  let eventLog: EventLog;
-  try {
-    eventLog =
-      config.kafkaBrokers.length > 0
-        ? await createKafkaLog({
-            brokers: config.kafkaBrokers,
-            topic: config.kafkaTopic,
-            partitions: config.kafkaPartitions,
-            clientId: `feedlab-${process.pid}`,
-            logger: log.child({ component: "kafka" }),
-          })
-        : createEmbeddedLog({ db, multiProcess });
-  } catch (err) {
-    await closeDb();
-    throw err;
-  }
-  try {
-    await changes.start();
-  } catch (err) {
-    await eventLog.close();
-    await closeDb();
-    throw err;
-  }
   // Warms the registry; a lookup fills in whatever this misses (say, a database not migrated yet).
   await recommenders.registry.load().catch((err) => log.warn({ err }, "recommender registry not loaded"));
   const projector = createProjector({
@@ -136,13 +168,14 @@ export async function openRuntime(
   });
   // One sessions service: the feed and survey responses check session ownership with the same one.
   const sessions = createSessionsService({ ...deps, idleMs: config.sessionIdleMinutes * 60_000 });
+  const templates = createTemplatesService(deps);
   const services = {
     auth: createAuthService(deps),
     experiments: createExperimentsService(deps),
     groups: createGroupsService({
       ...deps,
       recommenders: recommenders.registry,
-      uiExists: async (key) => isKnownUiKey(key),
+      uiFits: templates.fits,
       onChange: (groupId) => void changes.publish({ type: "group", group_id: groupId }),
     }),
     videos: createVideosService({ ...deps, onChange: (change) => void changes.publish(change) }),
@@ -153,6 +186,8 @@ export async function openRuntime(
     surveyResponses: createSurveyResponsesService({ ...deps, sessions }),
     events,
     eventStore: createEventStoreReader(db),
+    training: createTrainingService(deps),
+    templates,
   };
   // Stamping contexts hold a group's recommender keys: drop them when a group changes anywhere.
   changes.subscribe((change) => {
@@ -165,6 +200,8 @@ export async function openRuntime(
     config,
     log,
     db,
+    /** The process's one clock and id generator, which every service and the trainer use. */
+    deps,
     dbKind: kind as DbKind,
     metrics,
     eventLog,
@@ -207,7 +244,8 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...surveyRoutes({ db, surveys: services.surveys, surveyResponses: services.surveyResponses }),
     ...recommenderRoutes({ registry: rt.recommenders.registry }),
     ...uiPresetRoutes(),
-    ...trainingRoutes({ db }),
+    ...templateRoutes(services),
+    ...trainingRoutes(services),
   ];
   return createApp({
     log: rt.log,
@@ -251,6 +289,67 @@ export function closeServer(server: Server, graceMs = 10_000): Promise<void> {
   });
 }
 
+/** Stops in the order given, once, however often it is called. */
+function stopOnce(stops: readonly (() => Promise<void>)[]): () => Promise<void> {
+  let stopping: Promise<void> | null = null;
+  return () => {
+    stopping ??= (async () => {
+      for (const stop of stops) await stop();
+    })();
+    return stopping;
+  };
+}
+
+/**
+ * One trainer per deployment (a PostgreSQL advisory lock): scheduled and requested model runs happen
+ * only while this process leads. Answers the stops in the order things started: call them in
+ * reverse, so the trainer stops before the lock goes.
+ */
+function startTrainerOn(rt: TrainerHost, config: Config, log: Logger): (() => Promise<void>)[] {
+  const leadership = holdLeadership({
+    databaseUrl: config.databaseUrl,
+    logger: log.child({ role: "trainer" }),
+  });
+  const training = startTraining(rt, leadership);
+  return [() => leadership.stop(), () => training.stop()];
+}
+
+/** Role `projector`: the store, the event log and the projector; nothing else. */
+async function startProjectorRole(config: Config, log: Logger, out: (line: string) => void) {
+  const store = await openStore(config, log);
+  let eventLog: EventLog;
+  try {
+    eventLog = await openEventLog(config, log, store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const projector = createProjector({
+    db: store.db,
+    log: eventLog,
+    logger: log.child({ role: "projector" }),
+    multiProcess: store.dbKind === "postgres",
+  });
+  projector.start();
+  out(`Feedlab ${VERSION}: projector running (${eventLog.kind} event log).`);
+  return stopOnce([() => projector.stop(), () => eventLog.close(), () => store.close()]);
+}
+
+/** Role `trainer`: the store, the change bus (to announce new models) and the trainer; no event log. */
+async function startTrainerRole(config: Config, log: Logger, out: (line: string) => void) {
+  const store = await openStore(config, log);
+  let changes: Awaited<ReturnType<typeof openChangeBus>>;
+  try {
+    changes = await openChangeBus(config, log, store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const stops = startTrainerOn({ ...store, log, config, changes }, config, log);
+  out(`Feedlab ${VERSION}: trainer running (one leader per deployment).`);
+  return stopOnce([...stops.reverse(), () => changes.stop(), () => store.close()]);
+}
+
 /** Advisory lock key held while one process creates the first admin and seeds the demo. */
 const STARTUP_LOCK = 0x6665_6564; // "feed"
 
@@ -272,22 +371,14 @@ async function underStartupLock<T>(rt: Runtime, fn: () => Promise<T>): Promise<T
  * roles asked for. Returns a stop function; SIGINT/SIGTERM call it.
  */
 export async function start(config: Config, log: Logger, role: Role, out: (line: string) => void) {
+  if (role === "projector") return startProjectorRole(config, log, out);
+  if (role === "trainer") return startTrainerRole(config, log, out);
   const rt = await openRuntime(config, log);
   const stops: (() => Promise<void>)[] = [];
   try {
-    if (role === "projector" || role === "all") rt.startProjector();
-    if (role === "projector") out(`Feedlab ${VERSION}: projector running (${rt.eventLog.kind} event log).`);
-    if (role === "trainer" || role === "all") {
-      // One trainer per deployment (a PostgreSQL advisory lock): scheduled and requested model runs
-      // happen only while this process leads, and stop before the lock goes.
-      const leadership = holdLeadership({
-        databaseUrl: config.databaseUrl,
-        logger: log.child({ role: "trainer" }),
-      });
-      stops.push(() => leadership.stop());
-      const training = startTraining(rt, leadership);
-      stops.push(() => training.stop());
-      if (role === "trainer") out(`Feedlab ${VERSION}: trainer running (one leader per deployment).`);
+    if (role === "all") {
+      rt.startProjector();
+      stops.push(...startTrainerOn(rt, config, log));
     }
     if (role === "api" && rt.dbKind === "pglite") {
       log.warn("role api on the embedded database: nothing projects events; use --role all (the default)");
@@ -327,14 +418,7 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
     await rt.close();
     throw err;
   }
-  let stopping: Promise<void> | null = null;
-  return () => {
-    stopping ??= (async () => {
-      // Last started, first stopped: the HTTP server, then training, then the trainer lock, then the
-      // projector (drained) and the database in rt.close().
-      for (const stop of [...stops].reverse()) await stop();
-      await rt.close();
-    })();
-    return stopping;
-  };
+  // Last started, first stopped: the HTTP server, then training, then the trainer lock, then the
+  // projector (drained) and the database in rt.close().
+  return stopOnce([...[...stops].reverse(), () => rt.close()]);
 }

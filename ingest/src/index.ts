@@ -1,11 +1,16 @@
 import type { EventLog } from "./log/event-log.ts";
 import type { KafkaLogOptions } from "./log/kafka.ts";
 
+export * from "./db/sql.ts";
+export * from "./intake/intake.pipeline.ts";
+export * from "./intake/results.ts";
+export * from "./intake/session.step.ts";
+export * from "./intake/stamp.step.ts";
+export * from "./intake/validate.step.ts";
 export * from "./log/embedded.ts";
+export * from "./log/event-log.migration.ts";
 export * from "./log/event-log.ts";
 export type { KafkaLogOptions } from "./log/kafka.ts";
-export * from "./stamp.ts";
-export * from "./validate.ts";
 
 /**
  * The Kafka adapter. It loads on first use, with kafkajs, so a process on the embedded log never

@@ -1,5 +1,14 @@
+import type { LogRecord } from "@feedlab/ingest";
+import { rowsOf } from "@feedlab/ingest";
+import { decodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
-import type { Row, RowOp, Value } from "./ops.ts";
+import { type InsertedKeys, keyOf, type LogPlace, type Row, type RowOp, type Value } from "./ops.ts";
+import type { Projection } from "./read-model.ts";
+import { eventsProjection, firstPlaces, placeKey } from "./read-models/index.ts";
+
+// How a batch of log records becomes rows: decode each record, let the events store gate first
+// copies, ask every projection for its row operations (then its settle step), and write the
+// operations as a few multi-row statements. The live projector and replay both apply through here.
 
 /**
  * Rows per statement. Rows travel as one JSON parameter (see `insertRows`), so there is no bind
@@ -50,15 +59,6 @@ function insertRows(
   );
 }
 
-/**
- * Rows of a `raw` result; pg and PGlite both answer `{ rows }`. The same as api/src/db/db.ts's
- * `rowsOf`, which this workspace cannot import (the api depends on it, not the other way round).
- */
-function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: T[] }).rows;
-  return Array.isArray(rows) ? rows : [];
-}
-
 const greater = (a: Value, b: Value): Value => (a === null ? b : b === null ? a : b > a ? b : a);
 const lesser = (a: Value, b: Value): Value => (a === null ? b : b === null ? a : b < a ? b : a);
 
@@ -93,13 +93,12 @@ function accumulate(ops: readonly Accumulate[]): Map<string, AccumulatedRow> {
 
 /**
  * Applies row operations inside the caller's transaction: inserts first (one multi-row statement per
- * table and chunk, existing keys kept), then accumulations (one upsert per table and chunk), then
- * co-views of the watched rows this batch created.
+ * table and chunk, existing keys kept), then accumulations (one upsert per table and chunk). Answers
+ * the keys the inserts created.
  */
 export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Promise<InsertedKeys> {
   const inserts = new Map<string, { key: readonly string[]; rows: Row[] }>();
   const accumulates = new Map<string, Accumulate[]>();
-  const coviews: Extract<RowOp, { kind: "coview" }>[] = [];
   for (const op of ops) {
     switch (op.kind) {
       case "insert": {
@@ -114,9 +113,6 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
         accumulates.set(op.table, list);
         break;
       }
-      case "coview":
-        coviews.push(op);
-        break;
       default: {
         const never: never = op;
         throw new Error(`unknown row op ${JSON.stringify(never)}`);
@@ -135,7 +131,7 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
           ...key,
         ]),
       );
-      for (const r of returned) keys.add(key.map((k) => String(r[k])).join("\u0000"));
+      for (const r of returned) keys.add(keyOf(key.map((k) => r[k])));
     }
     inserted.set(table, keys);
   }
@@ -167,58 +163,100 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
     for (const chunk of chunks(values)) await insertRows(trx, table, chunk, conflict, bindings);
   }
 
-  if (coviews.length > 0) await applyCoviews(trx, coviews, inserted.get("watched_videos") ?? new Set());
   return inserted;
 }
 
-/** Per table, the keys (columns joined by NUL) that an `insert` op actually created. */
-export type InsertedKeys = ReadonlyMap<string, ReadonlySet<string>>;
+export interface DeadLetter {
+  readonly place: LogPlace;
+  readonly eventId: string | null;
+  readonly reason: string;
+  readonly value: Uint8Array | null;
+}
+
+/** True for database errors caused by the data (SQLSTATE classes 22, 23, 42), not by the infrastructure. */
+export function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^(22|23|42)/.test(code);
+}
 
 /**
- * Co-views of first watches: each new (user, video) pairs with every video the user watched before
- * it, including ones new earlier in the same batch, so each pair counts once per participant.
+ * Applies decoded records to the given projections inside the caller's transaction. The events
+ * store goes first; every other projection applies an event only where the events store recorded
+ * its first copy, so repeated records and replays never count twice. Then the projections' settle
+ * steps run, in order, on what the row operations made. Undecodable records become dead letters.
  */
-async function applyCoviews(
+export async function applyRecords(
   trx: Knex.Transaction,
-  ops: readonly Extract<RowOp, { kind: "coview" }>[],
-  newWatched: ReadonlySet<string>,
-): Promise<void> {
-  const seen = new Set<string>();
-  const fresh = ops.filter((op) => {
-    const key = `${op.user_id}\u0000${op.video_id}`;
-    if (!newWatched.has(key) || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  if (fresh.length === 0) return;
-  const users = [...new Set(fresh.map((op) => op.user_id))];
-  const watched = (await trx("watched_videos").whereIn("user_id", users).select("user_id", "video_id")) as {
-    user_id: string;
-    video_id: string;
-  }[];
-  const freshKeys = new Set(fresh.map((op) => `${op.user_id}\u0000${op.video_id}`));
-  const before = new Map<string, string[]>();
-  for (const w of watched) {
-    if (freshKeys.has(`${w.user_id}\u0000${w.video_id}`)) continue;
-    const list = before.get(w.user_id) ?? [];
-    list.push(w.video_id);
-    before.set(w.user_id, list);
-  }
-  const pairs: Extract<RowOp, { kind: "accumulate" }>[] = [];
-  for (const op of fresh) {
-    const prior = before.get(op.user_id) ?? [];
-    for (const other of prior) {
-      if (other === op.video_id) continue;
-      const [a, b] = other < op.video_id ? [other, op.video_id] : [op.video_id, other];
-      pairs.push({
-        kind: "accumulate",
-        table: "co_views",
-        key: { experiment_id: op.experiment_id, video_a: a, video_b: b },
-        add: { count: 1 },
+  records: readonly LogRecord[],
+  projections: readonly Projection[],
+  consumer: string,
+): Promise<{ applied: number; dead: DeadLetter[] }> {
+  const decoded: { event: LoggedEvent; place: LogPlace }[] = [];
+  const dead: DeadLetter[] = [];
+  for (const r of records) {
+    try {
+      decoded.push({
+        event: decodeLoggedEvent(r.value),
+        place: { partition: r.partition, offset: r.offset },
+      });
+    } catch (err) {
+      dead.push({
+        place: r,
+        eventId: null,
+        reason: `undecodable record: ${(err as Error).message}`,
+        value: r.value,
       });
     }
-    prior.push(op.video_id);
-    before.set(op.user_id, prior);
   }
-  if (pairs.length > 0) await applyOps(trx, pairs);
+  const others = projections.filter((p) => p !== eventsProjection);
+  let fresh = decoded;
+  if (projections.includes(eventsProjection)) {
+    // Live (and full replay): the events rows this batch created are the first copies.
+    const inserted = await applyOps(
+      trx,
+      decoded.flatMap((d) => eventsProjection.project(d.event, d.place)),
+    );
+    const created = new Set(inserted.get("events") ?? []);
+    fresh = decoded.filter((d) => created.delete(d.event.event_id));
+  } else if (others.length > 0 && decoded.length > 0) {
+    // Partial replay: the events store is intact; apply where it recorded the first copy.
+    const first = await firstPlaces(trx, [...new Set(decoded.map((d) => d.event.event_id))]);
+    fresh = decoded.filter(
+      (d) => first.get(d.event.event_id) === placeKey(d.place.partition, d.place.offset),
+    );
+  }
+  if (others.length > 0 && fresh.length > 0) {
+    const inserted = await applyOps(
+      trx,
+      fresh.flatMap((d) => others.flatMap((p) => p.project(d.event, d.place))),
+    );
+    const events = fresh.map((d) => d.event);
+    for (const p of others) {
+      if (p.settle) await applyOps(trx, await p.settle({ sql: trx, events, inserted }));
+    }
+  }
+  const applied = fresh.length;
+  await recordDeadLetters(trx, consumer, dead);
+  return { applied, dead };
+}
+
+export async function recordDeadLetters(
+  trx: Knex.Transaction,
+  consumer: string,
+  dead: readonly DeadLetter[],
+): Promise<void> {
+  if (dead.length === 0) return;
+  await trx("dead_letters")
+    .insert(
+      dead.map((d) => ({
+        consumer,
+        partition: d.place.partition,
+        log_offset: d.place.offset,
+        event_id: d.eventId,
+        reason: d.reason.slice(0, 2000),
+        record: d.value ? Buffer.from(d.value) : null,
+      })),
+    )
+    .onConflict(["consumer", "partition", "log_offset"])
+    .ignore();
 }

@@ -1,7 +1,14 @@
 export * from "./apply.ts";
+export * from "./checkpoints.ts";
 export * from "./ops.ts";
 export * from "./progress.ts";
-export * from "./projections/index.ts";
 export * from "./projector.ts";
-export * from "./records.ts";
+export * from "./read-model.ts";
+export * from "./read-models/index.ts";
 export * from "./replay.ts";
+
+import { consumerMigrations } from "./checkpoints.ts";
+import { READ_MODEL_MIGRATIONS } from "./read-models/index.ts";
+
+/** The projector's schema changes: its consumer tables, then every read model's. */
+export const PROJECTOR_MIGRATIONS = [...consumerMigrations, ...READ_MODEL_MIGRATIONS];

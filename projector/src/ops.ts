@@ -32,14 +32,10 @@ export type RowOp =
       readonly max?: Row;
       readonly min?: Row;
       readonly init?: Row;
-    }
-  /**
-   * A first watch of `video_id` by `user_id`: pairs it with every other video the participant has
-   * watched into `co_views`. Applied only when the watched row is new.
-   */
-  | {
-      readonly kind: "coview";
-      readonly experiment_id: string;
-      readonly user_id: string;
-      readonly video_id: string;
     };
+
+/** Per table, the keys (the key columns' values joined by NUL) that `insert` operations created. */
+export type InsertedKeys = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** The inserted-key form of a row's key columns. */
+export const keyOf = (values: readonly unknown[]): string => values.map(String).join("\u0000");

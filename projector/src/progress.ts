@@ -1,9 +1,7 @@
+import { covers, type LogPosition } from "@feedlab/ingest";
 import type { Knex } from "knex";
-import type { Projector, Reached } from "./projector.ts";
-import { readCheckpoints } from "./projector.ts";
-
-const covers = (reached: Reached, target: Reached) =>
-  [...target].every(([p, o]) => (reached.get(p) ?? -1) >= o);
+import { readCheckpoints } from "./checkpoints.ts";
+import type { Projector } from "./projector.ts";
 
 /**
  * Read-your-writes: waits, bounded, until the projections have passed a log position. Uses the
@@ -20,7 +18,7 @@ export function createProgressWatcher(options: {
   const pollMs = options.pollMs ?? 25;
   return {
     /** Resolves true once `target` is applied, false when `timeoutMs` passes first. */
-    async waitFor(target: Reached, timeoutMs: number): Promise<boolean> {
+    async waitFor(target: LogPosition, timeoutMs: number): Promise<boolean> {
       if (target.size === 0) return true;
       if (local && covers(local.reached(), target)) return true;
       if (covers(await readCheckpoints(db, consumer), target)) return true;

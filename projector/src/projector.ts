@@ -1,83 +1,15 @@
 import { EventEmitter } from "node:events";
+import type { EventLog, LogPosition, LogRecord, Subscription } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { PROJECTIONS, type Projection } from "./projections/index.ts";
-import { applyRecords, type DeadLetter, isDataError, type RawRecord, recordDeadLetters } from "./records.ts";
-
-/** The position reached per partition. */
-export type Reached = ReadonlyMap<number, number>;
-
-/** The subset of `@feedlab/ingest`'s EventLog the projector needs. */
-export interface LogSource {
-  subscribe(options: {
-    consumer: string;
-    checkpoint: (partition: number) => Promise<number>;
-    maxBatch: number;
-    onBatch: (records: readonly RawRecord[]) => Promise<void>;
-    onError?: (err: unknown) => void;
-  }): { stop(): Promise<void> };
-  /** Publishes dead letters where the log has a place for them (Kafka's `.dlq` topic). */
-  deadLetter?(
-    records: readonly { partition: number; offset: number; value: Uint8Array; reason: string }[],
-  ): Promise<void>;
-}
-
-export const DEFAULT_CONSUMER = "projector";
-
-/**
- * Advisory lock key of a consumer's partition: a partition's batches apply one at a time even when
- * several projector processes (or a rebalance) deliver it twice. Two-key form: (consumer, partition).
- */
-export function consumerLockKey(consumer: string): number {
-  let h = 0x7072_6f6a;
-  for (const c of consumer) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
-  return h;
-}
-
-/** Takes the consumer's partition locks for the partitions of a batch, in order (no deadlock). */
-export async function lockPartitions(
-  trx: Knex.Transaction,
-  consumer: string,
-  partitions: Iterable<number>,
-): Promise<void> {
-  for (const p of [...new Set(partitions)].sort((a, b) => a - b)) {
-    await trx.raw("select pg_advisory_xact_lock(?, ?)", [consumerLockKey(consumer), p]);
-  }
-}
-
-export async function readCheckpoints(
-  db: Knex | Knex.Transaction,
-  consumer: string,
-): Promise<Map<number, number>> {
-  const rows = (await db("consumer_checkpoints").where({ consumer }).select("partition", "log_offset")) as {
-    partition: number;
-    log_offset: string | number;
-  }[];
-  return new Map(rows.map((r) => [r.partition, Number(r.log_offset)]));
-}
-
-export async function writeCheckpoints(
-  trx: Knex.Transaction,
-  consumer: string,
-  reached: Reached,
-): Promise<void> {
-  if (reached.size === 0) return;
-  await trx("consumer_checkpoints")
-    .insert(
-      [...reached].map(([partition, log_offset]) => ({
-        consumer,
-        partition,
-        log_offset,
-        updated_at: new Date(),
-      })),
-    )
-    .onConflict(["consumer", "partition"])
-    .merge(["log_offset", "updated_at"]);
-}
+import { applyRecords, type DeadLetter, isDataError, recordDeadLetters } from "./apply.ts";
+import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
+import type { Projection } from "./read-model.ts";
+import { PROJECTIONS } from "./read-models/index.ts";
 
 export interface ProjectorOptions {
   readonly db: Knex;
-  readonly log: LogSource;
+  readonly log: Pick<EventLog, "subscribe" | "deadLetter">;
   readonly logger: Logger;
   /** True on PostgreSQL: other processes may project too, so each batch takes the consumer's lock. */
   readonly multiProcess: boolean;
@@ -100,13 +32,13 @@ export function createProjector(options: ProjectorOptions) {
   const progress = new EventEmitter();
   progress.setMaxListeners(0);
   const reached = new Map<number, number>();
-  let subscription: { stop(): Promise<void> } | null = null;
+  let subscription: Subscription | null = null;
   let lastError: unknown = null;
   let applied = 0;
   let deadLettered = 0;
 
   async function applyInTransaction(
-    records: readonly RawRecord[],
+    records: readonly LogRecord[],
     isolate: boolean,
   ): Promise<{ next: Map<number, number>; dead: DeadLetter[] }> {
     const dead: DeadLetter[] = [];
@@ -161,7 +93,7 @@ export function createProjector(options: ProjectorOptions) {
     return { next, dead };
   }
 
-  async function onBatch(records: readonly RawRecord[]): Promise<void> {
+  async function onBatch(records: readonly LogRecord[]): Promise<void> {
     let result: { next: Map<number, number>; dead: DeadLetter[] };
     try {
       result = await applyInTransaction(records, false);
@@ -220,7 +152,7 @@ export function createProjector(options: ProjectorOptions) {
     },
 
     /** Positions applied by this process's projector. */
-    reached: (): Reached => reached,
+    reached: (): LogPosition => reached,
     stats: () => ({ applied, deadLettered }),
     onProgress(listener: () => void): () => void {
       progress.on("progress", listener);

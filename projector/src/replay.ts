@@ -1,19 +1,14 @@
+import type { EventLog } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { PROJECTIONS, type Projection } from "./projections/index.ts";
-import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./projector.ts";
-import { applyRecords, type RawRecord } from "./records.ts";
-
-/** The subset of the event log a replay reads. */
-export interface ReplaySource {
-  position(): Promise<ReadonlyMap<number, number>>;
-  /** `via`: the replay's transaction, for logs stored in the same database (one connection on PGlite). */
-  read(partition: number, afterOffset: number, max: number, via?: Knex.Transaction): Promise<RawRecord[]>;
-}
+import { applyRecords } from "./apply.ts";
+import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
+import type { Projection } from "./read-model.ts";
+import { PROJECTIONS } from "./read-models/index.ts";
 
 export interface ReplayOptions {
   readonly db: Knex;
-  readonly log: ReplaySource;
+  readonly log: Pick<EventLog, "position" | "read">;
   readonly logger: Logger;
   readonly multiProcess: boolean;
   /** Names of the projections to rebuild; all when empty. */
@@ -23,6 +18,7 @@ export interface ReplayOptions {
   readonly onProgress?: (done: number) => void;
 }
 
+/** The named projections and those they require, in the order of PROJECTIONS. */
 export function projectionsNamed(names: readonly string[]): Projection[] {
   const unknown = names.filter((n) => !PROJECTIONS.some((p) => p.name === n));
   if (unknown.length > 0) {
@@ -30,7 +26,14 @@ export function projectionsNamed(names: readonly string[]): Projection[] {
       `Unknown projection(s) ${unknown.join(", ")}; known: ${PROJECTIONS.map((p) => p.name).join(", ")}`,
     );
   }
-  return PROJECTIONS.filter((p) => names.includes(p.name));
+  const wanted = new Set<string>();
+  const add = (name: string) => {
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    for (const r of PROJECTIONS.find((p) => p.name === name)?.requires ?? []) add(r);
+  };
+  for (const n of names) add(n);
+  return PROJECTIONS.filter((p) => wanted.has(p.name));
 }
 
 /**

@@ -43,12 +43,13 @@ export interface AppOptions {
   readonly lookup?: LookupFunction;
 }
 
-interface Storage {
+/** A fresh database of a backend, and the environment that points the app at it. */
+export interface TestStorage {
   readonly env: Record<string, string>;
   cleanup(): Promise<void>;
 }
 
-async function storageFor(backend: Backend): Promise<Storage> {
+export async function createTestStorage(backend: Backend): Promise<TestStorage> {
   if (backend === "postgres" || backend === "kafka") {
     const db: TestDatabase = await createTestDatabase();
     const kafka: Record<string, string> =
@@ -73,11 +74,19 @@ async function storageFor(backend: Backend): Promise<Storage> {
  * first admin created. The demo study is seeded only when asked.
  */
 export async function startTestApp(backend: Backend, options: AppOptions = {}): Promise<TestApp> {
-  const storage = await storageFor(backend);
+  return startTestAppOn(await createTestStorage(backend), backend, options);
+}
+
+/** Starts the API on a database made beforehand (an older release's, say); `stop` drops it. */
+export async function startTestAppOn(
+  storage: TestStorage,
+  backend: Backend,
+  options: AppOptions = {},
+): Promise<TestApp> {
   return boot(storage, backend, options);
 }
 
-async function boot(storage: Storage, backend: Backend, options: AppOptions): Promise<TestApp> {
+async function boot(storage: TestStorage, backend: Backend, options: AppOptions): Promise<TestApp> {
   const config = loadConfig({
     PORT: "0",
     FEEDLAB_ADMIN_USERNAME: ADMIN.username,
@@ -185,3 +194,7 @@ export class Client {
 
 /** The `error.code` of an api.md error body. */
 export const codeOf = (r: Reply) => (r.body as { error?: { code?: string } })?.error?.code;
+
+/** The `error.details` of an api.md error body. */
+export const detailsOf = <T = Record<string, unknown>>(r: Reply) =>
+  (r.body as { error?: { details?: T } })?.error?.details;

@@ -3,9 +3,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Video } from "@feedlab/schemas";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
 import { REPO_ROOT } from "../../api/src/main.ts";
 import type { Client } from "./app.ts";
+import { saveScreenshot } from "./browser.ts";
 
 /** The demo media files the API serves under /media/demo/ (native videos for browser tests). */
 export function demoMedia(): string[] {
@@ -224,4 +226,65 @@ export async function wander(page: Page, ms: number, area = { width: 1000, heigh
     );
     await page.waitForTimeout(50);
   }
+}
+
+/**
+ * One participant's journey, the same under every layout: join, the feed (scroll, hover, click), the
+ * watch page (6 s of playback, pause and play with the keyboard, like), and back to the feed, where
+ * the watched video is gone. Screenshots of both pages are saved as `<shots>-feed` and `<shots>-watch`.
+ */
+export async function presetJourney(
+  browser: Browser,
+  wire: RecordingProxy,
+  options: { experimentId: string; loginId: string; device: keyof typeof VIEWPORTS; shots: string },
+): Promise<void> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[options.device] });
+  const page = await context.newPage();
+  await page.route("**/media/demo/*.webm", async (route) => {
+    await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+
+  await page.goto(`${wire.url}/join/${options.experimentId}?login_id=${options.loginId}`);
+  await page.waitForURL(`${wire.url}/`);
+  const cards = page.getByRole("list", { name: "Recommended videos" }).getByRole("link");
+  await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(12);
+  await page.waitForTimeout(1200);
+  await saveScreenshot(page, `${options.shots}-feed`);
+  await wander(page, 2500, {
+    width: VIEWPORTS[options.device].width,
+    height: VIEWPORTS[options.device].height,
+  });
+  await page.mouse.wheel(0, 900);
+  await page.waitForTimeout(600);
+  await page.mouse.wheel(0, -900);
+  await page.waitForTimeout(600);
+  await cards.nth(1).hover();
+  await page.waitForTimeout(500);
+  const href = (await cards.nth(1).getAttribute("href")) ?? "";
+  expect(href).toMatch(/^\/watch\/[0-9a-f-]{36}$/);
+  await cards.nth(1).click();
+  await page.waitForURL(`${wire.url}${href}`);
+
+  const player = page.locator("video");
+  await expect
+    .poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
+    .toBeGreaterThan(6.1);
+  await page.keyboard.press("k");
+  await page.waitForTimeout(300);
+  await page.keyboard.press("k");
+  const like = page.getByRole("button", { name: "Like", exact: true });
+  await like.click();
+  await expect.poll(() => like.getAttribute("aria-pressed")).toBe("true");
+  await expect(page.getByRole("button", { name: "Dislike", exact: true }).count()).resolves.toBe(1);
+  await page.getByRole("list", { name: "Related videos" }).getByRole("link").first().waitFor();
+  await page.waitForTimeout(800);
+  await saveScreenshot(page, `${options.shots}-watch`);
+  await page.goBack();
+  await page.waitForURL(`${wire.url}/`);
+  await expect.poll(() => cards.count()).toBeGreaterThan(0);
+  const ids = await cards.evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+  expect(ids).not.toContain(href);
+  await page.waitForTimeout(2500);
+  await context.close();
 }

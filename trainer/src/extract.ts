@@ -1,12 +1,8 @@
+import { rowsOf } from "@feedlab/ingest";
+import { type InteractionRow, interactionPage, interactionTotals, topCoViewed } from "@feedlab/projector";
 import type { Knex } from "knex";
 import type { Interactions } from "./data.ts";
 import { type Csr, csrFromTriplets } from "./sparse.ts";
-
-/** Rows of a `db.raw` result (pg and PGlite both answer `{ rows }`). */
-export function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: T[] }).rows;
-  return Array.isArray(rows) ? rows : [];
-}
 
 /** Interaction rows read per query (keyset pages). */
 const PAGE = 20_000;
@@ -36,34 +32,32 @@ export interface Freshness {
  * video or less) would train the same model again.
  */
 export async function readFreshness(db: Knex, experimentId: string): Promise<Freshness> {
-  const result = await db.raw(
-    `with cur as (
-       select max(i.last_received_at) as watermark, coalesce(sum(i.events), 0)::bigint as events, count(*)::int as n
-       from interactions i join users u on u.id = i.user_id where i.experiment_id = ?),
-     last as (
-       select watermark, source_events from model_runs
-       where experiment_id = ? and status = 'succeeded' order by finished_at desc, created_at desc limit 1)
-     select cur.watermark::text as watermark, cur.events::text as events, cur.n,
-            last.watermark::text as last_watermark,
-            (last.source_events is null or cur.events <> last.source_events
-             or cur.watermark is distinct from last.watermark) as fresh
-     from cur left join last on true`,
-    [experimentId, experimentId],
-  );
-  const row = rowsOf<{
-    watermark: string | null;
-    events: string;
-    n: number;
-    last_watermark: string | null;
-    fresh: boolean;
-  }>(result)[0];
+  const [current, last] = await Promise.all([
+    interactionTotals(db, experimentId),
+    lastSucceeded(db, experimentId),
+  ]);
   return {
-    interactions: Number(row?.n ?? 0),
-    events: Number(row?.events ?? 0),
-    watermark: row?.watermark ?? null,
-    lastWatermark: row?.last_watermark ?? null,
-    fresh: row?.fresh ?? true,
+    ...current,
+    lastWatermark: last?.watermark ?? null,
+    fresh:
+      !last ||
+      last.source_events === null ||
+      current.events !== Number(last.source_events) ||
+      current.watermark !== last.watermark,
   };
+}
+
+/** The freshness of the data the experiment's last succeeded run trained on, if any. */
+async function lastSucceeded(
+  db: Knex,
+  experimentId: string,
+): Promise<{ watermark: string | null; source_events: string | null } | undefined> {
+  const result = await db.raw(
+    `select watermark::text as watermark, source_events::text as source_events from model_runs
+     where experiment_id = ? and status = 'succeeded' order by finished_at desc, created_at desc limit 1`,
+    [experimentId],
+  );
+  return rowsOf<{ watermark: string | null; source_events: string | null }>(result)[0];
 }
 
 /** What a run trains on: the experiment's interactions with the index of every participant and video. */
@@ -97,21 +91,10 @@ export async function extractTrainingData(db: Knex, experimentId: string): Promi
   const poolIds = new Set(JSON.parse(poolRows[0]?.ids ?? "[]") as string[]);
 
   // 2. Interactions, page by page in key order.
-  const rows: [string, string, number, number][] = [];
-  let after: [string, string] = ["00000000-0000-0000-0000-000000000000", ""];
-  for (;;) {
-    const page = rowsOf<{ rows: string }>(
-      await db.raw(
-        `select coalesce(json_agg(json_build_array(x.user_id, x.video_id, x.weight, x.at) order by x.user_id, x.video_id), '[]')::text as rows
-         from (select i.user_id, i.video_id, i.weight, (extract(epoch from i.last_at) * 1000)::float8 as at
-               from interactions i join users u on u.id = i.user_id
-               where i.experiment_id = ? and (i.user_id, i.video_id) > (?::uuid, ?)
-               order by i.user_id, i.video_id limit ?) x`,
-        [experimentId, after[0], after[1], PAGE],
-      ),
-    );
-    const batch = JSON.parse(page[0]?.rows ?? "[]") as [string, string, number | string, number | string][];
-    for (const [u, v, w, t] of batch) rows.push([u, v, Number(w), Number(t)]);
+  const rows: InteractionRow[] = [];
+  for (let after: readonly [string, string] | null = null; ; ) {
+    const batch = await interactionPage(db, experimentId, after, PAGE);
+    rows.push(...batch);
     const last = batch[batch.length - 1];
     if (!last || batch.length < PAGE) break;
     after = [last[0], last[1]];
@@ -142,27 +125,24 @@ export async function extractTrainingData(db: Knex, experimentId: string): Promi
   const b: number[] = [];
   const c: number[] = [];
   for (let start = 0; start < coViewed.length; start += CO_VIEW_BATCH) {
-    const ids = coViewed.slice(start, start + CO_VIEW_BATCH);
-    const result = await db.raw(
-      `select v.vid, (select coalesce(json_agg(json_build_array(x.other, x.count)), '[]') from (
-         (select video_b as other, count from co_views where experiment_id = ? and video_a = v.vid order by count desc limit ?)
-         union all
-         (select video_a as other, count from co_views where experiment_id = ? and video_b = v.vid order by count desc limit ?)) x)::text as value
-       from json_array_elements_text(?::json) as v(vid)`,
-      [experimentId, CO_VIEW_PARTNERS, experimentId, CO_VIEW_PARTNERS, JSON.stringify(ids)],
+    const partnersOf = await topCoViewed(
+      db,
+      experimentId,
+      coViewed.slice(start, start + CO_VIEW_BATCH),
+      CO_VIEW_PARTNERS,
     );
-    for (const r of rowsOf<{ vid: string; value: string | null }>(result)) {
-      const i = videoIndex.get(r.vid);
+    for (const [vid, partners] of partnersOf) {
+      const i = videoIndex.get(vid);
       if (i === undefined) continue;
-      const partners = (JSON.parse(r.value ?? "[]") as [string, number | string][])
-        .map(([other, count]) => [videoIndex.get(other), Number(count)] as const)
-        .filter((p): p is readonly [number, number] => p[0] !== undefined && p[1] > 0)
-        .sort((x, y) => y[1] - x[1] || x[0] - y[0])
-        .slice(0, CO_VIEW_PARTNERS);
-      for (const [j, count] of partners) {
+      // Partners come most co-viewed first, ties by external id: the order of the indices too.
+      let kept = 0;
+      for (const [other, count] of partners) {
+        const j = videoIndex.get(other);
+        if (j === undefined || count <= 0) continue;
         a.push(i);
         b.push(j);
         c.push(count);
+        if (++kept === CO_VIEW_PARTNERS) break;
       }
     }
   }

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { extractTrainingData, readFreshness, type TrainingSource } from "./extract.ts";
+import { poolMetadata } from "./metadata/pool-metadata.ts";
 import { type ModelMetrics, type PipelineResult, runPipeline, type TrainingConfig } from "./pipeline.ts";
 import { INTERRUPTED, type RunRef, type RunStatus } from "./runs.ts";
 import type { MetadataNeighbour } from "./similarity.ts";
@@ -12,7 +13,7 @@ export interface MetadataNeighbours {
   neighbours(index: number): readonly MetadataNeighbour[];
 }
 
-/** Looks up the metadata similarity of an experiment's pool (the API provides it); null for none. */
+/** Looks up the metadata similarity of an experiment's pool; null for none. */
 export type MetadataSource = (experimentId: string) => Promise<MetadataNeighbours | null>;
 
 export interface RunnerDeps {
@@ -142,13 +143,13 @@ export async function executeRun(deps: RunnerDeps, run: RunRef, signal?: AbortSi
   }
 }
 
-/** Maps the API's metadata neighbours (its own indices) onto the run's video indices. */
+/** Maps the pool's metadata neighbours (indices of its own list) onto the run's video indices. */
 async function metadataFor(
   deps: RunnerDeps,
   experimentId: string,
   source: TrainingSource,
 ): Promise<((item: number) => readonly MetadataNeighbour[]) | undefined> {
-  const found = await deps.metadata?.(experimentId);
+  const found = await (deps.metadata ?? ((id: string) => poolMetadata(deps.db, id)))(experimentId);
   if (!found) return undefined;
   const toRun = new Map(source.videoIds.map((id, i) => [id, i]));
   const fromRun = new Map<number, number>();

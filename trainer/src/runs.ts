@@ -1,5 +1,5 @@
+import { rowsOf } from "@feedlab/ingest";
 import type { Knex } from "knex";
-import { rowsOf } from "./extract.ts";
 
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped";
 export type RunTrigger = "schedule" | "manual";

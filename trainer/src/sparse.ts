@@ -83,6 +83,3 @@ export function transpose(m: Csr): Csr {
   }
   return { rows: m.cols, cols: m.rows, indptr, indices, values };
 }
-
-/** Number of stored entries of row r. */
-export const rowLength = (m: Csr, r: number): number => (m.indptr[r + 1] as number) - (m.indptr[r] as number);

@@ -1,16 +1,19 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { EventLog } from "@feedlab/ingest";
 import { projectionsNamed, replay } from "@feedlab/projector";
 import { decodeLoggedEvent } from "@feedlab/schemas";
 import cliProgress from "cli-progress";
+import { createAuthService } from "../auth/auth.service.ts";
 import { generatePassword } from "../auth/passwords.ts";
 import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { DataDirLockedError, migrate, openDb } from "../db/db.ts";
 import { HttpError } from "../http/errors.ts";
 import { createLogger } from "../logger.ts";
-import { openRuntime, ROLES, type Role, start, VERSION } from "../main.ts";
+import { openChangeBus, openEventLog, openStore, ROLES, type Role, start, VERSION } from "../main.ts";
 import { importVideos, parseImport } from "../videos/videos.import.ts";
+import { createVideosService } from "../videos/videos.service.ts";
 
 const HELP = `feedlab ${VERSION}: run user studies on video feeds
 
@@ -24,8 +27,9 @@ Commands:
   videos import FILE [--format csv|json]     Import videos from a CSV or JSON file
   tail [--from-beginning] [--follow]         Decode the event log to NDJSON on stdout (one event per line,
                                              with its partition and offset)
-  replay [--projection NAME]                 Rebuild read models from the event log (all, or one:
-                                             events, watched, view_counts, interactions, session_activity)
+  replay [--projection NAME]                 Rebuild read models from the event log (all, or one: events,
+                                             watched, view_counts, interactions, session_activity,
+                                             co_views (with watched))
   help                                       Show this help
 
 Configuration comes from the environment: PORT, HOST, FEEDLAB_DATA_DIR, DATABASE_URL, KAFKA_BROKERS,
@@ -80,16 +84,17 @@ async function cmdAdmin(config: Config, args: string[]) {
     throw new UsageError("--username must be 1-64 characters of letters, digits, . _ @ -");
   if (values.password !== undefined && values.password.length < 8)
     throw new UsageError("--password must be at least 8 characters");
-  const rt = await openRuntime(config, createLogger("warn", config.logFormat));
+  const store = await openStore(config, createLogger("warn", config.logFormat));
   try {
-    if (await rt.services.auth.adminExists(username))
+    const auth = createAuthService(store.deps);
+    if (await auth.adminExists(username))
       throw new UsageError(`An admin named "${username}" already exists.`);
     const password = values.password ?? generatePassword();
-    await rt.services.auth.createAdmin(username, password);
+    await auth.createAdmin(username, password);
     out(`Created admin "${username}".`);
     if (!values.password) out(`Password: ${password}   (shown only this once)`);
   } finally {
-    await rt.close();
+    await store.close();
   }
 }
 
@@ -111,8 +116,18 @@ async function cmdVideos(config: Config, args: string[]) {
   } catch (e) {
     throw new UsageError(`Cannot read ${file}: ${(e as Error).message}`);
   }
-  const rt = await openRuntime(config, createLogger("warn", config.logFormat));
+  const log = createLogger("warn", config.logFormat);
+  const store = await openStore(config, log);
+  // API processes drop the pools they cached when told (on PostgreSQL, through LISTEN/NOTIFY).
+  let changes: Awaited<ReturnType<typeof openChangeBus>>;
   try {
+    changes = await openChangeBus(config, log, store);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  try {
+    const videos = createVideosService({ ...store.deps, onChange: (change) => void changes.publish(change) });
     const parsed = parseImport(text, format);
     if (parsed.ignoredColumns.length > 0)
       out(`Ignoring unknown columns: ${parsed.ignoredColumns.join(", ")}`);
@@ -126,7 +141,7 @@ async function cmdVideos(config: Config, args: string[]) {
       cliProgress.Presets.shades_classic,
     );
     bar.start(parsed.rows.length, 0);
-    const summary = await importVideos(rt.services.videos, parsed.rows, {
+    const summary = await importVideos(videos, parsed.rows, {
       onProgress: (done) => bar.update(done),
     });
     bar.stop();
@@ -137,13 +152,22 @@ async function cmdVideos(config: Config, args: string[]) {
     if (summary.rejected.length > 50) out(`  ... and ${summary.rejected.length - 50} more`);
     if (summary.imported === 0 && summary.rejected.length > 0) process.exitCode = 1;
   } finally {
-    await rt.close();
+    await changes.stop();
+    await store.close();
   }
 }
 
 async function cmdReplay(config: Config, args: string[]) {
   const { values } = parseArgs({ args, options: { projection: { type: "string", multiple: true } } });
-  const rt = await openRuntime(config, createLogger("warn", config.logFormat));
+  const log = createLogger("warn", config.logFormat);
+  const store = await openStore(config, log);
+  let eventLog: EventLog;
+  try {
+    eventLog = await openEventLog(config, log, store);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
   try {
     const only = values.projection ?? [];
     try {
@@ -151,7 +175,7 @@ async function cmdReplay(config: Config, args: string[]) {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const head = await rt.eventLog.position();
+    const head = await eventLog.position();
     const total = [...head.values()].reduce((a, o) => a + o + 1, 0);
     const bar = new cliProgress.SingleBar(
       {
@@ -165,10 +189,10 @@ async function cmdReplay(config: Config, args: string[]) {
     bar.start(Math.max(total, 1), 0);
     const started = performance.now();
     const result = await replay({
-      db: rt.db,
-      log: rt.eventLog,
-      logger: rt.log,
-      multiProcess: rt.dbKind === "postgres",
+      db: store.db,
+      log: eventLog,
+      logger: log,
+      multiProcess: store.dbKind === "postgres",
       only,
       onProgress: (done) => bar.update(Math.min(done, total)),
     });
@@ -177,7 +201,8 @@ async function cmdReplay(config: Config, args: string[]) {
     const secs = (performance.now() - started) / 1000;
     out(`Replayed ${result.records} records into ${result.projections.join(", ")} in ${secs.toFixed(1)} s.`);
   } finally {
-    await rt.close();
+    await eventLog.close();
+    await store.close();
   }
 }
 
@@ -189,9 +214,18 @@ async function cmdTail(config: Config, args: string[]) {
       follow: { type: "boolean", default: false },
     },
   });
-  const rt = await openRuntime(config, createLogger("warn", config.logFormat), { migrate: false });
+  const log = createLogger("warn", config.logFormat);
+  // On Kafka the log needs no database; the embedded log is a table of it.
+  const store = config.kafkaBrokers.length > 0 ? null : await openStore(config, log, { migrate: false });
+  let eventLog: EventLog;
   try {
-    const head = await rt.eventLog.position();
+    eventLog = await openEventLog(config, log, store);
+  } catch (e) {
+    await store?.close();
+    throw e;
+  }
+  try {
+    const head = await eventLog.position();
     const from = new Map([...head].map(([p, o]) => [p, values["from-beginning"] ? -1 : o]));
     const pending = new Map([...head].filter(([p, o]) => o > (from.get(p) ?? -1)));
     let done: () => void = () => {};
@@ -199,7 +233,7 @@ async function cmdTail(config: Config, args: string[]) {
       done = resolve;
     });
     if (!values.follow && pending.size === 0) done();
-    const subscription = rt.eventLog.subscribe({
+    const subscription = eventLog.subscribe({
       consumer: `tail-${process.pid}-${Date.now()}`,
       maxBatch: 1000,
       checkpoint: async (partition) =>
@@ -225,7 +259,8 @@ async function cmdTail(config: Config, args: string[]) {
     await finished;
     await subscription.stop();
   } finally {
-    await rt.close();
+    await eventLog.close();
+    await store?.close();
   }
 }
 

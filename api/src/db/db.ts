@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import knexPkg, { type Knex } from "knex";
-import { migrationSource } from "./migrations/index.ts";
+import { adoptLegacyMigrations, migrationSource } from "./migrations/index.ts";
 import { createPgliteProxy } from "./pglite-proxy.ts";
 
 const { knex } = knexPkg;
@@ -149,7 +149,10 @@ interface RawConnection {
  * processes race to create it. (PGlite is single-process and has one connection.)
  */
 export async function migrate(db: Db): Promise<string[]> {
-  const run = async () => ((await db.migrate.latest({ migrationSource })) as [number, string[]])[1];
+  const run = async () => {
+    await adoptLegacyMigrations(db);
+    return ((await db.migrate.latest({ migrationSource })) as [number, string[]])[1];
+  };
   if (db.client.config.client !== "pg") return run();
   const conn = (await db.client.acquireConnection()) as RawConnection;
   try {
@@ -164,8 +167,4 @@ export async function migrate(db: Db): Promise<string[]> {
   }
 }
 
-/** Rows of a `db.raw` result; pg and PGlite both answer `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: T[] }).rows;
-  return Array.isArray(rows) ? rows : [];
-}
+export { rowsOf } from "@feedlab/ingest";

@@ -1,3 +1,4 @@
+import { PROJECTIONS } from "@feedlab/projector";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 
@@ -12,11 +13,7 @@ const APPEND_ONLY = ["events", "event_log"] as const;
  * output swapped per run), so each also needs VACUUM to reuse the space of the rows it replaced.
  */
 const CHURNING = [
-  "session_activity",
-  "video_view_counts",
-  "interactions",
-  "co_views",
-  "watched_videos",
+  ...PROJECTIONS.flatMap((p) => p.tables).filter((t) => !(APPEND_ONLY as readonly string[]).includes(t)),
   "consumer_checkpoints",
   "sessions",
   "auth_sessions",
@@ -26,7 +23,7 @@ const CHURNING = [
   "model_runs",
   "survey_responses",
   "dead_letters",
-] as const;
+];
 
 /** How often the embedded database is maintained, and how long after start the first pass runs. */
 export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;

@@ -1,20 +1,12 @@
 import { EVENT_TYPES, type EventType, EXAMPLE_PAYLOADS } from "@feedlab/schemas";
+import { mulberry32 } from "@feedlab/trainer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, joinWithSession, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 
-/** A small seeded PRNG (mulberry32), so a failing case can be reproduced. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG, so a failing case can be reproduced. */
+const prng = mulberry32;
 
 type Mutation = (e: Record<string, unknown>, r: () => number) => unknown;
 const pick = <T>(xs: readonly T[], r: () => number): T => xs[Math.floor(r() * xs.length)] as T;

@@ -1,4 +1,12 @@
-import { ErrorBody, EVENT_TYPES, EventBatch, EventBatchResult, IdParams, Uuid } from "@feedlab/schemas";
+import {
+  ErrorBody,
+  EVENT_TYPES,
+  EventBatch,
+  EventBatchResult,
+  IdParams,
+  StoredEvent,
+  Uuid,
+} from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
@@ -14,24 +22,6 @@ const ExportQuery = Type.Object({
   types: Type.Optional(Type.String({ description: "Comma-separated event types", maxLength: 2000 })),
   since: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, inclusive" })),
   until: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, exclusive" })),
-});
-
-const StoredEventSchema = Type.Object({
-  event_id: Uuid,
-  session_id: Uuid,
-  user_id: Uuid,
-  login_id: Type.String(),
-  group_id: Uuid,
-  event_type: Type.String(),
-  video_id: Type.Union([Type.String(), Type.Null()]),
-  timestamp: Type.String(),
-  received_at: Type.String(),
-  watch_ratio: Type.Union([Type.Number(), Type.Null()]),
-  watch_duration: Type.Union([Type.Number(), Type.Null()]),
-  position_in_feed: Type.Union([Type.Integer(), Type.Null()]),
-  algorithm_feed: Type.String(),
-  algorithm_watch: Type.String(),
-  payload: Type.Record(Type.String(), Type.Unknown()),
 });
 
 export function eventRoutes({ events, eventStore }: { events: EventsService; eventStore: EventStoreReader }) {
@@ -110,7 +100,7 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
       access: "admin",
       params: Type.Object({ user_id: Uuid }),
       responses: {
-        200: { description: "Events", schema: Type.Array(StoredEventSchema) },
+        200: { description: "Events", schema: Type.Array(StoredEvent) },
         404: { description: "Unknown participant" },
       },
       handler: async (ctx, { params }) => {

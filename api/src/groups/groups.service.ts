@@ -34,14 +34,14 @@ export const presentGroup = (r: GroupRow): Group => ({
 
 export interface GroupsServiceDeps extends ServiceDeps {
   readonly recommenders: RecommenderCatalog;
-  /** True when a UI key (preset key, `none`, or template id) exists. */
-  readonly uiExists: (key: string) => Promise<boolean>;
+  /** True when a UI key (preset key, `none`, or a template id) can serve the page. */
+  readonly uiFits: (key: string, page: "feed" | "watch") => Promise<boolean>;
   /** Called after a group's configuration changed (caches of it must go). */
   readonly onChange?: (groupId: string) => void;
 }
 
 export function createGroupsService(deps: GroupsServiceDeps) {
-  const { db, newId, now, recommenders, uiExists, onChange } = deps;
+  const { db, newId, now, recommenders, uiFits, onChange } = deps;
 
   /** Group rules: known recommender keys that support their page (spec: Errors), known UI keys. */
   async function checkConfig(input: {
@@ -72,8 +72,8 @@ export function createGroupsService(deps: GroupsServiceDeps) {
     if (input.ui_config) {
       for (const page of ["feed", "watch"] as const) {
         const key = input.ui_config[page];
-        if (!(await uiExists(key))) {
-          throw unprocessable("unknown_ui", `No UI preset or template "${key}".`, {
+        if (!(await uiFits(key, page))) {
+          throw unprocessable("unknown_ui", `No UI preset, or template of the ${page} page, "${key}".`, {
             field: `ui_config.${page}`,
             key,
           });

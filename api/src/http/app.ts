@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import Router from "@koa/router";
 import Koa from "koa";
@@ -107,7 +108,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         useDefaults: true,
         directives: {
           // The YouTube player adapter loads the provider's iframe API (and its widget script) from here.
-          "script-src": ["'self'", "https://www.youtube.com", () => shellScripts()],
+          // The console's layout editor compiles in the browser (esbuild's WebAssembly module, in a
+          // worker started from a blob) and previews the module it made (a blob): the console only.
+          "script-src": [
+            "'self'",
+            "https://www.youtube.com",
+            () => shellScripts(),
+            (req: IncomingMessage) => (req.url?.startsWith("/admin") ? "'wasm-unsafe-eval' blob:" : ""),
+          ],
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:", "blob:", "https:"],
           "media-src": ["'self'", "blob:", "https:"],

@@ -3,7 +3,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { Middleware } from "koa";
 import { parseJson, readRawBody } from "./body.ts";
 import type { AppContext, AppState } from "./context.ts";
-import { HttpError, notFound, validationFailed } from "./errors.ts";
+import { notFound, validationFailed } from "./errors.ts";
 import { compileBody, compileQuery, type Validator } from "./validation.ts";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -116,8 +116,4 @@ function check(validator: Validator<unknown>, value: unknown, where: "params" | 
   if (result.ok) return result.value;
   if (where === "params") throw notFound("resource");
   throw validationFailed(result.problems);
-}
-
-export function isHttpError(err: unknown): err is HttpError {
-  return err instanceof HttpError;
 }

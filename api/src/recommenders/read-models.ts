@@ -1,5 +1,6 @@
+import { playCounts, topCoViewed, watchedVideoIds } from "@feedlab/projector";
+import { learnedNeighbours, learnedRanking } from "@feedlab/trainer";
 import type { Db } from "../db/db.ts";
-import { rowsOf } from "../db/db.ts";
 import { RefreshingCache } from "../system/refreshing-cache.ts";
 import type { ChangeBus } from "./changes.ts";
 import type { Pool } from "./pool.ts";
@@ -67,25 +68,14 @@ export function createReadModels(options: ReadModelOptions) {
     return groups;
   };
 
-  /**
-   * Per video of a batch, one JSON text from a correlated subquery: one round trip for all the
-   * videos a request needs (the similarity feed asks for several of the participant's watches).
-   */
+  /** Per experiment of a batch of keys, one query for its videos: `read` answers by video id. */
   async function perVideo<V>(
     keys: readonly string[],
-    subquery: string,
-    bindingsPerVideo: (experimentId: string) => (string | number)[],
-    decode: (json: unknown) => V,
+    read: (experimentId: string, ids: readonly string[]) => Promise<ReadonlyMap<string, V>>,
   ): Promise<Map<string, V>> {
     const out = new Map<string, V>();
     for (const [experimentId, ids] of byExperiment(keys)) {
-      const result = await db.raw(
-        `select v.vid, (${subquery})::text as value from json_array_elements_text(?::json) as v(vid)`,
-        [...bindingsPerVideo(experimentId), JSON.stringify(ids)],
-      );
-      for (const r of rowsOf<{ vid: string; value: string | null }>(result)) {
-        out.set(keyOf(experimentId, r.vid), decode(JSON.parse(r.value ?? "[]")));
-      }
+      for (const [id, value] of await read(experimentId, ids)) out.set(keyOf(experimentId, id), value);
     }
     return out;
   }
@@ -93,34 +83,18 @@ export function createReadModels(options: ReadModelOptions) {
   /** A video's most co-viewed partners: top-N through an index on each side of the pair (a < b). */
   const coViewCache = new RefreshingCache<readonly (readonly [string, number])[]>(
     (keys) =>
-      perVideo(
-        keys,
-        `select coalesce(json_agg(json_build_array(x.other, x.count)), '[]') from (
-           (select video_b as other, count from co_views where experiment_id = ? and video_a = v.vid
-            order by count desc limit ?)
-           union all
-           (select video_a as other, count from co_views where experiment_id = ? and video_b = v.vid
-            order by count desc limit ?)) x`,
-        (experimentId) => [experimentId, CO_VIEWS_KEPT, experimentId, CO_VIEWS_KEPT],
-        (json) =>
-          (json as [string, number | string][])
-            .map(([other, count]) => [other, Number(count)] as const)
-            .sort((x, y) => y[1] - x[1])
-            .slice(0, CO_VIEWS_KEPT),
-      ),
+      perVideo(keys, async (experimentId, ids) => {
+        const partners = await topCoViewed(db, experimentId, ids, CO_VIEWS_KEPT);
+        return new Map([...partners].map(([id, list]) => [id, list.slice(0, CO_VIEWS_KEPT)]));
+      }),
     { fallback: [], refreshMs, max: 50_000, now },
   );
 
   /** The trainer's neighbours of a video (item_similarity), best first. */
   const learnedSimilarCache = new RefreshingCache<readonly string[]>(
     (keys) =>
-      perVideo(
-        keys,
-        `select coalesce(json_agg(s.other_video_id order by s.score desc, s.other_video_id), '[]') from (
-           select other_video_id, score from item_similarity where experiment_id = ? and video_id = v.vid
-           order by score desc, other_video_id limit ?) s`,
-        (experimentId) => [experimentId, LEARNED_NEIGHBOURS_KEPT],
-        (json) => json as string[],
+      perVideo(keys, (experimentId, ids) =>
+        learnedNeighbours(db, experimentId, ids, LEARNED_NEIGHBOURS_KEPT),
       ),
     { fallback: [], refreshMs, max: 50_000, now },
   );
@@ -131,12 +105,7 @@ export function createReadModels(options: ReadModelOptions) {
       const out = new Map<string, readonly string[]>();
       for (const key of keys) {
         const [experimentId, userId] = split(key);
-        const result = await db.raw(
-          `select coalesce(json_agg(video_id order by rank), '[]')::text as ids from recommendation_cache
-           where experiment_id = ? and user_id = ?`,
-          [experimentId, userId],
-        );
-        out.set(key, JSON.parse(rowsOf<{ ids: string }>(result)[0]?.ids ?? "[]") as string[]);
+        out.set(key, await learnedRanking(db, experimentId, userId));
       }
       return out;
     },
@@ -155,17 +124,10 @@ export function createReadModels(options: ReadModelOptions) {
   });
 
   async function computePopularity(pool: Pool): Promise<PopularityOrder> {
-    // One JSON text instead of a row per video: an experiment has thousands of counts, and rows cost
-    // far more to move than text (PGlite's worker, the pg wire protocol).
-    const result = await db.raw(
-      "select coalesce(json_agg(json_build_array(video_id, plays)), '[]')::text as counts from video_view_counts where experiment_id = ?",
-      [pool.experimentId],
-    );
-    const text = rowsOf<{ counts: string }>(result)[0]?.counts ?? "[]";
     const plays = new Float64Array(pool.size);
-    for (const [videoId, count] of JSON.parse(text) as [string, number | string][]) {
+    for (const [videoId, count] of await playCounts(db, pool.experimentId)) {
       const i = pool.indexByExternalId.get(videoId);
-      if (i !== undefined) plays[i] = Number(count);
+      if (i !== undefined) plays[i] = count;
     }
     // Stable sort over the recency order: equal counts stay newest first.
     const order = Array.from(pool.recency).sort((a, b) => (plays[b] as number) - (plays[a] as number));
@@ -187,12 +149,7 @@ export function createReadModels(options: ReadModelOptions) {
   return {
     /** Pool indices of the participant's watched videos (VIDEO_WATCHED_1S or VIDEO_ENDED), newest first. */
     async watched(userId: string, pool: Pool): Promise<number[]> {
-      const result = await db.raw(
-        `select coalesce(json_agg(video_id order by first_watched_at desc), '[]')::text as ids
-         from watched_videos where user_id = ?`,
-        [userId],
-      );
-      return indicesOf(pool, JSON.parse(rowsOf<{ ids: string }>(result)[0]?.ids ?? "[]") as string[]);
+      return indicesOf(pool, await watchedVideoIds(db, userId));
     },
 
     /** The pool by play count in this experiment (every VIDEO_PLAY, autoplay included), ties newest first. */

@@ -1,10 +1,9 @@
-import type { Group } from "@feedlab/schemas";
+import type { Group, RecommenderView } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWithSession } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { type FakeRecommender, startFakeRecommender } from "../../../test/harness/recommender-server.ts";
-import type { RecommenderView } from "./recommenders.schema.ts";
 
 const BASE = "/api/v1/admin/recommenders";
 const BUILTINS = ["random", "popularity", "recency", "similarity", "learned_model"];

@@ -1,12 +1,12 @@
-import { ErrorBody } from "@feedlab/schemas";
-import { Type } from "@sinclair/typebox";
-import { route } from "../http/route.ts";
 import {
+  ErrorBody,
   RecommenderCreate,
   RecommenderKeyParams,
   RecommenderPatch,
   RecommenderView,
-} from "./recommenders.schema.ts";
+} from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import { route } from "../http/route.ts";
 import type { RecommenderRegistry } from "./registry.service.ts";
 
 const error = (description: string) => ({ description, schema: ErrorBody });

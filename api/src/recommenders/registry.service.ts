@@ -1,3 +1,9 @@
+import type {
+  RecommenderCreate,
+  RecommenderPatch,
+  RecommenderUsage,
+  RecommenderView,
+} from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { iso, json } from "../db/present.ts";
@@ -8,12 +14,6 @@ import type { RecommenderCatalog } from "./catalog.ts";
 import type { ChangeBus } from "./changes.ts";
 import { checkConfig } from "./external-http/config.ts";
 import { loggableUrl } from "./external-http/external-http.recommender.ts";
-import type {
-  RecommenderCreate,
-  RecommenderPatch,
-  RecommenderUsage,
-  RecommenderView,
-} from "./recommenders.schema.ts";
 
 interface RecommenderRow {
   key: string;
@@ -98,7 +98,7 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
     string,
     { row: RecommenderRow | null; record: RecommenderRecord | undefined; at: number }
   >();
-  const remember = (key: string, row: RecommenderRow | null, at = Date.now()) => {
+  const remember = (key: string, row: RecommenderRow | null, at = now().getTime()) => {
     const entry = { row, record: recordOf(key, row), at };
     known.set(key, entry);
     return entry;
@@ -188,7 +188,7 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
   const catalog: RecommenderCatalog = {
     async get(key) {
       const entry = known.get(key);
-      if (entry && (entry.row !== null || Date.now() - entry.at < MISS_TTL_MS)) return entry.record;
+      if (entry && (entry.row !== null || now().getTime() - entry.at < MISS_TTL_MS)) return entry.record;
       return lookup(key);
     },
   };
@@ -199,7 +199,7 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
     /** Loads every row into memory (at start; lookups fill in later). */
     async load(): Promise<void> {
       const rows = (await db("recommenders").select("*")) as RecommenderRow[];
-      const at = Date.now();
+      const at = now().getTime();
       const keys = new Set(rows.map((r) => r.key));
       for (const r of rows) remember(r.key, r, at);
       // Built-ins without a row need no lookups until a change says otherwise.

@@ -1,3 +1,4 @@
+import { sessionActivity } from "@feedlab/projector";
 import { iso, isoOrNull, isUniqueViolation } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { forbidden, notFound } from "../http/errors.ts";
@@ -66,13 +67,7 @@ export function createSessionsService({ db, now, idleMs = 30 * 60 * 1000 }: Sess
      */
     async state(sessionId: string, userId: string): Promise<SessionState> {
       const row = await owned(sessionId, userId);
-      const activity = await db("session_activity")
-        .where({ session_id: sessionId })
-        .first<{ last_received_at: Date; event_count: number; ended_at: Date | null } | undefined>(
-          "last_received_at",
-          "event_count",
-          "ended_at",
-        );
+      const activity = await sessionActivity(db, sessionId);
       const lastSeen = activity?.last_received_at ?? row.created_at;
       const idle = now().getTime() - new Date(lastSeen).getTime() > idleMs;
       const endedBy = row.ended_at

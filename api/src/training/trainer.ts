@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   createTrainer,
   DEFAULT_TRAINING_CONFIG,
@@ -7,39 +6,36 @@ import {
   type TrainerOptions,
 } from "@feedlab/trainer";
 import type { Runtime } from "../main.ts";
-import { metadataIndexOf } from "../recommenders/builtins/metadata-similarity.ts";
+
+/** What a trainer needs of its process: the store, the log, the config and the change bus. */
+export type TrainerHost = Pick<Runtime, "db" | "log" | "deps" | "config" | "changes">;
 
 /**
  * The trainer of a process: scheduled and requested runs, only while `leadership` says this process
- * leads. Its metadata similarity is the similarity built-in's (the pool's TF-IDF index), and a new
- * model is announced on the change bus, so every API process drops the learned rankings it cached.
+ * leads. A new model is announced on the change bus, so every API process drops the learned
+ * rankings it cached.
  * `overrides` lets tests set the clock, the interval or the training config.
  */
 export function createAppTrainer(
-  rt: Runtime,
+  rt: TrainerHost,
   leadership: Pick<Leadership, "isLeader">,
   overrides: Partial<TrainerOptions> = {},
 ): Trainer {
   return createTrainer({
     db: rt.db,
     logger: rt.log.child({ role: "trainer" }),
-    now: () => new Date(),
-    newId: randomUUID,
+    now: rt.deps.now,
+    newId: rt.deps.newId,
     isLeader: () => leadership.isLeader(),
     intervalMs: rt.config.trainIntervalSeconds * 1000,
     config: DEFAULT_TRAINING_CONFIG,
-    metadata: async (experimentId) => {
-      const pool = await rt.recommenders.pools.get(experimentId);
-      const index = metadataIndexOf(pool);
-      return { externalIds: pool.videos.map((v) => v.external_id), neighbours: (i) => index.neighbours(i) };
-    },
     onModel: (experimentId) => rt.changes.publish({ type: "model", experiment_id: experimentId }),
     ...overrides,
   });
 }
 
 /** Roles `trainer` and `all`: the process's trainer, checking its queue and schedule every 2 s. */
-export function startTraining(rt: Runtime, leadership: Leadership): Trainer {
+export function startTraining(rt: TrainerHost, leadership: Leadership): Trainer {
   const trainer = createAppTrainer(rt, leadership);
   trainer.start();
   return trainer;

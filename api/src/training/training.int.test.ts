@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { FeedPage, Group, Video } from "@feedlab/schemas";
+import type { FeedPage, Group, ModelRun, Video } from "@feedlab/schemas";
 import {
   DEFAULT_TRAINING_CONFIG,
   executeRun,
@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createAppTrainer } from "./trainer.ts";
-import type { ModelRun } from "./training.schema.ts";
 
 const INTERVAL_MS = 600_000;
 let serial = 0;

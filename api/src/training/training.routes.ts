@@ -1,20 +1,15 @@
-import { randomUUID } from "node:crypto";
-import { ErrorBody, IdParams } from "@feedlab/schemas";
+import { ErrorBody, IdParams, ModelRun, ModelRunsQuery, TrainAccepted } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
-import type { Db } from "../db/db.ts";
 import { route } from "../http/route.ts";
-import { ModelRun, ModelRunsQuery, TrainAccepted } from "./training.schema.ts";
-import { createTrainingService, type TrainingService } from "./training.service.ts";
+import type { TrainingService } from "./training.service.ts";
 
 const notFound = { description: "Unknown experiment", schema: ErrorBody };
 
 const NOTES =
   "The learned model is trained by the deployment's one trainer (`feedlab start` roles all or trainer): on a schedule (every FEEDLAB_TRAIN_INTERVAL_S seconds, default 600, for each running experiment with a group serving learned_model; a scheduled run with no new VIDEO_WATCHED_1S, LIKE or VIDEO_ENDED since the last model is recorded as skipped) and on request. A run extracts the experiment's interactions (VIDEO_WATCHED_1S 1.0, LIKE 3.0, VIDEO_ENDED above half 2.0), trains implicit ALS, evaluates it leave-last-out (recall@10 and NDCG@10 against the popularity baseline on the same split), stores each participant's top 100 videos (recommendation_cache) and each pool video's 50 nearest videos (item_similarity: factor cosine blended with co-views and metadata), and swaps them in with its run record in one transaction.";
 
-/** `POST .../models/train` and `GET .../models`. `training` defaults to a service on `db`. */
-export function trainingRoutes(deps: { db: Db; training?: TrainingService }) {
-  const training =
-    deps.training ?? createTrainingService({ db: deps.db, newId: randomUUID, now: () => new Date() });
+/** `POST .../models/train` and `GET .../models`. */
+export function trainingRoutes({ training }: { training: TrainingService }) {
   return [
     route({
       method: "post",

@@ -1,7 +1,7 @@
+import type { ModelRun } from "@feedlab/schemas";
 import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound } from "../http/errors.ts";
-import type { ModelRun } from "./training.schema.ts";
 
 interface ModelRunRow {
   id: string;

@@ -1,22 +1,13 @@
+import { UI_DEVICES, UI_NONE, UI_STYLES, UiPreset } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
 
-export const UI_STYLES = ["grid", "list"] as const;
-export const UI_DEVICES = ["desktop", "tablet", "mobile"] as const;
-
-export interface UiPreset {
-  readonly key: string;
-  readonly style: (typeof UI_STYLES)[number];
-  readonly device: (typeof UI_DEVICES)[number];
-}
+export { UI_NONE };
 
 /** The six bundled presets: two neutral style families in three device variants, keyed `<style>-<device>`. */
 export const UI_PRESETS: readonly UiPreset[] = UI_STYLES.flatMap((style) =>
   UI_DEVICES.map((device) => ({ key: `${style}-${device}`, style, device })),
 );
-
-/** The special UI key: on the feed it bypasses the feed and opens the first watch video. */
-export const UI_NONE = "none";
 
 export function isKnownUiKey(key: string): boolean {
   return key === UI_NONE || UI_PRESETS.some((p) => p.key === key);
@@ -34,9 +25,7 @@ export function uiPresetRoutes() {
       responses: {
         200: {
           description: "Presets",
-          schema: Type.Array(
-            Type.Object({ key: Type.String(), style: Type.String(), device: Type.String() }),
-          ),
+          schema: Type.Array(UiPreset),
         },
       },
       handler: (ctx) => {

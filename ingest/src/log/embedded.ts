@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
+import { rowsOf } from "../db/sql.ts";
 import type {
   AppendResult,
   EventLog,
@@ -43,15 +44,6 @@ function recordsJson(rows: readonly { event_id: string; session_id: string; reco
       record: r.record.toString("base64"),
     })),
   );
-}
-
-/**
- * Rows of a `raw` result; pg and PGlite both answer `{ rows }`. The same as api/src/db/db.ts's
- * `rowsOf`, which this workspace cannot import (the api depends on it, not the other way round).
- */
-function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: T[] }).rows;
-  return Array.isArray(rows) ? rows : [];
 }
 
 /**

@@ -1,9 +1,10 @@
-import { type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 
 /** UUID string. */
 export const Uuid = Type.String({ format: "uuid", description: "UUID" });
 /** ISO 8601 UTC timestamp. */
 export const Timestamp = Type.String({ format: "date-time", description: "ISO 8601 UTC timestamp" });
+export type Timestamp = Static<typeof Timestamp>;
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -16,5 +17,7 @@ export const ErrorBody = Type.Object({
     request_id: Type.Optional(Type.String()),
   }),
 });
+
+export type ErrorBody = Static<typeof ErrorBody>;
 
 export const IdParams = Type.Object({ id: Uuid });

@@ -1,7 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
+import { EXPERIMENT_STATUSES } from "./enums.ts";
 
-export const EXPERIMENT_STATUSES = ["draft", "running", "paused", "completed"] as const;
 export const ExperimentStatus = Type.Union(EXPERIMENT_STATUSES.map((s) => Type.Literal(s)));
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 

@@ -29,6 +29,7 @@ export const SurveyKind = Type.Union(
 export type SurveyKind = Static<typeof SurveyKind>;
 
 export const QuestionType = Type.Union([Type.Literal("single"), Type.Literal("multi"), Type.Literal("text")]);
+export type QuestionType = Static<typeof QuestionType>;
 
 export const AnswerOption = Type.Object(
   {
@@ -147,6 +148,8 @@ export const AnswerInput = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type AnswerInput = Static<typeof AnswerInput>;
 
 export const ResponseCreate = Type.Object(
   {

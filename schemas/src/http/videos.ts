@@ -1,8 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
-
-export const VIDEO_TYPES = ["native", "youtube", "vimeo"] as const;
-export type VideoType = (typeof VIDEO_TYPES)[number];
+import { VIDEO_TYPES } from "./enums.ts";
 
 /** An absolute http(s) URL or a path on this server (starting with `/`). */
 const Url = Type.String({ minLength: 1, maxLength: 2048, pattern: "^(https?://[^\\s]+|/[^\\s]*)$" });
@@ -30,6 +28,8 @@ const videoFields = {
 };
 
 /** One video as submitted by an admin (`POST /api/v1/admin/videos` and imports). */
+export type Comment = Static<typeof Comment>;
+
 export const VideoInput = Type.Object(
   { external_id: Type.String({ minLength: 1, maxLength: 255 }), ...videoFields },
   { additionalProperties: false },
@@ -70,6 +70,7 @@ export const Video = Type.Object({
 export type Video = Static<typeof Video>;
 
 export const VideoList = Type.Object({ videos: Type.Array(Video) });
+export type VideoList = Static<typeof VideoList>;
 
 export const PoolBody = Type.Object(
   { video_ids: Type.Array(Uuid, { maxItems: 100000, uniqueItems: true }) },
@@ -90,5 +91,8 @@ export type ImportRejection = Static<typeof ImportRejection>;
 export const ImportSummary = Type.Object({
   imported: Type.Integer(),
   rejected: Type.Array(ImportRejection),
+  ignored_columns: Type.Optional(
+    Type.Array(Type.String(), { description: "Columns of the file that name no video field (skipped)" }),
+  ),
 });
 export type ImportSummary = Static<typeof ImportSummary>;

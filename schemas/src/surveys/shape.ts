@@ -14,10 +14,8 @@
  */
 
 export const SURVEY_KINDS = ["pre", "post", "inter_session"] as const;
-export type SurveyKindName = (typeof SURVEY_KINDS)[number];
 
 export const QUESTION_TYPES = ["single", "multi", "text"] as const;
-export type QuestionTypeName = (typeof QUESTION_TYPES)[number];
 
 /** Stable codes of the shape rules. */
 export type ShapeRule =

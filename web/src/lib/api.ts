@@ -21,9 +21,14 @@ import type {
   RecommenderCreate,
   RecommenderPatch,
   StoredEvent,
+  TrainAccepted,
   UiPreset,
+  UiTemplate,
+  UiTemplateCreate,
+  UiTemplatePatch,
   UpdateExperimentRequest,
   Video,
+  VideoList,
   VideoPool,
 } from "./types.ts";
 
@@ -104,6 +109,26 @@ export class ApiClient extends ParticipantApi {
     return this.request("DELETE", `/api/v1/admin/recommenders/${enc(key)}`);
   }
 
+  listUiTemplates(): Promise<UiTemplate[]> {
+    return this.request("GET", "/api/v1/admin/ui-templates");
+  }
+
+  getUiTemplate(id: string): Promise<UiTemplate> {
+    return this.request("GET", `/api/v1/admin/ui-templates/${enc(id)}`);
+  }
+
+  createUiTemplate(body: UiTemplateCreate): Promise<UiTemplate> {
+    return this.request("POST", "/api/v1/admin/ui-templates", { body });
+  }
+
+  updateUiTemplate(id: string, body: UiTemplatePatch): Promise<UiTemplate> {
+    return this.request("PATCH", `/api/v1/admin/ui-templates/${enc(id)}`, { body });
+  }
+
+  deleteUiTemplate(id: string): Promise<void> {
+    return this.request("DELETE", `/api/v1/admin/ui-templates/${enc(id)}`);
+  }
+
   listUiPresets(): Promise<UiPreset[]> {
     return this.request("GET", "/api/v1/admin/ui-presets");
   }
@@ -141,7 +166,7 @@ export class ApiClient extends ParticipantApi {
   }
 
   /** Queues a training run now (even when nothing changed); answers the run's id. */
-  trainModel(experimentId: string): Promise<{ run_id: string }> {
+  trainModel(experimentId: string): Promise<TrainAccepted> {
     return this.request("POST", `/api/v1/admin/experiments/${enc(experimentId)}/models/train`);
   }
 
@@ -152,7 +177,7 @@ export class ApiClient extends ParticipantApi {
   }
 
   async createVideos(videos: NewVideo[]): Promise<Video[]> {
-    const created = await this.request<{ videos: Video[] }>("POST", "/api/v1/admin/videos", {
+    const created = await this.request<VideoList>("POST", "/api/v1/admin/videos", {
       body: { videos },
     });
     return created.videos;

@@ -11,6 +11,7 @@ import type {
   JoinRequest,
   JoinResult,
   ParticipantMe,
+  ParticipantUiTemplate,
   Video,
 } from "./types.ts";
 
@@ -148,6 +149,18 @@ export class ParticipantApi {
     } catch {
       throw new ApiError(response.status, "invalid_response", "The server sent a response that is not JSON.");
     }
+  }
+
+  /** A UI template of the participant's group: what the browser needs to render it. */
+  uiTemplate(id: string): Promise<ParticipantUiTemplate> {
+    return this.request("GET", `/api/v1/ui-templates/${encodeURIComponent(id)}`);
+  }
+
+  /** Tells the researcher that a template threw while rendering. */
+  reportRenderError(id: string, report: { message: string; version: number }): Promise<void> {
+    return this.request("POST", `/api/v1/ui-templates/${encodeURIComponent(id)}/render-errors`, {
+      body: report,
+    });
   }
 
   join(body: JoinRequest): Promise<JoinResult> {

@@ -2,8 +2,12 @@ import { ApiError, participantApi as api, isApiError } from "#lib/participant-ap
 import { type Layout, loadLayout, UI_NONE } from "#lib/platform/presets/index.ts";
 import { type PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
 import { preloadPlayer } from "#lib/platform/surfaces/players/index.ts";
+import { registerTemplateResolver } from "#lib/platform/templates.ts";
 import { participantSession } from "#lib/session.svelte.ts";
 import type { Video } from "#lib/types.ts";
+
+// A group's UI may be a template: its id resolves through the participant API.
+registerTemplateResolver();
 
 /** The visitor has no participant cookie (401) or an admin one (403): they have not joined a study. */
 export type NoStudy = { readonly kind: "no-study" };
@@ -84,6 +88,19 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | null> {
 }
 
 /**
+ * The page's layout. One that cannot be loaded is an error page, never another layout in its place:
+ * what a participant sees is always what the researcher assigned.
+ */
+async function layoutOf(key: string, page: "feed" | "watch"): Promise<Layout> {
+  try {
+    return await loadLayout(key, page);
+  } catch (failure) {
+    console.error(failure);
+    throw new PageFailure(500, "This page's layout could not be loaded. Please tell the study team.");
+  }
+}
+
+/**
  * The feed page resolves the group's `ui_config.feed` (spec: UI resolution): `none` redirects to the
  * first recommended video; any other key loads its layout while the first feed page is fetched.
  */
@@ -99,7 +116,7 @@ async function loadFeed(): Promise<Loaded> {
   } else {
     runtime.data.prefetchFeed();
   }
-  const layout = await loadLayout(uiKey, "feed");
+  const layout = await layoutOf(uiKey, "feed");
   return { page: "feed", data: { kind: "feed", sessionId: runtime.session.sessionId, runtime, layout } };
 }
 
@@ -126,7 +143,7 @@ async function loadWatch(id: string): Promise<Loaded> {
         throw failure;
       },
     ),
-    loadLayout(runtime.session.uiConfig.watch, "watch"),
+    layoutOf(runtime.session.uiConfig.watch, "watch"),
   ]);
   return {
     page: "watch",

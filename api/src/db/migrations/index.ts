@@ -1,29 +1,90 @@
+import { eventLogMigrations, type Migration } from "@feedlab/ingest";
+import { PROJECTOR_MIGRATIONS } from "@feedlab/projector";
+import { trainerMigrations } from "@feedlab/trainer";
 import type { Knex } from "knex";
-import * as m001 from "./001-foundation.ts";
-import * as m002 from "./002-events.ts";
-import * as m003 from "./003-recommenders.ts";
-import * as m004 from "./004-model-runs.ts";
-import * as m020 from "./020-surveys.ts";
-
-interface Migration {
-  up(db: Knex): Promise<void>;
-  down(db: Knex): Promise<void>;
-}
+import * as foundation from "./001-foundation.ts";
+import * as recommenders from "./003-recommenders.ts";
+import * as surveys from "./020-surveys.ts";
+import * as uiTemplates from "./021-ui-templates.ts";
 
 /**
- * Migrations in order. Names are stable: they are recorded in `knex_migrations`.
- * Numbering note: the spec pins the survey tables to migration 020.
+ * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
+ * them; the spec pins the survey tables to migration 020.
  */
-const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
-  ["001-foundation", m001],
-  ["002-events", m002],
-  ["003-recommenders", m003],
-  ["004-model-runs", m004],
-  ["020-surveys", m020],
+const API_MIGRATIONS = {
+  foundation: { name: "001-foundation", ...foundation },
+  recommenders: { name: "003-recommenders", ...recommenders },
+  surveys: { name: "020-surveys", ...surveys },
+  uiTemplates: { name: "021-ui-templates", ...uiTemplates },
+} satisfies Record<string, Migration>;
+
+/**
+ * Every table's schema changes, each defined by the workspace that writes the table, in an order
+ * that satisfies their references (the trainer's tables reference experiments and users). Names are
+ * recorded in `knex_migrations` and never change.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  API_MIGRATIONS.foundation,
+  ...eventLogMigrations,
+  ...PROJECTOR_MIGRATIONS,
+  API_MIGRATIONS.recommenders,
+  ...trainerMigrations,
+  API_MIGRATIONS.surveys,
+  API_MIGRATIONS.uiTemplates,
 ];
 
-export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
+/**
+ * Release 0.1.0 kept every table in api migrations. Those that also made other workspaces' tables
+ * stand for the owners' migrations that create the same tables, so a database it created takes the
+ * new names without a change.
+ */
+export const LEGACY_MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
+  "002-events": [
+    "ingest/001-event-log",
+    "projector/001-consumer",
+    "projector/events/001-table",
+    "projector/watched/001-table",
+    "projector/co-views/001-table",
+    "projector/view-counts/001-table",
+    "projector/interactions/001-table",
+    "projector/session-activity/001-table",
+  ],
+  "003-recommenders": ["003-recommenders", "trainer/001-model-output", "projector/co-views/002-top-indexes"],
+  "004-model-runs": ["trainer/002-model-runs"],
+};
+
+/**
+ * Records, for each 0.1.0 migration a database has applied, the migrations that now define the same
+ * tables (same batch and time), in one transaction; nothing else changes. Answers the 0.1.0 names
+ * it replaced: none on a new database or on one already adopted.
+ */
+export async function adoptLegacyMigrations(db: Knex): Promise<string[]> {
+  if (!(await db.schema.hasTable("knex_migrations"))) return [];
+  return db.transaction(async (trx) => {
+    const recorded = new Set(
+      ((await trx("knex_migrations").select("name")) as { name: string }[]).map((r) => r.name),
+    );
+    const legacy = (await trx("knex_migrations")
+      .whereIn("name", Object.keys(LEGACY_MIGRATIONS))
+      .select("name", "batch", "migration_time")) as { name: string; batch: number; migration_time: Date }[];
+    const adopted: string[] = [];
+    for (const row of legacy) {
+      const names = LEGACY_MIGRATIONS[row.name] ?? [];
+      if (names.every((name) => recorded.has(name))) continue;
+      if (!names.includes(row.name)) await trx("knex_migrations").where({ name: row.name }).delete();
+      const missing = names.filter((name) => !recorded.has(name));
+      await trx("knex_migrations").insert(
+        missing.map((name) => ({ name, batch: row.batch, migration_time: row.migration_time })),
+      );
+      for (const name of missing) recorded.add(name);
+      adopted.push(row.name);
+    }
+    return adopted;
+  });
+}
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...MIGRATIONS],
-  getMigrationName: (m) => m[0],
-  getMigration: async (m) => m[1],
+  getMigrationName: (m) => m.name,
+  getMigration: async (m) => m,
 };

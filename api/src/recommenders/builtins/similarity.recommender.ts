@@ -1,7 +1,7 @@
+import { metadataIndexOf, type Neighbour } from "@feedlab/trainer";
 import type { Pool } from "../pool.ts";
 import type { ReadModels } from "../read-models.ts";
 import { idsOf, pageOfChain, type Recommender, type RecommendRequest } from "../recommender.ts";
-import { metadataIndexOf, type Neighbour } from "./metadata-similarity.ts";
 
 /** Co-views needed for them to weigh as much as metadata (shrinkage: beta = n / (n + CO_VIEW_PRIOR)). */
 export const CO_VIEW_PRIOR = 10;
@@ -64,7 +64,7 @@ export async function similarTo(
   pool: Pool,
   indices: readonly number[],
 ): Promise<Neighbour[][]> {
-  const meta = metadataIndexOf(pool);
+  const meta = metadataIndexOf(pool.videos);
   const memo = blended.of(pool);
   const externalIds = indices.map((i) => pool.videos[i]?.external_id ?? "");
   const pairs = await readModels.coViews(pool.experimentId, externalIds);

@@ -1,6 +1,6 @@
 import type { Video } from "@feedlab/schemas";
+import { MetadataIndex, termsOf } from "@feedlab/trainer";
 import { describe, expect, it } from "vitest";
-import { MetadataIndex, termsOf } from "./metadata-similarity.ts";
 import { blend, CO_VIEW_PRIOR } from "./similarity.recommender.ts";
 
 const video = (i: number, over: Partial<Video>): Video => ({

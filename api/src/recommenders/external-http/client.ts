@@ -19,20 +19,6 @@ export type FailureKind =
   | "connection_error"
   | "response_too_large";
 
-export const FAILURE_KINDS: readonly FailureKind[] = [
-  "connection_refused",
-  "dns",
-  "timeout",
-  "http_5xx",
-  "invalid_json",
-  "not_a_list",
-  "all_invalid_ids",
-  "all_outside_pool",
-  "http_status",
-  "connection_error",
-  "response_too_large",
-];
-
 export interface OutboundCall {
   readonly method: "GET" | "POST";
   /** The full URL (for GET, with the body's fields already in the query string). */

@@ -1,6 +1,6 @@
+import { ExternalHttpConfigInput } from "@feedlab/schemas";
 import type { FieldProblem } from "../../http/errors.ts";
 import { compileBody } from "../../http/validation.ts";
-import { ExternalHttpConfigInput } from "../recommenders.schema.ts";
 import { type ParsedPath, parseIdPath } from "./path.ts";
 
 /** An external_http config with every default filled in (spec: config table). */

@@ -12,6 +12,7 @@ import {
 
 const run = (over: Partial<ModelRun>): ModelRun => ({
   id: "r",
+  experiment_id: "e",
   status: "succeeded",
   trigger: "schedule",
   created_at: "2026-05-01T10:00:00.000Z",
@@ -20,8 +21,10 @@ const run = (over: Partial<ModelRun>): ModelRun => ({
   interactions: 10,
   users: 2,
   videos: 5,
+  watermark: null,
   metrics: null,
   skipped_reason: null,
+  error: null,
   ...over,
 });
 

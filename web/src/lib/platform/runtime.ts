@@ -1,4 +1,4 @@
-import { participantApi as api } from "../participant-api.ts";
+import { participantApi as api, type ParticipantApi } from "../participant-api.ts";
 import type { ParticipantMe, SurfaceConfig } from "../types.ts";
 import { DataClient } from "./data-client.ts";
 import { TrackingCore } from "./tracking/core.ts";
@@ -36,10 +36,11 @@ export class PlatformRuntime {
   /** Set by the watch page's VideoSurface while it is mounted. */
   player: ActivePlayer | null = null;
 
-  constructor(me: ParticipantMe, sessionId: string, core?: TrackingCore) {
+  /** `core` and `client` replace the participant's own (the console's preview serves both itself). */
+  constructor(me: ParticipantMe, sessionId: string, core?: TrackingCore, client: ParticipantApi = api) {
     this.session = sessionOf(me, sessionId);
     this.core = core ?? new TrackingCore({ sessionId, win: window });
-    this.data = new DataClient(api, sessionId, this.core);
+    this.data = new DataClient(client, sessionId, this.core);
   }
 
   dispose(): void {

@@ -1,93 +1,28 @@
 /**
- * Survey shapes of the HTTP contract (api.md, Surveys; the spec's Survey, Question, Answer), as the web
- * app reads and writes them.
+ * Survey shapes of the HTTP contract: the server's own schemas (`@feedlab/schemas`), type-only; and
+ * how the console names and orders the kinds.
  */
-import type { Timestamp } from "../types.ts";
+import type { PendingSurvey as PendingAnswer, SurveyKind } from "@feedlab/schemas";
 
-export const SURVEY_KINDS = ["pre", "inter_session", "post"] as const;
-export type SurveyKind = (typeof SURVEY_KINDS)[number];
-export type QuestionType = "single" | "multi" | "text";
+export type {
+  AdminSurvey,
+  AnswerInput,
+  AnswerOption,
+  Question,
+  QuestionType,
+  ResponseCreate as ResponseInput,
+  Survey,
+  SurveyCreate as SurveyCreateInput,
+  SurveyKind,
+  SurveyResponse,
+  SurveyUpdate as SurveyInput,
+} from "@feedlab/schemas";
 
-export interface AnswerOption {
-  id: string;
-  text: string;
-  /** Analyst-defined numeric coding (Likert, ordinal; nominal categories may use 0). */
-  value: number;
-}
+/** The survey due now (`GET /api/v1/surveys/pending` answers this or null). */
+export type PendingSurvey = NonNullable<PendingAnswer>;
 
-export interface Question {
-  id: string;
-  text: string;
-  type: QuestionType;
-  /** multi only. */
-  minSelect: number | null;
-  /** multi only; 0 means no upper bound. */
-  maxSelect: number | null;
-  answers: AnswerOption[];
-}
-
-export interface Survey {
-  id: string;
-  experiment_id: string;
-  kind: SurveyKind;
-  name: string;
-  is_active: boolean;
-  questions: Question[];
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-/** A survey as the admin API lists it. */
-export interface AdminSurvey extends Survey {
-  question_count: number;
-  response_count: number;
-}
-
-export interface SurveyInput {
-  name: string;
-  questions: Question[];
-}
-
-export interface SurveyCreateInput extends SurveyInput {
-  kind: SurveyKind;
-  is_active?: boolean;
-}
-
-/** `GET /api/v1/surveys/pending`: the survey due now, or null. */
-export interface PendingSurvey {
-  survey: Survey;
-  /** true for pre surveys: the page stays unmounted until the survey is submitted. */
-  forced: boolean;
-  /** inter_session: the previous session the answers are about. */
-  about_session_id: string | null;
-}
-
-export interface AnswerInput {
-  questionId: string;
-  selections: string[];
-  textInput: string | null;
-}
-
-export interface ResponseInput {
-  session_id: string;
-  about_session_id?: string | null;
-  answers: AnswerInput[];
-}
-
-/** The stored response: answers expanded to the spec's Answer records. */
-export interface SurveyResponse {
-  id: string;
-  survey_id: string;
-  user_id: string;
-  about_session_id: string | null;
-  answers: {
-    questionId: string;
-    questionText: string;
-    selections: AnswerOption[];
-    textInput: string | null;
-  }[];
-  created_at: Timestamp;
-}
+/** The kinds in the order the console shows them: as a participant meets them. */
+export const SURVEY_KINDS: readonly SurveyKind[] = ["pre", "inter_session", "post"];
 
 /** How the console names each kind. */
 export const KIND_LABELS: Record<SurveyKind, string> = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FALLBACK_PRESET, loadLayout, PRESET_KEYS, registerLayoutResolver } from "./index.ts";
+import { loadLayout, PRESET_KEYS, registerLayoutResolver } from "./index.ts";
 
 describe("UI resolution of the bundled presets", () => {
   afterEach(() => {
@@ -28,13 +28,12 @@ describe("UI resolution of the bundled presets", () => {
     expect(await loadLayout("none", "watch")).toBe(none.default.watch);
   });
 
-  it("lets another authoring track resolve its keys, and falls back to a preset for unknown ones", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  it("lets another authoring track resolve its keys, and refuses a key nothing resolves", async () => {
     const custom = () => null;
     registerLayoutResolver((key) => (key === "tpl-1" ? Promise.resolve(custom) : null));
     expect(await loadLayout("tpl-1", "feed")).toBe(custom);
-    const fallback = await loadLayout(FALLBACK_PRESET, "feed");
-    expect(await loadLayout("5b7c9d3e-0000-4000-8000-000000000000", "feed")).toBe(fallback);
-    expect(warn).toHaveBeenCalledOnce();
+    await expect(loadLayout("5b7c9d3e-0000-4000-8000-000000000000", "feed")).rejects.toThrow(
+      'No layout for the UI key "5b7c9d3e-0000-4000-8000-000000000000" of the feed page.',
+    );
   });
 });

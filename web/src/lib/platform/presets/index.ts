@@ -41,7 +41,10 @@ export type PresetKey = keyof typeof PRESETS;
 export const PRESET_KEYS = Object.keys(PRESETS) as PresetKey[];
 /** The UI key that bypasses a page (feed: straight to the first video; watch: the bare player). */
 export const UI_NONE = "none";
-/** What renders a UI key nothing else resolves (a template the server no longer has, say). */
+/**
+ * The plain layout a template falls back to when it throws while rendering (it renders through the
+ * same surfaces, so the page keeps tracking).
+ */
 export const FALLBACK_PRESET: PresetKey = "grid-desktop";
 
 export const isPresetKey = (key: string): key is PresetKey => Object.hasOwn(PRESETS, key);
@@ -65,7 +68,8 @@ export function registerLayoutResolver(resolver: LayoutResolver): void {
 /**
  * The layout component for a page's UI key (spec: UI resolution): a preset key loads that preset,
  * `none` on the watch page is the bare player (the feed's `none` redirects before it renders), and
- * other keys go to the registered resolvers, else the fallback preset.
+ * other keys go to the registered resolvers. A key nothing resolves is an error, never another layout
+ * in its place: the researcher must see that the group's UI does not exist.
  */
 export async function loadLayout(key: string, page: Page): Promise<Layout> {
   if (key === UI_NONE) return (await import("./none.tsx")).default[page];
@@ -74,8 +78,7 @@ export async function loadLayout(key: string, page: Page): Promise<Layout> {
     const layout = resolve(key, page);
     if (layout) return layout;
   }
-  console.warn(`feedlab: no layout for UI key "${key}"; showing the ${FALLBACK_PRESET} preset`);
-  return loadPreset(FALLBACK_PRESET, page);
+  throw new Error(`No layout for the UI key "${key}" of the ${page} page.`);
 }
 
 async function loadPreset(key: PresetKey, page: Page): Promise<Layout> {

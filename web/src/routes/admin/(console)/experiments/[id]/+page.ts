@@ -6,20 +6,22 @@ import type { PageLoad } from "./$types";
 export const load = (async ({ fetch, params, url }) =>
   guardAdmin(url, async () => {
     const client = apiFor(fetch);
-    const [experiment, groups, recommenders, presets, pool, videos, participants, runs] = await Promise.all([
-      client.getExperiment(params.id).catch((failure: unknown) => {
-        if (isApiError(failure, 404) || isApiError(failure, 400) || isApiError(failure, 422)) {
-          error(404, "Experiment not found");
-        }
-        throw failure;
-      }),
-      client.listGroups(params.id),
-      client.listRecommenders(),
-      client.listUiPresets(),
-      client.getPool(params.id),
-      client.listVideos(),
-      client.listParticipants(params.id),
-      client.listModelRuns(params.id),
-    ]);
-    return { experiment, groups, recommenders, presets, pool, videos, participants, runs };
+    const [experiment, groups, recommenders, presets, templates, pool, videos, participants, runs] =
+      await Promise.all([
+        client.getExperiment(params.id).catch((failure: unknown) => {
+          if (isApiError(failure, 404) || isApiError(failure, 400) || isApiError(failure, 422)) {
+            error(404, "Experiment not found");
+          }
+          throw failure;
+        }),
+        client.listGroups(params.id),
+        client.listRecommenders(),
+        client.listUiPresets(),
+        client.listUiTemplates(),
+        client.getPool(params.id),
+        client.listVideos(),
+        client.listParticipants(params.id),
+        client.listModelRuns(params.id),
+      ]);
+    return { experiment, groups, recommenders, presets, templates, pool, videos, participants, runs };
   })) satisfies PageLoad;

@@ -1,0 +1,156 @@
+import {
+  ErrorBody,
+  IdParams,
+  ParticipantUiTemplate,
+  UiTemplate,
+  UiTemplateCreate,
+  UiTemplatePatch,
+} from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import { route } from "../http/route.ts";
+import { participantOf } from "../participants/participants.routes.ts";
+import { MAX_SOURCE_CHARS } from "./compile.ts";
+import type { TemplatesService } from "./templates.service.ts";
+
+const rejected = {
+  description:
+    "compile_error (details: [{line, column, message}]), unknown_import, no_default_export, missing_field, unsupported_template_type or validation_failed",
+  schema: ErrorBody,
+};
+const inUse = { description: "template_in_use: groups use it (details.used_by)", schema: ErrorBody };
+
+/** A template's source travels in the JSON body: the limit is the source's, with room for the rest. */
+const TEMPLATE_BODY_LIMIT = MAX_SOURCE_CHARS * 4 + 64 * 1024;
+
+export function templateRoutes({ templates }: { templates: TemplatesService }) {
+  return [
+    route({
+      method: "post",
+      path: "/api/v1/admin/ui-templates",
+      tag: "ui",
+      summary: "Create a UI template (a code layout of one page)",
+      description: `The server compiles a code template with the same compiler the console's editor runs; what does not compile is not stored. Sources up to ${MAX_SOURCE_CHARS} characters.`,
+      access: "admin",
+      body: UiTemplateCreate,
+      bodyLimitBytes: TEMPLATE_BODY_LIMIT,
+      responses: { 201: { description: "Created", schema: UiTemplate }, 422: rejected },
+      handler: async (ctx, { body }) => {
+        ctx.status = 201;
+        ctx.body = await templates.create(body);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/ui-templates",
+      tag: "ui",
+      summary: "List the UI templates, newest first, with the groups that use each",
+      access: "admin",
+      responses: { 200: { description: "Templates", schema: Type.Array(UiTemplate) } },
+      handler: async (ctx) => {
+        ctx.body = await templates.list();
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/ui-templates/{id}",
+      tag: "ui",
+      summary: "Read a UI template",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: { description: "The template", schema: UiTemplate },
+        404: { description: "Unknown" },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await templates.get(params.id);
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/v1/admin/ui-templates/{id}",
+      tag: "ui",
+      summary: "Change a UI template; a new source or tree makes a new version",
+      access: "admin",
+      params: IdParams,
+      body: UiTemplatePatch,
+      bodyLimitBytes: TEMPLATE_BODY_LIMIT,
+      responses: {
+        200: { description: "Updated", schema: UiTemplate },
+        404: { description: "Unknown" },
+        409: inUse,
+        422: rejected,
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = await templates.update(params.id, body);
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/v1/admin/ui-templates/{id}",
+      tag: "ui",
+      summary: "Delete a UI template no group uses",
+      access: "admin",
+      params: IdParams,
+      responses: { 204: { description: "Deleted" }, 404: { description: "Unknown" }, 409: inUse },
+      handler: async (ctx, { params }) => {
+        await templates.remove(params.id);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/ui-templates/{id}",
+      tag: "ui",
+      summary: "What the participant's browser needs to render a template of their group",
+      access: "participant",
+      params: IdParams,
+      responses: {
+        200: { description: "The template", schema: ParticipantUiTemplate },
+        404: { description: "Not a template of the participant's group" },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await templates.forParticipant(params.id, participantOf(ctx).groupId);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/ui-templates/{id}/module.js",
+      tag: "ui",
+      summary: "The compiled ES module of a code template of the participant's group",
+      description:
+        "Self-contained: its imports of the platform namespace read the running runtime's modules (`globalThis.__feedlab.modules`). Cached for a year under `?v=<version>`.",
+      access: "participant",
+      params: IdParams,
+      responses: {
+        200: { description: "The module", contentType: "text/javascript" },
+        404: { description: "Not a code template of the participant's group" },
+      },
+      handler: async (ctx, { params }) => {
+        const { code, version } = await templates.moduleFor(params.id, participantOf(ctx).groupId);
+        ctx.type = "text/javascript; charset=utf-8";
+        ctx.set(
+          "Cache-Control",
+          ctx.query.v === String(version) ? "private, max-age=31536000, immutable" : "private, no-cache",
+        );
+        ctx.body = code;
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/ui-templates/{id}/render-errors",
+      tag: "ui",
+      summary: "Report that a template threw while rendering (the researcher sees the last one)",
+      access: "participant",
+      params: IdParams,
+      body: Type.Object(
+        { message: Type.String({ maxLength: 4000 }), version: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false },
+      ),
+      responses: { 204: { description: "Recorded" }, 404: { description: "Not a template of the group" } },
+      handler: async (ctx, { params, body }) => {
+        await templates.reportRenderError(params.id, participantOf(ctx).groupId, body);
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

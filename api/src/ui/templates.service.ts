@@ -1,0 +1,256 @@
+import type { ParticipantUiTemplate, UiTemplate, UiTemplateCreate, UiTemplatePatch } from "@feedlab/schemas";
+import { iso, json } from "../db/present.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import { compileTemplate } from "./compile.ts";
+import { isKnownUiKey } from "./presets.ts";
+
+interface TemplateRow {
+  id: string;
+  name: string;
+  page: "feed" | "watch";
+  template_type: "code" | "blocks";
+  source: string | null;
+  tree: unknown;
+  compiled: string | null;
+  version: number;
+  last_render_error: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface Usage {
+  group_id: string;
+  group_name: string;
+  experiment_id: string;
+  experiment_name: string;
+  template_id: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const present = (r: TemplateRow, usage: readonly Usage[]): UiTemplate => ({
+  id: r.id,
+  name: r.name,
+  page: r.page,
+  template_type: r.template_type,
+  source: r.source,
+  tree: json<Record<string, unknown> | null>(r.tree, null),
+  version: Number(r.version),
+  used_by: usage.filter((u) => u.template_id === r.id).map(({ template_id: _t, ...u }) => u),
+  last_render_error: json<UiTemplate["last_render_error"]>(r.last_render_error, null),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+/** The content a template stores, checked and compiled: its source and module, or its tree. */
+async function contentOf(
+  type: "code" | "blocks",
+  source: string | undefined | null,
+  tree: Record<string, unknown> | undefined | null,
+): Promise<{ source: string | null; compiled: string | null; tree: string | null }> {
+  if (type === "blocks") {
+    throw unprocessable(
+      "unsupported_template_type",
+      "Block templates are not available yet: write the layout as code (template_type code).",
+      { field: "template_type" },
+    );
+  }
+  if (typeof source !== "string" || source.trim() === "") {
+    throw unprocessable("missing_field", "A code template needs its TSX source.", { field: "source" });
+  }
+  if (tree !== undefined && tree !== null) {
+    throw unprocessable("invalid_field", "A code template has no tree.", { field: "tree" });
+  }
+  const result = await compileTemplate(source);
+  if (result.ok) return { source, compiled: result.code, tree: null };
+  if (result.code === "compile_error") {
+    const first = result.problems[0];
+    throw unprocessable(
+      "compile_error",
+      first ? `Line ${first.line}, column ${first.column}: ${first.message}` : "The source does not compile.",
+      result.problems,
+    );
+  }
+  if (result.code === "unknown_import") {
+    throw unprocessable(
+      "unknown_import",
+      `A template may import only from @feedlab/data, @feedlab/surfaces, @feedlab/blocks, react and react/jsx-runtime, not ${result.imports.map((i) => `"${i}"`).join(", ")}.`,
+      { field: "source", imports: result.imports },
+    );
+  }
+  throw unprocessable(
+    "no_default_export",
+    "The module has no default export: export the page component as default (export default function Page() {...}).",
+    { field: "source" },
+  );
+}
+
+/**
+ * UI templates (api.md): researcher-authored layouts of one page. A code template is compiled on
+ * every save, so what participants load always compiles; `version` grows with each change of its
+ * source or tree. A template a group uses can neither be deleted nor moved to the other page.
+ */
+export function createTemplatesService({ db, newId, now }: ServiceDeps) {
+  async function usage(ids?: readonly string[]): Promise<Usage[]> {
+    let q = db("groups as g")
+      .join("experiments as e", "e.id", "g.experiment_id")
+      .select(
+        "g.id as group_id",
+        "g.name as group_name",
+        "e.id as experiment_id",
+        "e.name as experiment_name",
+        "g.ui_feed",
+        "g.ui_watch",
+      );
+    if (ids) q = q.where((w) => w.whereIn("g.ui_feed", [...ids]).orWhereIn("g.ui_watch", [...ids]));
+    const rows = (await q) as (Omit<Usage, "template_id"> & { ui_feed: string; ui_watch: string })[];
+    return rows.flatMap(({ ui_feed, ui_watch, ...u }) =>
+      [...new Set([ui_feed, ui_watch])].filter((k) => UUID.test(k)).map((k) => ({ ...u, template_id: k })),
+    );
+  }
+
+  async function row(id: string): Promise<TemplateRow> {
+    if (!UUID.test(id)) throw notFound("UI template");
+    const r = (await db("ui_templates").where({ id }).first()) as TemplateRow | undefined;
+    if (!r) throw notFound("UI template");
+    return r;
+  }
+
+  return {
+    async list(): Promise<UiTemplate[]> {
+      const rows = (await db("ui_templates").orderBy("created_at", "desc").select("*")) as TemplateRow[];
+      const used = await usage(rows.map((r) => r.id));
+      return rows.map((r) => present(r, used));
+    },
+
+    async get(id: string): Promise<UiTemplate> {
+      const r = await row(id);
+      return present(r, await usage([id]));
+    },
+
+    async create(input: UiTemplateCreate): Promise<UiTemplate> {
+      const content = await contentOf(input.template_type, input.source, input.tree);
+      const at = now();
+      const r: TemplateRow = {
+        id: newId(),
+        name: input.name.trim(),
+        page: input.page,
+        template_type: input.template_type,
+        source: content.source,
+        tree: content.tree,
+        compiled: content.compiled,
+        version: 1,
+        last_render_error: null,
+        created_at: at,
+        updated_at: at,
+      };
+      await db("ui_templates").insert(r);
+      return present(r, []);
+    },
+
+    async update(id: string, patch: UiTemplatePatch): Promise<UiTemplate> {
+      const current = await row(id);
+      const used = await usage([id]);
+      if (patch.page !== undefined && patch.page !== current.page && used.length > 0) {
+        throw conflict(
+          "template_in_use",
+          `Groups use this template for the ${current.page} page; assign them another UI before moving it to the ${patch.page} page.`,
+          { used_by: used.map(({ template_id: _t, ...u }) => u) },
+        );
+      }
+      const type = patch.template_type ?? current.template_type;
+      const contentChanged =
+        patch.template_type !== undefined ||
+        (patch.source !== undefined && patch.source !== current.source) ||
+        patch.tree !== undefined;
+      const content = contentChanged
+        ? await contentOf(
+            type,
+            patch.source ?? (type === current.template_type ? current.source : null),
+            patch.tree ?? (type === current.template_type ? json(current.tree, null) : null),
+          )
+        : null;
+      const changes = {
+        ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+        ...(patch.page !== undefined ? { page: patch.page } : {}),
+        ...(content ? { template_type: type, ...content, version: Number(current.version) + 1 } : {}),
+        updated_at: now(),
+      };
+      const [updated] = (await db("ui_templates")
+        .where({ id })
+        .update(changes)
+        .returning("*")) as TemplateRow[];
+      return present(updated ?? { ...current, ...changes }, used);
+    },
+
+    async remove(id: string): Promise<void> {
+      await row(id);
+      const used = await usage([id]);
+      if (used.length > 0) {
+        throw conflict(
+          "template_in_use",
+          `${used.length === 1 ? "A group uses" : `${used.length} groups use`} this template (${used.map((u) => `"${u.group_name}" in "${u.experiment_name}"`).join(", ")}); assign them another UI first.`,
+          { used_by: used.map(({ template_id: _t, ...u }) => u) },
+        );
+      }
+      await db("ui_templates").where({ id }).delete();
+    },
+
+    /** True when `key` names a UI that can serve `page`: `none`, a preset, or a template of that page. */
+    async fits(key: string, page: "feed" | "watch"): Promise<boolean> {
+      if (isKnownUiKey(key)) return true;
+      if (!UUID.test(key)) return false;
+      return Boolean(await db("ui_templates").where({ id: key, page }).first("id"));
+    },
+
+    /**
+     * A template as a participant's browser needs it: only one their group uses (else 404, as for
+     * any id they may not see).
+     */
+    async forParticipant(id: string, groupId: string): Promise<ParticipantUiTemplate> {
+      const r = await usedBy(id, groupId);
+      return {
+        id: r.id,
+        page: r.page,
+        template_type: r.template_type,
+        version: Number(r.version),
+        module_url:
+          r.template_type === "code" ? `/api/v1/ui-templates/${r.id}/module.js?v=${Number(r.version)}` : null,
+        tree: json<Record<string, unknown> | null>(r.tree, null),
+      };
+    },
+
+    /** The compiled module of a code template the participant's group uses. */
+    async moduleFor(id: string, groupId: string): Promise<{ code: string; version: number }> {
+      const r = await usedBy(id, groupId);
+      if (r.compiled === null) throw notFound("UI template module");
+      return { code: r.compiled, version: Number(r.version) };
+    },
+
+    /** Keeps the last render error a participant's browser reported, for the researcher to see. */
+    async reportRenderError(id: string, groupId: string, report: { message: string; version: number }) {
+      await usedBy(id, groupId);
+      await db("ui_templates")
+        .where({ id })
+        .update({
+          last_render_error: JSON.stringify({
+            at: now().toISOString(),
+            message: report.message.slice(0, 2000),
+            version: report.version,
+          }),
+        });
+    },
+  };
+
+  async function usedBy(id: string, groupId: string): Promise<TemplateRow> {
+    const r = await row(id);
+    const group = (await db("groups").where({ id: groupId }).first("ui_feed", "ui_watch")) as
+      | { ui_feed: string; ui_watch: string }
+      | undefined;
+    if (!group || (group.ui_feed !== id && group.ui_watch !== id)) throw notFound("UI template");
+    return r;
+  }
+}
+
+export type TemplatesService = ReturnType<typeof createTemplatesService>;

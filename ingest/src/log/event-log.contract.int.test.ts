@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import { decodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { openDb } from "../../../api/src/db/db.ts";
+import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
+import { createKafkaLog } from "../index.ts";
+import { createEmbeddedLog } from "./embedded.ts";
+import { eventLogMigrations } from "./event-log.migration.ts";
+import { covers, decodePosition, type EventLog, encodePosition, type LogRecord } from "./event-log.ts";
+
+/**
+ * The event-log port's contract, run against both adapters: the embedded log (on PGlite, and on
+ * PostgreSQL where several processes may append) and Kafka. The projector, replay and read-your-writes
+ * rely on exactly these properties.
+ */
+const ADAPTERS = ["embedded on pglite", "embedded on postgres", "kafka"] as const;
+
+let n = 0;
+function event(sessionId: string): LoggedEvent {
+  n++;
+  return {
+    event_id: randomUUID(),
+    session_id: sessionId,
+    user_id: randomUUID(),
+    login_id: "p",
+    experiment_id: randomUUID(),
+    group_id: randomUUID(),
+    event_type: "PAGE_LOAD",
+    video_id: null,
+    timestamp: new Date(Date.UTC(2026, 10, 24, 12, 0, 0, n)).toISOString(),
+    received_at: new Date().toISOString(),
+    watch_ratio: null,
+    watch_duration: null,
+    position_in_feed: null,
+    algorithm_feed: "recency",
+    algorithm_watch: "recency",
+    payload: { url: "/", pageType: "feed" },
+    seq: n,
+  };
+}
+
+const idsOf = (records: readonly LogRecord[]) => records.map((r) => decodeLoggedEvent(r.value).event_id);
+
+/** Every record of every partition up to the head, in offset order per partition. */
+async function readAll(log: EventLog): Promise<LogRecord[]> {
+  const out: LogRecord[] = [];
+  for (const [partition, head] of await log.position()) {
+    let after = -1;
+    while (after < head) {
+      const batch = await log.read(partition, after, 1000);
+      const last = batch[batch.length - 1];
+      if (!last) break;
+      out.push(...batch);
+      after = last.offset;
+    }
+  }
+  return out;
+}
+
+describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
+  let storage: TestStorage | null = null;
+  let closeDb: (() => Promise<void>) | null = null;
+  let log: EventLog;
+
+  beforeAll(async () => {
+    if (adapter === "kafka") {
+      log = await createKafkaLog({
+        brokers: inject("kafkaBrokers").split(","),
+        topic: `feedlab.contract.${randomUUID()}`,
+        partitions: 3,
+        clientId: "contract-test",
+        logger: pino({ level: "silent" }),
+      });
+      return;
+    }
+    storage = await createTestStorage(adapter === "embedded on pglite" ? "pglite" : "postgres");
+    const opened = openDb({
+      databaseUrl: storage.env.DATABASE_URL ?? null,
+      dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
+    });
+    closeDb = opened.close;
+    for (const m of eventLogMigrations) await m.up(opened.db);
+    log = createEmbeddedLog({ db: opened.db, multiProcess: adapter === "embedded on postgres", pollMs: 50 });
+  });
+  afterAll(async () => {
+    await log?.close();
+    await closeDb?.();
+    await storage?.cleanup();
+  });
+
+  it("keeps a session's records in append order, across appends and beside other sessions", async () => {
+    const session = randomUUID();
+    const mine = [event(session), event(session), event(session), event(session)];
+    await log.append([mine[0] as LoggedEvent, event(randomUUID())]);
+    await log.append([mine[1] as LoggedEvent, mine[2] as LoggedEvent]);
+    await log.append([event(randomUUID()), mine[3] as LoggedEvent]);
+    const wanted = new Set(mine.map((e) => e.event_id));
+    const found = (await readAll(log)).filter((r) => wanted.has(decodeLoggedEvent(r.value).event_id));
+    expect(new Set(found.map((r) => r.partition)).size).toBe(1);
+    expect(idsOf(found)).toEqual(mine.map((e) => e.event_id));
+  });
+
+  it("answers an append with a position that the head covers, and that survives its token", async () => {
+    const appended = await log.append([event(randomUUID()), event(randomUUID()), event(randomUUID())]);
+    expect(appended.appended).toBe(3);
+    expect(appended.position.size).toBeGreaterThan(0);
+    expect(covers(await log.position(), appended.position)).toBe(true);
+    expect(decodePosition(encodePosition(appended.position))).toEqual(appended.position);
+  });
+
+  it("makes an acknowledged append readable at once at the position it answered (read-your-writes)", async () => {
+    const e = event(randomUUID());
+    const { position } = await log.append([e]);
+    const [[partition, offset]] = [...position] as [[number, number]];
+    const [record] = await log.read(partition, offset - 1, 1);
+    expect(record && decodeLoggedEvent(record.value).event_id).toBe(e.event_id);
+  });
+
+  it("delivers a batch again when the subscriber failed to apply it, from where it stood", async () => {
+    const session = randomUUID();
+    const { position } = await log.append([event(session), event(session)]);
+    const [[partition, last]] = [...position] as [[number, number]];
+    const deliveries: number[][] = [];
+    let failures = 0;
+    const applied = new Promise<void>((resolve) => {
+      const sub = log.subscribe({
+        consumer: `contract-${randomUUID()}`,
+        checkpoint: async () => -1,
+        maxBatch: 1000,
+        onBatch: async (records) => {
+          const mine = records.filter(
+            (r) => r.partition === partition && r.offset > last - 2 && r.offset <= last,
+          );
+          if (mine.length === 0) return;
+          deliveries.push(mine.map((r) => r.offset));
+          if (failures++ === 0) throw new Error("the database is down");
+          if (mine.some((r) => r.offset === last)) void sub.stop().then(resolve);
+        },
+      });
+    });
+    await applied;
+    expect(deliveries.length).toBeGreaterThanOrEqual(2);
+    // Everything of the failed delivery comes again (a later delivery may carry more besides).
+    expect(deliveries[1]).toEqual(expect.arrayContaining(deliveries[0] ?? [-1]));
+    expect(deliveries.at(-1)).toContain(last);
+  }, 60_000);
+});

@@ -1,0 +1,34 @@
+import type { Migration } from "@feedlab/ingest";
+import type { LoggedEvent } from "@feedlab/schemas";
+import type { Knex } from "knex";
+import type { InsertedKeys, LogPlace, RowOp } from "./ops.ts";
+
+/** What a projection's settle step sees of a batch, inside the batch's transaction. */
+export interface SettleInput {
+  readonly sql: Knex.Transaction;
+  /** The events applied for the first time in this batch, in log order. */
+  readonly events: readonly LoggedEvent[];
+  /** Per table, the keys that this batch's `insert` operations created. */
+  readonly inserted: InsertedKeys;
+}
+
+/**
+ * A read model's projection: pure (an event in, row operations out; no database, no clock). The
+ * same code runs live and in a replay. A read model that needs what earlier rows hold (co-views pair
+ * a first watch with the participant's earlier watches) does it in `settle`, an explicit second step
+ * that runs after the batch's row operations and returns more of them.
+ */
+export interface Projection {
+  readonly name: string;
+  /** Tables this projection owns: a replay of it empties them first. */
+  readonly tables: readonly string[];
+  /** Its tables' schema changes, in order. */
+  readonly migrations: readonly Migration[];
+  /**
+   * Projections whose rows of the same batch `settle` reads. A replay of this projection rebuilds
+   * them too; they come earlier in the list of projections.
+   */
+  readonly requires?: readonly string[];
+  project(event: LoggedEvent, place: LogPlace): RowOp[];
+  settle?(input: SettleInput): Promise<RowOp[]>;
+}

@@ -1,0 +1,33 @@
+import type { Migration } from "@feedlab/ingest";
+
+/** Co-views: pairs of videos watched by the same participant (video_a < video_b), with a count. */
+export const coViewsMigrations: readonly Migration[] = [
+  {
+    name: "projector/co-views/001-table",
+    async up(db) {
+      await db.schema.createTable("co_views", (t) => {
+        t.uuid("experiment_id").notNullable();
+        t.string("video_a", 255).notNullable();
+        t.string("video_b", 255).notNullable();
+        t.integer("count").notNullable();
+        t.primary(["experiment_id", "video_a", "video_b"]);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("co_views");
+    },
+  },
+  {
+    // A video's most co-viewed partners are read from both sides of the pair (video_a < video_b):
+    // top-N by count through an index, never all of a popular video's pairs.
+    name: "projector/co-views/002-top-indexes",
+    async up(db) {
+      await db.raw("CREATE INDEX co_views_a_top_idx ON co_views (experiment_id, video_a, count DESC)");
+      await db.raw("CREATE INDEX co_views_b_top_idx ON co_views (experiment_id, video_b, count DESC)");
+    },
+    async down(db) {
+      await db.raw("DROP INDEX IF EXISTS co_views_b_top_idx");
+      await db.raw("DROP INDEX IF EXISTS co_views_a_top_idx");
+    },
+  },
+];

@@ -1,0 +1,38 @@
+import type { Migration } from "@feedlab/ingest";
+
+/** The events store: every wire field, the stamped columns, payload as JSONB. */
+export const eventsMigrations: readonly Migration[] = [
+  {
+    name: "projector/events/001-table",
+    async up(db) {
+      await db.schema.createTable("events", (t) => {
+        t.uuid("event_id").primary();
+        t.uuid("session_id").notNullable();
+        t.uuid("user_id").notNullable();
+        t.string("login_id", 255).notNullable();
+        t.uuid("experiment_id").notNullable();
+        t.uuid("group_id").notNullable();
+        t.string("event_type", 64).notNullable();
+        t.string("video_id", 255);
+        t.timestamp("timestamp", { useTz: true }).notNullable();
+        t.timestamp("received_at", { useTz: true }).notNullable();
+        t.double("watch_ratio");
+        t.double("watch_duration");
+        t.integer("position_in_feed");
+        t.string("algorithm_feed", 100).notNullable();
+        t.string("algorithm_watch", 100).notNullable();
+        t.jsonb("payload").notNullable();
+        t.bigInteger("seq");
+        // Where the first copy of this event sits in the log: other projections apply an event only
+        // at that position, so a repeated record (or a replay) never counts twice.
+        t.integer("log_partition").notNullable();
+        t.bigInteger("log_offset").notNullable();
+        t.index(["user_id", "timestamp"], "events_user_time_idx");
+        t.index(["experiment_id", "timestamp"], "events_experiment_time_idx");
+      });
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("events");
+    },
+  },
+];

@@ -1,0 +1,37 @@
+import type { Migration } from "@feedlab/ingest";
+import type { Projection } from "../read-model.ts";
+import { coViewsProjection } from "./co-views/co-views.projection.ts";
+import { eventsProjection } from "./events/events.projection.ts";
+import { interactionsProjection } from "./interactions/interactions.projection.ts";
+import { sessionActivityProjection } from "./session-activity/session-activity.projection.ts";
+import { viewCountsProjection } from "./view-counts/view-counts.projection.ts";
+import { watchedProjection } from "./watched/watched.projection.ts";
+
+/**
+ * Every read model's projection, the events store first (it gates the others), and each after the
+ * projections it requires.
+ */
+export const PROJECTIONS: readonly Projection[] = [
+  eventsProjection,
+  watchedProjection,
+  viewCountsProjection,
+  interactionsProjection,
+  sessionActivityProjection,
+  coViewsProjection,
+];
+
+/** The read models' schema changes, read model by read model in the order above. */
+export const READ_MODEL_MIGRATIONS: readonly Migration[] = PROJECTIONS.flatMap((p) => p.migrations);
+
+export * from "./co-views/co-views.projection.ts";
+export * from "./co-views/co-views.queries.ts";
+export * from "./events/events.projection.ts";
+export * from "./events/events.queries.ts";
+export * from "./interactions/interactions.projection.ts";
+export * from "./interactions/interactions.queries.ts";
+export * from "./session-activity/session-activity.projection.ts";
+export * from "./session-activity/session-activity.queries.ts";
+export * from "./view-counts/view-counts.projection.ts";
+export * from "./view-counts/view-counts.queries.ts";
+export * from "./watched/watched.projection.ts";
+export * from "./watched/watched.queries.ts";

@@ -1,0 +1,32 @@
+import { ENDED_MIN_RATIO, INTERACTION_WEIGHTS, type LoggedEvent } from "@feedlab/schemas";
+import type { Projection } from "../../read-model.ts";
+import { interactionsMigrations } from "./interactions.migration.ts";
+
+/** The training weight of an event (spec: learned-model training extraction), or 0. */
+export function interactionWeight(e: LoggedEvent): number {
+  if (e.event_type === "VIDEO_WATCHED_1S") return INTERACTION_WEIGHTS.VIDEO_WATCHED_1S;
+  if (e.event_type === "LIKE") return INTERACTION_WEIGHTS.LIKE;
+  if (e.event_type === "VIDEO_ENDED" && (e.watch_ratio ?? 0) > ENDED_MIN_RATIO)
+    return INTERACTION_WEIGHTS.VIDEO_ENDED;
+  return 0;
+}
+
+/** Training interactions: per (experiment, user, video) the summed weights of the spec's events. */
+export const interactionsProjection: Projection = {
+  name: "interactions",
+  tables: ["interactions"],
+  migrations: interactionsMigrations,
+  project: (e) => {
+    const weight = interactionWeight(e);
+    if (weight === 0 || e.video_id === null) return [];
+    return [
+      {
+        kind: "accumulate",
+        table: "interactions",
+        key: { experiment_id: e.experiment_id, user_id: e.user_id, video_id: e.video_id },
+        add: { weight, events: 1 },
+        max: { last_at: e.timestamp, last_received_at: e.received_at },
+      },
+    ];
+  },
+};

@@ -1,0 +1,21 @@
+import type { Projection } from "../../read-model.ts";
+import { viewCountsMigrations } from "./view-counts.migration.ts";
+
+/** Per-experiment view counts: every VIDEO_PLAY counts, autoplay included by design (spec). */
+export const viewCountsProjection: Projection = {
+  name: "view_counts",
+  tables: ["video_view_counts"],
+  migrations: viewCountsMigrations,
+  project: (e) => {
+    if (e.event_type !== "VIDEO_PLAY" || e.video_id === null) return [];
+    return [
+      {
+        kind: "accumulate",
+        table: "video_view_counts",
+        key: { experiment_id: e.experiment_id, video_id: e.video_id },
+        add: { plays: 1 },
+        max: { last_played_at: e.received_at },
+      },
+    ];
+  },
+};

@@ -1,0 +1,18 @@
+/**
+ * The contract's enumerations as plain values, without the schema library: the browser imports them
+ * from here (the schemas that use them import them too), so its bundles carry no validator code.
+ */
+export const EXPERIMENT_STATUSES = ["draft", "running", "paused", "completed"] as const;
+
+export const VIDEO_TYPES = ["native", "youtube", "vimeo"] as const;
+export type VideoType = (typeof VIDEO_TYPES)[number];
+
+export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "skipped"] as const;
+export type ModelRunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_TRIGGERS = ["schedule", "manual"] as const;
+
+export const UI_STYLES = ["grid", "list"] as const;
+export const UI_DEVICES = ["desktop", "tablet", "mobile"] as const;
+
+/** The special UI key: on the feed it bypasses the feed and opens the first watch video. */
+export const UI_NONE = "none";

@@ -1,0 +1,144 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { Nullable, Timestamp, Uuid } from "./common.ts";
+
+/** Keys of registered recommenders: 2 to 64 characters, lower-case letters, digits, `_` and `-`. */
+export const RECOMMENDER_KEY_PATTERN = "^[a-z][a-z0-9_-]{1,63}$";
+
+const stringEnum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>({ type: "string", enum: [...values], description });
+
+export const RecommenderKeyParams = Type.Object({
+  key: Type.String({ pattern: RECOMMENDER_KEY_PATTERN, description: "Recommender key" }),
+});
+
+const Label = Type.String({ minLength: 1, maxLength: 255, description: "Shown in the admin console" });
+const Description = Type.String({ maxLength: 2000, description: 'Optional; default ""' });
+const Category = Type.String({
+  maxLength: 100,
+  description: 'Optional; default "external" for external_http (the spec\'s value for external services)',
+});
+
+/** Fields of an external_http config (spec: "Config object of an external_http recommender"). */
+const configFields = {
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description:
+      "http:// or https:// endpoint called for each recommendation request; it must be reachable from the API processes. Credentials belong in headers, not in the URL.",
+  }),
+  method: stringEnum(["POST", "GET"] as const, "Default POST. With GET the body fields are query parameters"),
+  timeout_seconds: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 300,
+    description: "Total request timeout (connect, send, wait, read); default 5.0",
+  }),
+  headers: Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }), {
+    description:
+      "Sent on every call (credentials go here); default {}. Never logged. Hop-by-hop headers (host, connection, content-length, transfer-encoding, ...) are refused.",
+  }),
+  body_template: Nullable(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "JSON object whose {placeholder} strings are substituted per call: {user_id}, {experiment_id}, {limit}, {offset}, {current_video_id}, {exclude_video_ids} and every key of the group's recommender_params for this recommender. A string that is exactly one placeholder takes the value with its type. Absent or null: the default body (the six fields).",
+    }),
+  ),
+  video_id_path: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    description:
+      "Dotted path to the list of video UUIDs in the response; `*` iterates a list (items.*.video_id); default video_ids",
+  }),
+};
+
+/** A full external_http config as registered (url required, every other field optional). */
+export const ExternalHttpConfigInput = Type.Object(
+  {
+    url: configFields.url,
+    method: Type.Optional(configFields.method),
+    timeout_seconds: Type.Optional(configFields.timeout_seconds),
+    headers: Type.Optional(configFields.headers),
+    body_template: Type.Optional(configFields.body_template),
+    video_id_path: Type.Optional(configFields.video_id_path),
+  },
+  { additionalProperties: false },
+);
+export type ExternalHttpConfigInput = Static<typeof ExternalHttpConfigInput>;
+
+/** The fields a PATCH may change; merged into the stored config (null body_template: the default body). */
+export const ExternalHttpConfigPatch = Type.Partial(ExternalHttpConfigInput, { additionalProperties: false });
+export type ExternalHttpConfigPatch = Static<typeof ExternalHttpConfigPatch>;
+
+export const RecommenderCreate = Type.Object(
+  {
+    key: Type.String({
+      pattern: RECOMMENDER_KEY_PATTERN,
+      description:
+        "Immutable. 2-64 characters: a lower-case letter, then lower-case letters, digits, _ or -. The built-in keys are taken.",
+    }),
+    kind: stringEnum(["external_http"] as const, "Immutable. Only external_http can be registered"),
+    label: Label,
+    description: Type.Optional(Description),
+    category: Type.Optional(Category),
+    supports_feed: Type.Optional(
+      Type.Boolean({ description: "Can serve the feed page (current_video_id null); default true" }),
+    ),
+    supports_watch: Type.Optional(
+      Type.Boolean({
+        description:
+          "Can serve the watch page (current_video_id set); default false. Set both supports_feed and supports_watch only if the service accepts a null current_video_id (spec rule 6).",
+      }),
+    ),
+    config: ExternalHttpConfigInput,
+  },
+  { additionalProperties: false },
+);
+export type RecommenderCreate = Static<typeof RecommenderCreate>;
+
+export const RecommenderPatch = Type.Object(
+  {
+    key: Type.Optional(Type.String({ description: "Accepted only when it equals the current key" })),
+    kind: Type.Optional(Type.String({ description: "Accepted only when it equals the current kind" })),
+    label: Type.Optional(Label),
+    description: Type.Optional(Description),
+    category: Type.Optional(Category),
+    supports_feed: Type.Optional(Type.Boolean()),
+    supports_watch: Type.Optional(Type.Boolean()),
+    config: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "external_http only: the config fields to change (url, method, timeout_seconds, headers, body_template, video_id_path), merged into the stored config; body_template null restores the default body. Checked like a registration (422 naming config.<field>).",
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type RecommenderPatch = Static<typeof RecommenderPatch>;
+
+export const RecommenderUsage = Type.Object({
+  group_id: Uuid,
+  group_name: Type.String(),
+  experiment_id: Uuid,
+  experiment_name: Type.String(),
+  pages: Type.Array(stringEnum(["feed", "watch"] as const, "The pages this group serves with it")),
+});
+export type RecommenderUsage = Static<typeof RecommenderUsage>;
+
+export const RecommenderView = Type.Object({
+  key: Type.String(),
+  kind: stringEnum(["builtin", "external_http"] as const, "builtin for the five built-ins"),
+  label: Type.String(),
+  description: Type.String(),
+  category: Type.String(),
+  supports_feed: Type.Boolean(),
+  supports_watch: Type.Boolean(),
+  config: Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      "external_http: url, method, timeout_seconds, headers, video_id_path, and body_template when set. Built-ins: {}",
+  }),
+  created_at: Nullable(Timestamp),
+  updated_at: Nullable(Timestamp),
+  used_by: Type.Array(RecommenderUsage, {
+    description: "Groups whose algorithm_config names this recommender (deleting it breaks them)",
+  }),
+});
+export type RecommenderView = Static<typeof RecommenderView>;

@@ -168,7 +168,10 @@ export async function openRuntime(
   });
   // One sessions service: the feed and survey responses check session ownership with the same one.
   const sessions = createSessionsService({ ...deps, idleMs: config.sessionIdleMinutes * 60_000 });
-  const templates = createTemplatesService(deps);
+  const templates = createTemplatesService({
+    ...deps,
+    onVersion: (templateId) => void changes.publish({ type: "template", template_id: templateId }),
+  });
   const services = {
     auth: createAuthService(deps),
     experiments: createExperimentsService(deps),
@@ -189,9 +192,10 @@ export async function openRuntime(
     training: createTrainingService(deps),
     templates,
   };
-  // Stamping contexts hold a group's recommender keys: drop them when a group changes anywhere.
+  // Stamping contexts hold a group's recommender keys and UI versions: drop them when either changes.
   changes.subscribe((change) => {
-    if (change.type === "group" || change.type === "resync") events.invalidateContexts();
+    if (change.type === "group" || change.type === "template" || change.type === "resync")
+      events.invalidateContexts();
   });
   // PostgreSQL's autovacuum keeps statistics and space in order; PGlite has no background workers.
   const maintenance = kind === "pglite" ? scheduleMaintenance(db, log.child({ component: "db" })) : null;

@@ -28,6 +28,8 @@ export function logged(event_type: EventType, fields: Partial<LoggedEvent> = {})
     algorithm_watch: "similarity",
     payload: {},
     seq: null,
+    ui_feed: "grid-desktop",
+    ui_watch: "grid-desktop",
     ...fields,
   };
 }

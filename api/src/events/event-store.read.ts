@@ -23,9 +23,15 @@ export const EXPORT_COLUMNS = [
   "algorithm_feed",
   "algorithm_watch",
   "payload",
+  "experiment_id",
+  "group_name",
+  "seq",
+  "ui_feed",
+  "ui_watch",
 ] as const;
 
-export const presentEvent = (r: EventRow): StoredEvent => ({
+/** A stored event for admins; `groupNames` maps group ids to their names. */
+export const presentEvent = (r: EventRow, groupNames: ReadonlyMap<string, string>): StoredEvent => ({
   event_id: r.event_id,
   session_id: r.session_id,
   user_id: r.user_id,
@@ -41,14 +47,28 @@ export const presentEvent = (r: EventRow): StoredEvent => ({
   algorithm_feed: r.algorithm_feed,
   algorithm_watch: r.algorithm_watch,
   payload: json<Record<string, unknown>>(r.payload, {}),
+  experiment_id: r.experiment_id,
+  group_name: groupNames.get(r.group_id) ?? "",
+  seq: r.seq === null ? null : Number(r.seq),
+  ui_feed: r.ui_feed,
+  ui_watch: r.ui_watch,
 });
 
 export type ExportFilter = EventFilter;
 
 /** Reads of the events store for admins, rendered for HTTP: NDJSON and CSV streams, trajectories. */
 export function createEventStoreReader(db: Db) {
+  const groupNames = async (where: { experiment_id: string } | { id: string }) =>
+    new Map(
+      ((await db("groups").where(where).select("id", "name")) as { id: string; name: string }[]).map((g) => [
+        g.id,
+        g.name,
+      ]),
+    );
+
   async function* pages(filter: ExportFilter): AsyncGenerator<StoredEvent[]> {
-    for await (const rows of eventPages(db, filter)) yield rows.map(presentEvent);
+    const names = await groupNames({ experiment_id: filter.experimentId });
+    for await (const rows of eventPages(db, filter)) yield rows.map((r) => presentEvent(r, names));
   }
 
   return {
@@ -78,13 +98,17 @@ export function createEventStoreReader(db: Db) {
 
     /** A participant's events in time order, without the high-frequency and tab-state types. */
     async trajectory(userId: string): Promise<StoredEvent[]> {
-      if (!(await db("users").where({ id: userId }).first("id"))) throw notFound("participant");
+      const user = (await db("users").where({ id: userId }).first("group_id")) as
+        | { group_id: string }
+        | undefined;
+      if (!user) throw notFound("participant");
       const rows = await participantEvents(
         db,
         userId,
         EVENT_TYPES.filter((t) => !TRAJECTORY_EXCLUDED.has(t)),
       );
-      return rows.map(presentEvent);
+      const names = await groupNames({ id: user.group_id });
+      return rows.map((r) => presentEvent(r, names));
     },
   };
 }

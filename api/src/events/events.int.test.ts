@@ -99,6 +99,41 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     });
   });
 
+  it("stamps the UI in force on every event: a preset key, or a template's id with the version shown", async () => {
+    const group = `/api/v1/admin/groups/${study.groups[0]?.id}`;
+    const uiOf = async (e: { event_id: string }) =>
+      db()("events").where({ event_id: e.event_id }).first("ui_feed", "ui_watch");
+    const before = wireEvent("PAGE_LOAD");
+    await sendEvents(viewer, [before]);
+    const source = (label: string) =>
+      `import { FeedSurface } from "@feedlab/surfaces";\nexport default function Page() {\n  return <FeedSurface><p>${label}</p></FeedSurface>;\n}\n`;
+    const template = await admin.post<{ id: string }>("/api/v1/admin/ui-templates", {
+      name: "Stamped",
+      page: "feed",
+      template_type: "code",
+      source: source("one"),
+    });
+    expect(template.status).toBe(201);
+    const id = template.body.id;
+    expect((await admin.patch(group, { ui_config: { feed: id, watch: "none" } })).status).toBe(200);
+    const first = wireEvent("PAGE_LOAD");
+    await sendEvents(viewer, [first]);
+    // A new version of the template stamps later events with it, at once.
+    await admin.patch(`/api/v1/admin/ui-templates/${id}`, { source: source("two") });
+    const second = wireEvent("PAGE_LOAD");
+    await sendEvents(viewer, [second]);
+    await settle();
+    expect(await uiOf(before)).toEqual({ ui_feed: "grid-desktop", ui_watch: "grid-desktop" });
+    expect(await uiOf(first)).toEqual({ ui_feed: `${id}@1`, ui_watch: "none" });
+    expect(await uiOf(second)).toEqual({ ui_feed: `${id}@2`, ui_watch: "none" });
+    const csv = await admin.get(`/api/v1/admin/experiments/${study.experiment.id}/events?format=csv`);
+    const row = (parseCsv(csv.text, { columns: true }) as Record<string, string>[]).find(
+      (r) => r.event_id === second.event_id,
+    );
+    expect(row).toMatchObject({ ui_feed: `${id}@2`, ui_watch: "none", experiment_id: study.experiment.id });
+    await admin.patch(group, { ui_config: { feed: "grid-desktop", watch: "grid-desktop" } });
+  });
+
   it("stores a retried batch once", async () => {
     const batch = [wireEvent("VIDEO_PLAY", { video_id: ext(2) }), wireEvent("WINDOW_BLUR")];
     const first = await sendEvents(viewer, batch);
@@ -271,14 +306,20 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
       "algorithm_feed",
       "algorithm_watch",
       "payload",
+      "experiment_id",
+      "group_name",
+      "seq",
+      "ui_feed",
+      "ui_watch",
     ]);
+    expect(mine[0]).toMatchObject({ experiment_id: study.experiment.id, group_name: study.groups[0]?.name });
     const since = events[2]?.timestamp;
     const csv = await admin.get(
       `/api/v1/admin/experiments/${study.experiment.id}/events?format=csv&since=${since}`,
     );
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect(csv.text.split("\r\n")[0]).toBe(
-      "event_id,session_id,user_id,login_id,group_id,event_type,video_id,timestamp,received_at,watch_ratio,watch_duration,position_in_feed,algorithm_feed,algorithm_watch,payload",
+      "event_id,session_id,user_id,login_id,group_id,event_type,video_id,timestamp,received_at,watch_ratio,watch_duration,position_in_feed,algorithm_feed,algorithm_watch,payload,experiment_id,group_name,seq,ui_feed,ui_watch",
     );
     const records = parseCsv(csv.text, { columns: true }) as Record<string, string>[];
     const layout = records.find((r) => r.event_id === events[4]?.event_id);

@@ -12,8 +12,9 @@ export interface EventsServiceDeps extends ServiceDeps {
 }
 
 /**
- * How long a session's stamping context (its group's recommender keys) is remembered in-process.
- * A group change here clears it at once; other API processes stamp the new keys within this time.
+ * How long a session's stamping context (its group's recommender and UI keys, with the versions
+ * of its templates) is remembered in-process. A group or template change clears it at once in every
+ * process that hears of it (the change bus); the time bounds staleness if a notification is missed.
  */
 const CONTEXT_CACHE_MS = 1000;
 
@@ -28,9 +29,12 @@ export function createEventsService({ db, now, log, counters }: EventsServiceDep
   async function lookup(sessionId: string): Promise<SessionContext | null> {
     const cached = contexts.get(sessionId);
     if (cached) return cached;
+    // A group names a template by its id; events stamp the template's version with it.
     const row = await db("sessions as s")
       .join("users as u", "u.id", "s.user_id")
       .join("groups as g", "g.id", "u.group_id")
+      .leftJoin("ui_templates as tf", (j) => j.on(db.raw("cast(tf.id as text) = g.ui_feed")))
+      .leftJoin("ui_templates as tw", (j) => j.on(db.raw("cast(tw.id as text) = g.ui_watch")))
       .where("s.id", sessionId)
       .first<{
         user_id: string;
@@ -39,9 +43,31 @@ export function createEventsService({ db, now, log, counters }: EventsServiceDep
         group_id: string;
         algorithm_feed: string;
         algorithm_watch: string;
-      }>("s.user_id", "u.login_id", "u.experiment_id", "u.group_id", "g.algorithm_feed", "g.algorithm_watch");
+        ui_feed: string;
+        ui_watch: string;
+        feed_version: number | null;
+        watch_version: number | null;
+      }>(
+        "s.user_id",
+        "u.login_id",
+        "u.experiment_id",
+        "u.group_id",
+        "g.algorithm_feed",
+        "g.algorithm_watch",
+        "g.ui_feed",
+        "g.ui_watch",
+        "tf.version as feed_version",
+        "tw.version as watch_version",
+      );
     if (!row) return null;
-    const context = { session_id: sessionId, owner: row.user_id, ...row };
+    const { feed_version, watch_version, ...fields } = row;
+    const context: SessionContext = {
+      session_id: sessionId,
+      owner: row.user_id,
+      ...fields,
+      ui_feed: feed_version === null ? row.ui_feed : `${row.ui_feed}@${feed_version}`,
+      ui_watch: watch_version === null ? row.ui_watch : `${row.ui_watch}@${watch_version}`,
+    };
     contexts.set(sessionId, context);
     return context;
   }

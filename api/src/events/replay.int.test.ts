@@ -134,6 +134,8 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
       algorithm_watch: "recency",
       payload: { url: "/", pageType: "feed" },
       seq: null,
+      ui_feed: "grid-desktop",
+      ui_watch: "grid-desktop",
     });
     await writeRaw(p.sessionId, unappliable);
     const after = wireEvent("PAGE_LOAD");

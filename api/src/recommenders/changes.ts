@@ -9,6 +9,7 @@ import type { Db } from "../db/db.ts";
  * - `group`: a group's algorithm_config or recommender_params changed;
  * - `pool`: an experiment's video pool was replaced;
  * - `videos`: a video's metadata changed or a video was deleted (every cached pool may hold it);
+ * - `template`: a UI template's version grew (events stamp `<id>@<version>`);
  * - `model`: the trainer stored new output for an experiment (recommendation_cache, item_similarity);
  * - `resync`: notifications may have been missed (the listener reconnected): drop everything cached.
  */
@@ -17,6 +18,7 @@ export type Change =
   | { readonly type: "group"; readonly group_id: string }
   | { readonly type: "pool"; readonly experiment_id: string }
   | { readonly type: "videos" }
+  | { readonly type: "template"; readonly template_id: string }
   | { readonly type: "model"; readonly experiment_id: string }
   | { readonly type: "resync" };
 

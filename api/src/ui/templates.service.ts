@@ -91,7 +91,15 @@ async function contentOf(
  * every save, so what participants load always compiles; `version` grows with each change of its
  * source or tree. A template a group uses can neither be deleted nor moved to the other page.
  */
-export function createTemplatesService({ db, newId, now }: ServiceDeps) {
+export function createTemplatesService({
+  db,
+  newId,
+  now,
+  onVersion,
+}: ServiceDeps & {
+  /** Called when a template's version grows (events stamp `<id>@<version>`: cached stamps go stale). */
+  onVersion?: (templateId: string) => void;
+}) {
   async function usage(ids?: readonly string[]): Promise<Usage[]> {
     let q = db("groups as g")
       .join("experiments as e", "e.id", "g.experiment_id")
@@ -181,6 +189,7 @@ export function createTemplatesService({ db, newId, now }: ServiceDeps) {
         .where({ id })
         .update(changes)
         .returning("*")) as TemplateRow[];
+      if (content) onVersion?.(id);
       return present(updated ?? { ...current, ...changes }, used);
     },
 

@@ -9,6 +9,9 @@ export interface StampContext {
   readonly group_id: string;
   readonly algorithm_feed: string;
   readonly algorithm_watch: string;
+  /** The UI of each page: a preset key, `none`, or `<template id>@<version>`. */
+  readonly ui_feed: string;
+  readonly ui_watch: string;
 }
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
@@ -53,5 +56,7 @@ export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): Logged
     algorithm_watch: ctx.algorithm_watch,
     payload: p,
     seq: e.seq ?? null,
+    ui_feed: ctx.ui_feed,
+    ui_watch: ctx.ui_watch,
   };
 }

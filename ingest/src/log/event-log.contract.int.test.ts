@@ -37,6 +37,8 @@ function event(sessionId: string): LoggedEvent {
     algorithm_watch: "recency",
     payload: { url: "/", pageType: "feed" },
     seq: n,
+    ui_feed: "grid-desktop",
+    ui_watch: "none",
   };
 }
 

@@ -90,4 +90,10 @@ export interface LoggedEvent {
   readonly algorithm_watch: string;
   readonly payload: Readonly<Record<string, unknown>>;
   readonly seq: number | null;
+  /**
+   * The UI in force for each page when the event arrived: a preset key, `none`, or
+   * `<template id>@<version>`; null on events logged before release 0.2 recorded it.
+   */
+  readonly ui_feed: string | null;
+  readonly ui_watch: string | null;
 }

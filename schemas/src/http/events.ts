@@ -18,5 +18,12 @@ export const StoredEvent = Type.Object({
   algorithm_feed: Type.String(),
   algorithm_watch: Type.String(),
   payload: Type.Record(Type.String(), Type.Unknown()),
+  experiment_id: Uuid,
+  group_name: Type.String({ description: "The group's name now (it may have been renamed since)" }),
+  seq: Type.Union([Type.Integer(), Type.Null()], { description: "The client's per-session sequence number" }),
+  ui_feed: Type.Union([Type.String(), Type.Null()], {
+    description: "The feed page's UI when the event arrived: a preset key, none, or <template id>@<version>",
+  }),
+  ui_watch: Type.Union([Type.String(), Type.Null()], { description: "The watch page's UI, as ui_feed" }),
 });
 export type StoredEvent = Static<typeof StoredEvent>;

@@ -35,4 +35,21 @@ export const eventsMigrations: readonly Migration[] = [
       await db.schema.dropTableIfExists("events");
     },
   },
+  {
+    // The UI in force for each page (a preset key, none, or <template id>@<version>); null on
+    // events logged before the log recorded it.
+    name: "projector/events/002-ui",
+    async up(db) {
+      await db.schema.alterTable("events", (t) => {
+        t.string("ui_feed", 100);
+        t.string("ui_watch", 100);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable("events", (t) => {
+        t.dropColumn("ui_feed");
+        t.dropColumn("ui_watch");
+      });
+    },
+  },
 ];

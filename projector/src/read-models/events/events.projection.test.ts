@@ -4,7 +4,12 @@ import { eventsProjection } from "./events.projection.ts";
 
 describe("events store projection", () => {
   it("stores every field of the event, the payload as a JSON document, and where its first copy sits", () => {
-    const e = logged("LIKE", { video_id: "vid-1", payload: { videoId: "vid-1", timestamp: 12.5 }, seq: 7 });
+    const e = logged("LIKE", {
+      video_id: "vid-1",
+      payload: { videoId: "vid-1", timestamp: 12.5 },
+      seq: 7,
+      ui_feed: "3f2a@4",
+    });
     expect(eventsProjection.project(e, AT)).toEqual([
       {
         kind: "insert",
@@ -28,6 +33,8 @@ describe("events store projection", () => {
           algorithm_watch: "similarity",
           payload: { json: '{"videoId":"vid-1","timestamp":12.5}' },
           seq: 7,
+          ui_feed: "3f2a@4",
+          ui_watch: "grid-desktop",
           log_partition: 0,
           log_offset: 41,
         },

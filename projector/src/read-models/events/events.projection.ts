@@ -33,6 +33,8 @@ export const eventsProjection: Projection = {
         algorithm_watch: e.algorithm_watch,
         payload: { json: JSON.stringify(e.payload) },
         seq: e.seq,
+        ui_feed: e.ui_feed,
+        ui_watch: e.ui_watch,
         log_partition: place.partition,
         log_offset: place.offset,
       },

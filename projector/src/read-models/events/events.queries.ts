@@ -19,6 +19,8 @@ export interface EventRow {
   algorithm_watch: string;
   payload: unknown;
   seq: string | number | null;
+  ui_feed: string | null;
+  ui_watch: string | null;
   log_partition: number;
   log_offset: string | number;
 }

@@ -19,6 +19,11 @@ const stored = (type: (typeof EVENT_TYPES)[number], session = "s1"): StoredEvent
   algorithm_feed: "recency",
   algorithm_watch: "random",
   payload: EXAMPLE_PAYLOADS[type] as Record<string, unknown>,
+  experiment_id: "e",
+  group_name: "Arm A",
+  seq: 1,
+  ui_feed: "grid-desktop",
+  ui_watch: "grid-desktop",
 });
 
 describe("trajectory descriptions", () => {

@@ -1,35 +1,20 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { UiTemplate } from "@feedlab/schemas";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../api/src/main.ts";
-import { starterSource } from "../web/src/lib/platform/presets/starters.ts";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import {
   createParticipantStudy,
   presetJourney,
+  presetStarter,
   type RecordingProxy,
   startRecordingProxy,
   VIEWPORTS,
 } from "./harness/participant.ts";
 
-const PRESET_DIR = path.join(REPO_ROOT, "web", "src", "lib", "platform", "presets");
-const presetFile = (name: string) => readFileSync(path.join(PRESET_DIR, name), "utf8");
-
 /** The grid-desktop preset's page as a starter, the way the console's editor offers it. */
-const starter = (page: "feed" | "watch") =>
-  starterSource(
-    {
-      shared: presetFile("shared.tsx"),
-      parts: presetFile("grid-parts.tsx"),
-      page: presetFile(`grid-${page}.tsx`),
-    },
-    "grid-desktop",
-    page,
-    "desktop",
-  );
+const starter = (page: "feed" | "watch") => presetStarter("grid-desktop", page);
 
 describe("a code template copied from a preset and changed renders for participants and emits the preset's events", () => {
   let app: TestApp;
@@ -157,4 +142,114 @@ describe("a code template copied from a preset and changed renders for participa
     await saveScreenshot(page, "template-fallback");
     await context.close();
   }, 60_000);
+
+  it("lets a researcher copy a preset, see problems and the preview as they type, save, and give the layout to a group in the console", async () => {
+    const study = await createParticipantStudy(admin, {
+      ui: { feed: "grid-desktop", watch: "grid-desktop" },
+      videoCount: 8,
+    });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 950 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
+    await page.getByRole("heading", { name: "Layouts", exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A new feed layout starts as the grid-desktop preset's page, compiled and previewed on a pool.
+    await page.getByRole("link", { name: "New feed layout" }).click();
+    await page.waitForURL(/\/admin\/templates\/new/);
+    const status = page.getByRole("status").filter({ hasText: /Compiled in \d+ ms|problem/ });
+    await status.filter({ hasText: "Compiled in" }).waitFor({ timeout: 30_000 });
+    await page.getByLabel("Preview with the pool of").selectOption(study.experimentId);
+    const preview = page.getByRole("region", { name: "Preview" });
+    const previewCards = preview.getByRole("list", { name: "Recommended videos" }).getByRole("link");
+    await expect.poll(() => previewCards.count(), { timeout: 15_000 }).toBe(8);
+    expect(await previewCards.first().getAttribute("href")).toBe(`/watch/${study.videos.at(-1)?.id}`);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Copying another preset asks first, in a dialog.
+    await page.getByLabel("Start from a preset").selectOption("list-mobile");
+    await page.getByRole("button", { name: "Copy into the editor" }).click();
+    await page
+      .getByRole("dialog", { name: "Replace the code?" })
+      .getByRole("button", { name: "Replace" })
+      .click();
+    await status.filter({ hasText: "Compiled in" }).waitFor();
+
+    // A mistake shows where it is, and the server refuses to save it.
+    const code = page.getByRole("textbox", { name: "Layout source (TSX)" });
+    await code.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("\nconst broken = ;\n");
+    await status.filter({ hasText: "1 problem:" }).waitFor();
+    const problems = page.getByRole("list", { name: "Compile problems" }).getByRole("listitem");
+    await expect.poll(() => problems.first().textContent()).toMatch(/^Line \d+, column \d+: Unexpected ";"/);
+    await page.getByLabel("Name").fill("Study picks");
+    await page.getByRole("button", { name: "Save layout" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /^Could not save the layout: Line \d+/ })
+      .waitFor();
+    await saveScreenshot(page, "template-editor-problem");
+
+    // The researcher's own layout: a heading and plain cards, rendered by the preview as typed.
+    await code.click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText(OWN_LAYOUT);
+    await preview.getByRole("heading", { name: "Study picks" }).waitFor();
+    // The refused save's message went with the code it was about.
+    expect(await page.getByRole("alert").filter({ hasText: "Could not save" }).count()).toBe(0);
+    await expect.poll(() => previewCards.count()).toBe(6);
+    await saveScreenshot(page, "template-editor-own-layout");
+    await page.getByRole("button", { name: "Save layout" }).click();
+    await page.waitForURL(/\/admin\/templates\/[0-9a-f-]{36}$/);
+    await page.getByText(/^Version 1 · used by 0 group/).waitFor();
+
+    // The group gets it in the experiment's group dialog, under "Your layouts".
+    await page.goto(`${app.url}/admin/experiments/${study.experimentId}`);
+    await page.getByRole("button", { name: "Edit group Arm" }).click();
+    const dialog = page.getByRole("dialog", { name: /Arm/ });
+    await dialog.getByLabel("Feed UI").selectOption({ label: "Study picks (v1)" });
+    await dialog.getByRole("button", { name: "Save group" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByText("Study picks").first().waitFor();
+    await context.close();
+
+    // The participant's feed is the layout, with cards that lead to the watch page.
+    const participant = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const feed = await participant.newPage();
+    await feed.goto(`${app.url}/join/${study.experimentId}?login_id=console-layout-p`);
+    await feed.getByRole("heading", { name: "Study picks" }).waitFor();
+    const cards = feed.getByRole("list", { name: "Recommended videos" }).getByRole("link");
+    await expect.poll(() => cards.count()).toBe(6);
+    expect(await axeViolations(feed)).toEqual([]);
+    await cards.first().click();
+    await feed.waitForURL(/\/watch\//);
+    await participant.close();
+  }, 180_000);
 });
+
+/** A small layout a researcher might write from scratch: a heading and one line per video. */
+const OWN_LAYOUT = `import { useFeed } from "@feedlab/data";
+import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
+
+export default function Page() {
+  const feed = useFeed({ pageSize: 6 });
+  return (
+    <FeedSurface>
+      <main>
+        <h1>Study picks</h1>
+        <ul aria-label="Recommended videos">
+          {feed.items.map((video, i) => (
+            <li key={video.id}>
+              <VideoSurface video={video} position={i} context="feed">
+                <span>{video.title}</span>
+              </VideoSurface>
+            </li>
+          ))}
+        </ul>
+      </main>
+    </FeedSurface>
+  );
+}
+`;

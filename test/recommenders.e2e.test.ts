@@ -1,8 +1,8 @@
 import type { Group } from "@feedlab/schemas";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { createStudy, type StudyFixture } from "./harness/fixtures.ts";
 import { type FakeRecommender, startFakeRecommender } from "./harness/recommender-server.ts";
 
@@ -29,11 +29,7 @@ describe("recommenders in the admin console", () => {
     study = await createStudy(api, { weights: [1], name: "Algorithm study" });
     browser = await launchBrowser();
     page = await browser.newPage();
-    await page.goto(`${app.url}/admin/login`);
-    await page.getByLabel("Username").fill(ADMIN.username);
-    await page.getByLabel("Password").fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: "Create experiment" }).waitFor();
+    await signInToConsole(page, app.url);
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,8 +3,8 @@ import type { AdminSurvey, Experiment, Video } from "@feedlab/schemas";
 import { parse } from "csv-parse/sync";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { createSurvey, sampleAnswers } from "./harness/surveys.ts";
 
 const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"];
@@ -247,11 +247,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     const experiment = await study("running");
     const admin = await (await browser.newContext({ acceptDownloads: true })).newPage();
     contexts.push(admin.context());
-    await admin.goto(`${app.url}/admin/login`);
-    await admin.getByLabel("Username").fill(ADMIN.username);
-    await admin.getByLabel("Password").fill(ADMIN.password);
-    await admin.getByRole("button", { name: "Sign in" }).click();
-    await admin.getByRole("heading", { name: "Experiments", exact: true }).waitFor();
+    await signInToConsole(admin, app.url);
     await admin.goto(`${app.url}/admin/experiments/${experiment.id}`);
     const section = admin.getByRole("region", { name: "Surveys" });
     await section.getByText("No pre-study surveys.").waitFor();

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
+import { ADMIN } from "./app.ts";
 
 /** The system Chromium (Debian's `chromium` package); FEEDLAB_CHROMIUM points elsewhere. */
 export const chromiumPath = process.env.FEEDLAB_CHROMIUM || "/usr/bin/chromium";
@@ -39,4 +40,13 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const path = join(resultsDir, `${name.replace(/[^a-zA-Z0-9._-]+/g, "-")}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** Signs the test admin in to the console at `baseUrl` and waits for the experiments list. */
+export async function signInToConsole(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/admin/login`);
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Experiments", exact: true }).waitFor();
 }

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -6,8 +6,27 @@ import type { Video } from "@feedlab/schemas";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
 import { REPO_ROOT } from "../../api/src/main.ts";
+import { starterSource } from "../../web/src/lib/platform/presets/starters.ts";
 import type { Client } from "./app.ts";
 import { saveScreenshot } from "./browser.ts";
+
+const PRESET_DIR = path.join(REPO_ROOT, "web", "src", "lib", "platform", "presets");
+const presetFile = (name: string) => readFileSync(path.join(PRESET_DIR, name), "utf8");
+
+/** A bundled preset's page as a self-contained code template, the way the console's editor offers it. */
+export function presetStarter(preset: string, page: "feed" | "watch"): string {
+  const [family, device = "desktop"] = preset.split("-") as [string, string];
+  return starterSource(
+    {
+      shared: presetFile("shared.tsx"),
+      parts: presetFile(`${family}-parts.tsx`),
+      page: presetFile(`${family}-${page}.tsx`),
+    },
+    preset,
+    page,
+    device,
+  );
+}
 
 /** The demo media files the API serves under /media/demo/ (native videos for browser tests). */
 export function demoMedia(): string[] {

@@ -148,7 +148,13 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       ),
       responses: { 204: { description: "Recorded" }, 404: { description: "Not a template of the group" } },
       handler: async (ctx, { params, body }) => {
-        await templates.reportRenderError(params.id, participantOf(ctx).groupId, body);
+        const { groupId } = participantOf(ctx);
+        await templates.reportRenderError(params.id, groupId, body);
+        // In the server's log too, so an operator sees it without opening the console.
+        ctx.state.log.warn(
+          { template_id: params.id, version: body.version, group_id: groupId, message: body.message },
+          "a participant's browser failed to render a UI template",
+        );
         ctx.status = 204;
       },
     }),

@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "playwright-core";
+
+/** axe-core's browser build, read once from the package (nothing is fetched at run time). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** One rule an axe run found broken, with the elements that break it. */
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly targets: string[];
+}
+
+/**
+ * Runs axe-core in the page (WCAG 2.1 A and AA rules) and returns what it finds broken, in a shape
+ * that reads well in a failed assertion. `include` limits the check to one part of the page.
+ */
+export async function axeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+  // Evaluated through the DevTools protocol, which the pages' Content-Security-Policy does not block.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE_SOURCE}\n;void 0`);
+  return page.evaluate(async (selector) => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe's global comes from the injected script.
+    const axe = (window as any).axe;
+    const result = await axe.run(selector ? { include: [selector] } : document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return (
+      result.violations as {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: string[] }[];
+      }[]
+    ).map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(" ")),
+    }));
+  }, include ?? null);
+}

@@ -1,0 +1,9 @@
+import { guardAdmin } from "#lib/admin/auth.ts";
+import { apiFor } from "#lib/api.ts";
+import type { PageLoad } from "./$types";
+
+export const load = (async ({ fetch, url }) => {
+  const experiments = await guardAdmin(url, () => apiFor(fetch).listExperiments());
+  const page = url.searchParams.get("page") === "watch" ? ("watch" as const) : ("feed" as const);
+  return { experiments, page };
+}) satisfies PageLoad;

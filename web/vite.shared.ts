@@ -18,6 +18,7 @@ export const platformAliases = [
   { find: /^react\/jsx-dev-runtime$/, replacement: "preact/jsx-dev-runtime" },
   { find: /^@feedlab\/data$/, replacement: local("./src/lib/platform/data.ts") },
   { find: /^@feedlab\/surfaces$/, replacement: local("./src/lib/platform/surfaces/index.ts") },
+  { find: /^@feedlab\/blocks$/, replacement: local("./src/lib/platform/blocks/index.tsx") },
 ];
 
 /** TSX (participant layouts and surfaces) compiles with Preact's automatic JSX runtime. */

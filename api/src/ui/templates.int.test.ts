@@ -158,4 +158,60 @@ describe.each(BACKENDS)("UI templates (%s)", (backend) => {
     expect((await admin.del(`/api/v1/admin/ui-templates/${t.id}`)).status).toBe(204);
     expect((await admin.get(`/api/v1/admin/ui-templates/${t.id}`)).status).toBe(404);
   });
+
+  const TREE = {
+    type: "Page",
+    children: [
+      { type: "Text", props: { style: "heading", text: "Pick one" } },
+      { type: "VideoList", props: { pageSize: 6 }, children: [{ type: "Thumbnail" }, { type: "Title" }] },
+    ],
+  };
+
+  it("stores a blocks template, compiled from its TSX export, which the code track accepts as it is", async () => {
+    const r = await create({ template_type: "blocks", tree: TREE });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body).toMatchObject({ template_type: "blocks", tree: TREE, source: null, version: 1 });
+    const exported = await admin.get(`/api/v1/admin/ui-templates/${r.body.id}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(exported.text).toContain(
+      'import { Page, Text, Thumbnail, Title, VideoList } from "@feedlab/blocks";',
+    );
+    expect(exported.text).toContain("<VideoList pageSize={6}>");
+    const asCode = await create({ source: exported.text });
+    expect(asCode.status, JSON.stringify(asCode.body)).toBe(201);
+    // A new tree is a new version.
+    const changed = await admin.patch<UiTemplate>(`/api/v1/admin/ui-templates/${r.body.id}`, {
+      tree: { type: "Page", children: [{ type: "VideoList" }] },
+    });
+    expect(changed.body.version).toBe(2);
+  });
+
+  it("answers 422 invalid_tree with the offending node's path, and stores nothing", async () => {
+    const before = await count();
+    const bad = await create({
+      template_type: "blocks",
+      tree: {
+        type: "Page",
+        children: [{ type: "VideoList", children: [{ type: "Title", props: { size: 3 } }] }],
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(codeOf(bad)).toBe("invalid_tree");
+    expect(detailsOf(bad)).toMatchObject({ field: "tree", path: "tree.children[0].children[0]" });
+    const watchOnly = await create({
+      template_type: "blocks",
+      tree: { type: "Page", children: [{ type: "Player" }] },
+    });
+    expect(codeOf(watchOnly)).toBe("invalid_tree");
+    expect(codeOf(await create({ template_type: "blocks" }))).toBe("missing_field");
+    expect(await count()).toBe(before);
+    // The same tree is fine on the watch page.
+    const watch = await create({
+      template_type: "blocks",
+      page: "watch",
+      tree: { type: "Page", children: [{ type: "Player" }] },
+    });
+    expect(watch.status).toBe(201);
+  });
 });

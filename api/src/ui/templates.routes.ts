@@ -14,7 +14,7 @@ import type { TemplatesService } from "./templates.service.ts";
 
 const rejected = {
   description:
-    "compile_error (details: [{line, column, message}]), unknown_import, no_default_export, missing_field, unsupported_template_type or validation_failed",
+    "compile_error (details: [{line, column, message}]), unknown_import, no_default_export, invalid_tree (details: {path}: the offending node, as tree.children[0]...), missing_field, invalid_field or validation_failed",
   schema: ErrorBody,
 };
 const inUse = { description: "template_in_use: groups use it (details.used_by)", schema: ErrorBody };
@@ -28,8 +28,8 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       method: "post",
       path: "/api/v1/admin/ui-templates",
       tag: "ui",
-      summary: "Create a UI template (a code layout of one page)",
-      description: `The server compiles a code template with the same compiler the console's editor runs; what does not compile is not stored. Sources up to ${MAX_SOURCE_CHARS} characters.`,
+      summary: "Create a UI template (a layout of one page: TSX code or a tree of blocks)",
+      description: `The server compiles a code template with the same compiler the console's editor runs; what does not compile is not stored. Sources up to ${MAX_SOURCE_CHARS} characters. A blocks template's tree is checked against the 19 blocks and compiled from its exported TSX.`,
       access: "admin",
       body: UiTemplateCreate,
       bodyLimitBytes: TEMPLATE_BODY_LIMIT,
@@ -37,6 +37,26 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       handler: async (ctx, { body }) => {
         ctx.status = 201;
         ctx.body = await templates.create(body);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/ui-templates/{id}/export",
+      tag: "ui",
+      summary: "A template as standalone TSX (text/plain)",
+      description:
+        "A blocks template's tree exported as a TSX module over @feedlab/blocks, which the code track accepts as it is and which renders the same page; a code template's own source.",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: { description: "The TSX module", contentType: "text/plain" },
+        404: { description: "Unknown template", schema: ErrorBody },
+      },
+      handler: async (ctx, { params }) => {
+        const { name, tsx } = await templates.exportTsx(params.id);
+        ctx.type = "text/plain; charset=utf-8";
+        ctx.attachment(`${name.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "layout"}.tsx`);
+        ctx.body = tsx;
       },
     }),
     route({

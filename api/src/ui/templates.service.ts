@@ -1,4 +1,5 @@
 import type { ParticipantUiTemplate, UiTemplate, UiTemplateCreate, UiTemplatePatch } from "@feedlab/schemas";
+import { type BlockNode, checkTree, treeToTsx } from "@feedlab/schemas/ui/blocks.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
@@ -46,15 +47,35 @@ const present = (r: TemplateRow, usage: readonly Usage[]): UiTemplate => ({
 /** The content a template stores, checked and compiled: its source and module, or its tree. */
 async function contentOf(
   type: "code" | "blocks",
+  page: "feed" | "watch",
   source: string | undefined | null,
   tree: Record<string, unknown> | undefined | null,
 ): Promise<{ source: string | null; compiled: string | null; tree: string | null }> {
   if (type === "blocks") {
-    throw unprocessable(
-      "unsupported_template_type",
-      "Block templates are not available yet: write the layout as code (template_type code).",
-      { field: "template_type" },
-    );
+    if (tree === undefined || tree === null) {
+      throw unprocessable("missing_field", "A blocks template needs its tree.", { field: "tree" });
+    }
+    if (source !== undefined && source !== null) {
+      throw unprocessable(
+        "invalid_field",
+        "A blocks template has no source: its code is exported from the tree.",
+        {
+          field: "source",
+        },
+      );
+    }
+    const problem = checkTree(tree, page);
+    if (problem) {
+      throw unprocessable("invalid_tree", `${problem.path}: ${problem.message}`, {
+        field: "tree",
+        path: problem.path,
+      });
+    }
+    // Participants load the tree's exported TSX, compiled: the export renders exactly what they see.
+    const result = await compileTemplate(treeToTsx(tree as unknown as BlockNode, page));
+    if (!result.ok)
+      throw new Error(`a checked block tree exported TSX that does not compile: ${JSON.stringify(result)}`);
+    return { source: null, compiled: result.code, tree: JSON.stringify(tree) };
   }
   if (typeof source !== "string" || source.trim() === "") {
     throw unprocessable("missing_field", "A code template needs its TSX source.", { field: "source" });
@@ -138,7 +159,7 @@ export function createTemplatesService({
     },
 
     async create(input: UiTemplateCreate): Promise<UiTemplate> {
-      const content = await contentOf(input.template_type, input.source, input.tree);
+      const content = await contentOf(input.template_type, input.page, input.source, input.tree);
       const at = now();
       const r: TemplateRow = {
         id: newId(),
@@ -168,13 +189,17 @@ export function createTemplatesService({
         );
       }
       const type = patch.template_type ?? current.template_type;
+      const page = patch.page ?? current.page;
+      // A block tree's module depends on its page (a watch page passes the video), its version too.
       const contentChanged =
         patch.template_type !== undefined ||
         (patch.source !== undefined && patch.source !== current.source) ||
-        patch.tree !== undefined;
+        patch.tree !== undefined ||
+        (type === "blocks" && page !== current.page);
       const content = contentChanged
         ? await contentOf(
             type,
+            page,
             patch.source ?? (type === current.template_type ? current.source : null),
             patch.tree ?? (type === current.template_type ? json(current.tree, null) : null),
           )
@@ -225,12 +250,23 @@ export function createTemplatesService({
         template_type: r.template_type,
         version: Number(r.version),
         module_url:
-          r.template_type === "code" ? `/api/v1/ui-templates/${r.id}/module.js?v=${Number(r.version)}` : null,
+          r.compiled !== null ? `/api/v1/ui-templates/${r.id}/module.js?v=${Number(r.version)}` : null,
         tree: json<Record<string, unknown> | null>(r.tree, null),
       };
     },
 
-    /** The compiled module of a code template the participant's group uses. */
+    /**
+     * A template as standalone TSX: a blocks template's tree exported (the code track accepts it as it
+     * is), a code template's own source.
+     */
+    async exportTsx(id: string): Promise<{ name: string; tsx: string }> {
+      const r = await row(id);
+      const tree = json<BlockNode | null>(r.tree, null);
+      const tsx = r.template_type === "blocks" && tree ? treeToTsx(tree, r.page) : (r.source ?? "");
+      return { name: r.name, tsx };
+    },
+
+    /** The compiled module of a template the participant's group uses. */
     async moduleFor(id: string, groupId: string): Promise<{ code: string; version: number }> {
       const r = await usedBy(id, groupId);
       if (r.compiled === null) throw notFound("UI template module");

@@ -36,14 +36,15 @@ export function providePlatformModules(): Promise<void> {
     import("preact/jsx-runtime"),
     import("./data.ts"),
     import("./surfaces/index.ts"),
-  ]).then(([react, jsxRuntime, data, surfaces]) => {
+    import("./blocks/index.tsx"),
+  ]).then(([react, jsxRuntime, data, surfaces, blocks]) => {
     globalThis.__feedlab = {
       modules: {
         react,
         "react/jsx-runtime": jsxRuntime,
         "@feedlab/data": data,
         "@feedlab/surfaces": surfaces,
-        "@feedlab/blocks": {},
+        "@feedlab/blocks": blocks,
       },
     };
   });
@@ -109,7 +110,7 @@ export async function loadTemplate(id: string, page: Page): Promise<Layout> {
       `The UI template ${id} lays out the ${template.page} page, not the ${page} page.`,
     );
   }
-  if (template.template_type !== "code" || !template.module_url) {
+  if (!template.module_url) {
     throw new UnresolvableLayoutError(`The UI template ${id} has no module this browser can render.`);
   }
   const moduleUrl = template.module_url;

@@ -1,0 +1,419 @@
+/**
+ * The visual track's 19 blocks (spec: Authoring tracks): what each is, its props with their types and
+ * defaults, and what it may contain. One catalog for the server (validating a tree on save and
+ * exporting it as TSX), the console's block editor (palette and props panel) and the docs; the
+ * components themselves are `@feedlab/blocks` in the participant runtime.
+ */
+
+/** One prop of a block: its type, default, and what the props panel shows. */
+export type BlockProp =
+  | { readonly type: "string"; readonly default: string; readonly label: string; readonly maxLength?: number }
+  | {
+      readonly type: "number";
+      readonly default: number;
+      readonly label: string;
+      readonly min: number;
+      readonly max: number;
+    }
+  | { readonly type: "boolean"; readonly default: boolean; readonly label: string }
+  | {
+      readonly type: "enum";
+      readonly default: string;
+      readonly label: string;
+      readonly values: readonly string[];
+    };
+
+/**
+ * What a block may contain: `none`; `blocks` (any block but Page); `card` (VideoList: the parts
+ * of each video's card, which show that card's video).
+ */
+export type BlockChildren = "none" | "blocks" | "card";
+
+export interface BlockSpec {
+  readonly group: "layout" | "videos" | "video" | "page";
+  readonly summary: string;
+  readonly props: Readonly<Record<string, BlockProp>>;
+  readonly children: BlockChildren;
+  /** Shows one video's data: inside a VideoList card, or on the watch page (its video). */
+  readonly video?: boolean;
+  /** May be a part of a VideoList card. */
+  readonly inCard?: boolean;
+  /** Only on the watch page, outside cards. */
+  readonly watchOnly?: boolean;
+}
+
+const text = (label: string, value: string, maxLength = 2000): BlockProp => ({
+  type: "string",
+  default: value,
+  label,
+  maxLength,
+});
+const num = (label: string, value: number, min: number, max: number): BlockProp => ({
+  type: "number",
+  default: value,
+  label,
+  min,
+  max,
+});
+const flag = (label: string, value: boolean): BlockProp => ({ type: "boolean", default: value, label });
+const choice = (label: string, values: readonly string[], value = values[0] as string): BlockProp => ({
+  type: "enum",
+  default: value,
+  label,
+  values,
+});
+
+export const BLOCKS = {
+  // Layout
+  Page: {
+    group: "layout",
+    summary: "The whole page (always the root): its surface, width and colours.",
+    props: {
+      maxWidth: num("Maximum width (px)", 1280, 320, 3840),
+      padding: num("Padding (px)", 16, 0, 96),
+      theme: choice("Theme", ["light", "dark"]),
+    },
+    children: "blocks",
+  },
+  Stack: {
+    group: "layout",
+    summary: "Blocks one after another, down the page or side by side.",
+    props: {
+      direction: choice("Direction", ["vertical", "horizontal"]),
+      gap: num("Gap (px)", 12, 0, 96),
+      align: choice("Align", ["stretch", "start", "center", "end"]),
+    },
+    children: "blocks",
+  },
+  Grid: {
+    group: "layout",
+    summary: "Blocks in columns that wrap (as many as fit, or a fixed number).",
+    props: {
+      columns: num("Columns (0: as many as fit)", 0, 0, 12),
+      minColumnWidth: num("Minimum column width (px)", 240, 80, 1200),
+      gap: num("Gap (px)", 16, 0, 96),
+    },
+    children: "blocks",
+  },
+  SplitColumn: {
+    group: "layout",
+    summary:
+      "Two columns: the first block on the left, the others stacked on the right; one column on narrow screens.",
+    props: {
+      ratio: choice("Width of the left column to the right", ["2:1", "3:1", "1:1", "1:2"]),
+      gap: num("Gap (px)", 24, 0, 96),
+    },
+    children: "blocks",
+  },
+  Tabs: {
+    group: "layout",
+    summary: "One tab per block inside; the participant switches between them.",
+    props: { titles: text("Tab titles, separated by commas", "Videos, About", 500) },
+    children: "blocks",
+  },
+  Divider: {
+    group: "page",
+    summary: "A thin line between sections, with space around it.",
+    props: { spacing: num("Space above and below (px)", 16, 0, 96) },
+    children: "none",
+  },
+  Text: {
+    group: "page",
+    summary: "A heading, a paragraph or a highlighted note: instructions for participants.",
+    props: {
+      text: text("Text", "Pick a video you would like to watch."),
+      style: choice("Style", ["paragraph", "heading", "note"]),
+    },
+    children: "none",
+  },
+  // Videos
+  VideoList: {
+    group: "videos",
+    summary:
+      "The recommended videos (the group's feed or watch recommender) as cards; the blocks inside make up each card.",
+    props: {
+      source: choice("Videos", ["feed", "related"]),
+      title: text("Heading (for screen readers when hidden)", "Recommended videos", 120),
+      showTitle: flag("Show the heading", false),
+      layout: choice("Cards", ["grid", "list"]),
+      pageSize: num("Videos per load", 12, 1, 50),
+      more: choice("More videos", ["on scroll", "button", "none"]),
+    },
+    children: "card",
+  },
+  // One video's parts
+  Thumbnail: {
+    group: "video",
+    summary: "The video's thumbnail image, with its duration.",
+    props: { showDuration: flag("Show the duration", true) },
+    children: "none",
+    video: true,
+    inCard: true,
+  },
+  Title: {
+    group: "video",
+    summary: "The video's title.",
+    props: { size: choice("Size", ["medium", "small", "large"]) },
+    children: "none",
+    video: true,
+    inCard: true,
+  },
+  Channel: {
+    group: "video",
+    summary: "The channel's name, with an avatar.",
+    props: { showAvatar: flag("Show the avatar", true) },
+    children: "none",
+    video: true,
+    inCard: true,
+  },
+  Views: {
+    group: "video",
+    summary: 'The view count ("12K views").',
+    props: {},
+    children: "none",
+    video: true,
+    inCard: true,
+  },
+  Published: {
+    group: "video",
+    summary: 'When the video was published ("3 months ago" or the date).',
+    props: { format: choice("Format", ["relative", "date"]) },
+    children: "none",
+    video: true,
+    inCard: true,
+  },
+  Tags: {
+    group: "video",
+    summary: "The video's tags (#topic).",
+    props: { max: num("At most", 5, 1, 50) },
+    children: "none",
+    video: true,
+    inCard: true,
+  },
+  Description: {
+    group: "video",
+    summary: "The video's description, optionally folded to two lines.",
+    props: { collapsed: flag("Folded, with Show more", false) },
+    children: "none",
+    video: true,
+    inCard: true,
+  },
+  Likes: {
+    group: "video",
+    summary: "Like and Dislike buttons for the watch page's video (LIKE, DISLIKE).",
+    props: { showDislike: flag("Show Dislike", true) },
+    children: "none",
+    video: true,
+    watchOnly: true,
+  },
+  Actions: {
+    group: "video",
+    summary:
+      "A row of actions under the player: the channel on the left, the blocks inside (Likes) on the right.",
+    props: { showChannel: flag("Show the channel", true) },
+    children: "blocks",
+    video: true,
+    watchOnly: true,
+  },
+  Comments: {
+    group: "video",
+    summary: "The video's comments.",
+    props: { limit: num("At most", 20, 1, 200), title: text("Heading", "Comments", 120) },
+    children: "none",
+    video: true,
+    watchOnly: true,
+  },
+  Player: {
+    group: "video",
+    summary: "The video player of the watch page (all playback events).",
+    props: { autoplay: flag("Start playing on open", true) },
+    children: "none",
+    video: true,
+    watchOnly: true,
+  },
+} as const satisfies Record<string, BlockSpec>;
+
+export type BlockType = keyof typeof BLOCKS;
+export const BLOCK_TYPES = Object.keys(BLOCKS) as BlockType[];
+
+/** A node of a block tree (api.md: `{type, props?, children?}`). */
+export interface BlockNode {
+  readonly type: string;
+  readonly props?: Readonly<Record<string, unknown>>;
+  readonly children?: readonly BlockNode[];
+}
+
+/** Where a node is in the tree, as `tree.children[0].children[2]` (`tree` is the root). */
+export interface TreeProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The largest tree accepted, in nodes. */
+export const MAX_TREE_NODES = 500;
+
+const isBlock = (type: unknown): type is BlockType => typeof type === "string" && Object.hasOwn(BLOCKS, type);
+
+/**
+ * Checks a tree for a page: the root is a Page; every node is a known block with known props of the
+ * right type and range; children only where the block takes them (a card's parts in a VideoList);
+ * blocks that need the watch page's video only on the watch page. Returns the first problem, or null.
+ */
+export function checkTree(tree: unknown, page: "feed" | "watch"): TreeProblem | null {
+  let nodes = 0;
+  function visit(node: unknown, path: string, where: "root" | "blocks" | "card"): TreeProblem | null {
+    const at = (message: string) => ({ path, message });
+    if (++nodes > MAX_TREE_NODES) return at(`A tree may have at most ${MAX_TREE_NODES} blocks.`);
+    if (node === null || typeof node !== "object" || Array.isArray(node))
+      return at("A block is an object {type, props?, children?}.");
+    const { type, props, children, ...rest } = node as Record<string, unknown>;
+    const extra = Object.keys(rest);
+    if (extra.length > 0) return at(`Unknown field "${extra[0]}": a block has type, props and children.`);
+    if (!isBlock(type)) return at(`Unknown block "${String(type)}". Blocks: ${BLOCK_TYPES.join(", ")}.`);
+    const spec: BlockSpec = BLOCKS[type];
+    if (where === "root" && type !== "Page") return at(`The root block must be a Page, not ${type}.`);
+    if (where !== "root" && type === "Page") return at("A Page can only be the root block.");
+    if (where === "card" && !spec.inCard)
+      return at(
+        `${type} cannot be part of a video card. Card parts: ${BLOCK_TYPES.filter((t) => (BLOCKS[t] as BlockSpec).inCard).join(", ")}.`,
+      );
+    if (where !== "card" && spec.video && page === "feed")
+      return at(`${type} shows the watch page's video: on the feed page, put it inside a VideoList's card.`);
+    if (
+      type === "VideoList" &&
+      page === "feed" &&
+      (props as Record<string, unknown> | undefined)?.source === "related"
+    )
+      return at('Related videos belong to the watch page: on the feed page a VideoList shows source "feed".');
+    if (props !== undefined) {
+      if (props === null || typeof props !== "object" || Array.isArray(props))
+        return at(`${type}'s props must be an object.`);
+      for (const [name, value] of Object.entries(props)) {
+        const prop = spec.props[name];
+        if (!prop)
+          return at(
+            `${type} has no prop "${name}"${Object.keys(spec.props).length > 0 ? ` (its props: ${Object.keys(spec.props).join(", ")})` : ""}.`,
+          );
+        const wrong = propProblem(prop, value);
+        if (wrong) return at(`${type}.${name} ${wrong}`);
+      }
+    }
+    if (children !== undefined) {
+      if (!Array.isArray(children)) return at(`${type}'s children must be an array.`);
+      if (spec.children === "none" && children.length > 0) return at(`${type} takes no children.`);
+      for (let i = 0; i < children.length; i++) {
+        const problem = visit(
+          children[i],
+          `${path}.children[${i}]`,
+          spec.children === "card" ? "card" : "blocks",
+        );
+        if (problem) return problem;
+      }
+    }
+    return null;
+  }
+  return visit(tree, "tree", "root");
+}
+
+function propProblem(prop: BlockProp, value: unknown): string | null {
+  switch (prop.type) {
+    case "string":
+      if (typeof value !== "string") return "must be text.";
+      return prop.maxLength !== undefined && value.length > prop.maxLength
+        ? `must be at most ${prop.maxLength} characters.`
+        : null;
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number.";
+      return value < prop.min || value > prop.max ? `must be between ${prop.min} and ${prop.max}.` : null;
+    case "boolean":
+      return typeof value === "boolean" ? null : "must be true or false.";
+    case "enum":
+      return prop.values.includes(value as string)
+        ? null
+        : `must be one of ${prop.values.map((v) => `"${v}"`).join(", ")}.`;
+  }
+}
+
+/** A prop as a JSX attribute. */
+function attribute(name: string, value: unknown): string {
+  if (value === true) return name;
+  if (typeof value === "string" && /^[^"\\{}<>&\n\r]*$/.test(value)) return `${name}="${value}"`;
+  return `${name}={${JSON.stringify(value)}}`;
+}
+
+/**
+ * A checked tree as a standalone TSX module: imports from `@feedlab/blocks`, default export the page.
+ * The code track accepts it as it is, and it renders the same page (participants load exactly this,
+ * compiled). Props equal to their defaults are left out.
+ */
+export function treeToTsx(tree: BlockNode, page: "feed" | "watch"): string {
+  const used = new Set<string>();
+  function jsx(node: BlockNode, indent: string): string {
+    used.add(node.type);
+    const spec = BLOCKS[node.type as BlockType] as BlockSpec;
+    const attrs = Object.entries(node.props ?? {})
+      .filter(([name, value]) => spec.props[name]?.default !== value)
+      .map(([name, value]) => attribute(name, value));
+    if (node.type === "Page" && page === "watch") attrs.unshift("videoId={videoId}");
+    const open = [node.type, ...attrs].join(" ");
+    const children = node.children ?? [];
+    if (children.length === 0) return `${indent}<${open} />`;
+    return `${indent}<${open}>\n${children.map((c) => jsx(c, `${indent}  `)).join("\n")}\n${indent}</${node.type}>`;
+  }
+  const body = jsx(tree, "    ");
+  const names = [...used].sort();
+  const signature =
+    page === "watch"
+      ? "export default function Layout({ videoId }: WatchLayoutProps)"
+      : "export default function Layout()";
+  return [
+    `// A ${page} page laid out with blocks, exported from Feedlab's block editor.`,
+    `import { ${names.join(", ")} } from "@feedlab/blocks";`,
+    ...(page === "watch" ? ['import type { WatchLayoutProps } from "@feedlab/data";'] : []),
+    "",
+    `${signature} {`,
+    "  return (",
+    body,
+    "  );",
+    "}",
+    "",
+  ].join("\n");
+}
+
+/** A starting tree for a new block layout of a page: something that works, to change. */
+export function starterTree(page: "feed" | "watch"): BlockNode {
+  const card = [{ type: "Thumbnail" }, { type: "Title" }, { type: "Channel" }, { type: "Views" }];
+  if (page === "feed")
+    return {
+      type: "Page",
+      children: [
+        { type: "Text", props: { style: "heading", text: "Recommended for you" } },
+        { type: "VideoList", props: { source: "feed", layout: "grid" }, children: card },
+      ],
+    };
+  return {
+    type: "Page",
+    children: [
+      {
+        type: "SplitColumn",
+        children: [
+          {
+            type: "Stack",
+            children: [
+              { type: "Player" },
+              { type: "Title", props: { size: "large" } },
+              { type: "Actions", children: [{ type: "Likes" }] },
+              { type: "Description" },
+              { type: "Comments" },
+            ],
+          },
+          {
+            type: "VideoList",
+            props: { source: "related", title: "Related videos", layout: "list", pageSize: 10 },
+            children: card,
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -1,0 +1,91 @@
+import { BLOCK_TYPES, BLOCKS, type BlockSpec } from "@feedlab/schemas/ui/blocks.ts";
+import { h, type VNode } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { describe, expect, it } from "vitest";
+import { previewRuntime } from "../../admin/templates/preview-runtime.ts";
+import type { Video } from "../../types.ts";
+import { RuntimeContext } from "../context.ts";
+import * as blocks from "./index.tsx";
+
+const video: Video = {
+  id: "8c1f6a0e-1111-4a4a-9b9b-000000000001",
+  external_id: "yt-sourdough",
+  url: "/media/demo/sourdough-basics.webm",
+  resolved_url: "/media/demo/sourdough-basics.webm",
+  type: "native",
+  title: "Sourdough basics",
+  channel_name: "Crumb Lab",
+  category: "Food",
+  description: "Flour, water, salt.\nAnd time.",
+  tags: ["bread", "baking"],
+  duration_seconds: 754,
+  view_count: 12_300,
+  thumbnail_url: "/media/demo/sourdough-basics.jpg",
+  published_at: "2026-06-01T00:00:00.000Z",
+  comments: [{ author: "ana", text: "Great video!" }],
+  created_at: "2026-06-01T00:00:00.000Z",
+  updated_at: "2026-06-01T00:00:00.000Z",
+};
+
+/** What each block shows of the sample video (or of its own default props), rendered with no props. */
+const SHOWS: Record<string, RegExp> = {
+  Page: /<main style="max-width:1280px;padding:16px;" class="fb-page">/,
+  Stack: /class="fb-stack"/,
+  Grid: /class="fb-grid"/,
+  SplitColumn: /class="fb-split"/,
+  Tabs: /role="tablist"/,
+  Divider: /<hr style="margin:16px 0;" class="fb-divider"\/>/,
+  Text: /Pick a video you would like to watch\./,
+  VideoList: /<section class="fb-videos"><h2 class="fb-sr">Recommended videos<\/h2>/,
+  Thumbnail: /<img src="\/media\/demo\/sourdough-basics.jpg"[^>]*>.*12:34/,
+  Title: /<h3 class="fb-title fb-title--medium">Sourdough basics<\/h3>/,
+  Channel: /Crumb Lab/,
+  Views: /12(\.3)?K views/,
+  Published: /ago/,
+  Tags: /#bread.*#baking/,
+  Description: /Flour, water, salt\./,
+  Likes: /Like.*Dislike/,
+  Actions: /class="fb-actions"/,
+  Comments: /Comments \(1\).*Great video!/,
+  Player: /class="fb-player"/,
+};
+
+/** `h` over the blocks, whose props types come from the compat layer's JSX types. */
+const el = h as unknown as (type: unknown, props?: object | null, ...children: unknown[]) => VNode;
+
+const render = (node: VNode) =>
+  renderToString(el(RuntimeContext.Provider, { value: previewRuntime([video], () => {}) }, node));
+
+describe("@feedlab/blocks", () => {
+  it("exports a component for each of the catalog's 19 blocks", () => {
+    for (const type of BLOCK_TYPES) expect(typeof (blocks as Record<string, unknown>)[type]).toBe("function");
+  });
+
+  it.each(BLOCK_TYPES)("renders %s with no props", (type) => {
+    const Block = (blocks as unknown as Record<string, (props: object) => unknown>)[type] as never;
+    const spec = BLOCKS[type] as BlockSpec;
+    // Layout blocks get one Text to hold; a video's parts show the sample video, as in a card.
+    const inner = spec.children === "blocks" ? el(blocks.Text, {}) : null;
+    const block = el(Block, {}, inner);
+    const html =
+      type === "Page"
+        ? render(block)
+        : render(el(blocks.Page, {}, spec.video ? el(blocks.VideoScope, { video }, block) : block));
+    expect(html, html).toMatch(SHOWS[type] as RegExp);
+  });
+
+  it("shows each tab's title and only the first tab's content at first", () => {
+    const html = render(
+      el(
+        blocks.Tabs,
+        { titles: "Videos, About" },
+        el(blocks.Text, { text: "one" }),
+        el(blocks.Text, { text: "two" }),
+      ),
+    );
+    expect(html).toMatch(/aria-selected="true"[^>]*>Videos</);
+    expect(html).toMatch(/aria-selected="false"[^>]*>About</);
+    expect(html).toMatch(/<div role="tabpanel"[^>]*><p class="fb-text">one/);
+    expect(html).toMatch(/<div role="tabpanel"[^>]*hidden[^>]*><p class="fb-text">two/);
+  });
+});

@@ -250,7 +250,8 @@ export async function wander(page: Page, ms: number, area = { width: 1000, heigh
 /**
  * One participant's journey, the same under every layout: join, the feed (scroll, hover, click), the
  * watch page (6 s of playback, pause and play with the keyboard, like), and back to the feed, where
- * the watched video is gone. Screenshots of both pages are saved as `<shots>-feed` and `<shots>-watch`.
+ * the watched video is gone, and away from the study (the unload beacon arrives). Screenshots of both
+ * pages are saved as `<shots>-feed` and `<shots>-watch`.
  */
 export async function presetJourney(
   browser: Browser,
@@ -305,5 +306,18 @@ export async function presetJourney(
   const ids = await cards.evaluateAll((links) => links.map((a) => a.getAttribute("href")));
   expect(ids).not.toContain(href);
   await page.waitForTimeout(2500);
+  // Leaving the study's pages ends the session: its unload beacon (PAGE_EXIT, SESSION_END) is part of
+  // the journey, so the journey ends when the proxy has it (a closed context may lose a beacon).
+  const sessionId = await page.evaluate(() => sessionStorage.getItem("feedlab.session_id"));
+  await page.goto("about:blank");
+  await expect
+    .poll(
+      () =>
+        wire.batches.some(
+          (b) => b.sessionId === sessionId && b.events.some((e) => e.event_type === "SESSION_END"),
+        ),
+      { timeout: 15_000 },
+    )
+    .toBe(true);
   await context.close();
 }

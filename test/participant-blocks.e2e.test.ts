@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import {
   createParticipantStudy,
   presetJourney,
@@ -109,4 +109,126 @@ describe("a blocks template and its exported TSX give participants the same page
     await saveScreenshot(page, "blocks-watch");
     await context.close();
   }, 60_000);
+
+  it("lets a researcher build a two-column watch page by drag and drop, preview it, save and assign it, then continue as code", async () => {
+    const study = await createParticipantStudy(admin, {
+      ui: { feed: "grid-desktop", watch: "grid-desktop" },
+      videoCount: 6,
+    });
+    const context = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
+    await page.getByRole("link", { name: "New watch layout with blocks" }).click();
+    await page.getByLabel("Preview with the pool of").selectOption(study.experimentId);
+
+    const palette = page.getByRole("region", { name: "Blocks", exact: true });
+    const tree = page.getByRole("tree", { name: "Blocks of the layout" });
+    const item = (type: string) => tree.getByRole("treeitem", { name: new RegExp(`^${type}`) });
+    const dragOnto = (block: string, target: string) =>
+      palette.getByRole("button", { name: block, exact: true }).dragTo(item(target));
+    const shape = async () =>
+      Promise.all(
+        (await tree.getByRole("treeitem").all()).map(
+          async (li) => `${await li.getAttribute("aria-level")} ${(await li.textContent())?.split(" · ")[0]}`,
+        ),
+      );
+    await dragOnto("SplitColumn", "Page");
+    await dragOnto("Stack", "SplitColumn");
+    await dragOnto("Player", "Stack");
+    await dragOnto("Title", "Stack");
+    await dragOnto("Likes", "Stack");
+    await dragOnto("VideoList", "SplitColumn");
+    expect(await shape()).toEqual([
+      "1 Page",
+      "2 SplitColumn",
+      "3 Stack",
+      "4 Player",
+      "4 Title",
+      "4 Likes",
+      "3 VideoList",
+    ]);
+
+    // The keyboard does the same: Likes up above the title, then undone.
+    await item("Likes").click();
+    await page.keyboard.press("Alt+ArrowUp");
+    expect((await shape()).slice(4, 6)).toEqual(["4 Likes", "4 Title"]);
+    await page.keyboard.press("Control+z");
+    expect((await shape()).slice(4, 6)).toEqual(["4 Title", "4 Likes"]);
+    // What the page cannot have is refused, saying why, and the tree stays as it was.
+    await dragOnto("Thumbnail", "VideoList");
+    expect((await shape()).at(-1)).toBe("4 Thumbnail");
+    await dragOnto("Player", "Thumbnail");
+    await page.getByRole("status").filter({ hasText: "Player cannot be part of a video card" }).waitFor();
+    expect(await tree.getByRole("treeitem").count()).toBe(8);
+    await page.getByLabel("Page", { exact: true }).selectOption("feed");
+    await page.getByRole("status").filter({ hasText: "This layout cannot be a feed page" }).waitFor();
+    await item("Thumbnail").click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    expect(await shape()).toEqual([
+      "1 Page",
+      "2 SplitColumn",
+      "3 Stack",
+      "4 Player",
+      "4 Title",
+      "4 Likes",
+      "3 VideoList",
+    ]);
+
+    // The list's settings: related videos, named so.
+    await item("VideoList").click();
+    await page.getByLabel("Videos", { exact: true }).selectOption("related");
+    await page.getByLabel("Heading (for screen readers when hidden)").fill("Related videos");
+    await page.keyboard.press("Tab");
+    await expect.poll(() => item("VideoList").textContent()).toContain("source: related");
+
+    const preview = page.getByRole("region", { name: "Preview" });
+    await preview.locator("video").waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => preview.getByRole("list", { name: "Related videos" }).getByRole("link").count())
+      .toBe(5);
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "blocks-editor");
+
+    await page.getByLabel("Name", { exact: true }).fill("Two columns");
+    await page.getByRole("button", { name: "Save layout" }).click();
+    await page.waitForURL(/\/admin\/templates\/[0-9a-f-]{36}$/);
+    const templateUrl = page.url();
+    await page.getByText(/^Version 1 · used by 0 group/).waitFor();
+
+    await page.goto(`${app.url}/admin/experiments/${study.experimentId}`);
+    await page.getByRole("button", { name: "Edit group Arm" }).click();
+    const dialog = page.getByRole("dialog", { name: /Arm/ });
+    await dialog.getByLabel("Watch UI").selectOption({ label: "Two columns (v1)" });
+    await dialog.getByRole("button", { name: "Save group" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    // The participant's watch page is the layout: the player, with the related videos beside it.
+    const participant = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const watch = await participant.newPage();
+    await watch.goto(`${app.url}/join/${study.experimentId}?login_id=blocks-built-p`);
+    await watch.getByRole("list", { name: "Recommended videos" }).getByRole("link").first().click();
+    await watch.waitForURL(/\/watch\//);
+    await watch.locator("video").waitFor();
+    const related = watch.getByRole("list", { name: "Related videos" }).getByRole("link");
+    await expect.poll(() => related.count()).toBe(5);
+    const player = await watch.locator("video").boundingBox();
+    const first = await related.first().boundingBox();
+    expect(first?.x ?? 0).toBeGreaterThan((player?.x ?? 0) + (player?.width ?? 0) - 1);
+    await watch.getByRole("button", { name: "Like", exact: true }).waitFor();
+    await participant.close();
+
+    // Continue as code: a code layout with the tree's TSX opens in the code editor, and compiles.
+    await page.goto(templateUrl);
+    await page.getByRole("button", { name: "Continue as code" }).click();
+    await page.waitForURL(
+      (url) => url.href !== templateUrl && /\/admin\/templates\/[0-9a-f-]{36}$/.test(url.href),
+    );
+    await page.getByRole("heading", { name: "Two columns (code)" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "Compiled in" }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => page.getByRole("textbox", { name: "Layout source (TSX)" }).textContent())
+      .toContain('from "@feedlab/blocks"');
+    await context.close();
+  }, 180_000);
 });

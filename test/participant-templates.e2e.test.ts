@@ -156,7 +156,7 @@ describe("a code template copied from a preset and changed renders for participa
     expect(await axeViolations(page)).toEqual([]);
 
     // A new feed layout starts as the grid-desktop preset's page, compiled and previewed on a pool.
-    await page.getByRole("link", { name: "New feed layout" }).click();
+    await page.getByRole("link", { name: "New feed layout in code" }).click();
     await page.waitForURL(/\/admin\/templates\/new/);
     const status = page.getByRole("status").filter({ hasText: /Compiled in \d+ ms|problem/ });
     await status.filter({ hasText: "Compiled in" }).waitFor({ timeout: 30_000 });

@@ -86,6 +86,55 @@ describe("a blocks template and its exported TSX give participants the same page
     expect(tree.violations).toEqual([]);
   }, 240_000);
 
+  it("renders every feed block in Chromium: text, divider, tabs, a grid, and cards of every part", async () => {
+    const card = ["Thumbnail", "Title", "Channel", "Views", "Published", "Tags", "Description"].map(
+      (type) => ({ type }),
+    );
+    const gallery = await blocks("feed", {
+      type: "Page",
+      children: [
+        { type: "Text", props: { style: "heading", text: "Every block" } },
+        { type: "Text", props: { style: "note", text: "Browse as you normally would." } },
+        { type: "Divider" },
+        {
+          type: "Tabs",
+          props: { titles: "Videos, About" },
+          children: [
+            { type: "VideoList", props: { pageSize: 4, more: "button" }, children: card },
+            {
+              type: "Grid",
+              props: { columns: 2 },
+              children: [{ type: "Text", props: { text: "About this study." } }, { type: "Stack" }],
+            },
+          ],
+        },
+      ],
+    });
+    const study = await createParticipantStudy(admin, {
+      ui: { feed: gallery.id, watch: "grid-desktop" },
+      videoCount: 6,
+    });
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    await page.goto(`${wire.url}/join/${study.experimentId}?login_id=blocks-gallery`);
+    await page.getByRole("heading", { name: "Every block" }).waitFor();
+    await page.getByText("Browse as you normally would.").waitFor();
+    const cards = page.getByRole("list", { name: "Recommended videos" }).getByRole("link");
+    await expect.poll(() => cards.count()).toBe(4);
+    const first = cards.first();
+    expect(await first.locator("img").getAttribute("src")).toMatch(/^\/media\/demo\/.+\.jpg$/);
+    await expect.poll(() => first.textContent()).toMatch(/views.*ago.*#topic-/s);
+    await page.getByRole("button", { name: "Show more" }).click();
+    await expect.poll(() => cards.count()).toBe(6);
+    expect(await page.getByText("About this study.").isVisible()).toBe(false);
+    await page.getByRole("tab", { name: "About" }).click();
+    await page.getByText("About this study.").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("tab", { name: "Videos" }).click();
+    await saveScreenshot(page, "blocks-feed-gallery");
+    await context.close();
+  }, 60_000);
+
   it("shows a two-column watch page with the player, title, likes and related videos", async () => {
     const watch = await blocks("watch", starterTree("watch"));
     const study = await createParticipantStudy(admin, {

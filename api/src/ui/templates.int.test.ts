@@ -180,7 +180,12 @@ describe.each(BACKENDS)("UI templates (%s)", (backend) => {
     expect(exported.text).toContain("<VideoList pageSize={6}>");
     const asCode = await create({ source: exported.text });
     expect(asCode.status, JSON.stringify(asCode.body)).toBe(201);
-    // A new tree is a new version.
+    // A new tree is a new version; the same tree saved again is not.
+    const same = await admin.patch<UiTemplate>(`/api/v1/admin/ui-templates/${r.body.id}`, {
+      name: "Renamed",
+      tree: TREE,
+    });
+    expect(same.body.version).toBe(1);
     const changed = await admin.patch<UiTemplate>(`/api/v1/admin/ui-templates/${r.body.id}`, {
       tree: { type: "Page", children: [{ type: "VideoList" }] },
     });

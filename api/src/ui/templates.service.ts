@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { ParticipantUiTemplate, UiTemplate, UiTemplateCreate, UiTemplatePatch } from "@feedlab/schemas";
 import { type BlockNode, checkTree, treeToTsx } from "@feedlab/schemas/ui/blocks.ts";
 import { iso, json } from "../db/present.ts";
@@ -194,7 +195,7 @@ export function createTemplatesService({
       const contentChanged =
         patch.template_type !== undefined ||
         (patch.source !== undefined && patch.source !== current.source) ||
-        patch.tree !== undefined ||
+        (patch.tree !== undefined && !isDeepStrictEqual(patch.tree, json(current.tree, null))) ||
         (type === "blocks" && page !== current.page);
       const content = contentChanged
         ? await contentOf(

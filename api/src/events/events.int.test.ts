@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { decodePosition } from "@feedlab/ingest";
+import { eventPages } from "@feedlab/projector";
 import type { FeedPage, Video } from "@feedlab/schemas";
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -337,6 +338,38 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     );
     expect(traj.body.map((e) => e.event_type)).toEqual(["PAGE_LOAD", "VIDEO_PLAY", "LAYOUT_CHANGE"]);
     expect((await admin.get(`/api/v1/admin/participants/${randomUUID()}/trajectory`)).status).toBe(404);
+  });
+
+  it("exports in timestamp order with ties broken by session and seq, across pages", async () => {
+    const a = await joinWithSession(app.client(), study.experiment.id, "order-a");
+    const b = await joinWithSession(app.client(), study.experiment.id, "order-b");
+    const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5)).toISOString();
+    const tie = (seq: number | undefined) => ({ ...wireEvent("WINDOW_FOCUS"), timestamp: at, seq });
+    const [a3, a1, a2, aNone] = [tie(3), tie(1), tie(2), tie(undefined)];
+    const [b2, b1] = [tie(2), tie(1)];
+    await sendEvents(b, [b2, b1]);
+    await sendEvents(a, [a3, aNone, a1, a2]);
+    await settle();
+    const [first, second] = [a.sessionId, b.sessionId].sort();
+    const bySession = { [a.sessionId]: [a1, a2, a3, aNone], [b.sessionId]: [b1, b2] };
+    const expected = [...(bySession[first as string] ?? []), ...(bySession[second as string] ?? [])].map(
+      (e) => e.event_id,
+    );
+    const filter = {
+      experimentId: study.experiment.id,
+      since: at,
+      until: new Date(Date.parse(at) + 1).toISOString(),
+    };
+    const csv = await admin.get(
+      `/api/v1/admin/experiments/${study.experiment.id}/events?format=csv&since=${filter.since}&until=${filter.until}`,
+    );
+    expect((parseCsv(csv.text, { columns: true }) as { event_id: string }[]).map((r) => r.event_id)).toEqual(
+      expected,
+    );
+    // Pages of two rows resume exactly where the last one ended.
+    const paged: string[] = [];
+    for await (const page of eventPages(db(), filter, 2)) paged.push(...page.map((r) => r.event_id));
+    expect(paged).toEqual(expected);
   });
 });
 

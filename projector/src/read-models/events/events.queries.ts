@@ -35,31 +35,49 @@ export interface EventFilter {
 
 const PAGE = 2000;
 
+/** A seq above any real one: events without a seq sort last within their session and time. */
+const NO_SEQ = "9223372036854775807";
+
 /**
- * An experiment's events in (timestamp, event_id) order, page by page through a keyset, so an export
- * of millions of events streams in constant memory on both databases.
+ * An experiment's events in the export's order (api.md): client timestamp, ties broken by session and
+ * `seq` (events without one last), then event id. Page by page through a keyset, so an export of
+ * millions of events streams in constant memory on both databases.
  */
-export async function* eventPages(sql: Sql, filter: EventFilter): AsyncGenerator<EventRow[]> {
-  let cursor: { ts: Date; id: string } | null = null;
+export async function* eventPages(
+  sql: Sql,
+  filter: EventFilter,
+  pageSize = PAGE,
+): AsyncGenerator<EventRow[]> {
+  let cursor: EventRow | null = null;
   for (;;) {
     let q = sql("events").where("experiment_id", filter.experimentId);
     if (filter.types && filter.types.length > 0) q = q.whereIn("event_type", filter.types);
     if (filter.since) q = q.where("timestamp", ">=", filter.since);
     if (filter.until) q = q.where("timestamp", "<", filter.until);
     if (cursor) {
-      const c: { ts: Date; id: string } = cursor;
-      q = q.where((w) =>
-        w
-          .where("timestamp", ">", c.ts)
-          .orWhere((x) => x.where("timestamp", c.ts).andWhere("event_id", ">", c.id)),
-      );
+      const c: EventRow = cursor;
+      // The time bound lets the (experiment, time) index do the work; the row comparison is exact.
+      q = q
+        .where("timestamp", ">=", c.timestamp)
+        .whereRaw(`("timestamp", session_id, coalesce(seq, ${NO_SEQ}), event_id) > (?, ?, ?, ?)`, [
+          c.timestamp,
+          c.session_id,
+          c.seq === null ? NO_SEQ : String(c.seq),
+          c.event_id,
+        ]);
     }
-    const rows = (await q.orderBy("timestamp").orderBy("event_id").limit(PAGE).select("*")) as EventRow[];
+    const rows = (await q
+      .orderBy("timestamp")
+      .orderBy("session_id")
+      .orderByRaw(`coalesce(seq, ${NO_SEQ})`)
+      .orderBy("event_id")
+      .limit(pageSize)
+      .select("*")) as EventRow[];
     const last = rows[rows.length - 1];
     if (!last) return;
     yield rows;
-    cursor = { ts: last.timestamp, id: last.event_id };
-    if (rows.length < PAGE) return;
+    cursor = last;
+    if (rows.length < pageSize) return;
   }
 }
 

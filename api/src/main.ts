@@ -4,7 +4,12 @@ import type { Server } from "node:http";
 import type { LookupFunction } from "node:net";
 import path from "node:path";
 import { createEmbeddedLog, createKafkaLog, type EventLog } from "@feedlab/ingest";
-import { createProgressWatcher, createProjector, readCheckpoints } from "@feedlab/projector";
+import {
+  createProgressWatcher,
+  createProjector,
+  readCheckpoints,
+  runRequestedRebuilds,
+} from "@feedlab/projector";
 import { holdLeadership } from "@feedlab/trainer";
 import type { Logger } from "pino";
 import { createAuthMiddleware } from "./auth/auth.middleware.ts";
@@ -32,6 +37,8 @@ import { createLocalChangeBus, createPgChangeBus } from "./recommenders/changes.
 import { createExternalHttpClient } from "./recommenders/external-http/client.ts";
 import { recommenderRoutes } from "./recommenders/recommenders.routes.ts";
 import { createRecommenderServices } from "./recommenders/recommenders.service.ts";
+import { statsRoutes } from "./results/stats.routes.ts";
+import { createStatsService } from "./results/stats.service.ts";
 import { sessionRoutes } from "./sessions/sessions.routes.ts";
 import { createSessionsService } from "./sessions/sessions.service.ts";
 import { createSurveyResponsesService } from "./surveys/responses.service.ts";
@@ -190,6 +197,7 @@ export async function openRuntime(
     events,
     eventStore: createEventStoreReader(db),
     training: createTrainingService(deps),
+    stats: createStatsService(deps),
     templates,
   };
   // Stamping contexts hold a group's recommender keys and UI versions: drop them when either changes.
@@ -215,7 +223,13 @@ export async function openRuntime(
     recommenders,
     changes,
     /** Starts this process's projector (roles `projector` and `all`). */
-    startProjector: () => {
+    startProjector: async () => {
+      await runRequestedRebuilds({
+        db,
+        log: eventLog,
+        logger: log.child({ role: "projector" }),
+        multiProcess: kind === "postgres",
+      });
       projecting = true;
       projector.start();
     },
@@ -250,6 +264,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...uiPresetRoutes(),
     ...templateRoutes(services),
     ...trainingRoutes(services),
+    ...statsRoutes(services),
   ];
   return createApp({
     log: rt.log,
@@ -334,6 +349,18 @@ async function startProjectorRole(config: Config, log: Logger, out: (line: strin
     logger: log.child({ role: "projector" }),
     multiProcess: store.dbKind === "postgres",
   });
+  try {
+    await runRequestedRebuilds({
+      db: store.db,
+      log: eventLog,
+      logger: log.child({ role: "projector" }),
+      multiProcess: store.dbKind === "postgres",
+    });
+  } catch (err) {
+    await eventLog.close();
+    await store.close();
+    throw err;
+  }
   projector.start();
   out(`Feedlab ${VERSION}: projector running (${eventLog.kind} event log).`);
   return stopOnce([() => projector.stop(), () => eventLog.close(), () => store.close()]);
@@ -381,7 +408,7 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
   const stops: (() => Promise<void>)[] = [];
   try {
     if (role === "all") {
-      rt.startProjector();
+      await rt.startProjector();
       stops.push(...startTrainerOn(rt, config, log));
     }
     if (role === "api" && rt.dbKind === "pglite") {

@@ -5,10 +5,13 @@ export * from "./progress.ts";
 export * from "./projector.ts";
 export * from "./read-model.ts";
 export * from "./read-models/index.ts";
+export * from "./rebuild-requests.ts";
+export * from "./rebuilds.ts";
 export * from "./replay.ts";
 
 import { consumerMigrations } from "./checkpoints.ts";
 import { READ_MODEL_MIGRATIONS } from "./read-models/index.ts";
+import { rebuildMigrations } from "./rebuild-requests.ts";
 
-/** The projector's schema changes: its consumer tables, then every read model's. */
-export const PROJECTOR_MIGRATIONS = [...consumerMigrations, ...READ_MODEL_MIGRATIONS];
+/** The projector's schema changes: its consumer tables and rebuild requests, then every read model's. */
+export const PROJECTOR_MIGRATIONS = [...consumerMigrations, ...rebuildMigrations, ...READ_MODEL_MIGRATIONS];

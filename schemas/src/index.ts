@@ -12,6 +12,7 @@ export * from "./http/feed.ts";
 export * from "./http/groups.ts";
 export * from "./http/participants.ts";
 export * from "./http/recommenders.ts";
+export * from "./http/stats.ts";
 export * from "./http/surveys.ts";
 export * from "./http/training.ts";
 export * from "./http/ui.ts";

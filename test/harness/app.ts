@@ -97,7 +97,7 @@ async function boot(storage: TestStorage, backend: Backend, options: AppOptions)
     ...options.env,
   });
   const runtime = await openRuntime(config, createLogger(config.logLevel), { lookup: options.lookup });
-  if (options.projector !== false) runtime.startProjector();
+  if (options.projector !== false) await runtime.startProjector();
   const { ensureFirstAdmin } = await import("../../api/src/auth/first-admin.ts");
   await ensureFirstAdmin(runtime.services.auth, ADMIN.username, ADMIN.password);
   if (options.demo) {

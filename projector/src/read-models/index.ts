@@ -1,6 +1,7 @@
 import type { Migration } from "@feedlab/ingest";
 import type { Projection } from "../read-model.ts";
 import { coViewsProjection } from "./co-views/co-views.projection.ts";
+import { evaluationProjection } from "./evaluation/evaluation.projection.ts";
 import { eventsProjection } from "./events/events.projection.ts";
 import { interactionsProjection } from "./interactions/interactions.projection.ts";
 import { sessionActivityProjection } from "./session-activity/session-activity.projection.ts";
@@ -17,6 +18,7 @@ export const PROJECTIONS: readonly Projection[] = [
   viewCountsProjection,
   interactionsProjection,
   sessionActivityProjection,
+  evaluationProjection,
   coViewsProjection,
 ];
 
@@ -25,6 +27,8 @@ export const READ_MODEL_MIGRATIONS: readonly Migration[] = PROJECTIONS.flatMap((
 
 export * from "./co-views/co-views.projection.ts";
 export * from "./co-views/co-views.queries.ts";
+export * from "./evaluation/evaluation.projection.ts";
+export * from "./evaluation/evaluation.queries.ts";
 export * from "./events/events.projection.ts";
 export * from "./events/events.queries.ts";
 export * from "./interactions/interactions.projection.ts";

@@ -1,0 +1,84 @@
+import { type EvaluationRow, evaluationCounts } from "@feedlab/projector";
+import type { ExperimentStats, GroupStats, RecommenderStats } from "@feedlab/schemas";
+import type { ServiceDeps } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+import { type Cluster, clusteredRatio } from "./ratio.ts";
+
+type Counts = Omit<GroupStats, "group_id" | "name" | "participants">;
+
+/** Sums participants' rows into counts and the three rates, each with its clustered interval. */
+function summarize(rows: readonly EvaluationRow[]): Counts {
+  // A participant may have several rows (surfaces, recommenders): one cluster each participant.
+  const byUser = new Map<string, EvaluationRow[]>();
+  for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+  const users = [...byUser.values()].map((list) => ({
+    impressions: list.reduce((s, r) => s + r.impressions, 0),
+    feed_clicks: list.reduce((s, r) => s + r.feed_clicks, 0),
+    plays: list.reduce((s, r) => s + r.plays, 0),
+    completions: list.reduce((s, r) => s + r.completions, 0),
+    likes: list.reduce((s, r) => s + r.likes, 0),
+  }));
+  const total = (k: keyof (typeof users)[number]) => users.reduce((s, u) => s + u[k], 0);
+  const clusters = (y: keyof (typeof users)[number], x: keyof (typeof users)[number]): Cluster[] =>
+    users.map((u) => ({ y: u[y], x: u[x] }));
+  return {
+    impressions: total("impressions"),
+    feed_clicks: total("feed_clicks"),
+    plays: total("plays"),
+    completions: total("completions"),
+    likes: total("likes"),
+    ctr: clusteredRatio(clusters("feed_clicks", "impressions")),
+    completion_rate: clusteredRatio(clusters("completions", "plays")),
+    like_rate: clusteredRatio(clusters("likes", "plays")),
+  };
+}
+
+/**
+ * Results per arm (api.md: `GET .../stats`), from the evaluation read model the projector keeps:
+ * counts per group and per recommender and surface, and rates with 95% intervals that treat each
+ * participant as a cluster (see ratio.ts). Never a scan of raw events.
+ */
+export function createStatsService({ db, now }: ServiceDeps) {
+  return {
+    async forExperiment(experimentId: string): Promise<ExperimentStats> {
+      if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
+      const [rows, groups] = await Promise.all([
+        evaluationCounts(db, experimentId),
+        db("groups as g")
+          .leftJoin("users as u", "u.group_id", "g.id")
+          .where("g.experiment_id", experimentId)
+          .groupBy("g.id", "g.name", "g.created_at")
+          .orderBy("g.created_at")
+          .orderBy("g.id")
+          .select("g.id", "g.name", db.raw("count(u.id) as participants")) as Promise<
+          { id: string; name: string; participants: string | number }[]
+        >,
+      ]);
+      const recommenders = new Map<string, EvaluationRow[]>();
+      for (const r of rows) {
+        const key = `${r.surface}\u0000${r.recommender}`;
+        recommenders.set(key, [...(recommenders.get(key) ?? []), r]);
+      }
+      return {
+        experiment_id: experimentId,
+        generated_at: now().toISOString(),
+        groups: groups.map(
+          (g): GroupStats => ({
+            group_id: g.id,
+            name: g.name,
+            participants: Number(g.participants),
+            ...summarize(rows.filter((r) => r.group_id === g.id)),
+          }),
+        ),
+        recommenders: [...recommenders.entries()]
+          .map(([key, list]): RecommenderStats => {
+            const [surface, recommender] = key.split("\u0000") as ["feed" | "watch", string];
+            return { key: recommender, surface, ...summarize(list) };
+          })
+          .sort((a, b) => a.surface.localeCompare(b.surface) || a.key.localeCompare(b.key)),
+      };
+    },
+  };
+}
+
+export type StatsService = ReturnType<typeof createStatsService>;

@@ -1,0 +1,51 @@
+import type { LoggedEvent } from "@feedlab/schemas";
+import type { Projection } from "../../read-model.ts";
+import { evaluationMigrations } from "./evaluation.migration.ts";
+
+/** The events evaluation counts (spec: the evaluation reader), and the column each adds to. */
+export const EVALUATION_COUNTS = {
+  IMPRESSION: "impressions",
+  FEED_CLICK: "feed_clicks",
+  VIDEO_PLAY: "plays",
+  VIDEO_ENDED: "completions",
+  LIKE: "likes",
+} as const;
+
+export type EvaluationCount = (typeof EVALUATION_COUNTS)[keyof typeof EVALUATION_COUNTS];
+
+/**
+ * The surface an event counts for, and so the recommender (stamped at intake): impressions by the
+ * list they were in (`related` is the watch page's), feed clicks on the feed; plays, completions
+ * and likes happen on the watch page and count for it.
+ */
+export function surfaceOf(e: LoggedEvent): "feed" | "watch" {
+  if (e.event_type === "IMPRESSION") return e.payload.context === "related" ? "watch" : "feed";
+  return e.event_type === "FEED_CLICK" ? "feed" : "watch";
+}
+
+/** Per participant, surface and recommender: impressions, feed clicks, plays, completions, likes. */
+export const evaluationProjection: Projection = {
+  name: "evaluation",
+  tables: ["evaluation_counts"],
+  migrations: evaluationMigrations,
+  project: (e) => {
+    const column = EVALUATION_COUNTS[e.event_type as keyof typeof EVALUATION_COUNTS];
+    if (!column) return [];
+    const surface = surfaceOf(e);
+    return [
+      {
+        kind: "accumulate",
+        table: "evaluation_counts",
+        key: {
+          experiment_id: e.experiment_id,
+          group_id: e.group_id,
+          user_id: e.user_id,
+          surface,
+          recommender: surface === "feed" ? e.algorithm_feed : e.algorithm_watch,
+        },
+        add: { [column]: 1 },
+        max: { last_at: e.received_at },
+      },
+    ];
+  },
+};

@@ -56,8 +56,9 @@ describe("a blocks template and its exported TSX give participants the same page
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     await page.goto(`${wire.url}/join/${study.experimentId}?login_id=${loginId}-count`);
+    await page.waitForURL(`${wire.url}/`);
     const cards = page.getByRole("list", { name: "Recommended videos" }).getByRole("link");
-    await expect.poll(() => cards.count()).toBeGreaterThan(0);
+    await expect.poll(() => cards.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await page.waitForTimeout(500);
     const count = await cards.count();
     const violations = await axeViolations(page);
@@ -120,12 +121,12 @@ describe("a blocks template and its exported TSX give participants the same page
     await page.getByRole("heading", { name: "Every block" }).waitFor();
     await page.getByText("Browse as you normally would.").waitFor();
     const cards = page.getByRole("list", { name: "Recommended videos" }).getByRole("link");
-    await expect.poll(() => cards.count()).toBe(4);
+    await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(4);
     const first = cards.first();
     expect(await first.locator("img").getAttribute("src")).toMatch(/^\/media\/demo\/.+\.jpg$/);
-    await expect.poll(() => first.textContent()).toMatch(/views.*ago.*#topic-/s);
+    await expect.poll(() => first.textContent(), { timeout: 15_000 }).toMatch(/views.*ago.*#topic-/s);
     await page.getByRole("button", { name: "Show more" }).click();
-    await expect.poll(() => cards.count()).toBe(6);
+    await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(6);
     expect(await page.getByText("About this study.").isVisible()).toBe(false);
     await page.getByRole("tab", { name: "About" }).click();
     await page.getByText("About this study.").waitFor();
@@ -148,7 +149,7 @@ describe("a blocks template and its exported TSX give participants the same page
     await page.waitForURL(/\/watch\//);
     await page.locator("video").waitFor();
     const related = page.getByRole("list", { name: "Related videos" }).getByRole("link");
-    await expect.poll(() => related.count()).toBe(5);
+    await expect.poll(() => related.count(), { timeout: 15_000 }).toBe(5);
     await page.getByRole("heading", { level: 1 }).waitFor();
     // Two columns: the related list sits beside the player, not under it.
     const player = await page.locator("video").boundingBox();
@@ -229,7 +230,9 @@ describe("a blocks template and its exported TSX give participants the same page
     await page.getByLabel("Videos", { exact: true }).selectOption("related");
     await page.getByLabel("Heading (for screen readers when hidden)").fill("Related videos");
     await page.keyboard.press("Tab");
-    await expect.poll(() => item("VideoList").textContent()).toContain("source: related");
+    await expect
+      .poll(() => item("VideoList").textContent(), { timeout: 15_000 })
+      .toContain("source: related");
 
     const preview = page.getByRole("region", { name: "Preview" });
     await preview.locator("video").waitFor({ timeout: 30_000 });
@@ -260,7 +263,7 @@ describe("a blocks template and its exported TSX give participants the same page
     await watch.waitForURL(/\/watch\//);
     await watch.locator("video").waitFor();
     const related = watch.getByRole("list", { name: "Related videos" }).getByRole("link");
-    await expect.poll(() => related.count()).toBe(5);
+    await expect.poll(() => related.count(), { timeout: 15_000 }).toBe(5);
     const player = await watch.locator("video").boundingBox();
     const first = await related.first().boundingBox();
     expect(first?.x ?? 0).toBeGreaterThan((player?.x ?? 0) + (player?.width ?? 0) - 1);

@@ -101,10 +101,12 @@ describe("a code template copied from a preset and changed renders for participa
     const page = await context.newPage();
     await page.goto(`${wire.url}/join/${coded.experimentId}?login_id=template-p`);
     await page.waitForURL(`${wire.url}/`);
-    await expect.poll(() => page.getByText("Pick anything you like.").count()).toBe(1);
+    await expect.poll(() => page.getByText("Pick anything you like.").count(), { timeout: 15_000 }).toBe(1);
     await page.getByRole("list", { name: "Recommended videos" }).getByRole("link").first().click();
     await page.waitForURL(/\/watch\//);
-    await expect.poll(() => page.getByText("Watch as long as you like.").count()).toBe(1);
+    await expect
+      .poll(() => page.getByText("Watch as long as you like.").count(), { timeout: 15_000 })
+      .toBe(1);
     await saveScreenshot(page, "template-code-note");
     await context.close();
   }, 180_000);
@@ -125,7 +127,7 @@ describe("a code template copied from a preset and changed renders for participa
     await page.goto(`${wire.url}/join/${study.experimentId}?login_id=broken-p`);
     await page.waitForURL(`${wire.url}/`);
     const cards = page.getByRole("list", { name: "Recommended videos" }).getByRole("link");
-    await expect.poll(() => cards.count()).toBeGreaterThan(0);
+    await expect.poll(() => cards.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     // The plain layout renders through the same surfaces: its impressions arrive (normal buffer: 5 s).
     await expect
       .poll(() => wire.batches.slice(from).some((b) => b.events.some((e) => e.event_type === "IMPRESSION")), {
@@ -183,7 +185,9 @@ describe("a code template copied from a preset and changed renders for participa
     await page.keyboard.insertText("\nconst broken = ;\n");
     await status.filter({ hasText: "1 problem:" }).waitFor();
     const problems = page.getByRole("list", { name: "Compile problems" }).getByRole("listitem");
-    await expect.poll(() => problems.first().textContent()).toMatch(/^Line \d+, column \d+: Unexpected ";"/);
+    await expect
+      .poll(() => problems.first().textContent(), { timeout: 15_000 })
+      .toMatch(/^Line \d+, column \d+: Unexpected ";"/);
     await page.getByLabel("Name").fill("Study picks");
     await page.getByRole("button", { name: "Save layout" }).click();
     await page
@@ -199,7 +203,7 @@ describe("a code template copied from a preset and changed renders for participa
     await preview.getByRole("heading", { name: "Study picks" }).waitFor();
     // The refused save's message went with the code it was about.
     expect(await page.getByRole("alert").filter({ hasText: "Could not save" }).count()).toBe(0);
-    await expect.poll(() => previewCards.count()).toBe(6);
+    await expect.poll(() => previewCards.count(), { timeout: 15_000 }).toBe(6);
     await saveScreenshot(page, "template-editor-own-layout");
     await page.getByRole("button", { name: "Save layout" }).click();
     await page.waitForURL(/\/admin\/templates\/[0-9a-f-]{36}$/);
@@ -221,7 +225,7 @@ describe("a code template copied from a preset and changed renders for participa
     await feed.goto(`${app.url}/join/${study.experimentId}?login_id=console-layout-p`);
     await feed.getByRole("heading", { name: "Study picks" }).waitFor();
     const cards = feed.getByRole("list", { name: "Recommended videos" }).getByRole("link");
-    await expect.poll(() => cards.count()).toBe(6);
+    await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(6);
     expect(await axeViolations(feed)).toEqual([]);
     await cards.first().click();
     await feed.waitForURL(/\/watch\//);

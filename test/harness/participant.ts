@@ -268,7 +268,7 @@ export async function presetJourney(
   await page.goto(`${wire.url}/join/${options.experimentId}?login_id=${options.loginId}`);
   await page.waitForURL(`${wire.url}/`);
   const cards = page.getByRole("list", { name: "Recommended videos" }).getByRole("link");
-  await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(12);
+  await expect.poll(() => cards.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(12);
   await page.waitForTimeout(1200);
   await saveScreenshot(page, `${options.shots}-feed`);
   await wander(page, 2500, {
@@ -295,14 +295,14 @@ export async function presetJourney(
   await page.keyboard.press("k");
   const like = page.getByRole("button", { name: "Like", exact: true });
   await like.click();
-  await expect.poll(() => like.getAttribute("aria-pressed")).toBe("true");
+  await expect.poll(() => like.getAttribute("aria-pressed"), { timeout: 15_000 }).toBe("true");
   await expect(page.getByRole("button", { name: "Dislike", exact: true }).count()).resolves.toBe(1);
   await page.getByRole("list", { name: "Related videos" }).getByRole("link").first().waitFor();
   await page.waitForTimeout(800);
   await saveScreenshot(page, `${options.shots}-watch`);
   await page.goBack();
   await page.waitForURL(`${wire.url}/`);
-  await expect.poll(() => cards.count()).toBeGreaterThan(0);
+  await expect.poll(() => cards.count(), { timeout: 15_000 }).toBeGreaterThan(0);
   const ids = await cards.evaluateAll((links) => links.map((a) => a.getAttribute("href")));
   expect(ids).not.toContain(href);
   await page.waitForTimeout(2500);

@@ -151,15 +151,28 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
         bindings.push(c, table, c, c);
       }
     };
-    merge(Object.keys(first.add), "??.?? + excluded.??");
-    merge(Object.keys(first.max), "greatest(??.??, excluded.??)");
-    merge(Object.keys(first.min), "least(??.??, excluded.??)");
+    // Ops on one table may name different columns (one event adds impressions, another clicks): the
+    // statement covers them all, and a row adds 0 to the columns it does not name (greatest and least
+    // skip its nulls).
+    const columnsOf = (part: (r: AccumulatedRow) => Record<string, unknown>) => [
+      ...new Set(rows.flatMap((r) => Object.keys(part(r)))),
+    ];
+    const [adds, maxes, mins] = [columnsOf((r) => r.add), columnsOf((r) => r.max), columnsOf((r) => r.min)];
+    merge(adds, "??.?? + excluded.??");
+    merge(maxes, "greatest(??.??, excluded.??)");
+    merge(mins, "least(??.??, excluded.??)");
     const target = keyCols.map(() => "??").join(", ");
     const conflict =
       sets.length > 0
         ? `on conflict (${target}) do update set ${sets.join(", ")}`
         : `on conflict (${target}) do nothing`;
-    const values = rows.map((r) => ({ ...r.init, ...r.key, ...r.add, ...r.max, ...r.min }));
+    const values = rows.map((r) => ({
+      ...r.init,
+      ...r.key,
+      ...Object.fromEntries(adds.map((c) => [c, r.add[c] ?? 0])),
+      ...Object.fromEntries(maxes.map((c) => [c, r.max[c] ?? null])),
+      ...Object.fromEntries(mins.map((c) => [c, r.min[c] ?? null])),
+    }));
     for (const chunk of chunks(values)) await insertRows(trx, table, chunk, conflict, bindings);
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { replay } from "@feedlab/projector";
 import type { ExperimentStats } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
@@ -82,6 +83,20 @@ describe.each(BACKENDS)("results per arm (%s)", (backend) => {
     expect(watch?.like_rate.value).toBeCloseTo(0.25, 10);
     expect(watch?.like_rate.high).toBeCloseTo(0.25 + 0.48999, 4);
     expect(watch?.ctr).toEqual({ value: 0, low: null, high: null });
+  });
+
+  it("rebuilds the same results in a replay, where batches mix every counted event", async () => {
+    const before = await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${study.experiment.id}/stats`);
+    await replay({
+      db: app.runtime.db,
+      log: app.runtime.eventLog,
+      logger: app.runtime.log,
+      multiProcess: backend === "postgres",
+      only: ["evaluation"],
+    });
+    const after = await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${study.experiment.id}/stats`);
+    expect({ ...after.body, generated_at: null }).toEqual({ ...before.body, generated_at: null });
+    expect(after.body.groups[0]?.impressions).toBe(44);
   });
 
   it("answers 404 for an unknown experiment", async () => {

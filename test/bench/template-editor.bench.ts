@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type * as Esbuild from "esbuild-wasm";
 import type { Page } from "playwright-core";
 import { REPO_ROOT } from "../../api/src/main.ts";
 import { startTestApp } from "../harness/app.ts";
@@ -120,8 +121,8 @@ export async function run(): Promise<Record<string, number | string>> {
     await page.addScriptTag({ content: esbuildBrowser });
     const floors = await page.evaluate(
       async ({ wasmURL, sources }) => {
-        // biome-ignore lint/suspicious/noExplicitAny: esbuild's global comes from the injected script.
-        const esbuild = (window as any).esbuild;
+        // The injected script's global, typed by esbuild-wasm's own declarations.
+        const { esbuild } = window as unknown as { esbuild: typeof Esbuild };
         await esbuild.initialize({ wasmURL, worker: true });
         const out: number[] = [];
         for (const source of sources) {

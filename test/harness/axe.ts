@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import type AxeCore from "axe-core";
 import type { Page } from "playwright-core";
 
 /** axe-core's browser build, read once from the package (nothing is fetched at run time). */
@@ -21,21 +22,14 @@ export async function axeViolations(page: Page, include?: string): Promise<AxeVi
   // Evaluated through the DevTools protocol, which the pages' Content-Security-Policy does not block.
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE_SOURCE}\n;void 0`);
   return page.evaluate(async (selector) => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe's global comes from the injected script.
-    const axe = (window as any).axe;
+    // The injected script's global, typed by axe-core's own declarations.
+    const { axe } = window as unknown as { axe: typeof AxeCore };
     const result = await axe.run(selector ? { include: [selector] } : document, {
       runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
     });
-    return (
-      result.violations as {
-        id: string;
-        impact: string | null;
-        help: string;
-        nodes: { target: string[] }[];
-      }[]
-    ).map((v) => ({
+    return result.violations.map((v) => ({
       id: v.id,
-      impact: v.impact,
+      impact: v.impact ?? null,
       help: v.help,
       targets: v.nodes.map((n) => n.target.join(" ")),
     }));

@@ -16,5 +16,6 @@ export * from "./http/stats.ts";
 export * from "./http/surveys.ts";
 export * from "./http/training.ts";
 export * from "./http/ui.ts";
+export * from "./http/uuid.ts";
 export * from "./http/videos.ts";
 export * from "./ui/compile.ts";

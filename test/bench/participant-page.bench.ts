@@ -2,7 +2,13 @@
 // (gzipped), and the time from navigation to the first rendered feed card, median of cold loads (a
 // fresh browser context each: empty cache). Goals: under 60 KB and under 1 s. The same page as a code
 // template: the platform's JS stays as it is, plus the template's own module.
+// Floors, measured in the same run: for time, a bare page doing the same work (register the session,
+// fetch the first feed page, put one card in the document) over the same server and cookie; for size,
+// Preact with its hooks (minified, gzipped), the library every layout renders with.
 
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -18,13 +24,34 @@ const LOADS = 9;
 /** Strings only admin console code or the TSX compiler would carry. */
 const FOREIGN = ["Create experiment", "Save pool", "esbuild"];
 
+/** The bare page of the time floor: no framework, no layout, one card. */
+const FLOOR_PATH = "/__bench-floor";
+const FLOOR_HTML = `<!doctype html><meta charset="utf-8"><title>floor</title><main id="m"></main><script type="module">
+const id = crypto.randomUUID();
+await fetch("/sessions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ session_id: id }) });
+const feed = await (await fetch("/feed?session_id=" + id + "&limit=20")).json();
+const v = feed.items[0];
+const a = document.createElement("a");
+a.href = "/watch/" + v.id; a.dataset.feedlabCard = ""; a.innerHTML = '<img alt="" width="320" height="180"><h3></h3>';
+a.querySelector("img").src = v.thumbnail_url; a.querySelector("h3").textContent = v.title;
+document.getElementById("m").append(a);
+</script>`;
+
+/** Preact and its hooks as shipped (minified), gzipped: the size floor. */
+function preactFloorBytes(): number {
+  const root = dirname(createRequire(import.meta.url).resolve("preact/package.json"));
+  return ["dist/preact.mjs", "hooks/dist/hooks.mjs"]
+    .map((file) => gzipSync(readFileSync(join(root, file)), { level: 9 }).length)
+    .reduce((a, b) => a + b, 0);
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] as number;
 };
 
 /** Cold loads of the feed page of a study on `ui`; figures for the JS (the template's module apart) and time. */
-async function measure(app: TestApp, browser: Browser, ui: string) {
+async function measure(app: TestApp, browser: Browser, ui: string, path = "/") {
   const admin = await app.admin();
   const study = await createParticipantStudy(admin, { ui: { feed: ui, watch: "grid-desktop" } });
   const times: number[] = [];
@@ -48,6 +75,10 @@ async function measure(app: TestApp, browser: Browser, ui: string) {
       })),
     );
     const page = await context.newPage();
+    if (path === FLOOR_PATH)
+      await page.route(`${app.url}${FLOOR_PATH}`, (route) =>
+        route.fulfill({ contentType: "text/html", body: FLOOR_HTML }),
+      );
     const loaded = new Map<string, Buffer>();
     const onWire = new Map<string, number>();
     page.on("response", async (response) => {
@@ -65,7 +96,7 @@ async function measure(app: TestApp, browser: Browser, ui: string) {
         }
       }).observe(document, { childList: true, subtree: true });
     });
-    await page.goto(`${app.url}/`);
+    await page.goto(`${app.url}${path}`);
     await page.waitForFunction(
       () => (window as unknown as { __firstCard?: number }).__firstCard !== undefined,
     );
@@ -108,6 +139,9 @@ export async function run(): Promise<Record<string, number | string>> {
       source: presetStarter("grid-desktop", "feed"),
     });
     const template = await measure(app, browser, created.body.id);
+    const floor = await measure(app, browser, "grid-desktop", FLOOR_PATH);
+    const floorBytes = preactFloorBytes();
+    const ratio = (a: number, b: number) => Math.round((a / b) * 10) / 10;
     return {
       "JS files downloaded": preset.files,
       "JS raw (KB)": kb(preset.raw),
@@ -122,6 +156,11 @@ export async function run(): Promise<Record<string, number | string>> {
       "code template: compiler code in it":
         template.foreign.length === 0 ? "none" : template.foreign.join(", "),
       "code template: first card, median ms": Math.round(median(template.times)),
+      "floor: Preact + hooks gzipped (KB)": kb(floorBytes),
+      "JS gzipped / floor": ratio(preset.gz, floorBytes),
+      "floor: bare page, first card, median ms": Math.round(median(floor.times)),
+      "first card / floor": ratio(median(preset.times), median(floor.times)),
+      "code template first card / floor": ratio(median(template.times), median(floor.times)),
     };
   } finally {
     await browser.close();

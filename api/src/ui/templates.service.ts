@@ -1,6 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
-import type { ParticipantUiTemplate, UiTemplate, UiTemplateCreate, UiTemplatePatch } from "@feedlab/schemas";
+import {
+  isUuid,
+  type ParticipantUiTemplate,
+  type UiTemplate,
+  type UiTemplateCreate,
+  type UiTemplatePatch,
+} from "@feedlab/schemas";
 import { type BlockNode, checkTree, treeToTsx } from "@feedlab/schemas/ui/blocks.ts";
+import { platformModulesOf } from "@feedlab/schemas/ui/compile.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
@@ -28,8 +35,6 @@ interface Usage {
   experiment_name: string;
   template_id: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const present = (r: TemplateRow, usage: readonly Usage[]): UiTemplate => ({
   id: r.id,
@@ -136,12 +141,12 @@ export function createTemplatesService({
     if (ids) q = q.where((w) => w.whereIn("g.ui_feed", [...ids]).orWhereIn("g.ui_watch", [...ids]));
     const rows = (await q) as (Omit<Usage, "template_id"> & { ui_feed: string; ui_watch: string })[];
     return rows.flatMap(({ ui_feed, ui_watch, ...u }) =>
-      [...new Set([ui_feed, ui_watch])].filter((k) => UUID.test(k)).map((k) => ({ ...u, template_id: k })),
+      [...new Set([ui_feed, ui_watch])].filter((k) => isUuid(k)).map((k) => ({ ...u, template_id: k })),
     );
   }
 
   async function row(id: string): Promise<TemplateRow> {
-    if (!UUID.test(id)) throw notFound("UI template");
+    if (!isUuid(id)) throw notFound("UI template");
     const r = (await db("ui_templates").where({ id }).first()) as TemplateRow | undefined;
     if (!r) throw notFound("UI template");
     return r;
@@ -235,7 +240,7 @@ export function createTemplatesService({
     /** True when `key` names a UI that can serve `page`: `none`, a preset, or a template of that page. */
     async fits(key: string, page: "feed" | "watch"): Promise<boolean> {
       if (isKnownUiKey(key)) return true;
-      if (!UUID.test(key)) return false;
+      if (!isUuid(key)) return false;
       return Boolean(await db("ui_templates").where({ id: key, page }).first("id"));
     },
 
@@ -252,6 +257,7 @@ export function createTemplatesService({
         version: Number(r.version),
         module_url:
           r.compiled !== null ? `/api/v1/ui-templates/${r.id}/module.js?v=${Number(r.version)}` : null,
+        platform_modules: r.compiled !== null ? platformModulesOf(r.compiled) : [],
         tree: json<Record<string, unknown> | null>(r.tree, null),
       };
     },

@@ -93,6 +93,9 @@ export const ParticipantUiTemplate = Type.Object({
   template_type: TemplateType,
   version: Type.Integer(),
   module_url: Nullable(Type.String({ description: "code: the compiled ES module to import" })),
+  platform_modules: Type.Array(Type.String(), {
+    description: "The platform modules the compiled module imports (the runtime loads only those)",
+  }),
   tree: Nullable(TemplateTree),
 });
 export type ParticipantUiTemplate = Static<typeof ParticipantUiTemplate>;

@@ -26,6 +26,14 @@ export type CompileResult =
   | { readonly ok: false; readonly code: "unknown_import"; readonly imports: string[] }
   | { readonly ok: false; readonly code: "no_default_export" };
 
+/** How a compiled module reads a platform module from the runtime's registry. */
+const platformReference = (module: string) => `globalThis.__feedlab.modules[${JSON.stringify(module)}]`;
+
+/** The platform modules a compiled module reads (so a page loads only those). */
+export function platformModulesOf(compiled: string): string[] {
+  return PLATFORM_MODULES.filter((m) => compiled.includes(platformReference(m)));
+}
+
 /**
  * Compiles a code template with an initialised esbuild (esbuild-wasm: the server's and the console
  * editor's are the same package and version): TSX to one self-contained ES module whose platform
@@ -58,7 +66,7 @@ export async function compileWith(esbuild: typeof Esbuild, source: string): Prom
               return { path: args.path, external: true };
             });
             build.onLoad({ filter: /.*/, namespace: "feedlab-platform" }, (args: Esbuild.OnLoadArgs) => ({
-              contents: `module.exports = globalThis.__feedlab.modules[${JSON.stringify(args.path)}];`,
+              contents: `module.exports = ${platformReference(args.path)};`,
               loader: "js",
             }));
           },

@@ -1,3 +1,4 @@
+import { isUuid } from "@feedlab/schemas";
 import type { Logger } from "pino";
 import type { RecommenderRecord } from "../builtins.ts";
 import type { Recommender, RecommendRequest } from "../recommender.ts";
@@ -18,8 +19,6 @@ export interface ExternalHttpDeps {
   readonly log: Logger;
   readonly metrics: ExternalCallMetrics;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The URL as it may be logged: no query string (it may carry tokens), no credentials. */
 export function loggableUrl(url: string): string {
@@ -51,7 +50,7 @@ export function idsFromResponse(
   let valid = 0;
   const ids: string[] = [];
   for (const value of list) {
-    if (typeof value !== "string" || !UUID.test(value)) continue;
+    if (typeof value !== "string" || !isUuid(value)) continue;
     valid++;
     const id = value.toLowerCase();
     if (seen.has(id) || !inPool(id)) continue;

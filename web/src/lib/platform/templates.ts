@@ -1,3 +1,4 @@
+import { isUuid } from "@feedlab/schemas/http/uuid.ts";
 import { Component, type ComponentChildren, type ComponentType, h } from "preact";
 import { participantApi } from "../participant-api.ts";
 import type { ParticipantUiTemplate } from "../types.ts";
@@ -14,8 +15,6 @@ declare global {
   var __feedlab: { modules: Record<string, unknown> } | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A UI key this browser cannot render: the page shows an error, never another layout in its place. */
 export class UnresolvableLayoutError extends Error {
   constructor(message: string) {
@@ -24,31 +23,37 @@ export class UnresolvableLayoutError extends Error {
   }
 }
 
-let registry: Promise<void> | null = null;
+let registry: Promise<Record<string, unknown>> | null = null;
+let blocks: Promise<void> | null = null;
 
 /**
  * Provides the platform namespace to compiled templates: the running runtime's own modules (one copy
- * of Preact, the surfaces and the hooks), loaded only on pages that render a template.
+ * of Preact, the surfaces and the hooks), loaded only on pages that render a template; the blocks
+ * only when the template uses them (`withBlocks`).
  */
-export function providePlatformModules(): Promise<void> {
+export async function providePlatformModules(withBlocks: boolean): Promise<void> {
   registry ??= Promise.all([
     import("preact/compat"),
     import("preact/jsx-runtime"),
     import("./data.ts"),
     import("./surfaces/index.ts"),
-    import("./blocks/index.tsx"),
-  ]).then(([react, jsxRuntime, data, surfaces, blocks]) => {
-    globalThis.__feedlab = {
-      modules: {
-        react,
-        "react/jsx-runtime": jsxRuntime,
-        "@feedlab/data": data,
-        "@feedlab/surfaces": surfaces,
-        "@feedlab/blocks": blocks,
-      },
+  ]).then(([react, jsxRuntime, data, surfaces]) => {
+    const modules: Record<string, unknown> = {
+      react,
+      "react/jsx-runtime": jsxRuntime,
+      "@feedlab/data": data,
+      "@feedlab/surfaces": surfaces,
     };
+    globalThis.__feedlab = { modules };
+    return modules;
   });
-  return registry;
+  const modules = await registry;
+  if (withBlocks) {
+    blocks ??= import("./blocks/index.tsx").then((m) => {
+      modules["@feedlab/blocks"] = m;
+    });
+    await blocks;
+  }
 }
 
 interface BoundaryProps {
@@ -115,7 +120,7 @@ export async function loadTemplate(id: string, page: Page): Promise<Layout> {
   }
   const moduleUrl = template.module_url;
   const [module, fallback] = await Promise.all([
-    providePlatformModules().then(
+    providePlatformModules(template.platform_modules.includes("@feedlab/blocks")).then(
       () => import(/* @vite-ignore */ moduleUrl) as Promise<{ default?: unknown }>,
     ),
     loadLayout(FALLBACK_PRESET, page),
@@ -134,5 +139,5 @@ export async function loadTemplate(id: string, page: Page): Promise<Layout> {
 
 /** Template ids resolve through `loadTemplate`; register once per document. */
 export function registerTemplateResolver(): void {
-  registerLayoutResolver((key, page) => (UUID.test(key) ? loadTemplate(key, page) : null));
+  registerLayoutResolver((key, page) => (isUuid(key) ? loadTemplate(key, page) : null));
 }

@@ -9,8 +9,7 @@ type Counts = Omit<GroupStats, "group_id" | "name" | "participants">;
 /** Sums participants' rows into counts and the three rates, each with its clustered interval. */
 function summarize(rows: readonly EvaluationRow[]): Counts {
   // A participant may have several rows (surfaces, recommenders): one cluster each participant.
-  const byUser = new Map<string, EvaluationRow[]>();
-  for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+  const byUser = Map.groupBy(rows, (r) => r.user_id);
   const users = [...byUser.values()].map((list) => ({
     impressions: list.reduce((s, r) => s + r.impressions, 0),
     feed_clicks: list.reduce((s, r) => s + r.feed_clicks, 0),
@@ -54,11 +53,7 @@ export function createStatsService({ db, now }: ServiceDeps) {
           { id: string; name: string; participants: string | number }[]
         >,
       ]);
-      const recommenders = new Map<string, EvaluationRow[]>();
-      for (const r of rows) {
-        const key = `${r.surface}\u0000${r.recommender}`;
-        recommenders.set(key, [...(recommenders.get(key) ?? []), r]);
-      }
+      const recommenders = Map.groupBy(rows, (r) => `${r.surface}\u0000${r.recommender}`);
       return {
         experiment_id: experimentId,
         generated_at: now().toISOString(),

@@ -24,12 +24,19 @@ import { Avatar, ThumbDown, ThumbUp, useMoreOnScroll } from "../presets/shared.t
 import { BLOCKS_CSS } from "./styles.ts";
 
 /** A block's props as given, over the catalog's defaults. */
-function withDefaults<T extends BlockType>(type: T, given: object): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, prop] of Object.entries(BLOCKS[type].props))
-    out[name] = (prop as { default: unknown }).default;
-  return { ...out, ...given };
+function withDefaults(type: BlockType, given: object): Record<string, unknown> {
+  return { ...DEFAULTS[type], ...given };
 }
+
+/** Each block's prop defaults, read from the catalog once (cards render them many times). */
+const DEFAULTS = Object.fromEntries(
+  Object.entries(BLOCKS).map(([type, spec]) => [
+    type,
+    Object.fromEntries(
+      Object.entries(spec.props).map(([name, prop]) => [name, (prop as { default: unknown }).default]),
+    ),
+  ]),
+) as Record<BlockType, Record<string, unknown>>;
 
 interface PageContextValue {
   readonly page: "feed" | "watch";

@@ -31,13 +31,18 @@ import { createFeedService } from "./feed/feed.service.ts";
 import { groupRoutes } from "./groups/groups.routes.ts";
 import { createGroupsService } from "./groups/groups.service.ts";
 import { createApp } from "./http/app.ts";
+import { healthRoutes } from "./monitoring/health.routes.ts";
+import { createHealthService } from "./monitoring/health.service.ts";
+import { createMonitoringRecorder } from "./monitoring/recorder.ts";
 import { participantRoutes } from "./participants/participants.routes.ts";
 import { createParticipantsService } from "./participants/participants.service.ts";
 import { createLocalChangeBus, createPgChangeBus } from "./recommenders/changes.ts";
 import { createExternalHttpClient } from "./recommenders/external-http/client.ts";
 import { recommenderRoutes } from "./recommenders/recommenders.routes.ts";
 import { createRecommenderServices } from "./recommenders/recommenders.service.ts";
-import { statsRoutes } from "./results/stats.routes.ts";
+import { createCompletenessService } from "./results/completeness.service.ts";
+import { createMonitorService } from "./results/monitor.service.ts";
+import { resultsRoutes } from "./results/results.routes.ts";
 import { createStatsService } from "./results/stats.service.ts";
 import { sessionRoutes } from "./sessions/sessions.routes.ts";
 import { createSessionsService } from "./sessions/sessions.service.ts";
@@ -145,8 +150,14 @@ export async function openRuntime(
     lookup: options.lookup,
     userAgent: `feedlab/${VERSION}`,
   });
+  const monitoring = createMonitoringRecorder({
+    db,
+    now: deps.now,
+    log: log.child({ component: "monitoring" }),
+  });
   const recommenders = createRecommenderServices({
     ...deps,
+    monitoring,
     bus: changes,
     log,
     metrics: metrics.recommenders,
@@ -162,7 +173,7 @@ export async function openRuntime(
     multiProcess,
   });
   const progress = createProgressWatcher({ db, consumer: projector.consumer, local: projector });
-  const events = createEventsService({ ...deps, log: eventLog, counters: metrics.events });
+  const events = createEventsService({ ...deps, log: eventLog, counters: metrics.events, monitoring });
   metrics.watchProjector({
     stats: projector.stats,
     lag: async () => {
@@ -198,6 +209,16 @@ export async function openRuntime(
     eventStore: createEventStoreReader(db),
     training: createTrainingService(deps),
     stats: createStatsService(deps),
+    completeness: createCompletenessService(deps),
+    monitor: createMonitorService({ ...deps, monitoring }),
+    health: createHealthService({
+      ...deps,
+      catalog: recommenders.registry,
+      instance: recommenders.dispatcher.instance,
+      build: recommenders.build,
+      pools: recommenders.pools,
+      monitoring,
+    }),
     templates,
   };
   // Stamping contexts hold a group's recommender keys and UI versions: drop them when either changes.
@@ -239,6 +260,7 @@ export async function openRuntime(
       await eventLog.close();
       await changes.stop();
       await externalHttp.close();
+      await monitoring.close();
       await maintenance?.stop();
       await closeDb();
     },
@@ -264,7 +286,8 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...uiPresetRoutes(),
     ...templateRoutes(services),
     ...trainingRoutes(services),
-    ...statsRoutes(services),
+    ...resultsRoutes(services),
+    ...healthRoutes(services),
   ];
   return createApp({
     log: rt.log,

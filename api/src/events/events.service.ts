@@ -2,6 +2,7 @@ import { createIntake, type EventLog, LogUnavailableError, type SessionContext }
 import type { Counter } from "prom-client";
 import type { ServiceDeps } from "../deps.ts";
 import { forbidden, HttpError, notFound } from "../http/errors.ts";
+import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 
 export type { IntakeResult } from "@feedlab/ingest";
@@ -9,6 +10,8 @@ export type { IntakeResult } from "@feedlab/ingest";
 export interface EventsServiceDeps extends ServiceDeps {
   readonly log: EventLog;
   readonly counters?: { accepted: Counter<"type">; rejected: Counter<"code"> };
+  /** Told of the events each batch rejected, by the experiment and code, for live monitoring. */
+  readonly monitoring?: Pick<MonitoringRecorder, "rejected">;
 }
 
 /**
@@ -23,7 +26,7 @@ const CONTEXT_CACHE_MS = 1000;
  * this module looks up and caches a session's stamping context and turns the chain's answers into
  * HTTP answers.
  */
-export function createEventsService({ db, now, log, counters }: EventsServiceDeps) {
+export function createEventsService({ db, now, log, counters, monitoring }: EventsServiceDeps) {
   const contexts = new TtlCache<SessionContext>({ ttlMs: CONTEXT_CACHE_MS, max: 100_000 });
 
   async function lookup(sessionId: string): Promise<SessionContext | null> {
@@ -103,7 +106,15 @@ export function createEventsService({ db, now, log, counters }: EventsServiceDep
         }
         throw err;
       }
-      if (outcome.kind === "accepted") return outcome.result;
+      if (outcome.kind === "accepted") {
+        const experimentId =
+          outcome.result.rejected.length > 0 ? contexts.get(sessionId)?.experiment_id : null;
+        if (monitoring && experimentId) {
+          const byCode = Map.groupBy(outcome.result.rejected, (r) => r.code);
+          for (const [code, list] of byCode) monitoring.rejected(experimentId, code, list.length);
+        }
+        return outcome.result;
+      }
       if (outcome.refusal.code === "foreign_session")
         throw forbidden("foreign_session", outcome.refusal.message);
       throw notFound("session");

@@ -59,6 +59,27 @@ describe.each(BACKENDS)("sessions, feed and related (%s)", (backend) => {
     expect(seen).toEqual(new Set(study.videos.map((v) => v.id)));
   });
 
+  it("gives each item the probability its recommender placed it with: 1 when deterministic, 1/N for random", async () => {
+    const feed = await participant.get<FeedPage>(`/feed?session_id=${sessionId}&limit=5`);
+    expect(feed.body.items.map((v) => v.propensity)).toEqual([1, 1, 1, 1, 1]);
+    const own = await createStudy(admin, { videoCount: 8, status: "running", weights: [1] });
+    const g = await admin.patch(`/api/v1/admin/groups/${own.groups[0]?.id}`, {
+      algorithm_config: { feed: "random", watch: "random" },
+    });
+    expect(g.status).toBe(200);
+    const viewer = app.client();
+    await viewer.post("/api/v1/participants/join", { experiment_id: own.experiment.id, login_id: "v" });
+    const session = randomUUID();
+    await viewer.post("/sessions", { session_id: session });
+    const random = await viewer.get<FeedPage>(`/feed?session_id=${session}&limit=3`);
+    expect(random.body.items.map((v) => v.propensity)).toEqual([1 / 8, 1 / 8, 1 / 8]);
+    // The watch page leaves the current video out: 7 left to place.
+    const related = await viewer.get<FeedPage>(
+      `/feed/${own.videos[0]?.id}/related?session_id=${session}&limit=2`,
+    );
+    expect(related.body.items.map((v) => v.propensity)).toEqual([1 / 7, 1 / 7]);
+  });
+
   it("answers 422 when limit is over 100 or session_id is missing, and 404 for an unknown session", async () => {
     const over = await participant.get(`/feed?session_id=${sessionId}&limit=101`);
     expect(over.status).toBe(422);

@@ -1,6 +1,7 @@
-import type { FeedPage, Video } from "@feedlab/schemas";
+import type { FeedItem, FeedPage, Video } from "@feedlab/schemas";
 import type { Histogram } from "prom-client";
 import { HttpError, notFound } from "../http/errors.ts";
+import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { RecommenderRecord } from "./builtins.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
 import type { PoolCache } from "./pool.ts";
@@ -33,6 +34,8 @@ export interface DispatcherDeps {
   /** Builds the instance of a registered record (external_http). */
   readonly build: (record: RecommenderRecord) => Recommender;
   readonly duration?: Histogram<"recommender" | "surface">;
+  /** Told of every page: its recommender's latency and whether nothing was left to show. */
+  readonly monitoring?: Pick<MonitoringRecorder, "page">;
 }
 
 /** 503 for a group whose recommender was deleted (spec: Errors, "a removed recommender"). */
@@ -54,7 +57,7 @@ export const recommenderUnavailable = (key: string, surface: Surface) =>
  * api.md's page shape. Instances of registered recommenders are rebuilt when their record changes.
  */
 export function createDispatcher(deps: DispatcherDeps) {
-  const { catalog, pools, readModels, builtins, build, duration } = deps;
+  const { catalog, pools, readModels, builtins, build, duration, monitoring } = deps;
   const instances = new Map<string, { record: RecommenderRecord; recommender: Recommender }>();
 
   async function instance(key: string): Promise<Recommender | undefined> {
@@ -92,9 +95,16 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (req.currentVideoId !== null && currentIndex === undefined) throw notFound("video");
       const watched = await readModels.watched(req.userId, pool);
       const excluded = new Uint8Array(pool.size);
-      for (const i of watched) excluded[i] = 1;
-      if (currentIndex !== undefined) excluded[currentIndex] = 1;
+      let eligible = pool.size;
+      const exclude = (i: number) => {
+        if (excluded[i] === 1) return;
+        excluded[i] = 1;
+        eligible--;
+      };
+      for (const i of watched) exclude(i);
+      if (currentIndex !== undefined) exclude(currentIndex);
 
+      const asked = performance.now();
       const ids = await recommender.recommend({
         surface: req.surface,
         experimentId: req.experimentId,
@@ -113,16 +123,25 @@ export function createDispatcher(deps: DispatcherDeps) {
       });
 
       // Whatever the source: pool members only, no watched or current video, no repeats, ranking order.
-      const items: Video[] = [];
+      const items: FeedItem[] = [];
+      const propensity = recommender.propensity ? recommender.propensity(eligible) : 1;
       const taken = new Uint8Array(pool.size);
       for (const id of ids) {
         const i = pool.indexById.get(id);
         if (i === undefined || excluded[i] === 1 || taken[i] === 1) continue;
         taken[i] = 1;
-        items.push(pool.videos[i] as Video);
+        items.push({ ...(pool.videos[i] as Video), propensity });
         if (items.length > req.limit) break;
       }
       const hasMore = items.length > req.limit;
+      monitoring?.page({
+        experimentId: req.experimentId,
+        recommender: req.recommender,
+        surface: req.surface,
+        ms: performance.now() - asked,
+        // A later page that runs out is the end of the list, not an empty result.
+        empty: items.length === 0 && req.offset === 0,
+      });
       duration?.observe(
         { recommender: req.recommender, surface: req.surface },
         (performance.now() - started) / 1000,

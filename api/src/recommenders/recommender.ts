@@ -42,6 +42,31 @@ export interface RecommendRequest {
 export interface Recommender {
   readonly key: string;
   recommend(request: RecommendRequest): Promise<readonly string[]>;
+  /**
+   * The probability with which the policy puts a video at a given position of its ranking, given
+   * `eligible` videos it could rank there (for off-policy evaluation; feed and related items carry
+   * it). Absent: a deterministic ranking (1). Null: unknown (an external service's own policy).
+   */
+  readonly propensity?: (eligible: number) => number | null;
+  /** One call that says what came back and why ids were dropped (external sources); never counted. */
+  probe?(request: RecommendRequest): Promise<ProbeResult>;
+}
+
+/** One real call's outcome, for the console's "Test" button (api.md: `POST .../test`). */
+export interface ProbeResult {
+  readonly ok: boolean;
+  /** The HTTP status, or null when no answer came. */
+  readonly status: number | null;
+  readonly latency_ms: number;
+  readonly returned: number;
+  readonly kept: number;
+  readonly dropped: { readonly invalid: number; readonly outside_pool: number };
+  /** Why the call gave no usable list (external recommenders: the failure table's kind). */
+  readonly failure: string | null;
+  /** Why it failed, in words (never a header or the URL's query string). */
+  readonly message: string | null;
+  /** The parsed response, cut to 20 kB of JSON text for display. */
+  readonly response: unknown;
 }
 
 /**

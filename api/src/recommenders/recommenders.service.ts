@@ -1,14 +1,16 @@
 import type { Logger } from "pino";
 import type { ServiceDeps } from "../deps.ts";
+import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { Metrics } from "../system/metrics.ts";
 import { createLearnedModelRecommender } from "./builtins/learned-model.recommender.ts";
 import { createPopularityRecommender } from "./builtins/popularity.recommender.ts";
 import { createRandomRecommender } from "./builtins/random.recommender.ts";
 import { createRecencyRecommender } from "./builtins/recency.recommender.ts";
 import { createSimilarityRecommender } from "./builtins/similarity.recommender.ts";
+import type { RecommenderRecord } from "./builtins.ts";
 import type { ChangeBus } from "./changes.ts";
 import { createDispatcher } from "./dispatcher.ts";
-import type { ExternalHttpClient } from "./external-http/client.ts";
+import type { ExternalHttpClient, FailureKind } from "./external-http/client.ts";
 import { createExternalHttpRecommender } from "./external-http/external-http.recommender.ts";
 import { createPoolCache } from "./pool.ts";
 import { createReadModels } from "./read-models.ts";
@@ -21,6 +23,8 @@ export interface RecommenderServicesDeps extends ServiceDeps {
   readonly metrics: Metrics["recommenders"];
   /** The outbound HTTP client of external_http recommenders (constructed by the composition root). */
   readonly externalHttp: ExternalHttpClient;
+  /** Where pages served and external failures are summed for recommender health and monitoring. */
+  readonly monitoring?: MonitoringRecorder;
 }
 
 /**
@@ -28,7 +32,7 @@ export interface RecommenderServicesDeps extends ServiceDeps {
  * built-ins, the external_http factory, and the dispatcher that serves pages through them all.
  */
 export function createRecommenderServices(deps: RecommenderServicesDeps) {
-  const { db, bus, log, metrics, externalHttp } = deps;
+  const { db, bus, log, metrics, externalHttp, monitoring } = deps;
   const registry = createRecommenderRegistry(deps);
   const pools = createPoolCache({ db, bus });
   const readModels = createReadModels({ db, bus });
@@ -46,22 +50,31 @@ export function createRecommenderServices(deps: RecommenderServicesDeps) {
       metrics.externalCalls.inc({ recommender });
       metrics.externalLatency.observe({ recommender }, seconds);
     },
-    failure: (recommender: string, kind: string) => metrics.externalFailures.inc({ recommender, kind }),
+    failure: (
+      recommender: string,
+      kind: FailureKind,
+      context: { experimentId: string; surface: string; message: string },
+    ) => {
+      metrics.externalFailures.inc({ recommender, kind });
+      monitoring?.failure({ recommender, kind, ...context });
+    },
   };
+  const build = (record: RecommenderRecord) =>
+    createExternalHttpRecommender(record, {
+      client: externalHttp,
+      log: log.child({ component: "external_http" }),
+      metrics: external,
+    });
   const dispatcher = createDispatcher({
     catalog: registry,
     pools,
     readModels,
     builtins,
-    build: (record) =>
-      createExternalHttpRecommender(record, {
-        client: externalHttp,
-        log: log.child({ component: "external_http" }),
-        metrics: external,
-      }),
+    build,
     duration: metrics.served,
+    monitoring,
   });
-  return { registry, pools, readModels, dispatcher };
+  return { registry, pools, readModels, dispatcher, build };
 }
 
 export type RecommenderServices = ReturnType<typeof createRecommenderServices>;

@@ -27,6 +27,8 @@ export const ImpressionItem = Type.Object(
     duration: Type.Optional(NullableNum),
     viewCount: Type.Optional(NullableNum),
     thumbnailUrl: Type.Optional(NullableStr),
+    /** The probability the recommender placed the video with (the feed or related response's). */
+    propensity: Type.Optional(NullableNum),
   },
   { additionalProperties: true },
 );

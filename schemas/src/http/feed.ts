@@ -16,8 +16,20 @@ export const FeedQuery = Type.Object({
 });
 export type FeedQuery = Static<typeof FeedQuery>;
 
+/** A video of a feed or related page, with the probability its recommender placed it with. */
+export const FeedItem = Type.Composite([
+  Video,
+  Type.Object({
+    propensity: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+      description:
+        "The probability with which the recommender's policy placed this video at its position, for off-policy evaluation: 1 for a deterministic ranking (popularity, recency, similarity, learned_model), 1 / (videos it could show) for random, null when unknown (external_http)",
+    }),
+  }),
+]);
+export type FeedItem = Static<typeof FeedItem>;
+
 export const FeedPage = Type.Object({
-  items: Type.Array(Video),
+  items: Type.Array(FeedItem),
   has_more: Type.Boolean(),
   next_offset: Type.Union([Type.Integer(), Type.Null()]),
   recommender: Type.String(),

@@ -142,3 +142,57 @@ export const RecommenderView = Type.Object({
   }),
 });
 export type RecommenderView = Static<typeof RecommenderView>;
+
+const failureCounts = Type.Object({
+  refused: Type.Integer({ description: "Connection refused, DNS error or connection dropped" }),
+  timeout: Type.Integer(),
+  http_5xx: Type.Integer(),
+  invalid_json: Type.Integer(),
+  not_a_list: Type.Integer({ description: "video_id_path does not lead to a list" }),
+  no_valid_ids: Type.Integer({ description: "Every value was an invalid UUID" }),
+  outside_pool: Type.Integer({ description: "Every id was outside the experiment's pool" }),
+  other: Type.Integer({ description: "Another non-2xx status, or a response over the size limit" }),
+});
+
+/** api.md: `GET /api/v1/admin/recommenders/{key}/health`. */
+export const RecommenderHealth = Type.Object({
+  key: Type.String(),
+  since: Timestamp,
+  calls: Type.Integer({ description: "Pages the recommender served (feed and watch)" }),
+  failures: failureCounts,
+  empty_results: Type.Integer({ description: "First pages with nothing to show" }),
+  latency_ms: Type.Object({ p50: Nullable(Type.Number()), p95: Nullable(Type.Number()) }),
+  last_failure: Nullable(Type.Object({ at: Timestamp, message: Nullable(Type.String()) })),
+});
+export type RecommenderHealth = Static<typeof RecommenderHealth>;
+
+export const RecommenderHealthQuery = Type.Object({
+  experiment_id: Type.Optional(Uuid),
+});
+
+/** api.md: `POST /api/v1/admin/recommenders/{key}/test`. */
+export const RecommenderTestRequest = Type.Object({
+  experiment_id: Uuid,
+  surface: Type.Unsafe<"feed" | "watch">({ type: "string", enum: ["feed", "watch"] }),
+  config: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "An external_http config to try instead of the stored one (before registering or saving a change)",
+    }),
+  ),
+});
+export type RecommenderTestRequest = Static<typeof RecommenderTestRequest>;
+
+export const RecommenderTestResult = Type.Object({
+  ok: Type.Boolean(),
+  status: Nullable(Type.Integer({ description: "HTTP status of the answer; null without one" })),
+  latency_ms: Type.Number(),
+  returned: Type.Integer({ description: "Values in the list the path located" }),
+  kept: Type.Integer({ description: "Pool videos kept, in order" }),
+  dropped: Type.Object({ invalid: Type.Integer(), outside_pool: Type.Integer() }),
+  failure: Nullable(Type.String({ description: "One of the health failure kinds" })),
+  message: Nullable(Type.String()),
+  response: Type.Unknown({ description: "What came back (JSON; long answers cut)" }),
+  request: Type.Record(Type.String(), Type.Unknown(), { description: "The sample request's values" }),
+});
+export type RecommenderTestResult = Static<typeof RecommenderTestResult>;

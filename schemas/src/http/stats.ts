@@ -43,3 +43,128 @@ export const ExperimentStats = Type.Object({
   recommenders: Type.Array(RecommenderStats),
 });
 export type ExperimentStats = Static<typeof ExperimentStats>;
+
+const Completeness = {
+  events: Type.Integer({ description: "Events the log holds" }),
+  missing: Type.Integer({ description: "Gaps in the sessions' client sequence numbers (seq)" }),
+  loss_rate: Nullable(
+    Type.Number({ description: "missing / (numbered events + missing); null with no numbered event" }),
+  ),
+};
+
+/** api.md: `GET /api/v1/admin/experiments/{id}/completeness`. */
+export const ExperimentCompleteness = Type.Object({
+  threshold: Type.Number({ description: "Participants with a loss_rate above it are flagged" }),
+  groups: Type.Array(
+    Type.Object({
+      group_id: Uuid,
+      name: Type.String(),
+      participants: Type.Integer(),
+      ...Completeness,
+      flagged: Type.Integer({ description: "Participants of the group above the threshold" }),
+    }),
+  ),
+  participants: Type.Array(
+    Type.Object({
+      user_id: Uuid,
+      login_id: Type.String(),
+      group_id: Uuid,
+      sessions: Type.Integer(),
+      ...Completeness,
+      flagged: Type.Boolean({ description: "loss_rate above the threshold" }),
+    }),
+  ),
+});
+export type ExperimentCompleteness = Static<typeof ExperimentCompleteness>;
+
+export const CompletenessQuery = Type.Object({
+  threshold: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      default: 0.05,
+      description: "Loss rate above which a participant is flagged",
+    }),
+  ),
+});
+
+const bucketCounts = {
+  impressions: Type.Integer(),
+  feed_clicks: Type.Integer(),
+  plays: Type.Integer(),
+  completions: Type.Integer(),
+  likes: Type.Integer(),
+  joined: Type.Integer({ description: "Participants assigned in the bucket" }),
+};
+
+/** `GET /api/v1/admin/experiments/{id}/timeline`: per group and time bucket, counts (not cumulative). */
+export const ExperimentTimeline = Type.Object({
+  bucket: Type.Unsafe<"minute" | "hour" | "day">({ type: "string", enum: ["minute", "hour", "day"] }),
+  groups: Type.Array(
+    Type.Object({
+      group_id: Uuid,
+      name: Type.String(),
+      points: Type.Array(Type.Object({ at: Timestamp, ...bucketCounts })),
+    }),
+  ),
+});
+export type ExperimentTimeline = Static<typeof ExperimentTimeline>;
+
+export const TimelineQuery = Type.Object({
+  bucket: Type.Optional(
+    Type.Unsafe<"minute" | "hour" | "day">({
+      type: "string",
+      enum: ["minute", "hour", "day"],
+      description: "Bucket width; default: the finest that keeps the study under 500 buckets",
+    }),
+  ),
+});
+
+/** `GET /api/v1/admin/experiments/{id}/monitor`: a running study at a glance. */
+export const ExperimentMonitor = Type.Object({
+  generated_at: Timestamp,
+  active_window_minutes: Type.Integer(),
+  groups: Type.Array(
+    Type.Object({
+      group_id: Uuid,
+      name: Type.String(),
+      weight: Type.Number(),
+      participants: Type.Integer(),
+      expected_share: Type.Number({ description: "The group's weight over the experiment's weights" }),
+      observed_share: Nullable(Type.Number()),
+      active_now: Type.Integer({ description: "Participants with an event in the active window" }),
+      empty_pages: Type.Integer({ description: "Feed or watch pages served empty, last 24 hours" }),
+      recommender_failures: Type.Integer({ description: "External recommender failures, last 24 hours" }),
+    }),
+  ),
+  sample_ratio: Type.Object({
+    chi_square: Nullable(Type.Number()),
+    p_value: Nullable(
+      Type.Number({ description: "Pearson's chi-square test of assignment against the weights" }),
+    ),
+    mismatch: Type.Boolean({ description: "p_value below 0.001 (the usual sample-ratio-mismatch alarm)" }),
+  }),
+  surveys: Type.Array(
+    Type.Object({
+      survey_id: Uuid,
+      name: Type.String(),
+      kind: Type.String(),
+      groups: Type.Array(
+        Type.Object({
+          group_id: Uuid,
+          responded: Type.Integer({ description: "Participants of the group with a response" }),
+          participants: Type.Integer(),
+        }),
+      ),
+    }),
+  ),
+  problems: Type.Array(
+    Type.Object({
+      at: Timestamp,
+      kind: Type.String({ description: "empty_page, recommender_failure or rejected_events" }),
+      message: Type.String(),
+      count: Type.Integer(),
+    }),
+  ),
+});
+export type ExperimentMonitor = Static<typeof ExperimentMonitor>;

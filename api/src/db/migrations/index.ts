@@ -6,6 +6,7 @@ import * as foundation from "./001-foundation.ts";
 import * as recommenders from "./003-recommenders.ts";
 import * as surveys from "./020-surveys.ts";
 import * as uiTemplates from "./021-ui-templates.ts";
+import * as monitoring from "./022-monitoring.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -16,6 +17,7 @@ const API_MIGRATIONS = {
   recommenders: { name: "003-recommenders", ...recommenders },
   surveys: { name: "020-surveys", ...surveys },
   uiTemplates: { name: "021-ui-templates", ...uiTemplates },
+  monitoring: { name: "022-monitoring", ...monitoring },
 } satisfies Record<string, Migration>;
 
 /**
@@ -31,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...trainerMigrations,
   API_MIGRATIONS.surveys,
   API_MIGRATIONS.uiTemplates,
+  API_MIGRATIONS.monitoring,
 ];
 
 /**

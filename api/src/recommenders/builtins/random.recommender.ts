@@ -51,10 +51,15 @@ export const randomSeedText = (
   r: Pick<RecommendRequest, "experimentId" | "sessionId" | "surface" | "current">,
 ) => `${r.experimentId}:${r.sessionId}:${r.surface}:${r.current?.id ?? ""}`;
 
-/** Built-in `random`: a shuffle of the pool (by UUID, so pool positions do not matter) seeded per session. */
+/**
+ * Built-in `random`: a shuffle of the pool (by UUID, so pool positions do not matter) seeded per
+ * session. Leaving out the excluded videos from a uniform shuffle of the pool is a uniform shuffle of
+ * the rest: each of the `eligible` videos lands at any position with probability 1 / eligible.
+ */
 export function createRandomRecommender(): Recommender {
   return {
     key: "random",
+    propensity: (eligible) => (eligible > 0 ? 1 / eligible : null),
     async recommend(request) {
       const order = shuffled(request.pool.byId, sfc32(seedOf(randomSeedText(request))));
       return idsOf(request.pool, pageOfChain(request, [order]));

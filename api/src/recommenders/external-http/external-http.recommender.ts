@@ -1,7 +1,7 @@
 import { isUuid } from "@feedlab/schemas";
 import type { Logger } from "pino";
 import type { RecommenderRecord } from "../builtins.ts";
-import type { Recommender, RecommendRequest } from "../recommender.ts";
+import type { ProbeResult, Recommender, RecommendRequest } from "../recommender.ts";
 import type { ExternalHttpClient, FailureKind } from "./client.ts";
 import { checkConfig, type ExternalHttpConfig } from "./config.ts";
 import { type ParsedPath, resolveIdPath } from "./path.ts";
@@ -11,7 +11,11 @@ import { DEFAULT_BODY_TEMPLATE, substitute, templateValues } from "./template.ts
 /** The metrics of external calls, labelled by recommender key (see system/metrics.ts). */
 export interface ExternalCallMetrics {
   call(recommender: string, seconds: number): void;
-  failure(recommender: string, kind: FailureKind): void;
+  failure(
+    recommender: string,
+    kind: FailureKind,
+    context: { experimentId: string; surface: string; message: string },
+  ): void;
 }
 
 export interface ExternalHttpDeps {
@@ -30,8 +34,19 @@ export function loggableUrl(url: string): string {
   }
 }
 
+/** What became of a response's list: how many values it held, and why some were dropped. */
+export interface IdsCount {
+  readonly returned: number;
+  /** Values that are not UUIDs. */
+  readonly invalid: number;
+  /** UUIDs outside the experiment's pool. */
+  readonly outside_pool: number;
+}
+
 /** The outcome of reading ids out of a response (spec rules 1-3 of the outbound call). */
-export type IdsOutcome = { ok: true; ids: string[] } | { ok: false; kind: FailureKind; message: string };
+export type IdsOutcome =
+  | { ok: true; ids: string[]; count: IdsCount }
+  | { ok: false; kind: FailureKind; message: string; count: IdsCount };
 
 /**
  * The ranked video ids of a response: located with the path, order kept, values that are not UUIDs
@@ -45,29 +60,51 @@ export function idsFromResponse(
 ): IdsOutcome {
   const list = resolveIdPath(json, path);
   if (list === null)
-    return { ok: false, kind: "not_a_list", message: "the video_id_path does not lead to a list" };
+    return {
+      ok: false,
+      kind: "not_a_list",
+      message: "the video_id_path does not lead to a list",
+      count: { returned: 0, invalid: 0, outside_pool: 0 },
+    };
   const seen = new Set<string>();
   let valid = 0;
+  let outside = 0;
   const ids: string[] = [];
   for (const value of list) {
     if (typeof value !== "string" || !isUuid(value)) continue;
     valid++;
     const id = value.toLowerCase();
-    if (seen.has(id) || !inPool(id)) continue;
+    if (seen.has(id)) continue;
+    if (!inPool(id)) {
+      outside++;
+      continue;
+    }
     seen.add(id);
     ids.push(id);
   }
+  const count = { returned: list.length, invalid: list.length - valid, outside_pool: outside };
   if (ids.length === 0 && list.length > 0) {
     if (valid === 0)
-      return { ok: false, kind: "all_invalid_ids", message: `none of the ${list.length} values is a UUID` };
+      return {
+        ok: false,
+        kind: "all_invalid_ids",
+        message: `none of the ${list.length} values is a UUID`,
+        count,
+      };
     return {
       ok: false,
       kind: "all_outside_pool",
       message: `none of the ${valid} ids is in the experiment's pool`,
+      count,
     };
   }
-  return { ok: true, ids };
+  return { ok: true, ids, count };
 }
+
+const shown = (json: unknown): unknown => {
+  const text = JSON.stringify(json);
+  return text !== undefined && text.length > 20_000 ? `${text.slice(0, 20_000)}…` : json;
+};
 
 /**
  * An external_http recommender (spec: "Outbound call to an external recommender"): one HTTP call per
@@ -88,6 +125,7 @@ export function createExternalHttpRecommender(
     // A stored row that bypassed the admin API; serve empty lists and say why.
     return {
       key: record.key,
+      propensity: () => null,
       async recommend() {
         log.warn(
           { problems: checked.problems },
@@ -104,7 +142,11 @@ export function createExternalHttpRecommender(
   const where = loggableUrl(config.url);
 
   const fail = (kind: FailureKind, detail: Record<string, unknown>, request: RecommendRequest): [] => {
-    metrics.failure(record.key, kind);
+    metrics.failure(record.key, kind, {
+      experimentId: request.experimentId,
+      surface: request.surface,
+      message: String(detail.message ?? kind),
+    });
     log.warn(
       { kind, url: where, method: config.method, surface: request.surface, ...detail },
       "external recommender call failed; serving an empty list",
@@ -112,50 +154,77 @@ export function createExternalHttpRecommender(
     return [];
   };
 
+  /** One call for a request: its outcome with the counts, the status and the time it took. */
+  async function call(request: RecommendRequest) {
+    const { pool } = request;
+    const values = templateValues(
+      {
+        user_id: request.userId,
+        experiment_id: request.experimentId,
+        limit: request.limit,
+        offset: request.offset,
+        current_video_id: request.current?.id ?? null,
+        exclude_video_ids: request.watched
+          .map((i) => pool.videos[i]?.id)
+          .filter((id): id is string => id !== undefined),
+      },
+      request.params,
+    );
+    const body = substitute(template, values);
+    let url = config.url;
+    if (config.method === "GET") {
+      try {
+        url = urlWithQuery(config.url, body);
+      } catch {
+        return { outcome: failed("connection_error", "the URL could not be built"), status: null, ms: 0 };
+      }
+    }
+    const started = performance.now();
+    const result = await client.call({
+      method: config.method,
+      url,
+      headers: config.headers,
+      ...(config.method === "POST" ? { body } : {}),
+      timeoutMs,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const ms = Math.round(seconds * 1000);
+    if (!result.ok)
+      return { outcome: failed(result.kind, result.message), status: result.status ?? null, ms, seconds };
+    const outcome = idsFromResponse(result.json, path, (id) => pool.indexById.has(id));
+    return { outcome, status: result.status, ms, seconds, json: result.json };
+  }
+
   return {
     key: record.key,
+    // The service's policy is its own: the probability of its ranking is unknown here.
+    propensity: () => null,
     async recommend(request) {
-      const { pool } = request;
-      const values = templateValues(
-        {
-          user_id: request.userId,
-          experiment_id: request.experimentId,
-          limit: request.limit,
-          offset: request.offset,
-          current_video_id: request.current?.id ?? null,
-          exclude_video_ids: request.watched
-            .map((i) => pool.videos[i]?.id)
-            .filter((id): id is string => id !== undefined),
-        },
-        request.params,
-      );
-      const body = substitute(template, values);
-      let url = config.url;
-      if (config.method === "GET") {
-        try {
-          url = urlWithQuery(config.url, body);
-        } catch {
-          return fail("connection_error", { message: "the URL could not be built" }, request);
-        }
-      }
-      const started = performance.now();
-      const result = await client.call({
-        method: config.method,
-        url,
-        headers: config.headers,
-        ...(config.method === "POST" ? { body } : {}),
-        timeoutMs,
-      });
-      const seconds = (performance.now() - started) / 1000;
-      metrics.call(record.key, seconds);
-      const ms = Math.round(seconds * 1000);
-      if (!result.ok) {
-        return fail(result.kind, { status: result.status, message: result.message, ms }, request);
-      }
-      const outcome = idsFromResponse(result.json, path, (id) => pool.indexById.has(id));
-      if (!outcome.ok)
-        return fail(outcome.kind, { status: result.status, message: outcome.message, ms }, request);
+      const { outcome, status, ms, seconds } = await call(request);
+      if (seconds !== undefined) metrics.call(record.key, seconds);
+      if (!outcome.ok) return fail(outcome.kind, { status, message: outcome.message, ms }, request);
       return outcome.ids;
+    },
+    async probe(request): Promise<ProbeResult> {
+      const { outcome, status, ms, json } = await call(request);
+      return {
+        ok: outcome.ok,
+        status,
+        latency_ms: ms,
+        returned: outcome.count.returned,
+        kept: outcome.ok ? outcome.ids.length : 0,
+        dropped: { invalid: outcome.count.invalid, outside_pool: outcome.count.outside_pool },
+        failure: outcome.ok ? null : outcome.kind,
+        message: outcome.ok ? null : outcome.message,
+        response: json === undefined ? null : shown(json),
+      };
     },
   };
 }
+
+const failed = (kind: FailureKind, message: string): IdsOutcome => ({
+  ok: false,
+  kind,
+  message,
+  count: { returned: 0, invalid: 0, outside_pool: 0 },
+});

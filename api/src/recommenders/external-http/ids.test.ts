@@ -23,7 +23,7 @@ describe("ids of an external recommender's response", () => {
     ["reads upper-case UUIDs", { video_ids: [A.toUpperCase()] }, [A]],
     ["an empty list is a plain empty answer", { video_ids: [] }, []],
   ])("%s", (_name, json, expected) => {
-    expect(read(json)).toEqual({ ok: true, ids: expected });
+    expect(read(json)).toMatchObject({ ok: true, ids: expected });
   });
 
   it.each([
@@ -37,9 +37,18 @@ describe("ids of an external recommender's response", () => {
   });
 
   it("follows a * path", () => {
-    expect(read({ items: [{ video_id: B }, { video_id: A }] }, "items.*.video_id")).toEqual({
+    expect(read({ items: [{ video_id: B }, { video_id: A }] }, "items.*.video_id")).toMatchObject({
       ok: true,
       ids: [B, A],
     });
+  });
+
+  it("counts what came back and why values were dropped (the console's Test call shows it)", () => {
+    expect(read({ video_ids: ["x", A, 7, OUT, A, B] }).count).toEqual({
+      returned: 6,
+      invalid: 2,
+      outside_pool: 1,
+    });
+    expect(read({ video_ids: [OUT, "y"] }).count).toEqual({ returned: 2, invalid: 1, outside_pool: 1 });
   });
 });

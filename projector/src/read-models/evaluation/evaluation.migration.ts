@@ -30,4 +30,26 @@ export const evaluationMigrations: readonly Migration[] = [
       await db.schema.dropTableIfExists("evaluation_counts");
     },
   },
+  {
+    // Results over time (the console's cumulative counts per arm): the same counts per group and
+    // minute of receipt.
+    name: "projector/evaluation/002-timeline",
+    async up(db) {
+      await db.schema.createTable("evaluation_timeline", (t) => {
+        t.uuid("experiment_id").notNullable();
+        t.uuid("group_id").notNullable();
+        t.timestamp("minute", { useTz: true }).notNullable();
+        t.bigInteger("impressions").notNullable().defaultTo(0);
+        t.bigInteger("feed_clicks").notNullable().defaultTo(0);
+        t.bigInteger("plays").notNullable().defaultTo(0);
+        t.bigInteger("completions").notNullable().defaultTo(0);
+        t.bigInteger("likes").notNullable().defaultTo(0);
+        t.primary(["experiment_id", "group_id", "minute"]);
+      });
+      await requestRebuild(db, "evaluation");
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("evaluation_timeline");
+    },
+  },
 ];

@@ -43,4 +43,18 @@ describe("evaluation projection", () => {
     expect(evaluationProjection.project(logged("VIDEO_PAUSE"), AT)).toEqual([]);
     expect(evaluationProjection.project(logged("DISLIKE"), AT)).toEqual([]);
   });
+
+  it("counts each event again per group and minute of receipt, for results over time", () => {
+    const ops = evaluationProjection.project(logged("LIKE", { received_at: "2026-11-24T12:34:56.789Z" }), AT);
+    expect(ops[1]).toEqual({
+      kind: "accumulate",
+      table: "evaluation_timeline",
+      key: {
+        experiment_id: "00000000-0000-4000-8000-0000000e0001",
+        group_id: expect.any(String),
+        minute: "2026-11-24T12:34:00.000Z",
+      },
+      add: { likes: 1 },
+    });
+  });
 });

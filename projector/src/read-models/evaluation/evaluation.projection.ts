@@ -1,4 +1,5 @@
 import type { LoggedEvent } from "@feedlab/schemas";
+import type { RowOp } from "../../ops.ts";
 import type { Projection } from "../../read-model.ts";
 import { evaluationMigrations } from "./evaluation.migration.ts";
 
@@ -23,12 +24,18 @@ export function surfaceOf(e: LoggedEvent): "feed" | "watch" {
   return e.event_type === "FEED_CLICK" ? "feed" : "watch";
 }
 
-/** Per participant, surface and recommender: impressions, feed clicks, plays, completions, likes. */
+/** The minute an ISO 8601 UTC time falls in, as an ISO timestamp. */
+export const minuteOf = (iso: string): string => `${new Date(iso).toISOString().slice(0, 16)}:00.000Z`;
+
+/**
+ * Per participant, surface and recommender: impressions, feed clicks, plays, completions, likes;
+ * and the same counts per group and minute (results over time).
+ */
 export const evaluationProjection: Projection = {
   name: "evaluation",
-  tables: ["evaluation_counts"],
+  tables: ["evaluation_counts", "evaluation_timeline"],
   migrations: evaluationMigrations,
-  project: (e) => {
+  project: (e): RowOp[] => {
     const column = EVALUATION_COUNTS[e.event_type as keyof typeof EVALUATION_COUNTS];
     if (!column) return [];
     const surface = surfaceOf(e);
@@ -45,6 +52,12 @@ export const evaluationProjection: Projection = {
         },
         add: { [column]: 1 },
         max: { last_at: e.received_at },
+      },
+      {
+        kind: "accumulate",
+        table: "evaluation_timeline",
+        key: { experiment_id: e.experiment_id, group_id: e.group_id, minute: minuteOf(e.received_at) },
+        add: { [column]: 1 },
       },
     ];
   },

@@ -1,4 +1,5 @@
 import type { Migration } from "@feedlab/ingest";
+import { requestRebuild } from "../../rebuild-requests.ts";
 
 /**
  * Session activity: first and last event, count, highest sequence number, explicit end. A session
@@ -23,6 +24,24 @@ export const sessionActivityMigrations: readonly Migration[] = [
     },
     async down(db) {
       await db.schema.dropTableIfExists("session_activity");
+    },
+  },
+  {
+    // Data completeness (api.md: `GET .../completeness`): the events that carry the client's `seq`,
+    // so the gaps of a session are its highest `seq` less that count (the runtime numbers from 1).
+    name: "projector/session-activity/002-seq-count",
+    async up(db) {
+      await db.schema.alterTable("session_activity", (t) => {
+        t.integer("seq_count").notNullable().defaultTo(0);
+        t.index(["experiment_id"]);
+      });
+      await requestRebuild(db, "session_activity");
+    },
+    async down(db) {
+      await db.schema.alterTable("session_activity", (t) => {
+        t.dropIndex(["experiment_id"]);
+        t.dropColumn("seq_count");
+      });
     },
   },
 ];

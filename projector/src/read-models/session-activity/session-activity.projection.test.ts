@@ -11,7 +11,7 @@ describe("session activity projection", () => {
         table: "session_activity",
         key: { session_id: e.session_id },
         init: { user_id: ALICE, experiment_id: EXPERIMENT },
-        add: { event_count: 1 },
+        add: { event_count: 1, seq_count: 1 },
         min: { first_event_at: "2026-11-24T12:00:00.000Z" },
         max: {
           last_event_at: "2026-11-24T12:00:00.000Z",
@@ -26,5 +26,10 @@ describe("session activity projection", () => {
   it("marks the session ended when SESSION_END arrives, at its receive time", () => {
     const [op] = sessionActivityProjection.project(logged("SESSION_END"), AT);
     expect(op?.kind === "accumulate" && op.max?.ended_at).toBe("2026-11-24T12:00:00.100Z");
+  });
+
+  it("counts an event without a client seq (a server-side or API client's) but not as numbered", () => {
+    const [op] = sessionActivityProjection.project(logged("PAGE_LOAD", { seq: null }), AT);
+    expect(op?.kind === "accumulate" && op.add).toEqual({ event_count: 1, seq_count: 0 });
   });
 });

@@ -1,7 +1,10 @@
 import type { Projection } from "../../read-model.ts";
 import { sessionActivityMigrations } from "./session-activity.migration.ts";
 
-/** Session activity: first and last event times, event count, highest sequence number, explicit end. */
+/**
+ * Session activity: first and last event times, event count, highest sequence number and how many
+ * events carried one (their difference is the session's gaps), explicit end.
+ */
 export const sessionActivityProjection: Projection = {
   name: "session_activity",
   tables: ["session_activity"],
@@ -12,7 +15,7 @@ export const sessionActivityProjection: Projection = {
       table: "session_activity",
       key: { session_id: e.session_id },
       init: { user_id: e.user_id, experiment_id: e.experiment_id },
-      add: { event_count: 1 },
+      add: { event_count: 1, seq_count: e.seq === null ? 0 : 1 },
       min: { first_event_at: e.timestamp },
       max: {
         last_event_at: e.timestamp,

@@ -15,3 +15,41 @@ export async function sessionActivity(sql: Sql, sessionId: string): Promise<Sess
     | undefined;
   return row && { ...row, event_count: Number(row.event_count) };
 }
+
+/** One session's counts for data completeness. */
+export interface SessionCompleteness {
+  readonly session_id: string;
+  readonly user_id: string;
+  /** Every event of the session the log holds. */
+  readonly events: number;
+  /** The events that carried the client's `seq`. */
+  readonly numbered: number;
+  /** The gaps in the session's `seq`: its highest `seq` less the numbered events (never below 0). */
+  readonly missing: number;
+  readonly last_received_at: Date;
+}
+
+/** Per session of an experiment: events, numbered events and gaps in `seq` (api.md: completeness). */
+export async function sessionCompleteness(sql: Sql, experimentId: string): Promise<SessionCompleteness[]> {
+  const rows = (await sql("session_activity")
+    .where({ experiment_id: experimentId })
+    .select("session_id", "user_id", "event_count", "seq_count", "max_seq", "last_received_at")) as {
+    session_id: string;
+    user_id: string;
+    event_count: number | string;
+    seq_count: number | string;
+    max_seq: number | string | null;
+    last_received_at: Date;
+  }[];
+  return rows.map((r) => {
+    const numbered = Number(r.seq_count);
+    return {
+      session_id: r.session_id,
+      user_id: r.user_id,
+      events: Number(r.event_count),
+      numbered,
+      missing: r.max_seq === null ? 0 : Math.max(0, Number(r.max_seq) - numbered),
+      last_received_at: new Date(r.last_received_at),
+    };
+  });
+}

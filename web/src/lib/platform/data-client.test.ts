@@ -4,7 +4,10 @@ import type { FeedPage, FeedQuery, Video } from "../types.ts";
 import { DataClient } from "./data-client.ts";
 import type { TrackingCore } from "./tracking/core.ts";
 
-const video = (n: number) => ({ id: `id-${n}`, external_id: `ext-${n}`, title: `V${n}` }) as Video;
+const video = (n: number) =>
+  ({ id: `id-${n}`, external_id: `ext-${n}`, title: `V${n}`, propensity: 1 }) as Video & {
+    propensity: number;
+  };
 
 function fakeApi(total = 30) {
   const calls: { path: string; query: FeedQuery }[] = [];

@@ -40,7 +40,10 @@ export interface VideoList {
 type ImpressionItem = Payloads["HOME_FEED"]["videos"][number];
 
 /** One video as HOME_FEED and RECOMMENDATIONS list it (external id, feed position, metadata). */
-export function impressionItem(video: Video, position: number): ImpressionItem {
+export function impressionItem(
+  video: Video & { readonly propensity?: number | null },
+  position: number,
+): ImpressionItem {
   return {
     position,
     videoId: video.external_id,
@@ -49,6 +52,8 @@ export function impressionItem(video: Video, position: number): ImpressionItem {
     duration: video.duration_seconds,
     viewCount: video.view_count,
     thumbnailUrl: video.thumbnail_url,
+    // Off-policy evaluation: the probability the recommender placed it with, as the server said.
+    ...(video.propensity !== undefined ? { propensity: video.propensity } : {}),
   };
 }
 

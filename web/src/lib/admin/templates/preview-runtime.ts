@@ -17,7 +17,8 @@ const json = (body: unknown, status = 200) =>
 function page(videos: readonly Video[], url: URL): FeedPage {
   const limit = Number(url.searchParams.get("limit") ?? 20);
   const offset = Number(url.searchParams.get("offset") ?? 0);
-  const items = videos.slice(offset, offset + limit);
+  // The preview's ranking (newest first) is deterministic.
+  const items = videos.slice(offset, offset + limit).map((v) => ({ ...v, propensity: 1 }));
   const more = offset + limit < videos.length;
   return { items, has_more: more, next_offset: more ? offset + limit : null, recommender: "preview" };
 }

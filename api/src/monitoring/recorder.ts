@@ -1,0 +1,187 @@
+import type { Logger } from "pino";
+import type { Db } from "../db/db.ts";
+import type { FailureKind } from "../recommenders/external-http/client.ts";
+import { addTo, type Histogram, merge } from "./latency.ts";
+
+/** api.md's recommender failure kinds. */
+export const HEALTH_FAILURES = [
+  "refused",
+  "timeout",
+  "http_5xx",
+  "invalid_json",
+  "not_a_list",
+  "no_valid_ids",
+  "outside_pool",
+  "other",
+] as const;
+export type HealthFailure = (typeof HEALTH_FAILURES)[number];
+
+/**
+ * The spec's failure table as api.md names it. A DNS error counts with refused connections (the
+ * spec's one row); a connection dropped midway too. `other`: a non-2xx answer that is not a 5xx, or
+ * a response over the size limit.
+ */
+export function healthFailureOf(kind: FailureKind): HealthFailure {
+  switch (kind) {
+    case "connection_refused":
+    case "dns":
+    case "connection_error":
+      return "refused";
+    case "all_invalid_ids":
+      return "no_valid_ids";
+    case "all_outside_pool":
+      return "outside_pool";
+    case "timeout":
+    case "http_5xx":
+    case "invalid_json":
+    case "not_a_list":
+      return kind;
+    default:
+      return "other";
+  }
+}
+
+interface CallBucket {
+  experiment_id: string;
+  recommender: string;
+  surface: string;
+  minute: string;
+  calls: number;
+  empty_results: number;
+  failures: Partial<Record<HealthFailure, number>>;
+  latency: Histogram;
+  last_failure: string | null;
+}
+
+interface RejectionBucket {
+  experiment_id: string;
+  minute: string;
+  code: string;
+  count: number;
+}
+
+export interface RecorderDeps {
+  readonly db: Db;
+  readonly now: () => Date;
+  readonly log: Logger;
+  /** How often sums are written (default 5 s); `flush()` writes at once. */
+  readonly flushMs?: number;
+}
+
+const minuteOf = (d: Date) => `${d.toISOString().slice(0, 16)}:00.000Z`;
+
+/**
+ * What a running study's monitoring reads besides events: every recommendation page served (its
+ * recommender, latency, and whether it came back empty), every external failure by kind, and every
+ * event the intake rejected. Sums are kept in memory per minute and appended to the database every
+ * few seconds, so serving a page never waits for a write.
+ */
+export function createMonitoringRecorder({ db, now, log, flushMs = 5000 }: RecorderDeps) {
+  let calls = new Map<string, CallBucket>();
+  let rejections = new Map<string, RejectionBucket>();
+  let flushing: Promise<void> = Promise.resolve();
+
+  function callBucket(experimentId: string, recommender: string, surface: string): CallBucket {
+    const minute = minuteOf(now());
+    const key = `${experimentId}\u0000${recommender}\u0000${surface}\u0000${minute}`;
+    let bucket = calls.get(key);
+    if (!bucket) {
+      bucket = {
+        experiment_id: experimentId,
+        recommender,
+        surface,
+        minute,
+        calls: 0,
+        empty_results: 0,
+        failures: {},
+        latency: {},
+        last_failure: null,
+      };
+      calls.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  async function write(): Promise<void> {
+    const callRows = [...calls.values()];
+    const rejectionRows = [...rejections.values()];
+    calls = new Map();
+    rejections = new Map();
+    if (callRows.length === 0 && rejectionRows.length === 0) return;
+    try {
+      await db.transaction(async (trx) => {
+        if (callRows.length > 0)
+          await trx("recommender_calls").insert(
+            callRows.map((b) => ({
+              ...b,
+              failures: JSON.stringify(b.failures),
+              latency: JSON.stringify(b.latency),
+            })),
+          );
+        if (rejectionRows.length > 0) await trx("rejected_events").insert(rejectionRows);
+      });
+    } catch (err) {
+      // Put the sums back: the next flush tries again.
+      for (const b of callRows) {
+        const into = callBucket(b.experiment_id, b.recommender, b.surface);
+        into.calls += b.calls;
+        into.empty_results += b.empty_results;
+        for (const [k, n] of Object.entries(b.failures))
+          into.failures[k as HealthFailure] = (into.failures[k as HealthFailure] ?? 0) + (n ?? 0);
+        merge(into.latency, b.latency);
+      }
+      for (const r of rejectionRows) rejected(r.experiment_id, r.code, r.count);
+      log.warn({ err }, "monitoring records not written; retrying with the next flush");
+    }
+  }
+
+  function rejected(experimentId: string, code: string, n: number) {
+    const minute = minuteOf(now());
+    const key = `${experimentId}\u0000${code}\u0000${minute}`;
+    const bucket = rejections.get(key) ?? { experiment_id: experimentId, minute, code, count: 0 };
+    bucket.count += n;
+    rejections.set(key, bucket);
+  }
+
+  const timer = setInterval(() => void flush(), flushMs);
+  timer.unref();
+
+  /** Writes what is summed so far; calls made while a write runs wait for it. */
+  function flush(): Promise<void> {
+    flushing = flushing.then(write);
+    return flushing;
+  }
+
+  return {
+    /** A recommendation page: its recommender's latency and whether nothing was left to show. */
+    page(p: { experimentId: string; recommender: string; surface: string; ms: number; empty: boolean }) {
+      const b = callBucket(p.experimentId, p.recommender, p.surface);
+      b.calls++;
+      if (p.empty) b.empty_results++;
+      addTo(b.latency, p.ms);
+    },
+    /** An external recommender's call failed (it served an empty list). */
+    failure(p: {
+      experimentId: string;
+      recommender: string;
+      surface: string;
+      kind: FailureKind;
+      message: string;
+    }) {
+      const b = callBucket(p.experimentId, p.recommender, p.surface);
+      const kind = healthFailureOf(p.kind);
+      b.failures[kind] = (b.failures[kind] ?? 0) + 1;
+      b.last_failure = `${kind}: ${p.message}`.slice(0, 500);
+    },
+    /** Events of a batch the intake rejected, by code. */
+    rejected,
+    flush,
+    /** Stops the timer and writes what is left. */
+    async close(): Promise<void> {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
+
+export type MonitoringRecorder = ReturnType<typeof createMonitoringRecorder>;

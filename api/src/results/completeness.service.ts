@@ -1,0 +1,75 @@
+import { sessionCompleteness } from "@feedlab/projector";
+import type { ExperimentCompleteness } from "@feedlab/schemas";
+import type { ServiceDeps } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+
+/** The share of numbered events lost: gaps over what the client numbered; null with nothing numbered. */
+export const lossRate = (numbered: number, missing: number): number | null =>
+  numbered + missing === 0 ? null : missing / (numbered + missing);
+
+/**
+ * Data completeness (api.md: `GET .../completeness`): the gaps in each session's client sequence
+ * numbers, summed per participant and group, from the session activity read model. A participant
+ * whose loss rate is above the threshold is flagged.
+ */
+export function createCompletenessService({ db }: ServiceDeps) {
+  return {
+    async forExperiment(experimentId: string, threshold = 0.05): Promise<ExperimentCompleteness> {
+      if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
+      const [sessions, users, groups] = await Promise.all([
+        sessionCompleteness(db, experimentId),
+        db("users")
+          .where({ experiment_id: experimentId })
+          .orderBy("created_at")
+          .orderBy("id")
+          .select("id", "login_id", "group_id") as Promise<
+          { id: string; login_id: string; group_id: string }[]
+        >,
+        db("groups")
+          .where({ experiment_id: experimentId })
+          .orderBy("created_at")
+          .orderBy("id")
+          .select("id", "name") as Promise<{ id: string; name: string }[]>,
+      ]);
+      const byUser = Map.groupBy(sessions, (s) => s.user_id);
+      const participants = users.map((u) => {
+        const list = byUser.get(u.id) ?? [];
+        const numbered = list.reduce((s, x) => s + x.numbered, 0);
+        const missing = list.reduce((s, x) => s + x.missing, 0);
+        const loss_rate = lossRate(numbered, missing);
+        return {
+          user_id: u.id,
+          login_id: u.login_id,
+          group_id: u.group_id,
+          sessions: list.length,
+          events: list.reduce((s, x) => s + x.events, 0),
+          missing,
+          loss_rate,
+          flagged: loss_rate !== null && loss_rate > threshold,
+          numbered,
+        };
+      });
+      const perGroup = Map.groupBy(participants, (p) => p.group_id);
+      return {
+        threshold,
+        groups: groups.map((g) => {
+          const list = perGroup.get(g.id) ?? [];
+          const numbered = list.reduce((s, p) => s + p.numbered, 0);
+          const missing = list.reduce((s, p) => s + p.missing, 0);
+          return {
+            group_id: g.id,
+            name: g.name,
+            participants: list.length,
+            events: list.reduce((s, p) => s + p.events, 0),
+            missing,
+            loss_rate: lossRate(numbered, missing),
+            flagged: list.filter((p) => p.flagged).length,
+          };
+        }),
+        participants: participants.map(({ numbered: _, ...p }) => p),
+      };
+    },
+  };
+}
+
+export type CompletenessService = ReturnType<typeof createCompletenessService>;

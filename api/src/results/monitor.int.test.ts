@@ -1,0 +1,140 @@
+import type { ExperimentCompleteness, ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { createStudy } from "../../../test/harness/fixtures.ts";
+import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
+
+describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
+  let app: TestApp;
+  let admin: Client;
+  beforeAll(async () => {
+    app = await startTestApp(backend);
+    admin = await app.admin();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const settled = async () =>
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+  const numbered = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => wireEvent("PAGE_LOAD", { seq: from + i }));
+
+  it("counts a lost batch as a gap in the session's seq, per participant and arm, and flags the participant", async () => {
+    const study = await createStudy(admin, { status: "running", weights: [1] });
+    const lossy = await joinWithSession(app.client(), study.experiment.id, "lossy");
+    // Three batches of five; the second never arrives.
+    await sendEvents(lossy, numbered(1, 5));
+    await sendEvents(lossy, numbered(11, 15));
+    const whole = await joinWithSession(app.client(), study.experiment.id, "whole");
+    await sendEvents(whole, numbered(1, 10));
+    // An API client's events carry no seq: counted, never a gap.
+    await sendEvents(whole, [wireEvent("PAGE_LOAD")]);
+    await settled();
+
+    const r = await admin.get<ExperimentCompleteness>(
+      `/api/v1/admin/experiments/${study.experiment.id}/completeness`,
+    );
+    expect(r.status).toBe(200);
+    const byLogin = new Map(r.body.participants.map((p) => [p.login_id, p]));
+    expect(byLogin.get("lossy")).toMatchObject({ sessions: 1, events: 10, missing: 5, flagged: true });
+    expect(byLogin.get("lossy")?.loss_rate).toBeCloseTo(5 / 15, 10);
+    expect(byLogin.get("whole")).toMatchObject({
+      sessions: 1,
+      events: 11,
+      missing: 0,
+      loss_rate: 0,
+      flagged: false,
+    });
+    expect(r.body.groups).toEqual([
+      {
+        group_id: study.groups[0]?.id,
+        name: study.groups[0]?.name,
+        participants: 2,
+        events: 21,
+        missing: 5,
+        loss_rate: 5 / 25,
+        flagged: 1,
+      },
+    ]);
+    // A higher threshold flags nobody.
+    const lenient = await admin.get<ExperimentCompleteness>(
+      `/api/v1/admin/experiments/${study.experiment.id}/completeness?threshold=0.5`,
+    );
+    expect(lenient.body.participants.every((p) => !p.flagged)).toBe(true);
+    expect(
+      (await admin.get(`/api/v1/admin/experiments/${study.experiment.id}/completeness?threshold=2`)).status,
+    ).toBe(422);
+  });
+
+  it("flags assignment that departs from the weights, and shows activity, survey completion and rejected events per arm", async () => {
+    const study = await createStudy(admin, { status: "running", weights: [1, 1] });
+    const [a, b] = study.groups;
+    // The researcher put 30 participants in A by hand and 6 in B.
+    for (let i = 0; i < 36; i++) {
+      const r = await admin.post(`/api/v1/admin/experiments/${study.experiment.id}/participants`, {
+        login_id: `hand-${i}`,
+        group_id: i < 30 ? a?.id : b?.id,
+      });
+      expect(r.status).toBe(201);
+    }
+    const survey = await createSurvey(admin, study.experiment.id, { kind: "pre", is_active: true });
+    const active = await joinWithSession(app.client(), study.experiment.id, "active-one");
+    await sendEvents(active, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+    const reply = await sendEvents(active, [wireEvent("PAGE_LOAD", { event_type: "NOT_A_TYPE" })]);
+    expect(reply.body.rejected).toHaveLength(1);
+    const answered = await active.client.post(`/api/v1/surveys/${survey.id}/responses`, {
+      session_id: active.sessionId,
+      answers: sampleAnswers(),
+    });
+    expect(answered.status).toBe(201);
+    await settled();
+
+    const r = await admin.get<ExperimentMonitor>(`/api/v1/admin/experiments/${study.experiment.id}/monitor`);
+    expect(r.status).toBe(200);
+    expect(r.body.sample_ratio.mismatch).toBe(true);
+    expect(r.body.sample_ratio.p_value).toBeLessThan(0.001);
+    const joinedGroup = r.body.groups.find((g) => g.participants === 31 || g.participants === 7);
+    expect(joinedGroup?.active_now).toBe(1);
+    expect(r.body.groups.map((g) => g.expected_share)).toEqual([0.5, 0.5]);
+    expect(r.body.groups.reduce((s, g) => s + g.participants, 0)).toBe(37);
+    const completion = r.body.surveys.find((s) => s.survey_id === survey.id);
+    expect(completion?.groups.reduce((s, g) => s + g.responded, 0)).toBe(1);
+    expect(r.body.problems).toContainEqual(
+      expect.objectContaining({
+        kind: "rejected_events",
+        count: 1,
+        message: expect.stringContaining("unknown_event_type"),
+      }),
+    );
+  });
+
+  it("answers results over time per arm: counts and joins per bucket", async () => {
+    const study = await createStudy(admin, { status: "running", weights: [1] });
+    const p = await joinWithSession(app.client(), study.experiment.id, "t1");
+    await sendEvents(p, [
+      wireEvent("IMPRESSION", { payload: { context: "feed" } }),
+      wireEvent("IMPRESSION", { payload: { context: "feed" } }),
+      wireEvent("FEED_CLICK"),
+    ]);
+    await settled();
+    const r = await admin.get<ExperimentTimeline>(
+      `/api/v1/admin/experiments/${study.experiment.id}/timeline`,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.bucket).toBe("minute");
+    const points = r.body.groups[0]?.points ?? [];
+    const sum = (k: "impressions" | "feed_clicks" | "joined") => points.reduce((s, x) => s + x[k], 0);
+    expect([sum("impressions"), sum("feed_clicks"), sum("joined")]).toEqual([2, 1, 1]);
+    const daily = await admin.get<ExperimentTimeline>(
+      `/api/v1/admin/experiments/${study.experiment.id}/timeline?bucket=day`,
+    );
+    expect(daily.body.groups[0]?.points).toHaveLength(1);
+  });
+
+  it("keeps the monitoring and results of an unknown experiment at 404", async () => {
+    for (const path of ["completeness", "monitor", "timeline"])
+      expect((await admin.get(`/api/v1/admin/experiments/${crypto.randomUUID()}/${path}`)).status).toBe(404);
+  });
+});

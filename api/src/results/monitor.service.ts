@@ -1,0 +1,238 @@
+import { evaluationSpan, evaluationTimeline, type TimelineBucket } from "@feedlab/projector";
+import type { ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
+import type { ServiceDeps } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+import { callRows, failureCount } from "../monitoring/queries.ts";
+import type { MonitoringRecorder } from "../monitoring/recorder.ts";
+import { sampleRatioTest } from "./sample-ratio.ts";
+
+export interface MonitorDeps extends ServiceDeps {
+  readonly monitoring: Pick<MonitoringRecorder, "flush">;
+  /** Participants with an event this recent count as active now (default 5 minutes). */
+  readonly activeMinutes?: number;
+}
+
+const DAY_MS = 24 * 3600_000;
+const BUCKET_MS: Record<TimelineBucket, number> = { minute: 60_000, hour: 3600_000, day: DAY_MS };
+const MAX_BUCKETS = 500;
+
+/** The finest bucket that keeps a span under 500 points. */
+export function bucketFor(spanMs: number): TimelineBucket {
+  if (spanMs / BUCKET_MS.minute <= MAX_BUCKETS) return "minute";
+  if (spanMs / BUCKET_MS.hour <= MAX_BUCKETS) return "hour";
+  return "day";
+}
+
+const floorTo = (t: number, bucket: TimelineBucket) => Math.floor(t / BUCKET_MS[bucket]) * BUCKET_MS[bucket];
+
+/**
+ * A running study at a glance: assignment against the weights, who is active, survey completion per
+ * arm, and problems as they happen (empty pages, external failures, rejected events); and the
+ * results over time per arm. Read from read models and the monitoring records, never from raw events.
+ */
+export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }: MonitorDeps) {
+  async function groupsOf(experimentId: string) {
+    if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
+    return (await db("groups as g")
+      .leftJoin("users as u", "u.group_id", "g.id")
+      .where("g.experiment_id", experimentId)
+      .groupBy("g.id", "g.name", "g.weight", "g.created_at")
+      .orderBy("g.created_at")
+      .orderBy("g.id")
+      .select("g.id", "g.name", "g.weight", db.raw("count(u.id) as participants"))) as {
+      id: string;
+      name: string;
+      weight: number | string;
+      participants: number | string;
+    }[];
+  }
+
+  return {
+    async monitor(experimentId: string): Promise<ExperimentMonitor> {
+      const groups = (await groupsOf(experimentId)).map((g) => ({
+        ...g,
+        weight: Number(g.weight),
+        participants: Number(g.participants),
+      }));
+      await monitoring.flush();
+      const at = now();
+      const activeSince = new Date(at.getTime() - activeMinutes * 60_000);
+      const daySince = new Date(at.getTime() - DAY_MS);
+      const [active, calls, rejections, surveys, responded] = await Promise.all([
+        db("session_activity as a")
+          .join("users as u", "u.id", "a.user_id")
+          .where("a.experiment_id", experimentId)
+          .where("a.last_received_at", ">=", activeSince)
+          .groupBy("u.group_id")
+          .select("u.group_id", db.raw("count(distinct a.user_id) as n")) as Promise<
+          { group_id: string; n: number | string }[]
+        >,
+        callRows(db, { experiment_id: experimentId }, daySince),
+        db("rejected_events")
+          .where({ experiment_id: experimentId })
+          .where("minute", ">=", daySince)
+          .groupBy("minute", "code")
+          .select("minute", "code", db.raw("sum(count) as n")) as Promise<
+          { minute: Date; code: string; n: number | string }[]
+        >,
+        db("surveys")
+          .where({ experiment_id: experimentId })
+          .orderBy("created_at")
+          .select("id", "name", "kind") as Promise<{ id: string; name: string; kind: string }[]>,
+        db("survey_responses as r")
+          .join("users as u", "u.id", "r.user_id")
+          .where("u.experiment_id", experimentId)
+          .groupBy("r.survey_id", "u.group_id")
+          .select("r.survey_id", "u.group_id", db.raw("count(distinct r.user_id) as n")) as Promise<
+          { survey_id: string; group_id: string; n: number | string }[]
+        >,
+      ]);
+      const activeBy = new Map(active.map((a) => [a.group_id, Number(a.n)]));
+      // Calls are keyed by recommender and surface, not group: attribute them through the groups'
+      // recommenders.
+      const groupRecs = (await db("groups")
+        .where({ experiment_id: experimentId })
+        .select("id", "algorithm_feed", "algorithm_watch")) as {
+        id: string;
+        algorithm_feed: string;
+        algorithm_watch: string;
+      }[];
+      const usesOf = (rec: string, surface: string) =>
+        groupRecs
+          .filter((g) => (surface === "feed" ? g.algorithm_feed : g.algorithm_watch) === rec)
+          .map((g) => g.id);
+      const perGroup = new Map<string, { empty: number; failures: number }>();
+      for (const c of calls)
+        for (const g of usesOf(c.recommender, c.surface)) {
+          const s = perGroup.get(g) ?? { empty: 0, failures: 0 };
+          s.empty += c.empty_results;
+          s.failures += failureCount(c as { failures: Record<string, number> });
+          perGroup.set(g, s);
+        }
+      const total = groups.reduce((s, g) => s + g.participants, 0);
+      const weights = groups.reduce((s, g) => s + g.weight, 0);
+      const problems: ExperimentMonitor["problems"] = [];
+      for (const c of calls) {
+        const failures = failureCount(c as { failures: Record<string, number> });
+        if (failures > 0)
+          problems.push({
+            at: c.minute.toISOString(),
+            kind: "recommender_failure",
+            message: `${c.recommender} (${c.surface}): ${c.last_failure ?? "calls failed"}`,
+            count: failures,
+          });
+        if (c.empty_results > 0)
+          problems.push({
+            at: c.minute.toISOString(),
+            kind: "empty_page",
+            message: `${c.recommender} served an empty ${c.surface === "feed" ? "feed" : "related list"}`,
+            count: c.empty_results,
+          });
+      }
+      for (const r of rejections)
+        problems.push({
+          at: new Date(r.minute).toISOString(),
+          kind: "rejected_events",
+          message: `Events rejected: ${r.code}`,
+          count: Number(r.n),
+        });
+      problems.sort((a, b) => b.at.localeCompare(a.at) || a.kind.localeCompare(b.kind));
+      const respondedBy = new Map(responded.map((r) => [`${r.survey_id}\u0000${r.group_id}`, Number(r.n)]));
+      return {
+        generated_at: at.toISOString(),
+        active_window_minutes: activeMinutes,
+        groups: groups.map((g) => ({
+          group_id: g.id,
+          name: g.name,
+          weight: g.weight,
+          participants: g.participants,
+          expected_share: weights > 0 ? g.weight / weights : 0,
+          observed_share: total > 0 ? g.participants / total : null,
+          active_now: activeBy.get(g.id) ?? 0,
+          empty_pages: perGroup.get(g.id)?.empty ?? 0,
+          recommender_failures: perGroup.get(g.id)?.failures ?? 0,
+        })),
+        sample_ratio: sampleRatioTest(groups.map((g) => ({ weight: g.weight, count: g.participants }))),
+        surveys: surveys.map((s) => ({
+          survey_id: s.id,
+          name: s.name,
+          kind: s.kind,
+          groups: groups.map((g) => ({
+            group_id: g.id,
+            responded: respondedBy.get(`${s.id}\u0000${g.id}`) ?? 0,
+            participants: g.participants,
+          })),
+        })),
+        problems: problems.slice(0, 200),
+      };
+    },
+
+    /** Per group and time bucket: the evaluation counts and the participants who joined. */
+    async timeline(experimentId: string, requested?: TimelineBucket): Promise<ExperimentTimeline> {
+      const groups = await groupsOf(experimentId);
+      const [span, joinSpan] = await Promise.all([
+        evaluationSpan(db, experimentId),
+        db("users")
+          .where({ experiment_id: experimentId })
+          .first(db.raw("min(created_at) as first"), db.raw("max(created_at) as last")) as Promise<
+          { first: Date | null; last: Date | null } | undefined
+        >,
+      ]);
+      const times = [span?.first, span?.last, joinSpan?.first, joinSpan?.last]
+        .filter((t): t is Date => t !== null && t !== undefined)
+        .map((t) => new Date(t).getTime());
+      const bucket =
+        requested ?? (times.length ? bucketFor(Math.max(...times) - Math.min(...times)) : "minute");
+      const seconds = BUCKET_MS[bucket] / 1000;
+      // A literal from the table above (never input): the select and the grouping are one expression.
+      const joinedAt = `floor(extract(epoch from created_at) / ${seconds}) * ${seconds}`;
+      const [points, joins] = await Promise.all([
+        evaluationTimeline(db, experimentId, bucket),
+        db("users")
+          .where({ experiment_id: experimentId })
+          .groupByRaw(`group_id, ${joinedAt}`)
+          .select("group_id", db.raw(`${joinedAt} as at`), db.raw("count(*) as n")) as Promise<
+          { group_id: string; at: number | string; n: number | string }[]
+        >,
+      ]);
+      const zero = { impressions: 0, feed_clicks: 0, plays: 0, completions: 0, likes: 0, joined: 0 };
+      const series = new Map<string, Map<number, typeof zero>>(groups.map((g) => [g.id, new Map()]));
+      const slot = (groupId: string, t: number) => {
+        const s = series.get(groupId);
+        if (!s) return null;
+        const key = floorTo(t, bucket);
+        let p = s.get(key);
+        if (!p) {
+          p = { ...zero };
+          s.set(key, p);
+        }
+        return p;
+      };
+      for (const p of points) {
+        const into = slot(p.group_id, p.at.getTime());
+        if (!into) continue;
+        into.impressions += p.impressions;
+        into.feed_clicks += p.feed_clicks;
+        into.plays += p.plays;
+        into.completions += p.completions;
+        into.likes += p.likes;
+      }
+      for (const j of joins) {
+        const into = slot(j.group_id, Number(j.at) * 1000);
+        if (into) into.joined += Number(j.n);
+      }
+      return {
+        bucket,
+        groups: groups.map((g) => ({
+          group_id: g.id,
+          name: g.name,
+          points: [...(series.get(g.id) ?? new Map()).entries()]
+            .sort((a, b) => a[0] - b[0])
+            .map(([t, p]) => ({ at: new Date(t).toISOString(), ...p })),
+        })),
+      };
+    },
+  };
+}
+
+export type MonitorService = ReturnType<typeof createMonitorService>;

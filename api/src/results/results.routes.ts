@@ -1,0 +1,100 @@
+import {
+  CompletenessQuery,
+  ErrorBody,
+  ExperimentCompleteness,
+  ExperimentMonitor,
+  ExperimentStats,
+  ExperimentTimeline,
+  IdParams,
+  TimelineQuery,
+} from "@feedlab/schemas";
+import { route } from "../http/route.ts";
+import type { CompletenessService } from "./completeness.service.ts";
+import type { MonitorService } from "./monitor.service.ts";
+import type { StatsService } from "./stats.service.ts";
+
+const unknownExperiment = { description: "Unknown experiment", schema: ErrorBody };
+
+/** Results per arm (api.md: stats, completeness) and the live monitoring of a running study. */
+export function resultsRoutes({
+  stats,
+  completeness,
+  monitor,
+}: {
+  stats: StatsService;
+  completeness: CompletenessService;
+  monitor: MonitorService;
+}) {
+  return [
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/stats",
+      tag: "results",
+      summary: "Results per arm: counts and rates with 95% intervals, per group and per recommender",
+      description:
+        "Counts IMPRESSION, FEED_CLICK, VIDEO_PLAY, VIDEO_ENDED (completions) and LIKE from the evaluation read model, live within the projector's lag. ctr = feed_clicks / impressions, completion_rate = completions / plays, like_rate = likes / plays, each {value, low, high}: the ratio of sums and a 95% interval that treats each participant as a cluster (delta method, cluster-robust variance); null parts when the denominator is 0, and a null interval with one participant. Per recommender, impressions count for the list they were in (related: the watch page); plays, completions and likes count for the watch page's recommender.",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: { description: "The experiment's results", schema: ExperimentStats },
+        404: unknownExperiment,
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await stats.forExperiment(params.id);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/completeness",
+      tag: "results",
+      summary: "Data completeness: gaps in the client's sequence numbers per group and participant",
+      description:
+        "The browser runtime numbers each session's events from 1 (`seq`). A session's missing events are its highest seq less the numbered events the log holds; participants and groups sum their sessions. loss_rate = missing / (numbered events + missing), null when nothing was numbered. Events without seq (sent by other clients) count in `events` only. A batch lost at the very end of a session leaves no gap and cannot be counted. Participants above `threshold` (default 0.05) are flagged.",
+      access: "admin",
+      params: IdParams,
+      query: CompletenessQuery,
+      responses: {
+        200: { description: "Completeness per group and participant", schema: ExperimentCompleteness },
+        404: unknownExperiment,
+      },
+      handler: async (ctx, { params, query }) => {
+        ctx.body = await completeness.forExperiment(params.id, query.threshold ?? 0.05);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/monitor",
+      tag: "results",
+      summary: "A running study at a glance: assignment, activity, survey completion, problems",
+      description:
+        "Per group: participants assigned, the share the weights ask for and the observed share, participants active in the last 5 minutes, empty pages served and external recommender failures in the last 24 hours. sample_ratio: Pearson's chi-square test of assignment against the weights; mismatch when p < 0.001. Per survey and group: participants with a response. problems: the last 24 hours' empty pages, recommender failures and rejected events per minute, newest first (at most 200).",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: { description: "The study's state", schema: ExperimentMonitor },
+        404: unknownExperiment,
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await monitor.monitor(params.id);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/timeline",
+      tag: "results",
+      summary: "Results over time: per group and time bucket, evaluation counts and participants joined",
+      description:
+        "Counts per bucket (UTC), not cumulative; buckets without anything are left out. Events count in the minute they were received. Default bucket: the finest of minute, hour and day that keeps the study under 500 buckets.",
+      access: "admin",
+      params: IdParams,
+      query: TimelineQuery,
+      responses: {
+        200: { description: "Counts over time per group", schema: ExperimentTimeline },
+        404: unknownExperiment,
+      },
+      handler: async (ctx, { params, query }) => {
+        ctx.body = await monitor.timeline(params.id, query.bucket);
+      },
+    }),
+  ];
+}

@@ -277,7 +277,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...experimentRoutes(services),
     ...groupRoutes(services),
     ...videoRoutes(services),
-    ...participantRoutes({ participants: services.participants, auth: services.auth, cookies }),
+    ...participantRoutes({ db, participants: services.participants, auth: services.auth, cookies }),
     ...sessionRoutes(services),
     ...feedRoutes({ feed: services.feed, progress: rt.progress }),
     ...eventRoutes(services),

@@ -184,6 +184,14 @@ export class Client {
     return { status: res.status, body: parsed as T, headers: res.headers, text };
   }
 
+  /** GET of a binary body (a Parquet export), as bytes. */
+  async download(pathname: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const res = await fetch(this.base + pathname, { headers });
+    return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+  }
+
   get = <T = unknown>(p: string) => this.request<T>("GET", p);
   post = <T = unknown>(p: string, json?: unknown) =>
     this.request<T>("POST", p, json === undefined ? {} : { json });

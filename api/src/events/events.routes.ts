@@ -18,7 +18,15 @@ import type { EventsService } from "./events.service.ts";
 const EVENTS_BODY_LIMIT = 2 * 1024 * 1024;
 
 const ExportQuery = Type.Object({
-  format: Type.Union([Type.Literal("ndjson"), Type.Literal("csv")], { default: "ndjson" }),
+  format: Type.Union([Type.Literal("ndjson"), Type.Literal("csv"), Type.Literal("parquet")], {
+    default: "ndjson",
+  }),
+  spreadsheet_safe: Type.Optional(
+    Type.Boolean({
+      description:
+        "CSV only: text that a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return) gets a leading apostrophe (OWASP: CSV injection). The console's download buttons ask for it; off by default, so the file holds exactly what was stored.",
+    }),
+  ),
   types: Type.Optional(Type.String({ description: "Comma-separated event types", maxLength: 2000 })),
   since: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, inclusive" })),
   until: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, exclusive" })),
@@ -82,7 +90,11 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
         if (query.format === "csv") {
           ctx.type = "text/csv; charset=utf-8";
           ctx.attachment(`events-${params.id}-${stamp}.csv`);
-          ctx.body = eventStore.csv(filter);
+          ctx.body = eventStore.csv(filter, { safe: query.spreadsheet_safe === true });
+        } else if (query.format === "parquet") {
+          ctx.type = "application/vnd.apache.parquet";
+          ctx.attachment(`events-${params.id}-${stamp}.parquet`);
+          ctx.body = eventStore.parquet(filter);
         } else {
           ctx.type = "application/x-ndjson; charset=utf-8";
           ctx.attachment(`events-${params.id}-${stamp}.ndjson`);

@@ -1,12 +1,23 @@
-/** One RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
-export function csvField(value: unknown): string {
+/**
+ * Text a spreadsheet would run as a formula (OWASP: CSV injection) begins with `=`, `+`, `-`, `@`, a
+ * tab or a carriage return. The spreadsheet-safe variant puts an apostrophe before it, which
+ * spreadsheets show as text and do not display.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled. With `safe`,
+ * text that would start a formula is prefixed with an apostrophe (numbers stay numbers).
+ */
+export function csvField(value: unknown, safe = false): string {
   if (value === null || value === undefined) return "";
-  const s =
+  let s =
     typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (safe && typeof value === "string" && FORMULA_START.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** One RFC 4180 record, CRLF-terminated. */
-export function csvRow(values: readonly unknown[]): string {
-  return `${values.map(csvField).join(",")}\r\n`;
+/** One RFC 4180 record, CRLF-terminated (`safe`: the spreadsheet-safe variant of each field). */
+export function csvRow(values: readonly unknown[], safe = false): string {
+  return `${values.map((v) => csvField(v, safe)).join(",")}\r\n`;
 }

@@ -10,12 +10,20 @@ import {
 import { Type } from "@sinclair/typebox";
 import type { AuthService } from "../auth/auth.service.ts";
 import { type CookiePolicy, PARTICIPANT_COOKIE, setSessionCookie } from "../auth/cookies.ts";
+import type { Db } from "../db/db.ts";
 import type { AppContext } from "../http/context.ts";
 import { unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
+import { participantsCsv } from "./participants.export.ts";
 import type { ParticipantsService } from "./participants.service.ts";
 
+const ParticipantsQuery = Type.Object({
+  format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")], { default: "json" })),
+  spreadsheet_safe: Type.Optional(Type.Boolean()),
+});
+
 export interface ParticipantRoutesDeps {
+  readonly db: Db;
   readonly participants: ParticipantsService;
   readonly auth: AuthService;
   readonly cookies: CookiePolicy;
@@ -28,7 +36,7 @@ export function participantOf(ctx: AppContext) {
   return p;
 }
 
-export function participantRoutes({ participants, auth, cookies }: ParticipantRoutesDeps) {
+export function participantRoutes({ db, participants, auth, cookies }: ParticipantRoutesDeps) {
   return [
     route({
       method: "post",
@@ -84,12 +92,26 @@ export function participantRoutes({ participants, auth, cookies }: ParticipantRo
       method: "get",
       path: "/api/v1/admin/experiments/{id}/participants",
       tag: "participants",
-      summary: "List an experiment's participants",
+      summary: "List an experiment's participants (JSON, or the participants CSV)",
+      description:
+        "format=csv: one row per participant (api.md): user_id, login_id, group_id, group_name, status (`joined`: no event yet; `started`), joined_at, consented_at, finished_at (empty until the study flow records them), sessions, events, last_seen_at (the last event received). spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
       access: "admin",
       params: IdParams,
-      responses: { 200: { description: "Participants", schema: Type.Array(Participant) } },
-      handler: async (ctx, { params }) => {
-        ctx.body = await participants.list(params.id);
+      query: ParticipantsQuery,
+      responses: {
+        200: { description: "Participants", schema: Type.Array(Participant) },
+        404: { description: "Unknown experiment", schema: ErrorBody },
+      },
+      handler: async (ctx, { params, query }) => {
+        if (query.format !== "csv") {
+          ctx.body = await participants.list(params.id);
+          return;
+        }
+        await participants.list(params.id); // 404 for an unknown experiment, before streaming
+        ctx.type = "text/csv; charset=utf-8";
+        ctx.attachment(`participants-${params.id}.csv`);
+        ctx.set("Cache-Control", "no-store");
+        ctx.body = participantsCsv(db, params.id, { safe: query.spreadsheet_safe === true });
       },
     }),
   ];

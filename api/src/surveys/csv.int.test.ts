@@ -134,7 +134,7 @@ describe.each(BACKENDS)("survey responses CSV (%s)", (backend) => {
     }
     // when the export reads them 5 at a time,
     let text = "";
-    for await (const chunk of exportResponsesCsv(db, survey.id, 5)) text += String(chunk);
+    for await (const chunk of exportResponsesCsv(db, survey.id, { pageSize: 5 })) text += String(chunk);
     // then every response appears once, ordered by created_at and then id.
     const got = records(text)
       .slice(1)

@@ -45,22 +45,59 @@ export interface ExportedResponse {
  * for pre and post; `selections` is the JSON list of `{id, text, value}` (values stay numbers; an empty
  * list for text questions); `text_input` is empty for single and multi.
  */
-export function responseCsvRecords(r: ExportedResponse): string {
+export function responseCsvRecords(r: ExportedResponse, safe = false): string {
   const answers = json<AnswerRecord[]>(r.answers, []);
   // The first four fields are the same on every record of the response: escape them once.
   const at = r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at;
-  const head = `${csvField(r.id)},${csvField(r.login_id)},${csvField(r.about_session_id)},${csvField(at)},`;
+  const head = `${csvField(r.id)},${csvField(r.login_id, safe)},${csvField(r.about_session_id)},${csvField(at)},`;
   let out = "";
   for (const a of answers) {
-    out += `${head}${csvField(a.questionId)},${csvField(a.questionText)},${csvField(
+    out += `${head}${csvField(a.questionId, safe)},${csvField(a.questionText, safe)},${csvField(
       JSON.stringify(a.selections ?? []),
-    )},${csvField(a.textInput)}\r\n`;
+    )},${csvField(a.textInput, safe)}\r\n`;
   }
   return out;
 }
 
+/** The wide CSV's fixed columns (api.md), before one column per question. */
+export const WIDE_CSV_COLUMNS = [
+  "response_id",
+  "user_id",
+  "user_login_id",
+  "group_id",
+  "group_name",
+  "about_session_id",
+  "created_at",
+] as const;
+
+/**
+ * One wide record of a response: the fixed columns, then per question (in `questionIds` order) the
+ * chosen option's value (single), the values joined by `|` (multi) or the text (text); empty when
+ * the question was not answered.
+ */
+export function wideCsvRecord(
+  r: ExportedResponse & { user_id: string; group_id: string | null; group_name: string | null },
+  questionIds: readonly string[],
+  safe = false,
+): string {
+  const answers = new Map(json<AnswerRecord[]>(r.answers, []).map((a) => [a.questionId, a]));
+  const at = r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at;
+  const cells: unknown[] = [r.id, r.user_id, r.login_id, r.group_id, r.group_name, r.about_session_id, at];
+  for (const id of questionIds) {
+    const a = answers.get(id);
+    if (!a) cells.push(null);
+    else if (a.textInput !== null && a.textInput !== undefined && (a.selections ?? []).length === 0)
+      cells.push(a.textInput);
+    else cells.push((a.selections ?? []).map((s) => s.value).join("|"));
+  }
+  return csvRow(cells, safe);
+}
+
 interface PageRow {
   id: string;
+  user_id: string;
+  group_id: string | null;
+  group_name: string | null;
   login_id: string | null;
   about_session_id: string | null;
   /** created_at in ISO 8601 (UTC, milliseconds), formatted by the database. */
@@ -83,8 +120,9 @@ async function readPage(db: Db, surveyId: string, after: { at: string; id: strin
     await trx.raw("set local enable_sort = off");
     const q = trx("survey_responses as r")
       .leftJoin("users as u", "u.id", "r.user_id")
+      .leftJoin("groups as g", "g.id", "u.group_id")
       .where("r.survey_id", surveyId)
-      .select("r.id", "u.login_id", "r.about_session_id")
+      .select("r.id", "r.user_id", "u.login_id", "u.group_id", "g.name as group_name", "r.about_session_id")
       .select(
         trx.raw(
           `to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
@@ -110,9 +148,49 @@ async function readPage(db: Db, surveyId: string, after: { at: string; id: strin
  * therefore dies young, in V8's scavenger, instead of being promoted to the old generation, where
  * with default heap settings it piled up to hundreds of MB before a full collection.
  */
-export function exportResponsesCsv(db: Db, surveyId: string, pageSize = EXPORT_PAGE_SIZE): Readable {
+export function exportResponsesCsv(
+  db: Db,
+  surveyId: string,
+  options: { pageSize?: number; safe?: boolean } = {},
+): Readable {
+  const safe = options.safe === true;
+  return streamResponses(
+    db,
+    surveyId,
+    csvRow(RESPONSE_CSV_COLUMNS),
+    (r) => responseCsvRecords(r, safe),
+    options.pageSize,
+  );
+}
+
+/**
+ * The wide CSV (api.md: `responses/wide.csv`): one record per response with the participant's arm,
+ * then one column per question of the survey, named by its id.
+ */
+export function exportWideCsv(
+  db: Db,
+  survey: { id: string; questionIds: readonly string[] },
+  options: { pageSize?: number; safe?: boolean } = {},
+): Readable {
+  const safe = options.safe === true;
+  return streamResponses(
+    db,
+    survey.id,
+    csvRow([...WIDE_CSV_COLUMNS, ...survey.questionIds], safe),
+    (r) => wideCsvRecord(r, survey.questionIds, safe),
+    options.pageSize,
+  );
+}
+
+function streamResponses(
+  db: Db,
+  surveyId: string,
+  header: string,
+  render: (r: PageRow) => string,
+  pageSize = EXPORT_PAGE_SIZE,
+): Readable {
   async function* chunks(): AsyncGenerator<string> {
-    yield csvRow(RESPONSE_CSV_COLUMNS);
+    yield header;
     let cursor: { at: string; id: string } | null = null;
     for (;;) {
       const rows: (PageRow | undefined)[] = await readPage(db, surveyId, cursor, pageSize);
@@ -126,7 +204,7 @@ export function exportResponsesCsv(db: Db, surveyId: string, pageSize = EXPORT_P
         // written lives through several scavenges and is promoted: on the surveys-csv benchmark
         // that alone took peak RSS from about 140 MB to 210-250 MB.
         rows[i] = undefined;
-        chunk += responseCsvRecords(r);
+        chunk += render(r);
         if (chunk.length >= CHUNK_CHARS) {
           yield chunk;
           chunk = "";

@@ -11,9 +11,10 @@ import {
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import type { Db } from "../db/db.ts";
+import { json } from "../db/present.ts";
 import { route } from "../http/route.ts";
 import { participantOf } from "../participants/participants.routes.ts";
-import { exportResponsesCsv } from "./responses.csv.ts";
+import { exportResponsesCsv, exportWideCsv } from "./responses.csv.ts";
 import type { SurveyResponsesService } from "./responses.service.ts";
 import type { SurveysService } from "./surveys.service.ts";
 
@@ -25,6 +26,12 @@ export interface SurveyRoutesDeps {
 
 const error = (description: string) => ({ description, schema: ErrorBody });
 const unknownSurvey = error("Unknown survey");
+
+const CsvQuery = Type.Object({
+  spreadsheet_safe: Type.Optional(
+    Type.Boolean({ description: "Prefix text a spreadsheet would run as a formula with an apostrophe" }),
+  ),
+});
 const SHAPE_RULES =
   "Shape rules (422 `invalid_survey`, `details` naming the question: `field`, `question_id`, `rule`): single and multi need at least one option; multi needs whole-number `minSelect` and `maxSelect` (0 = no upper bound, min <= max, min <= options); text takes no options. Question ids are unique in a survey, option ids in a question. At most 200 questions and 100 options per question.";
 
@@ -142,19 +149,47 @@ export function surveyRoutes({ db, surveys, surveyResponses }: SurveyRoutesDeps)
       tag: "surveys",
       summary: "Streamed CSV of the survey's responses",
       description:
-        "RFC 4180 (CRLF records, fields quoted when they hold a comma, quote, CR or LF). Columns: response_id, user_login_id, about_session_id (empty for pre and post), created_at (ISO 8601), question_id, question_text (the response's snapshot), selections (JSON list of {id, text, value}), text_input (empty for single and multi). One record per response and answered question, responses in submission order.",
+        "RFC 4180 (CRLF records, fields quoted when they hold a comma, quote, CR or LF). Columns: response_id, user_login_id, about_session_id (empty for pre and post), created_at (ISO 8601), question_id, question_text (the response's snapshot), selections (JSON list of {id, text, value}), text_input (empty for single and multi). One record per response and answered question, responses in submission order. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula (=, +, -, @, tab, CR); without it the file is exactly the spec's.",
       access: "admin",
       params: IdParams,
+      query: CsvQuery,
       responses: {
         200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
         404: unknownSurvey,
       },
-      handler: async (ctx, { params }) => {
+      handler: async (ctx, { params, query }) => {
         const survey = await surveys.assertExists(params.id);
         ctx.type = "text/csv; charset=utf-8";
         ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-responses.csv"`);
         ctx.set("Cache-Control", "no-store");
-        ctx.body = exportResponsesCsv(db, survey.id);
+        ctx.body = exportResponsesCsv(db, survey.id, { safe: query.spreadsheet_safe === true });
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/surveys/{id}/responses/wide.csv",
+      tag: "surveys",
+      summary: "Streamed wide CSV: one row per response, with the participant's arm",
+      description:
+        "Columns: response_id, user_id, user_login_id, group_id, group_name, about_session_id, created_at, then one column per question of the survey, named by its id: single, the chosen option's value; multi, the values joined by `|`; text, the text; empty when unanswered. Responses in submission order. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
+      access: "admin",
+      params: IdParams,
+      query: CsvQuery,
+      responses: {
+        200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
+        404: unknownSurvey,
+      },
+      handler: async (ctx, { params, query }) => {
+        const survey = await surveys.assertExists(params.id);
+        const questions = json<{ id: string }[]>(survey.questions, []);
+        ctx.type = "text/csv; charset=utf-8";
+        ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-responses-wide.csv"`);
+        ctx.set("Cache-Control", "no-store");
+        ctx.body = exportWideCsv(
+          db,
+          { id: survey.id, questionIds: questions.map((q) => q.id) },
+          { safe: query.spreadsheet_safe === true },
+        );
       },
     }),
     route({

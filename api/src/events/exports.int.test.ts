@@ -1,0 +1,178 @@
+import type { Survey } from "@feedlab/schemas";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { duckdb, duckdbTypes, pandasReadCsv, withFiles } from "../../../test/harness/analysis.ts";
+import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
+import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
+
+/** A login id that a spreadsheet would run as a formula (OWASP's CSV injection example). */
+const FORMULA = '=HYPERLINK("http://evil.example","x")';
+
+describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
+  let app: TestApp;
+  let admin: Client;
+  let study: StudyFixture;
+  let survey: Survey;
+  let mallory: Joined;
+  beforeAll(async () => {
+    app = await startTestApp(backend);
+    admin = await app.admin();
+    study = await createStudy(admin, { status: "running", weights: [1, 1], videoCount: 3 });
+    survey = await createSurvey(admin, study.experiment.id, { kind: "pre", is_active: true });
+    mallory = await joinWithSession(app.client(), study.experiment.id, FORMULA);
+    const alice = await joinWithSession(app.client(), study.experiment.id, "alice");
+    const video = study.videos[0]?.id;
+    for (const p of [mallory, alice]) {
+      const r = await sendEvents(p, [
+        wireEvent("PAGE_LOAD", { seq: 1 }),
+        wireEvent("IMPRESSION", {
+          seq: 2,
+          video_id: video,
+          position_in_feed: 0,
+          payload: { context: "feed" },
+        }),
+        wireEvent("VIDEO_PROGRESS", { seq: 3, video_id: video, watch_ratio: 0.25, watch_duration: 7.5 }),
+      ]);
+      expect(r.body.rejected).toEqual([]);
+      const answered = await p.client.post(`/api/v1/surveys/${survey.id}/responses`, {
+        session_id: p.sessionId,
+        answers: sampleAnswers(p === mallory ? "@SUM(1+1)" : "fine"),
+      });
+      expect(answered.status).toBe(201);
+    }
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const events = `/api/v1/admin/experiments/${"{id}"}/events`;
+  const eventsOf = (query: string) => `${events.replace("{id}", study.experiment.id)}?${query}`;
+
+  it("writes Parquet that DuckDB reads with the export's columns, types, order and values", async () => {
+    const parquet = await admin.download(eventsOf("format=parquet"));
+    expect(parquet.status).toBe(200);
+    expect(parquet.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+    const ndjson = (await admin.get(eventsOf("format=ndjson"))).text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await withFiles(async (file) => {
+      const from = `read_parquet('${await file("events.parquet", parquet.bytes)}')`;
+      expect(await duckdbTypes(from)).toEqual({
+        event_id: "VARCHAR",
+        session_id: "VARCHAR",
+        user_id: "VARCHAR",
+        login_id: "VARCHAR",
+        group_id: "VARCHAR",
+        event_type: "VARCHAR",
+        video_id: "VARCHAR",
+        timestamp: "TIMESTAMP WITH TIME ZONE",
+        received_at: "TIMESTAMP WITH TIME ZONE",
+        watch_ratio: "DOUBLE",
+        watch_duration: "DOUBLE",
+        position_in_feed: "INTEGER",
+        algorithm_feed: "VARCHAR",
+        algorithm_watch: "VARCHAR",
+        payload: "JSON",
+        experiment_id: "VARCHAR",
+        group_name: "VARCHAR",
+        seq: "BIGINT",
+        ui_feed: "VARCHAR",
+        ui_watch: "VARCHAR",
+      });
+      const rows = await duckdb(
+        `SELECT event_id, login_id, group_name, seq, watch_ratio, position_in_feed, payload->>'context' AS context,
+                epoch_ms(timestamp) AS ms FROM ${from}`,
+      );
+      expect(rows.map((r) => r.event_id)).toEqual(ndjson.map((e) => e.event_id));
+      const progress = ndjson.findIndex((e) => e.event_type === "VIDEO_PROGRESS");
+      expect(rows[progress]).toMatchObject({ watch_ratio: 0.25, seq: "3" });
+      const impression = ndjson.findIndex((e) => e.event_type === "IMPRESSION");
+      expect(rows[impression]).toMatchObject({ position_in_feed: 0, context: "feed" });
+      expect(rows.map((r) => [r.login_id, r.group_name, Number(r.ms)])).toEqual(
+        ndjson.map((e) => [e.login_id, e.group_name, Date.parse(String(e.timestamp))]),
+      );
+    });
+  });
+
+  it("writes CSV that pandas and DuckDB read with numbers as numbers and times as times", async () => {
+    const csv = await admin.get(eventsOf("format=csv"));
+    await withFiles(async (file) => {
+      const path = await file("events.csv", csv.text);
+      const pandas = await pandasReadCsv(path, ["timestamp", "received_at"]);
+      expect(pandas.rows).toBe(6);
+      expect(pandas.dtypes).toMatchObject({
+        timestamp: "datetime64[ns, UTC]",
+        received_at: "datetime64[ns, UTC]",
+        watch_ratio: "float64",
+        seq: "int64",
+        event_type: "object",
+      });
+      const types = await duckdbTypes(`read_csv('${path}')`);
+      expect(types).toMatchObject({
+        seq: "BIGINT",
+        watch_ratio: "DOUBLE",
+        timestamp: "TIMESTAMP WITH TIME ZONE",
+      });
+    });
+  });
+
+  it("keeps participant text from running as a formula in the spreadsheet-safe variant, and exact without it", async () => {
+    const plain = await admin.get(eventsOf("format=csv"));
+    const safe = await admin.get(eventsOf("format=csv&spreadsheet_safe=true"));
+    const quoted = `"${FORMULA.replace(/"/g, '""')}"`;
+    expect(plain.text).toContain(`,${quoted},`);
+    expect(safe.text).not.toContain(`,${quoted},`);
+    expect(safe.text).toContain(`,"'${FORMULA.replace(/"/g, '""')}",`);
+    // Negative numbers stay numbers.
+    expect(safe.text.split("\r\n").length).toBe(plain.text.split("\r\n").length);
+    const spec = await admin.get(`/api/v1/admin/surveys/${survey.id}/responses/csv?spreadsheet_safe=true`);
+    expect(spec.text).toContain(",'@SUM(1+1)\r\n");
+    const exact = await admin.get(`/api/v1/admin/surveys/${survey.id}/responses/csv`);
+    expect(exact.text).toContain(",@SUM(1+1)\r\n");
+  });
+
+  it("lists participants as CSV with their arm, status, sessions, events and last activity", async () => {
+    const r = await admin.get(`/api/v1/admin/experiments/${study.experiment.id}/participants?format=csv`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toContain("text/csv");
+    const [header, ...rows] = r.text.trim().split("\r\n");
+    expect(header).toBe(
+      "user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at",
+    );
+    expect(rows).toHaveLength(2);
+    await withFiles(async (file) => {
+      const pandas = await pandasReadCsv(await file("participants.csv", r.text), [
+        "joined_at",
+        "last_seen_at",
+      ]);
+      expect(pandas.dtypes).toMatchObject({
+        sessions: "int64",
+        events: "int64",
+        joined_at: "datetime64[ns, UTC]",
+      });
+      expect(pandas.first).toMatchObject({ status: "started", sessions: 1, events: 3 });
+      expect(String(pandas.first.group_name)).toMatch(/^Arm /);
+    });
+    expect(
+      (await admin.get(`/api/v1/admin/experiments/${crypto.randomUUID()}/participants?format=csv`)).status,
+    ).toBe(404);
+  });
+
+  it("writes the wide survey CSV: a row per response with the arm, a column per question", async () => {
+    const r = await admin.get(`/api/v1/admin/surveys/${survey.id}/responses/wide.csv`);
+    expect(r.status).toBe(200);
+    const [header, ...rows] = r.text.trim().split("\r\n");
+    expect(header).toBe(
+      "response_id,user_id,user_login_id,group_id,group_name,about_session_id,created_at,mood,topics,why",
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatch(/,alice,[0-9a-f-]{36},Arm [^,]+,,[0-9T:.Z-]+,1,1\|3,fine$/);
+    await withFiles(async (file) => {
+      const pandas = await pandasReadCsv(await file("wide.csv", r.text), ["created_at"]);
+      expect(pandas.dtypes).toMatchObject({ mood: "int64", topics: "object", why: "object" });
+    });
+  });
+});

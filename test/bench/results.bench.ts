@@ -1,0 +1,173 @@
+// `npm run bench -- results`: an experiment with 1,000,000 events (2,000 participants in three arms).
+// Figures: GET .../stats (counts, rates and clustered intervals) against its floor, one aggregate
+// query of the same read model's counts; and the Parquet events export over HTTP (rows/s, the API
+// process's peak RSS) against its floor, reading the same rows page by page from the database.
+// Goals (issue "Results per arm"): stats under 100 ms; Parquet at 100,000 rows/s or more, RSS < 200 MB.
+// BENCH_EVENTS overrides the number of events; runs on PostgreSQL (a throwaway cluster).
+import { randomUUID } from "node:crypto";
+import { eventPages } from "@feedlab/projector";
+import pg from "pg";
+import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
+import { startPostgres } from "../harness/postgres.ts";
+import { memoryOf, startServer } from "./support.ts";
+
+export const name = "results";
+export const description =
+  "Stats and the Parquet export of an experiment with 1M events; each against the cheapest way to do the same work";
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const PARTICIPANTS = 2000;
+const ARMS = 3;
+const TYPES = ["IMPRESSION", "FEED_CLICK", "VIDEO_PLAY", "VIDEO_ENDED", "LIKE", "VIDEO_PROGRESS"];
+
+/** An experiment, three arms, 2,000 participants, their events and the evaluation counts they make. */
+async function seed(db: Db): Promise<string> {
+  await migrate(db);
+  const experiment = randomUUID();
+  await db("experiments").insert({ id: experiment, name: "Bench", status: "running" });
+  const groups = Array.from({ length: ARMS }, (_, i) => ({
+    id: randomUUID(),
+    experiment_id: experiment,
+    name: `Arm ${i + 1}`,
+    algorithm_feed: "popularity",
+    algorithm_watch: "similarity",
+    ui_feed: "grid-desktop",
+    ui_watch: "grid-desktop",
+  }));
+  await db("groups").insert(groups);
+  await db.raw(
+    `insert into users (id, experiment_id, login_id, group_id)
+     select gen_random_uuid(), ?, 'p-' || g, (array[?, ?, ?]::uuid[])[1 + g % 3]
+     from generate_series(1, ?) g`,
+    [experiment, ...groups.map((g) => g.id), PARTICIPANTS],
+  );
+  // Events: participant n gets every PARTICIPANTS-th event, types in turn, a second apart.
+  await db.raw(
+    `insert into events (event_id, session_id, user_id, login_id, experiment_id, group_id, event_type,
+       video_id, timestamp, received_at, watch_ratio, watch_duration, position_in_feed, algorithm_feed,
+       algorithm_watch, payload, seq, log_partition, log_offset, ui_feed, ui_watch)
+     select gen_random_uuid(), u.id, u.id, u.login_id, u.experiment_id, u.group_id,
+       (array[${TYPES.map((t) => `'${t}'`).join(",")}])[1 + g % ${TYPES.length}],
+       'video-' || (g % 500), timestamptz '2026-11-01 00:00:00+00' + g * interval '1 second',
+       timestamptz '2026-11-01 00:00:00+00' + g * interval '1 second' + interval '80 milliseconds',
+       case when g % 6 = 5 then (g % 100) / 100.0 end, case when g % 6 = 5 then g % 300 end,
+       case when g % 6 = 0 then g % 20 end, 'popularity', 'similarity',
+       jsonb_build_object('context', 'feed', 'n', g), g / ${PARTICIPANTS} + 1, 0, g,
+       'grid-desktop', 'grid-desktop'
+     from generate_series(0, ? - 1) g
+     join (select id, login_id, experiment_id, group_id, row_number() over (order by login_id) - 1 as n
+           from users where experiment_id = ?) u on u.n = g % ${PARTICIPANTS}`,
+    [EVENTS, experiment],
+  );
+  // The evaluation read model as the projector leaves it for these events.
+  await db.raw(
+    `insert into evaluation_counts (experiment_id, group_id, user_id, surface, recommender, impressions,
+       feed_clicks, plays, completions, likes, last_at)
+     select experiment_id, group_id, user_id,
+       case when event_type in ('IMPRESSION', 'FEED_CLICK') then 'feed' else 'watch' end,
+       case when event_type in ('IMPRESSION', 'FEED_CLICK') then 'popularity' else 'similarity' end,
+       count(*) filter (where event_type = 'IMPRESSION'), count(*) filter (where event_type = 'FEED_CLICK'),
+       count(*) filter (where event_type = 'VIDEO_PLAY'), count(*) filter (where event_type = 'VIDEO_ENDED'),
+       count(*) filter (where event_type = 'LIKE'), max(received_at)
+     from events where experiment_id = ? and event_type <> 'VIDEO_PROGRESS'
+     group by 1, 2, 3, 4, 5`,
+    [experiment],
+  );
+  await db.raw("analyze");
+  return experiment;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+async function timed(times: number, work: () => Promise<unknown>): Promise<number> {
+  await work(); // warm
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await work();
+    ms.push(performance.now() - t);
+  }
+  return median(ms);
+}
+
+export async function run(): Promise<Record<string, number | string>> {
+  const figures: Record<string, number | string> = {};
+  const cluster = await startPostgres();
+  try {
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query("CREATE DATABASE feedlab_results_bench");
+    await admin.end();
+    const url = new URL(cluster.url);
+    url.pathname = "/feedlab_results_bench";
+    const { db, close } = openDb({ databaseUrl: url.href, dataDir: "" });
+    let experiment: string;
+    try {
+      const t = performance.now();
+      experiment = await seed(db);
+      figures.seeding = `${EVENTS} events in ${((performance.now() - t) / 1000).toFixed(1)} s`;
+      // Floors, in this process on the same database.
+      const floorStats = await timed(20, () =>
+        db("evaluation_counts")
+          .where({ experiment_id: experiment })
+          .groupBy("group_id")
+          .select(
+            "group_id",
+            db.raw("sum(impressions), sum(feed_clicks), sum(plays), sum(completions), sum(likes)"),
+          ),
+      );
+      figures["stats floor: one aggregate query (median)"] = `${floorStats.toFixed(1)} ms`;
+      const t2 = performance.now();
+      let rows = 0;
+      for await (const page of eventPages(db, { experimentId: experiment })) rows += page.length;
+      const floorSeconds = (performance.now() - t2) / 1000;
+      figures["export floor: read the rows page by page"] =
+        `${Math.round(rows / floorSeconds)} rows/s (${rows} rows in ${floorSeconds.toFixed(1)} s)`;
+      figures._floorRowsPerSecond = rows / floorSeconds;
+    } finally {
+      await close();
+    }
+
+    const server = await startServer({ DATABASE_URL: url.href, KAFKA_BROKERS: "" });
+    try {
+      const client = await server.admin();
+      const stats = await timed(20, async () => {
+        const r = await client.get(`/api/v1/admin/experiments/${experiment}/stats`);
+        if (r.status !== 200) throw new Error(`stats answered ${r.status}`);
+      });
+      figures["GET .../stats over HTTP (median of 20)"] = `${stats.toFixed(1)} ms`;
+      figures["stats / floor"] = (
+        stats / Number.parseFloat(String(figures["stats floor: one aggregate query (median)"]))
+      ).toFixed(1);
+
+      const pid = server.child.pid;
+      const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+      const idle = memoryOf(pid).rss;
+      let peak = idle;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, memoryOf(pid).rss);
+      }, 20);
+      const t = performance.now();
+      const res = await fetch(`${server.url}/api/v1/admin/experiments/${experiment}/events?format=parquet`, {
+        headers: { cookie },
+      });
+      let bytes = 0;
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) bytes += chunk.length;
+      const seconds = (performance.now() - t) / 1000;
+      clearInterval(sampler);
+      if (res.status !== 200) throw new Error(`export answered ${res.status}`);
+      const rate = EVENTS / seconds;
+      figures["Parquet export over HTTP"] =
+        `${Math.round(rate)} rows/s (${EVENTS} rows, ${(bytes / 2 ** 20).toFixed(0)} MB in ${seconds.toFixed(1)} s)`;
+      figures["Parquet floor / export"] = (Number(figures._floorRowsPerSecond) / rate).toFixed(1);
+      figures["API RSS idle -> peak"] =
+        `${Math.round(idle / 2 ** 20)} MB -> ${Math.round(peak / 2 ** 20)} MB`;
+      delete figures._floorRowsPerSecond;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await cluster.stop();
+  }
+  return figures;
+}

@@ -41,4 +41,18 @@ describe("the clustered ratio estimate", () => {
     ]);
     expect(r.low).toBe(0);
   });
+
+  it("never goes above one for a share, but leaves a rate above one unclipped", () => {
+    const share = clusteredRatio([
+      { y: 1, x: 1 },
+      { y: 0, x: 1 },
+    ]);
+    expect(share.high).toBe(1);
+    const over = clusteredRatio([
+      { y: 3, x: 1 },
+      { y: 0, x: 1 },
+    ]);
+    expect(over.value).toBe(1.5);
+    expect(over.high).toBeGreaterThan(1.5);
+  });
 });

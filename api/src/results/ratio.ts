@@ -22,8 +22,8 @@ const Z95 = 1.959963984540054;
  *   Var(R) ≈ n / (n - 1) · Σ (y_i - R x_i)² / (Σ x_i)²
  *
  * Deng, Knoblich and Lu, "Applying the Delta Method in Metric Analytics", KDD 2018, section 3. The
- * interval is clipped at 0 (no rate is negative). With no denominator the rate is null; with one
- * participant the interval is.
+ * interval is clipped at 0 (no rate is negative) and, for a rate of at most 1 (a share: completions
+ * of plays), at 1. With no denominator the rate is null; with one participant the interval is.
  */
 export function clusteredRatio(clusters: readonly Cluster[]): RateEstimate {
   const withData = clusters.filter((c) => c.x > 0 || c.y > 0);
@@ -35,5 +35,6 @@ export function clusteredRatio(clusters: readonly Cluster[]): RateEstimate {
   if (n < 2) return { value: ratio, low: null, high: null };
   const squares = withData.reduce((s, c) => s + (c.y - ratio * c.x) ** 2, 0);
   const se = Math.sqrt(((n / (n - 1)) * squares) / sumX ** 2);
-  return { value: ratio, low: Math.max(0, ratio - Z95 * se), high: ratio + Z95 * se };
+  const high = ratio + Z95 * se;
+  return { value: ratio, low: Math.max(0, ratio - Z95 * se), high: ratio <= 1 ? Math.min(1, high) : high };
 }

@@ -10,6 +10,10 @@ import type {
   AdminUser,
   CreateExperimentRequest,
   Experiment,
+  ExperimentCompleteness,
+  ExperimentMonitor,
+  ExperimentStats,
+  ExperimentTimeline,
   Group,
   GroupInput,
   ImportSummary,
@@ -19,7 +23,10 @@ import type {
   Participant,
   Recommender,
   RecommenderCreate,
+  RecommenderHealth,
   RecommenderPatch,
+  RecommenderTestRequest,
+  RecommenderTestResult,
   StoredEvent,
   TrainAccepted,
   UiPreset,
@@ -156,6 +163,42 @@ export class ApiClient extends ParticipantApi {
 
   addParticipant(experimentId: string, body: AddParticipantRequest): Promise<Participant> {
     return this.request("POST", `/api/v1/admin/experiments/${enc(experimentId)}/participants`, { body });
+  }
+
+  // --- Results and monitoring ------------------------------------------------------------------------
+
+  /** Counts and rates with 95% intervals, per arm and per recommender. */
+  stats(experimentId: string): Promise<ExperimentStats> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/stats`);
+  }
+
+  /** Gaps in the client's sequence numbers per arm and participant; `threshold` flags participants. */
+  completeness(experimentId: string, threshold?: number): Promise<ExperimentCompleteness> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/completeness`, {
+      query: { threshold },
+    });
+  }
+
+  /** Assignment, activity, survey completion and problems of a running study. */
+  monitor(experimentId: string): Promise<ExperimentMonitor> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/monitor`);
+  }
+
+  /** Counts per arm and time bucket. */
+  timeline(experimentId: string): Promise<ExperimentTimeline> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/timeline`);
+  }
+
+  /** A recommender's calls, failures, empty results and latency over the last 24 hours. */
+  recommenderHealth(key: string, experimentId?: string): Promise<RecommenderHealth> {
+    return this.request("GET", `/api/v1/admin/recommenders/${enc(key)}/health`, {
+      query: { experiment_id: experimentId },
+    });
+  }
+
+  /** One real call of a recommender (or of an unsaved config) with a sample request. */
+  testRecommender(key: string, body: RecommenderTestRequest): Promise<RecommenderTestResult> {
+    return this.request("POST", `/api/v1/admin/recommenders/${enc(key)}/test`, { body });
   }
 
   // --- Learned model: training runs ----------------------------------------------------------------

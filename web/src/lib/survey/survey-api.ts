@@ -42,6 +42,15 @@ export const surveyApi = {
       `/api/v1/admin/surveys/${enc(id)}/${active ? "activate" : "deactivate"}`,
     ),
 
-  /** Where the browser downloads the survey's responses (a streamed CSV attachment). */
-  csvUrl: (id: string) => `/api/v1/admin/surveys/${enc(id)}/responses/csv`,
+  /**
+   * Where the browser downloads the survey's responses (a streamed CSV attachment): the console asks
+   * for the spreadsheet-safe variant unless told otherwise (text that a spreadsheet would run as a
+   * formula gets a leading apostrophe).
+   */
+  csvUrl: (id: string, safe = true) =>
+    `/api/v1/admin/surveys/${enc(id)}/responses/csv${safe ? "?spreadsheet_safe=true" : ""}`,
+
+  /** The wide CSV: one row per response with the participant's arm, a column per question. */
+  wideCsvUrl: (id: string, safe = true) =>
+    `/api/v1/admin/surveys/${enc(id)}/responses/wide.csv${safe ? "?spreadsheet_safe=true" : ""}`,
 };

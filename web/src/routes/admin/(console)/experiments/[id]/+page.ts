@@ -6,7 +6,7 @@ import type { PageLoad } from "./$types";
 export const load = (async ({ fetch, params, url }) =>
   guardAdmin(url, async () => {
     const client = apiFor(fetch);
-    const [experiment, groups, recommenders, presets, templates, pool, videos, participants, runs] =
+    const [experiment, groups, recommenders, presets, templates, pool, videos, participants, runs, monitor] =
       await Promise.all([
         client.getExperiment(params.id).catch((failure: unknown) => {
           if (isApiError(failure, 404) || isApiError(failure, 400) || isApiError(failure, 422)) {
@@ -22,6 +22,19 @@ export const load = (async ({ fetch, params, url }) =>
         client.listVideos(),
         client.listParticipants(params.id),
         client.listModelRuns(params.id),
+        // Warnings about arms whose recommender fails; the page works without them.
+        client.monitor(params.id).catch(() => null),
       ]);
-    return { experiment, groups, recommenders, presets, templates, pool, videos, participants, runs };
+    return {
+      experiment,
+      groups,
+      recommenders,
+      presets,
+      templates,
+      pool,
+      videos,
+      participants,
+      runs,
+      monitor,
+    };
   })) satisfies PageLoad;

@@ -1,0 +1,55 @@
+import type { ApiClient } from "../../api.ts";
+import { surveyApi } from "../../survey/survey-api.ts";
+import type { AdminSurvey } from "../../survey/types.ts";
+import type {
+  ExperimentCompleteness,
+  ExperimentMonitor,
+  ExperimentStats,
+  ExperimentTimeline,
+  Group,
+  RecommenderHealth,
+} from "../../types.ts";
+
+/** Everything the Results page shows, read in one go (and again on each refresh). */
+export interface Results {
+  readonly stats: ExperimentStats;
+  readonly monitor: ExperimentMonitor;
+  readonly completeness: ExperimentCompleteness;
+  readonly timeline: ExperimentTimeline;
+  readonly groups: Group[];
+  readonly surveys: AdminSurvey[];
+  /** Health over the last 24 hours of each recommender an arm uses, for this experiment. */
+  readonly health: RecommenderHealth[];
+  readonly loadedAt: Date;
+}
+
+export async function loadResults(
+  client: ApiClient,
+  experimentId: string,
+  threshold?: number,
+): Promise<Results> {
+  const [stats, monitor, completeness, timeline, groups, surveys] = await Promise.all([
+    client.stats(experimentId),
+    client.monitor(experimentId),
+    client.completeness(experimentId, threshold),
+    client.timeline(experimentId),
+    client.listGroups(experimentId),
+    surveyApi.list(client, experimentId),
+  ]);
+  const keys = [
+    ...new Set(groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch])),
+  ].sort();
+  const health = await Promise.all(
+    keys.map((key) => client.recommenderHealth(key, experimentId).catch(() => null)),
+  );
+  return {
+    stats,
+    monitor,
+    completeness,
+    timeline,
+    groups,
+    surveys,
+    health: health.filter((h): h is RecommenderHealth => h !== null),
+    loadedAt: new Date(),
+  };
+}

@@ -8,7 +8,15 @@ import {
 } from "./similarity.ts";
 import { csrFromTriplets } from "./sparse.ts";
 
-const config: SimilarityConfig = { ...DEFAULT_SIMILARITY_CONFIG, neighbours: 3, candidates: 3 };
+// Explicit weights, so the hand computations below check the formula whatever the defaults are.
+const config: SimilarityConfig = {
+  neighbours: 3,
+  candidates: 3,
+  factorWeight: 0.6,
+  coViewWeight: 0.25,
+  evidencePrior: 10,
+  coViewPrior: 10,
+};
 const noCoViews = csrFromTriplets(4, 4, new Int32Array(0), new Int32Array(0), new Float32Array(0));
 
 describe("learned item-to-item similarity", () => {
@@ -45,6 +53,23 @@ describe("learned item-to-item similarity", () => {
         metadata: 0,
       }),
     ).toBe(0);
+  });
+
+  it("lets behaviour outweigh metadata by default once five participants watched a video (small studies)", () => {
+    // Metadata's share of the score: a pair similar only by metadata.
+    const metadataShare = (minSupport: number, totalCoViews: number) =>
+      blendScore(DEFAULT_SIMILARITY_CONFIG, {
+        cosine: 0,
+        minSupport,
+        coViews: 0,
+        maxCoViews: 1,
+        totalCoViews,
+        metadata: 1,
+      });
+    expect(metadataShare(0, 0)).toBe(1);
+    // Five watchers of eight videos each: 35 co-views.
+    expect(metadataShare(5, 35)).toBeLessThan(0.4);
+    expect(metadataShare(1000, 1000)).toBeCloseTo(0.15, 2);
   });
 
   it("orders a video's neighbours by factor cosine when only factors are known", async () => {

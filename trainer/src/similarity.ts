@@ -18,13 +18,21 @@ export interface SimilarityConfig {
   readonly coViewPrior: number;
 }
 
+/**
+ * Lab studies are small (tens of participants): a video watched by five of them already says more
+ * than its title. So behaviour takes over early: half its weight at 3 interactions (factors) and at
+ * 3 co-views, and metadata keeps 0.15 once there is plenty of both. (With priors of 10, metadata kept
+ * most of the weight until a video had about ten interactions, and a title shared across tastes
+ * outranked the videos the same participants watched: the planted-cluster test in
+ * api/src/training/training.int.test.ts.)
+ */
 export const DEFAULT_SIMILARITY_CONFIG: SimilarityConfig = Object.freeze({
   neighbours: 50,
   candidates: 100,
-  factorWeight: 0.6,
-  coViewWeight: 0.25,
-  evidencePrior: 10,
-  coViewPrior: 10,
+  factorWeight: 0.45,
+  coViewWeight: 0.4,
+  evidencePrior: 3,
+  coViewPrior: 3,
 });
 
 /** A video's metadata neighbour: its index and a cosine in (0, 1]. */
@@ -62,7 +70,7 @@ export interface NeighbourLists {
  * counts (a factor vector learned from few interactions says little), and
  * wC = coViewWeight * n / (n + coViewPrior), n the video's co-views in total. Without behaviour the
  * score is the metadata similarity; as interactions accumulate, the learned factors and co-views take
- * over (0.6 and 0.25 by default, metadata keeping 0.15).
+ * over (0.45 and 0.4 by default, metadata keeping 0.15).
  */
 export function blendScore(
   config: SimilarityConfig,

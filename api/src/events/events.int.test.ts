@@ -212,6 +212,8 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
         payload: { duration: 30, totalWatchedTime: 6, completionRate: 0.2 },
       }),
       wireEvent("VIDEO_WATCHED_1S", { video_id: ext(5), seq: 41 }),
+      // Any event with a video_id co-views (spec: readers), though a pause alone is not a watch.
+      wireEvent("VIDEO_PAUSE", { video_id: ext(2) }),
       wireEvent("SESSION_END", { seq: 42 }),
     ]);
     await settle();
@@ -239,11 +241,16 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
       .where({ experiment_id: study.experiment.id })
       .select("video_a", "video_b", "count");
     const pair = (a: string, b: string) => (a < b ? [a, b] : [b, a]);
-    for (const [a, b] of [pair(ext(3), ext(4)), pair(ext(3), ext(5)), pair(ext(4), ext(5))]) {
+    for (const [a, b] of [
+      pair(ext(3), ext(4)),
+      pair(ext(3), ext(5)),
+      pair(ext(4), ext(5)),
+      pair(ext(2), ext(5)),
+    ]) {
       expect(coviews.find((c) => c.video_a === a && c.video_b === b)?.count).toBe(1);
     }
     const activity = await db()("session_activity").where({ session_id: p.sessionId }).first();
-    expect(activity).toMatchObject({ user_id: p.userId, event_count: 8 });
+    expect(activity).toMatchObject({ user_id: p.userId, event_count: 9 });
     expect(Number(activity.max_seq)).toBe(42);
     expect(activity.ended_at).not.toBeNull();
   });

@@ -13,7 +13,10 @@ const READ_MODELS = [
   "video_view_counts",
   "interactions",
   "co_views",
+  "co_view_videos",
   "session_activity",
+  "evaluation_counts",
+  "evaluation_timeline",
 ];
 
 describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {

@@ -513,6 +513,68 @@ describe.each(BACKENDS)("learned model training (%s)", (backend) => {
       expect(new Set(related.slice(0, 3))).toEqual(new Set(["a3", "a4", "a5"]));
     });
 
+    it("puts same-taste videos first on the watch page of a small study, even where metadata points elsewhere (planted clusters)", async () => {
+      // Two taste clusters of 20 videos. Metadata misleads: video i of each cluster shares its title
+      // topic and tag with video i of the other. 24 participants, 12 per cluster, each watching 8 of
+      // their cluster's videos.
+      const tag = `planted${++serial}${backend}`;
+      const exp = await admin.post<{ id: string }>("/api/v1/admin/experiments", { name: tag });
+      await admin.post(`/api/v1/admin/experiments/${exp.body.id}/groups`, {
+        name: "Arm",
+        algorithm_config: { feed: "learned_model", watch: "learned_model" },
+        ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
+      });
+      const specs = ["a", "b"].flatMap((c) =>
+        Array.from({ length: 20 }, (_, i) => ({
+          name: `${c}${i}`,
+          title: `Topic ${i} explained`,
+          tags: [`topic${i}`],
+        })),
+      );
+      const created = await admin.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+        videos: specs.map((x) => ({
+          external_id: `${tag}-${x.name}`,
+          url: `https://cdn.example.org/${tag}/${x.name}.mp4`,
+          title: x.title,
+          tags: x.tags,
+        })),
+      });
+      await admin.put(`/api/v1/admin/experiments/${exp.body.id}/videos`, {
+        video_ids: created.body.videos.map((v) => v.id),
+      });
+      await admin.patch(`/api/v1/admin/experiments/${exp.body.id}`, { status: "running" });
+      const video = (name: string) => created.body.videos[specs.findIndex((x) => x.name === name)] as Video;
+      const clusterOf = new Map(created.body.videos.map((v, i) => [v.id, specs[i]?.name[0]]));
+      for (const c of ["a", "b"])
+        for (let p = 0; p < 12; p++) {
+          const viewer = await joinWithSession(app.client(), exp.body.id, `${c}-${p}-${randomUUID()}`);
+          const picks = Array.from({ length: 8 }, (_, k) => `${c}${(p * 5 + k * 2) % 20}`);
+          const sent = await sendEvents(
+            viewer,
+            picks.map((name) => wireEvent("VIDEO_WATCHED_1S", { video_id: video(name).external_id })),
+          );
+          expect(sent.body.rejected).toEqual([]);
+        }
+      await settle();
+      const id = await requestRun(exp.body.id);
+      await trainerOf().tick();
+      expect((await runOf(exp.body.id, id))?.status).toBe("succeeded");
+      const newcomer = await joinWithSession(app.client(), exp.body.id, `newcomer-${randomUUID()}`);
+      const sameInTop5: number[] = [];
+      for (const name of ["a0", "a7", "a13", "b2", "b11", "b18"]) {
+        const r = await newcomer.client.get<FeedPage>(
+          `/feed/${video(name).id}/related?session_id=${newcomer.sessionId}&limit=5`,
+        );
+        sameInTop5.push(r.body.items.filter((v) => clusterOf.get(v.id) === name[0]).length);
+      }
+      // Every related list leads with the video's own cluster: at least 4 of 5, 5 of 5 on average.
+      expect(Math.min(...sameInTop5), String(sameInTop5)).toBeGreaterThanOrEqual(4);
+      expect(
+        sameInTop5.reduce((a, b) => a + b, 0) / sameInTop5.length,
+        String(sameInTop5),
+      ).toBeGreaterThanOrEqual(4.5);
+    });
+
     it("falls back to popularity then recency for a participant who joined after the run, and on the watch page to popularity for a video without neighbours", async () => {
       const s = await study("learned_model", [{ name: "lonely", title: "Qzxv", tags: ["qzxv"] }]);
       await watchClusters(s, 2);

@@ -3,8 +3,12 @@ import type { Pool } from "../pool.ts";
 import type { ReadModels } from "../read-models.ts";
 import { idsOf, pageOfChain, type Recommender, type RecommendRequest } from "../recommender.ts";
 
-/** Co-views needed for them to weigh as much as metadata (shrinkage: beta = n / (n + CO_VIEW_PRIOR)). */
-export const CO_VIEW_PRIOR = 10;
+/**
+ * Co-views needed for them to weigh as much as metadata (shrinkage: beta = n / (n + CO_VIEW_PRIOR)).
+ * Small, as in the learned model: in a lab study a few participants watching two videos together is
+ * already strong evidence.
+ */
+export const CO_VIEW_PRIOR = 3;
 /** How many of the participant's recent watches seed the feed. */
 export const FEED_SEEDS = 5;
 /** Weight of the k-th most recent watch on the feed: DECAY^k. */

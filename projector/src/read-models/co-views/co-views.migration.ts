@@ -1,4 +1,5 @@
 import type { Migration } from "@feedlab/ingest";
+import { requestRebuild } from "../../rebuild-requests.ts";
 
 /** Co-views: pairs of videos watched by the same participant (video_a < video_b), with a count. */
 export const coViewsMigrations: readonly Migration[] = [
@@ -28,6 +29,25 @@ export const coViewsMigrations: readonly Migration[] = [
     async down(db) {
       await db.raw("DROP INDEX IF EXISTS co_views_b_top_idx");
       await db.raw("DROP INDEX IF EXISTS co_views_a_top_idx");
+    },
+  },
+  {
+    // The spec's readers table: co-views come from any event whose video_id is not null, not only
+    // from watches. Each participant's videos are kept here (the first event with each), so a video
+    // pairs once with each other video of the participant.
+    name: "projector/co-views/003-any-event",
+    async up(db) {
+      await db.schema.createTable("co_view_videos", (t) => {
+        t.uuid("experiment_id").notNullable();
+        t.uuid("user_id").notNullable();
+        t.string("video_id", 255).notNullable();
+        t.primary(["user_id", "video_id"]);
+      });
+      // Past events count too: rebuild the co-views from the log.
+      await requestRebuild(db, "co_views");
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("co_view_videos");
     },
   },
 ];

@@ -1,10 +1,8 @@
-import { WATCHED_TYPES } from "@feedlab/schemas";
 import { keyOf, type RowOp } from "../../ops.ts";
 import type { Projection } from "../../read-model.ts";
-import { watchedPairs } from "../watched/watched.queries.ts";
 import { coViewsMigrations } from "./co-views.migration.ts";
 
-/** A participant's first watch of a video in an experiment. */
+/** A participant's first event with a video in an experiment. */
 export interface FirstWatch {
   readonly experiment_id: string;
   readonly user_id: string;
@@ -41,22 +39,32 @@ export function pairFirstWatches(
 }
 
 /**
- * Co-views, settled after the batch's watched rows are written: the watches whose watched row this
- * batch created are first watches; each pairs with the participant's earlier watches (the watched
- * rows from before the batch) and with first watches earlier in the batch.
+ * Co-views (spec: the readers of "any event whose video_id is not null"): each participant's videos
+ * are recorded with their first event (`co_view_videos`); settled after the batch's rows are written,
+ * each video this batch recorded for the first time pairs with the participant's videos from before
+ * the batch and with the batch's earlier first ones. A pair counts once per participant.
  */
 export const coViewsProjection: Projection = {
   name: "co_views",
-  tables: ["co_views"],
+  tables: ["co_views", "co_view_videos"],
   migrations: coViewsMigrations,
-  requires: ["watched"],
-  project: () => [],
+  project: (e) =>
+    e.video_id === null
+      ? []
+      : [
+          {
+            kind: "insert",
+            table: "co_view_videos",
+            key: ["user_id", "video_id"],
+            row: { experiment_id: e.experiment_id, user_id: e.user_id, video_id: e.video_id },
+          },
+        ],
   async settle({ sql, events, inserted }) {
-    const created = inserted.get("watched_videos") ?? new Set<string>();
+    const created = inserted.get("co_view_videos") ?? new Set<string>();
     const seen = new Set<string>();
     const first: FirstWatch[] = [];
     for (const e of events) {
-      if (!WATCHED_TYPES.has(e.event_type) || e.video_id === null) continue;
+      if (e.video_id === null) continue;
       const key = keyOf([e.user_id, e.video_id]);
       if (!created.has(key) || seen.has(key)) continue;
       seen.add(key);
@@ -64,7 +72,12 @@ export const coViewsProjection: Projection = {
     }
     if (first.length === 0) return [];
     const earlier = new Map<string, string[]>();
-    for (const w of await watchedPairs(sql, [...new Set(first.map((w) => w.user_id))])) {
+    const users = [...new Set(first.map((w) => w.user_id))];
+    const rows = (await sql("co_view_videos").whereIn("user_id", users).select("user_id", "video_id")) as {
+      user_id: string;
+      video_id: string;
+    }[];
+    for (const w of rows) {
       if (seen.has(keyOf([w.user_id, w.video_id]))) continue;
       earlier.set(w.user_id, [...(earlier.get(w.user_id) ?? []), w.video_id]);
     }

@@ -9,15 +9,3 @@ export async function watchedVideoIds(sql: Sql, userId: string): Promise<string[
   );
   return JSON.parse(rowsOf<{ ids: string }>(result)[0]?.ids ?? "[]") as string[];
 }
-
-/** The watched videos of several participants, as (user, video) pairs. */
-export async function watchedPairs(
-  sql: Sql,
-  userIds: readonly string[],
-): Promise<{ user_id: string; video_id: string }[]> {
-  if (userIds.length === 0) return [];
-  return (await sql("watched_videos").whereIn("user_id", userIds).select("user_id", "video_id")) as {
-    user_id: string;
-    video_id: string;
-  }[];
-}

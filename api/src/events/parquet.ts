@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from "node:stream";
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import { snappyCompress } from "hysnappy";
+import { Worker } from "node:worker_threads";
+import type { ParquetWriter } from "hyparquet-writer";
 
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]["schema"][number];
 
@@ -10,7 +10,7 @@ export type Kind = "string" | "json" | "timestamp" | "double" | "int32" | "int64
 const LEAF: Record<Kind, Omit<SchemaElement, "name">> = {
   string: { type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } },
   // JSON text as it is: the writer would encode it again if the schema said JSON while writing (see
-  // parquetStream), so the converted type is set for the footer only.
+  // parquet.worker.ts), so the converted type is set for the footer only.
   json: { type: "BYTE_ARRAY", logical_type: { type: "JSON" } },
   // Instants in UTC, milliseconds: pandas reads datetime64[ms, UTC], duckdb TIMESTAMP WITH TIME ZONE.
   timestamp: { type: "INT64", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" } },
@@ -18,6 +18,15 @@ const LEAF: Record<Kind, Omit<SchemaElement, "name">> = {
   int32: { type: "INT32" },
   int64: { type: "INT64" },
 };
+
+/** The columns of a Parquet file and how to write them. */
+export interface ParquetColumns {
+  readonly columns: readonly (readonly [string, Kind])[];
+  /** Columns without min/max statistics (values no reader filters on by range). */
+  readonly noStatistics: readonly string[];
+  /** Columns whose values never repeat: written plain, without trying a dictionary. */
+  readonly plain: readonly string[];
+}
 
 /** The Parquet schema of columns (every column optional: nulls are kept as nulls). */
 export function parquetSchema(columns: readonly (readonly [string, Kind])[]): SchemaElement[] {
@@ -27,84 +36,99 @@ export function parquetSchema(columns: readonly (readonly [string, Kind])[]): Sc
   ];
 }
 
-/**
- * A hyparquet-writer Writer that hands each finished row group to a Node stream and waits while the
- * client is slower than the export (backpressure), so memory holds one row group at a time.
- */
-function streamWriter(out: PassThrough) {
-  const writer: ByteWriter & { flush?: () => Promise<void> | undefined } = new ByteWriter(1 << 20);
-  const push = (): Promise<void> | undefined => {
-    if (writer.index === 0) return;
-    const chunk = Buffer.from(writer.buffer.slice(0, writer.index));
-    writer.index = 0;
-    if (out.write(chunk)) return;
-    return new Promise((resolve) => out.once("drain", resolve));
-  };
-  writer.flush = push;
-  writer.finish = () => {
-    void push();
-  };
-  return writer;
-}
+/** Pages handed to the encoder and not yet answered, at most. */
+const IN_FLIGHT = 10;
+
+/** Rows per row group: about 1.3 MB of encoded events. */
+const ROW_GROUP = 10_000;
 
 /**
- * Streams rows as a Parquet file: `pages` yields rows in order; every `rowGroup` rows become one row
- * group, written out before more are read. Column values come from `value(row, column)`.
+ * Streams rows as a Parquet file. `pages` yields rows in order; each page goes to a worker thread
+ * (parquet.worker.ts) as columns while the next one is read; every 10,000 rows the worker encodes a
+ * row group, and its bytes are written out before more is read when the client is slower than the
+ * export (backpressure). The event loop that serves participants only reads and hands over, and
+ * holds a page at a time; the encoder's heap is the worker's, kept small by a resource limit.
  */
-export function parquetStream<Row>(options: {
-  columns: readonly (readonly [string, Kind])[];
-  pages: AsyncIterable<readonly Row[]>;
-  value: (row: Row, column: string) => unknown;
-  rowGroup?: number;
-  createdBy: string;
-  /** Columns without min/max statistics (values no reader filters on by range). */
-  noStatistics?: readonly string[];
-  /** Columns written plain, without trying a dictionary (values that never repeat). */
-  plain?: readonly string[];
-}): Readable {
-  const { columns, pages, value, createdBy } = options;
-  const rowGroup = options.rowGroup ?? 10_000;
-  const out = new PassThrough();
-  const schema = parquetSchema(columns);
+export function parquetStream<Row>(
+  options: ParquetColumns & {
+    pages: AsyncIterable<readonly Row[]>;
+    value: (row: Row, column: string) => unknown;
+    createdBy: string;
+    rowGroup?: number;
+  },
+): Readable {
+  const { columns, pages, value } = options;
+  const rowGroup = options.rowGroup ?? ROW_GROUP;
   const names = columns.map(([name]) => name);
-  void (async () => {
-    const writer = streamWriter(out);
-    // Snappy (the format's usual codec), in WebAssembly (hysnappy, by the writer's authors).
-    const parquet = new ParquetWriter({ writer, schema, createdBy, compressors: { SNAPPY: snappyCompress } });
-    let data: unknown[][] = columns.map(() => []);
-    let rows = 0;
-    const flushGroup = async () => {
-      if (rows === 0) return;
-      await parquet.write({
-        // Statistics (min and max per row group) help readers skip data; of JSON text they do not.
-        columnData: columns.map(([name, kind], i) => ({
-          name,
-          data: data[i] as unknown[],
-          statistics: kind !== "json" && !(options.noStatistics ?? []).includes(name),
-          ...((options.plain ?? []).includes(name) ? { encoding: "PLAIN" as const } : {}),
-        })),
-        rowGroupSize: rows,
+  const out = new PassThrough();
+  const worker = new Worker(new URL("./parquet.worker.ts", import.meta.url), {
+    workerData: {
+      columns: options.columns,
+      noStatistics: options.noStatistics,
+      plain: options.plain,
+      createdBy: options.createdBy,
+      rowGroup,
+    },
+    // A small heap makes the encoder collect its garbage early instead of growing.
+    resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 },
+  });
+  let closed = false;
+  out.on("close", () => {
+    closed = true;
+    void worker.terminate();
+  });
+
+  // Replies in order: a chunk of bytes per message sent, then `done` after the end.
+  const waiting: { resolve: (bytes: ArrayBuffer) => void; reject: (e: Error) => void }[] = [];
+  let failure: Error | null = null;
+  const fail = (err: Error) => {
+    failure ??= err;
+    for (const w of waiting.splice(0)) w.reject(err);
+  };
+  worker.on("message", (m: { bytes?: ArrayBuffer; done?: boolean; error?: string }) => {
+    if (m.error !== undefined) fail(new Error(`Parquet encoding failed: ${m.error}`));
+    else if (m.bytes) waiting.shift()?.resolve(m.bytes);
+  });
+  worker.on("error", fail);
+  worker.on("exit", (code) => {
+    if (!closed && code !== 0) fail(new Error(`the Parquet encoder stopped (exit code ${code})`));
+  });
+  const send = (message: { page?: unknown[][]; end?: boolean }): Promise<ArrayBuffer> =>
+    new Promise((resolve, reject) => {
+      if (failure) return reject(failure);
+      waiting.push({ resolve, reject });
+      worker.postMessage(message);
+    });
+  const write = async (bytes: ArrayBuffer) => {
+    if (bytes.byteLength > 0 && !out.write(Buffer.from(bytes)))
+      await new Promise<void>((resolve) => {
+        out.once("drain", resolve);
+        out.once("close", resolve);
       });
-      data = columns.map(() => []);
-      rows = 0;
-    };
+  };
+
+  void (async () => {
+    // A few pages in the worker while the next is read (it encodes a row group now and then);
+    // the oldest page's bytes are written before another is sent.
+    const inWorker: Promise<ArrayBuffer>[] = [];
     try {
       for await (const page of readAhead(pages)) {
-        for (const row of page) {
-          for (let i = 0; i < names.length; i++) (data[i] as unknown[]).push(value(row, names[i] as string));
-          rows++;
-        }
-        if (rows >= rowGroup) await flushGroup();
+        if (closed) return;
+        const columnar: unknown[][] = names.map(() => new Array(page.length));
+        page.forEach((row, r) => {
+          for (let i = 0; i < names.length; i++)
+            (columnar[i] as unknown[])[r] = value(row, names[i] as string);
+        });
+        if (inWorker.length >= IN_FLIGHT) await write(await (inWorker.shift() as Promise<ArrayBuffer>));
+        inWorker.push(send({ page: columnar }));
       }
-      await flushGroup();
-      // The footer's schema says which columns hold JSON (readers such as DuckDB go by the
-      // converted type); the row groups above were written from the text as it came.
-      for (const element of parquet.schema)
-        if (element.logical_type?.type === "JSON") element.converted_type = "JSON";
-      await parquet.finish();
+      for (const bytes of inWorker.splice(0)) await write(await bytes);
+      await write(await send({ end: true }));
       out.end();
     } catch (err) {
       out.destroy(err as Error);
+    } finally {
+      void worker.terminate();
     }
   })();
   return out;
@@ -112,7 +136,7 @@ export function parquetStream<Row>(options: {
 
 /**
  * The pages of `source`, asking for the next one before handing out the current: the database
- * prepares page n + 1 (on its own process) while page n is encoded here.
+ * prepares page n + 1 (in its own process, or PGlite's worker) while page n is handled here.
  */
 export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
   const it = source[Symbol.asyncIterator]();

@@ -70,6 +70,10 @@ export interface RecorderDeps {
 
 const minuteOf = (d: Date) => `${d.toISOString().slice(0, 16)}:00.000Z`;
 
+/** Records are read for the last 24 hours; older ones are deleted after a week. */
+const KEEP_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
 /**
  * What a running study's monitoring reads besides events: every recommendation page served (its
  * recommender, latency, and whether it came back empty), every external failure by kind, and every
@@ -80,6 +84,7 @@ export function createMonitoringRecorder({ db, now, log, flushMs = 5000 }: Recor
   let calls = new Map<string, CallBucket>();
   let rejections = new Map<string, RejectionBucket>();
   let flushing: Promise<void> = Promise.resolve();
+  let prunedAt = 0;
 
   function callBucket(experimentId: string, recommender: string, surface: string): CallBucket {
     const minute = minuteOf(now());
@@ -102,7 +107,21 @@ export function createMonitoringRecorder({ db, now, log, flushMs = 5000 }: Recor
     return bucket;
   }
 
+  async function prune(): Promise<void> {
+    const at = now().getTime();
+    if (at - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = at;
+    const before = new Date(at - KEEP_MS);
+    try {
+      await db("recommender_calls").where("minute", "<", before).delete();
+      await db("rejected_events").where("minute", "<", before).delete();
+    } catch (err) {
+      log.warn({ err }, "old monitoring records not deleted; trying again in an hour");
+    }
+  }
+
   async function write(): Promise<void> {
+    await prune();
     const callRows = [...calls.values()];
     const rejectionRows = [...rejections.values()];
     calls = new Map();

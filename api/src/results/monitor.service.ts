@@ -36,13 +36,22 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
     return (await db("groups as g")
       .leftJoin("users as u", "u.group_id", "g.id")
       .where("g.experiment_id", experimentId)
-      .groupBy("g.id", "g.name", "g.weight", "g.created_at")
+      .groupBy("g.id", "g.name", "g.weight", "g.algorithm_feed", "g.algorithm_watch", "g.created_at")
       .orderBy("g.created_at")
       .orderBy("g.id")
-      .select("g.id", "g.name", "g.weight", db.raw("count(u.id) as participants"))) as {
+      .select(
+        "g.id",
+        "g.name",
+        "g.weight",
+        "g.algorithm_feed",
+        "g.algorithm_watch",
+        db.raw("count(u.id) as participants"),
+      )) as {
       id: string;
       name: string;
       weight: number | string;
+      algorithm_feed: string;
+      algorithm_watch: string;
       participants: number | string;
     }[];
   }
@@ -90,15 +99,8 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const activeBy = new Map(active.map((a) => [a.group_id, Number(a.n)]));
       // Calls are keyed by recommender and surface, not group: attribute them through the groups'
       // recommenders.
-      const groupRecs = (await db("groups")
-        .where({ experiment_id: experimentId })
-        .select("id", "algorithm_feed", "algorithm_watch")) as {
-        id: string;
-        algorithm_feed: string;
-        algorithm_watch: string;
-      }[];
       const usesOf = (rec: string, surface: string) =>
-        groupRecs
+        groups
           .filter((g) => (surface === "feed" ? g.algorithm_feed : g.algorithm_watch) === rec)
           .map((g) => g.id);
       const perGroup = new Map<string, { empty: number; failures: number }>();

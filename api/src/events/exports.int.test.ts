@@ -97,6 +97,37 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     });
   });
 
+  it("exports events with large payloads in bounded row groups (the encoder's heap is capped)", async () => {
+    const own = await createStudy(admin, { status: "running", weights: [1], videoCount: 1 });
+    const group = own.groups[0]?.id as string;
+    // 400 events of 64 KB each: 26 MB of payload text, more than a row group may hold.
+    await app.runtime.db.raw(
+      `insert into events (event_id, session_id, user_id, login_id, experiment_id, group_id, event_type,
+         video_id, timestamp, received_at, algorithm_feed, algorithm_watch, payload, seq, log_partition,
+         log_offset)
+       select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'p' || g, ?, ?, 'PAGE_LOAD', null,
+         timestamptz '2026-11-01 00:00:00+00' + g * interval '1 second', now(), 'recency', 'recency',
+         jsonb_build_object('url', repeat('x', 65000), 'pageType', 'feed'), g, 0, 1000000 + g
+       from generate_series(1, 400) g`,
+      [own.experiment.id, group],
+    );
+    const parquet = await admin.download(
+      `/api/v1/admin/experiments/${own.experiment.id}/events?format=parquet`,
+    );
+    expect(parquet.status).toBe(200);
+    await withFiles(async (file) => {
+      const from = `read_parquet('${await file("large.parquet", parquet.bytes)}')`;
+      const [row] = await duckdb(
+        `SELECT count(*) AS n, min(length(payload->>'url')) AS shortest, count(DISTINCT seq) AS seqs FROM ${from}`,
+      );
+      expect(row).toMatchObject({ n: "400", shortest: "65000", seqs: "400" });
+      const groups = await duckdb(
+        `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata('${await file("m.parquet", parquet.bytes)}')`,
+      );
+      expect(Number(groups[0]?.n)).toBeGreaterThan(1);
+    });
+  });
+
   it("writes CSV that pandas and DuckDB read with numbers as numbers and times as times", async () => {
     const csv = await admin.get(eventsOf("format=csv"));
     await withFiles(async (file) => {

@@ -49,12 +49,17 @@ function asBytes(values: unknown[], column: number): unknown[] {
 
 let data: unknown[][] = columns.map(() => []);
 let rows = 0;
+/** Characters of text in the group so far: a group is written early when it holds much text. */
+let chars = 0;
+/** About 16 MB of text per row group at most (events with large payloads), whatever the rows. */
+const MAX_GROUP_CHARS = 16 * 1024 * 1024;
 
 function writeGroup(): void {
   if (rows === 0) return;
   const group = data;
   data = columns.map(() => []);
   rows = 0;
+  chars = 0;
   void parquet.write({
     // Statistics (min and max per row group) help readers skip data; of ids and JSON they do not.
     columnData: columns.map(([name, kind], i) => ({
@@ -72,12 +77,16 @@ function writeGroup(): void {
 port.on("message", (m: { page?: unknown[][]; end?: boolean }) => {
   try {
     if (m.page) {
-      m.page.forEach((values, i) => {
-        const into = data[i] as unknown[];
-        for (const v of values) into.push(v);
-      });
-      rows += m.page[0]?.length ?? 0;
-      if (rows >= rowGroup) writeGroup();
+      const page = m.page;
+      const count = page[0]?.length ?? 0;
+      for (let r = 0; r < count; r++) {
+        for (let i = 0; i < page.length; i++) {
+          const v = (page[i] as unknown[])[r];
+          (data[i] as unknown[]).push(v);
+          if (typeof v === "string") chars += v.length;
+        }
+        if (++rows >= rowGroup || chars >= MAX_GROUP_CHARS) writeGroup();
+      }
     } else if (m.end) {
       writeGroup();
       // The footer's schema says which columns hold JSON (readers such as DuckDB go by the converted

@@ -150,12 +150,17 @@ describe("the survey gate and the survey console in Chromium", () => {
 
   it("not forced: a post survey opens over the mounted feed, closes, stays hidden this session, returns next session", async () => {
     // Given a completed study with an active post survey,
-    const experiment = await study("completed");
+    const experiment = await study("running");
     const survey = await createSurvey(api, experiment.id, { kind: "post", is_active: true });
     const context = await participantContext();
     const page = await context.newPage();
+    // A participant joined while the study ran (newcomers cannot join a completed one),
+    await page.goto(`${app.url}/join/${experiment.id}?login_id=post-1`);
+    await page.waitForURL(`${app.url}/`);
+    await feedList(page).getByRole("link").first().waitFor();
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
 
-    // when a participant opens the feed,
+    // when they open the feed again after the study was completed,
     await page.goto(`${app.url}/join/${experiment.id}?login_id=post-1`);
     await page.waitForURL(`${app.url}/`);
 

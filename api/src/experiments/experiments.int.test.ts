@@ -32,11 +32,11 @@ describe.each(BACKENDS)("experiments and groups (%s)", (backend) => {
     const id = created.body.id;
     expect((await admin.get<Experiment[]>("/api/v1/admin/experiments")).body.map((e) => e.id)).toContain(id);
     const patched = await admin.patch<Experiment>(`/api/v1/admin/experiments/${id}`, {
-      status: "running",
+      status: "paused",
       name: "Layouts 2",
     });
-    expect(patched.body).toMatchObject({ status: "running", name: "Layouts 2" });
-    expect((await admin.get<Experiment>(`/api/v1/admin/experiments/${id}`)).body.status).toBe("running");
+    expect(patched.body).toMatchObject({ status: "paused", name: "Layouts 2" });
+    expect((await admin.get<Experiment>(`/api/v1/admin/experiments/${id}`)).body.status).toBe("paused");
   });
 
   it("answers 422 naming status when the status is not one of the four", async () => {

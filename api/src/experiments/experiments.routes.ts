@@ -48,10 +48,16 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
       path: "/api/v1/admin/experiments/{id}",
       tag: "experiments",
       summary: "Update name, description or status (draft, running, paused, completed)",
+      description:
+        "Starting an experiment (status running) checks that it is ready: at least one group, a pool with videos, and every group's recommenders and layouts still existing. Otherwise 422 experiment_not_ready with details.problems: [{problem: no_groups | empty_pool | unknown_recommender | unknown_ui, message, group_id?, page?, key?}], and nothing changes.",
       access: "admin",
       params: IdParams,
       body: ExperimentPatch,
-      responses: { 200: { description: "Updated", schema: Experiment }, 404: notFound },
+      responses: {
+        200: { description: "Updated", schema: Experiment },
+        404: notFound,
+        422: { description: "experiment_not_ready (or a field that is not valid)", schema: ErrorBody },
+      },
       handler: async (ctx, { params, body }) => {
         ctx.body = await experiments.update(params.id, body);
       },

@@ -1,7 +1,8 @@
 import type { Experiment, ExperimentCreate, ExperimentPatch, ExperimentStatus } from "@feedlab/schemas";
 import { iso } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
-import { notFound } from "../http/errors.ts";
+import { notFound, unprocessable } from "../http/errors.ts";
+import { readinessProblems } from "./readiness.ts";
 
 interface ExperimentRow {
   id: string;
@@ -49,6 +50,19 @@ export function createExperimentsService({ db, newId, now }: ServiceDeps) {
     },
 
     async update(id: string, patch: ExperimentPatch): Promise<Experiment> {
+      if (patch.status === "running") {
+        const current = await db<ExperimentRow>("experiments").where({ id }).first("status");
+        if (!current) throw notFound("experiment");
+        if (current.status !== "running") {
+          const problems = await readinessProblems(db, id);
+          if (problems.length > 0)
+            throw unprocessable(
+              "experiment_not_ready",
+              `The experiment cannot start yet: ${problems.map((p) => p.message).join(" ")}`,
+              { problems },
+            );
+        }
+      }
       const [row] = await db<ExperimentRow>("experiments")
         .where({ id })
         .update({ ...patch, updated_at: now() })

@@ -40,25 +40,27 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
     });
   });
 
-  it("answers 404 for an unknown experiment and 403 experiment_not_open unless running or completed", async () => {
-    const unknown = await app.client().post("/api/v1/participants/join", {
-      experiment_id: "00000000-0000-4000-8000-000000000000",
-      login_id: "x",
-    });
-    expect(unknown.status).toBe(404);
-    for (const status of ["draft", "paused"]) {
+  it("lets newcomers join only a running study; a returning participant back into a completed one, and tells them a paused one is paused", async () => {
+    const join = (experimentId: string, login: string) =>
+      app.client().post("/api/v1/participants/join", { experiment_id: experimentId, login_id: login });
+    expect((await join("00000000-0000-4000-8000-000000000000", "x")).status).toBe(404);
+    for (const status of ["draft", "paused", "completed"]) {
       const { experiment } = await createStudy(admin, { status });
-      const r = await app
-        .client()
-        .post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "x" });
+      const r = await join(experiment.id, "newcomer");
       expect(r.status).toBe(403);
       expect(codeOf(r)).toBe("experiment_not_open");
     }
-    const { experiment } = await createStudy(admin, { status: "completed" });
-    expect(
-      (await app.client().post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "x" }))
-        .status,
-    ).toBe(200);
+    const { experiment } = await createStudy(admin, { status: "running" });
+    const first = await join(experiment.id, "returning");
+    expect(first.status).toBe(200);
+    await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "paused" });
+    const paused = await join(experiment.id, "returning");
+    expect([paused.status, codeOf(paused)]).toEqual([403, "experiment_paused"]);
+    await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
+    const back = await join(experiment.id, "returning");
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ user_id: (first.body as { user_id: string }).user_id });
+    expect(codeOf(await join(experiment.id, "latecomer"))).toBe("experiment_not_open");
   });
 
   it("balances 40 concurrent joins by group weight (1:3 gives 10 and 30) with one user per login id", async () => {
@@ -110,13 +112,37 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
     expect(codeOf(foreign)).toBe("unknown_group");
   });
 
-  it("answers 409 experiment_has_no_groups when nobody can be assigned", async () => {
-    const { experiment } = await createStudy(admin, { weights: [], status: "running" });
-    const r = await app
-      .client()
-      .post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "lonely" });
-    expect(r.status).toBe(409);
-    expect(codeOf(r)).toBe("experiment_has_no_groups");
+  it("refuses to start a study that is not ready, naming each problem (422 experiment_not_ready)", async () => {
+    const { experiment } = await createStudy(admin, { weights: [], videoCount: 0 });
+    const r = await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "running" });
+    expect([r.status, codeOf(r)]).toEqual([422, "experiment_not_ready"]);
+    const problems = (r.body as { error: { details: { problems: { problem: string }[] } } }).error.details
+      .problems;
+    expect(problems.map((p) => p.problem)).toEqual(["no_groups", "empty_pool"]);
+    // Nothing changed.
+    expect(
+      (await admin.get<{ status: string }>(`/api/v1/admin/experiments/${experiment.id}`)).body.status,
+    ).toBe("draft");
+    // A group whose recommender was removed.
+    const ready = await createStudy(admin, { weights: [1] });
+    await admin.post("/api/v1/admin/recommenders", {
+      key: "gone-soon",
+      kind: "external_http",
+      label: "Gone soon",
+      config: { url: "http://127.0.0.1:9/r" },
+    });
+    await admin.patch(`/api/v1/admin/groups/${ready.groups[0]?.id}`, {
+      algorithm_config: { feed: "gone-soon", watch: "recency" },
+    });
+    await admin.del("/api/v1/admin/recommenders/gone-soon");
+    const stale = await admin.patch(`/api/v1/admin/experiments/${ready.experiment.id}`, {
+      status: "running",
+    });
+    expect(codeOf(stale)).toBe("experiment_not_ready");
+    expect(
+      (stale.body as { error: { details: { problems: { problem: string; key: string }[] } } }).error.details
+        .problems,
+    ).toEqual([expect.objectContaining({ problem: "unknown_recommender", key: "gone-soon", page: "feed" })]);
   });
 
   it("answers 401 on /api/v1/me without a participant cookie and 403 with only an admin cookie", async () => {

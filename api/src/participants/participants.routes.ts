@@ -44,12 +44,15 @@ export function participantRoutes({ db, participants, auth, cookies }: Participa
       tag: "participants",
       summary: "Join (or resume) a study; sets the participant cookie",
       description:
-        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. The experiment must be running or completed.",
+        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. A newcomer joins only a running experiment (403 experiment_not_open otherwise); a returning participant is let back into a running or completed one (the post survey and completion page), and of a paused one answers 403 experiment_paused.",
       access: "public",
       body: JoinBody,
       responses: {
         200: { description: "Joined", schema: JoinResult },
-        403: { description: "experiment_not_open", schema: ErrorBody },
+        403: {
+          description: "experiment_not_open, or experiment_paused for a returning participant",
+          schema: ErrorBody,
+        },
         404: { description: "Unknown experiment", schema: ErrorBody },
       },
       handler: async (ctx, { body }) => {

@@ -64,9 +64,20 @@ export function createParticipantsService({ db, newId, now }: ServiceDeps) {
           .forUpdate()
           .first<{ status: string }>("status");
         if (!exp) throw notFound("experiment");
-        if (!OPEN_STATUSES.has(exp.status)) {
-          throw forbidden("experiment_not_open", "This study is not open right now.");
+        // api.md join rules: newcomers only while running; a returning participant of a completed
+        // study comes back for its post survey and completion page; a paused study says so.
+        const returning = await trx<UserRow>("users")
+          .where({ experiment_id: experimentId, login_id: loginId })
+          .first();
+        if (returning) {
+          if (exp.status === "paused")
+            throw forbidden("experiment_paused", "This study is paused. Please come back later.");
+          if (!OPEN_STATUSES.has(exp.status))
+            throw forbidden("experiment_not_open", "This study is not open right now.");
+          return returning;
         }
+        if (exp.status !== "running")
+          throw forbidden("experiment_not_open", "This study is not open right now.");
         return (await assign(trx, experimentId, loginId)).user;
       });
       return {

@@ -29,7 +29,7 @@ describe.each(BACKENDS)("survey responses CSV (%s)", (backend) => {
 
   it("streams the spec's columns, one row per response and question, from the responses' snapshots", async () => {
     // Given a pre survey answered by two participants, then renamed,
-    const { experiment } = await createStudy(admin, { status: "running", videoCount: 0 });
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
     const survey = await createSurvey(admin, experiment.id, { kind: "pre", is_active: true });
     const stored: SurveyResponse[] = [];
     for (const login of ["P,1", 'P "2"']) {
@@ -86,7 +86,7 @@ describe.each(BACKENDS)("survey responses CSV (%s)", (backend) => {
   });
 
   it("fills about_session_id for inter_session responses", async () => {
-    const { experiment } = await createStudy(admin, { status: "running", videoCount: 0 });
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
     const survey = await createSurvey(admin, experiment.id, { kind: "inter_session", is_active: true });
     const p = await joinParticipant(app, experiment.id, "inter");
     const current = await newSession(p.client);
@@ -100,7 +100,7 @@ describe.each(BACKENDS)("survey responses CSV (%s)", (backend) => {
   });
 
   it("answers just the header for a survey without responses", async () => {
-    const { experiment } = await createStudy(admin, { videoCount: 0 });
+    const { experiment } = await createStudy(admin, { videoCount: 1 });
     const survey = await createSurvey(admin, experiment.id, { kind: "post" });
     const r = await csvOf(survey.id);
     expect(r.status).toBe(200);
@@ -109,7 +109,7 @@ describe.each(BACKENDS)("survey responses CSV (%s)", (backend) => {
 
   it("pages through responses in (created_at, id) order without losing or repeating one, microseconds included", async () => {
     // Given 23 responses inserted directly, several sharing a created_at to the microsecond,
-    const { experiment } = await createStudy(admin, { status: "running", videoCount: 0 });
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
     const survey = await createSurvey(admin, experiment.id, {
       kind: "pre",
       questions: [{ id: "t", text: "T", type: "text" }],

@@ -26,7 +26,7 @@ describe.each(BACKENDS)("pending survey dispatcher (%s)", (backend) => {
     });
 
   async function running() {
-    return (await createStudy(admin, { status: "running", videoCount: 0 })).experiment;
+    return (await createStudy(admin, { status: "running", videoCount: 1 })).experiment;
   }
 
   it("answers 200 with a JSON null when no survey is due", async () => {
@@ -110,8 +110,9 @@ describe.each(BACKENDS)("pending survey dispatcher (%s)", (backend) => {
     const pre = await createSurvey(admin, experiment.id, { kind: "pre", is_active: true });
     const post = await createSurvey(admin, experiment.id, { kind: "post", is_active: true });
     const inter = await createSurvey(admin, experiment.id, { kind: "inter_session", is_active: true });
-    await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
+    // A participant who joined while it ran, back after the study was completed (newcomers cannot join).
     const p = await joinParticipant(app, experiment.id, "order");
+    await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
     const current = await newSession(p.client);
     const due = async () => (await pending(p.client, current)).body;
 

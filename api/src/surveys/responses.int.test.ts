@@ -26,7 +26,7 @@ describe.each(BACKENDS)("survey responses (%s)", (backend) => {
     (r.body as { error: { details: Record<string, unknown> } }).error.details;
 
   async function study(kind: "pre" | "post" | "inter_session" = "pre") {
-    const { experiment } = await createStudy(admin, { status: "running", videoCount: 0 });
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
     const survey = await createSurvey(admin, experiment.id, { kind, is_active: true });
     return { experiment, survey };
   }
@@ -158,7 +158,7 @@ describe.each(BACKENDS)("survey responses (%s)", (backend) => {
   );
 
   it("accepts any number of options on a multi question with maxSelect 0", async () => {
-    const { experiment } = await createStudy(admin, { status: "running", videoCount: 0 });
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
     const questions = [{ ...sampleQuestions()[1], minSelect: 0, maxSelect: 0 }];
     const survey = await createSurvey(admin, experiment.id, { kind: "pre", questions, is_active: true });
     const a = await joinParticipant(app, experiment.id, "all");
@@ -296,7 +296,7 @@ describe.each(BACKENDS)("survey responses (%s)", (backend) => {
   });
 
   it("answers 404 for a survey that is inactive, unknown or of another experiment", async () => {
-    const { experiment } = await createStudy(admin, { status: "running", videoCount: 0 });
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
     const draft = await createSurvey(admin, experiment.id, { kind: "pre" });
     const elsewhere = await study();
     const p = await joinParticipant(app, experiment.id, "lost");

@@ -54,7 +54,7 @@ describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {
     "refuses a survey inserted with plain SQL when $name ($rule)",
     async ({ questions, rule, field, question_id }) => {
       // Given an experiment; when a survey breaking one shape rule is inserted straight into storage,
-      const { experiment } = await createStudy(admin, { videoCount: 0 });
+      const { experiment } = await createStudy(admin, { videoCount: 1 });
       const err = await failure(() => insertSurvey(experiment.id, questions));
       // then the database refuses it, naming the same rule and field as the API's check.
       expect(err?.code).toBe("23514");
@@ -70,13 +70,13 @@ describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {
   it.each(GOOD_SHAPES)(
     "accepts a survey inserted with plain SQL when it has $name",
     async ({ questions }) => {
-      const { experiment } = await createStudy(admin, { videoCount: 0 });
+      const { experiment } = await createStudy(admin, { videoCount: 1 });
       expect(await failure(() => insertSurvey(experiment.id, questions))).toBeNull();
     },
   );
 
   it("refuses an update that breaks the shape rules or changes the kind", async () => {
-    const { experiment } = await createStudy(admin, { videoCount: 0 });
+    const { experiment } = await createStudy(admin, { videoCount: 1 });
     const id = await insertSurvey(experiment.id, sampleQuestions());
     const shape = await failure(() =>
       sql("update surveys set questions = ?::jsonb where id = ?", [
@@ -90,7 +90,7 @@ describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {
   });
 
   it("refuses a kind outside pre, post, inter_session, a kind over 20 characters, and a name over 255", async () => {
-    const { experiment } = await createStudy(admin, { videoCount: 0 });
+    const { experiment } = await createStudy(admin, { videoCount: 1 });
     expect((await failure(() => insertSurvey(experiment.id, [], { kind: "during" })))?.code).toBe("23514");
     expect((await failure(() => insertSurvey(experiment.id, [], { kind: "x".repeat(21) })))?.code).toBe(
       "22001",
@@ -102,7 +102,7 @@ describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {
   });
 
   it("refuses a second active survey of one kind in an experiment, even inserted directly", async () => {
-    const { experiment } = await createStudy(admin, { videoCount: 0 });
+    const { experiment } = await createStudy(admin, { videoCount: 1 });
     await insertSurvey(experiment.id, [], { kind: "post", active: true });
     const err = await failure(() => insertSurvey(experiment.id, [], { kind: "post", active: true }));
     expect(err?.code).toBe("23505");
@@ -120,7 +120,7 @@ describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {
       );
 
     async function setting() {
-      const { experiment } = await createStudy(admin, { status: "running", videoCount: 0 });
+      const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
       const pre = await insertSurvey(experiment.id, [], { kind: "pre" });
       const inter = await insertSurvey(experiment.id, [], { kind: "inter_session" });
       const p = await joinParticipant(app, experiment.id, `raw-${randomUUID()}`);
@@ -157,7 +157,7 @@ describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {
       expect((await failure(() => insertResponse(inter, userId, other.sessionId)))?.constraint).toBe(
         "survey_responses_about_session",
       );
-      const elsewhere = await createStudy(admin, { status: "running", videoCount: 0 });
+      const elsewhere = await createStudy(admin, { status: "running", videoCount: 1 });
       const stranger = await joinParticipant(app, elsewhere.experiment.id, "stranger");
       expect((await failure(() => insertResponse(pre, stranger.user.user_id)))?.constraint).toBe(
         "survey_responses_experiment",

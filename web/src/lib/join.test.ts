@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loginIdFromQuery } from "./join.ts";
+import { joinErrorMessage, loginIdFromQuery } from "./join.ts";
+import { ApiError } from "./participant-api.ts";
 
 describe("the participant id of a study link", () => {
   it.each([
@@ -24,3 +25,13 @@ describe("the participant id of a study link", () => {
     expect(loginIdFromQuery(new URLSearchParams("login_id=%20&id=123"))).toBeNull();
   });
 });
+
+describe("what a participant reads when joining fails", () => {
+  it("tells a newcomer the study is not open, and a returning participant that it is paused", () => {
+    expect(joinErrorMessage(new ApiError(403, "experiment_not_open", "x"))).toBe("This study is not open right now.");
+    expect(joinErrorMessage(new ApiError(403, "experiment_paused", "x"))).toBe(
+      "This study is paused. Please come back later.",
+    );
+  });
+});
+

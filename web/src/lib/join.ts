@@ -57,6 +57,8 @@ export function joinErrorMessage(error: unknown): string {
     if (error.status === 404) return "This study link is not valid.";
     if (error.status === 403 && error.code === "experiment_not_open")
       return "This study is not open right now.";
+    if (error.status === 403 && error.code === "experiment_paused")
+      return "This study is paused. Please come back later.";
     if (error.status === 400 || error.status === 422)
       return `This participant ID was not accepted: ${error.message}`;
     if (error.status === 429) return "Too many attempts. Please wait a moment and try again.";

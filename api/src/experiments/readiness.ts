@@ -1,0 +1,91 @@
+import type { Knex } from "knex";
+import { isBuiltinKey } from "../recommenders/builtins.ts";
+import { isKnownUiKey } from "../ui/presets.ts";
+
+/** One reason an experiment cannot start, as the console's checklist shows it. */
+export interface ReadinessProblem {
+  readonly problem: "no_groups" | "empty_pool" | "unknown_recommender" | "unknown_ui";
+  readonly message: string;
+  readonly group_id?: string;
+  readonly page?: "feed" | "watch";
+  readonly key?: string;
+}
+
+/**
+ * What keeps an experiment from running (api.md: `experiment_not_ready`): no group, an empty pool, or
+ * a group whose recommender or UI no longer exists. Empty when it can start.
+ */
+export async function readinessProblems(
+  db: Knex | Knex.Transaction,
+  experimentId: string,
+): Promise<ReadinessProblem[]> {
+  const [groups, pool] = await Promise.all([
+    db("groups")
+      .where({ experiment_id: experimentId })
+      .orderBy("created_at")
+      .select("id", "name", "algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch") as Promise<
+      {
+        id: string;
+        name: string;
+        algorithm_feed: string;
+        algorithm_watch: string;
+        ui_feed: string;
+        ui_watch: string;
+      }[]
+    >,
+    db("experiment_videos").where({ experiment_id: experimentId }).first(db.raw("count(*) as n")) as Promise<
+      { n: number | string } | undefined
+    >,
+  ]);
+  const problems: ReadinessProblem[] = [];
+  if (groups.length === 0)
+    problems.push({
+      problem: "no_groups",
+      message: "Add at least one group: participants are assigned to groups.",
+    });
+  if (Number(pool?.n ?? 0) === 0)
+    problems.push({
+      problem: "empty_pool",
+      message: "Add videos to the pool: participants would see an empty feed.",
+    });
+  const recommenderKeys = [...new Set(groups.flatMap((g) => [g.algorithm_feed, g.algorithm_watch]))];
+  const registered = new Set(
+    ((await db("recommenders").whereIn("key", recommenderKeys).select("key")) as { key: string }[]).map(
+      (r) => r.key,
+    ),
+  );
+  const templateIds = [...new Set(groups.flatMap((g) => [g.ui_feed, g.ui_watch]))].filter(
+    (k) => !isKnownUiKey(k),
+  );
+  const templates = new Set(
+    templateIds.length === 0
+      ? []
+      : (
+          (await db("ui_templates")
+            .whereRaw(`cast(id as text) in (${templateIds.map(() => "?").join(", ")})`, templateIds)
+            .select(db.raw("cast(id as text) as id"))) as { id: string }[]
+        ).map((t) => t.id),
+  );
+  for (const g of groups)
+    for (const page of ["feed", "watch"] as const) {
+      const key = page === "feed" ? g.algorithm_feed : g.algorithm_watch;
+      if (!isBuiltinKey(key) && !registered.has(key))
+        problems.push({
+          problem: "unknown_recommender",
+          message: `Group “${g.name}”: the ${page} page's recommender “${key}” no longer exists. Choose another.`,
+          group_id: g.id,
+          page,
+          key,
+        });
+      const ui = page === "feed" ? g.ui_feed : g.ui_watch;
+      if (!isKnownUiKey(ui) && !templates.has(ui))
+        problems.push({
+          problem: "unknown_ui",
+          message: `Group “${g.name}”: the ${page} page's layout no longer exists. Choose another.`,
+          group_id: g.id,
+          page,
+          key: ui,
+        });
+    }
+  return problems;
+}

@@ -28,10 +28,11 @@ describe("the participant id of a study link", () => {
 
 describe("what a participant reads when joining fails", () => {
   it("tells a newcomer the study is not open, and a returning participant that it is paused", () => {
-    expect(joinErrorMessage(new ApiError(403, "experiment_not_open", "x"))).toBe("This study is not open right now.");
+    expect(joinErrorMessage(new ApiError(403, "experiment_not_open", "x"))).toBe(
+      "This study is not open right now.",
+    );
     expect(joinErrorMessage(new ApiError(403, "experiment_paused", "x"))).toBe(
       "This study is paused. Please come back later.",
     );
   });
 });
-

@@ -78,14 +78,14 @@ export function parquetStream<Row>(
     void worker.terminate();
   });
 
-  // Replies in order: a chunk of bytes per message sent, then `done` after the end.
+  // Replies in order: the bytes written since the previous message (often none), per message sent.
   const waiting: { resolve: (bytes: ArrayBuffer) => void; reject: (e: Error) => void }[] = [];
   let failure: Error | null = null;
   const fail = (err: Error) => {
     failure ??= err;
     for (const w of waiting.splice(0)) w.reject(err);
   };
-  worker.on("message", (m: { bytes?: ArrayBuffer; done?: boolean; error?: string }) => {
+  worker.on("message", (m: { bytes?: ArrayBuffer; error?: string }) => {
     if (m.error !== undefined) fail(new Error(`Parquet encoding failed: ${m.error}`));
     else if (m.bytes) waiting.shift()?.resolve(m.bytes);
   });
@@ -93,12 +93,17 @@ export function parquetStream<Row>(
   worker.on("exit", (code) => {
     if (!closed && code !== 0) fail(new Error(`the Parquet encoder stopped (exit code ${code})`));
   });
-  const send = (message: { page?: unknown[][]; end?: boolean }): Promise<ArrayBuffer> =>
-    new Promise((resolve, reject) => {
+  const send = (message: { page?: unknown[][]; end?: boolean }): Promise<ArrayBuffer> => {
+    const reply = new Promise<ArrayBuffer>((resolve, reject) => {
       if (failure) return reject(failure);
       waiting.push({ resolve, reject });
       worker.postMessage(message);
     });
+    // Replies are awaited in order; one that fails while an earlier one is awaited must not count as
+    // an unhandled rejection (the earlier one reports the failure).
+    reply.catch(() => {});
+    return reply;
+  };
   const write = async (bytes: ArrayBuffer) => {
     if (bytes.byteLength > 0 && !out.write(Buffer.from(bytes)))
       await new Promise<void>((resolve) => {

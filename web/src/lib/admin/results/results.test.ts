@@ -4,7 +4,7 @@ import { cumulative, formatRate } from "./results.ts";
 describe("results as the console shows them", () => {
   it("reads a rate with its interval as percentages", () => {
     expect(formatRate({ value: 0.15, low: 0.03773, high: 0.26227 })).toBe("15.0% (3.8%–26.2%)");
-    expect(formatRate({ value: 0.5, low: null, high: null })).toBe("50.0% (no interval: one participant)");
+    expect(formatRate({ value: 0.5, low: null, high: null })).toBe("50.0% (one participant)");
     expect(formatRate({ value: null, low: null, high: null })).toBe("—");
   });
 

@@ -7,7 +7,7 @@ export const percent = (x: number | null | undefined): string =>
 /** A rate and its 95% interval as a researcher reads it: "15.0% (4.0%–26.2%)". */
 export function formatRate(rate: Rate): string {
   if (rate.value === null) return "—";
-  if (rate.low === null || rate.high === null) return `${percent(rate.value)} (no interval: one participant)`;
+  if (rate.low === null || rate.high === null) return `${percent(rate.value)} (one participant)`;
   return `${percent(rate.value)} (${percent(rate.low)}–${percent(rate.high)})`;
 }
 

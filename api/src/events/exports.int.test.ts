@@ -192,6 +192,29 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     ).toBe(404);
   });
 
+  it("keeps the recruiting parameters of a participant's study link and exports one column each", async () => {
+    const own = await createStudy(admin, { status: "running", weights: [1] });
+    const join = (login: string, recruiting?: Record<string, string>) =>
+      app.client().post("/api/v1/participants/join", {
+        experiment_id: own.experiment.id,
+        login_id: login,
+        ...(recruiting ? { recruiting } : {}),
+      });
+    expect((await join("5f1a", { PROLIFIC_PID: "5f1a", STUDY_ID: "st-9", SESSION_ID: "se-3" })).status).toBe(
+      200,
+    );
+    expect((await join("plain")).status).toBe(200);
+    // Returning with other values changes nothing: the first join's are kept.
+    expect((await join("5f1a", { PROLIFIC_PID: "5f1a", STUDY_ID: "other" })).status).toBe(200);
+    const refused = await join("x", { EVIL: "1" } as Record<string, string>);
+    expect(refused.status).toBe(422);
+    const r = await admin.get(`/api/v1/admin/experiments/${own.experiment.id}/participants?format=csv`);
+    const [header, ...rows] = r.text.trim().split("\r\n");
+    expect(header?.endsWith(",last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID")).toBe(true);
+    expect(rows.find((row) => row.includes(",5f1a,"))?.endsWith(",5f1a,st-9,se-3")).toBe(true);
+    expect(rows.find((row) => row.includes(",plain,"))?.endsWith(",,,")).toBe(true);
+  });
+
   it("writes the wide survey CSV: a row per response with the arm, a column per question", async () => {
     const r = await admin.get(`/api/v1/admin/surveys/${survey.id}/responses/wide.csv`);
     expect(r.status).toBe(200);

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
 import { csvRow } from "../http/csv.ts";
 
@@ -21,22 +22,35 @@ const PAGE = 2000;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
+const recruitingOf = (v: Record<string, string> | string | null): Record<string, string> =>
+  v === null ? {} : typeof v === "string" ? (JSON.parse(v) as Record<string, string>) : v;
+
 /**
  * One row per participant of an experiment (api.md), in join order: the arm's name, whether they
  * started (any event in the log) and their sessions, events and last event. `consented_at` and
- * `finished_at` stay empty until the study flow records them. Read a page of participants at a time.
+ * `finished_at` stay empty until the study flow records them; then one column per recruiting
+ * parameter any participant's link carried (PROLIFIC_PID, workerId, ...). Read a page at a time.
  */
 export function participantsCsv(db: Db, experimentId: string, options: { safe?: boolean } = {}): Readable {
   const safe = options.safe === true;
   return Readable.from(
     (async function* () {
-      yield csvRow(PARTICIPANT_CSV_COLUMNS);
+      const present = new Set(
+        (
+          (await db("users")
+            .where({ experiment_id: experimentId })
+            .whereNotNull("recruiting")
+            .distinct(db.raw("jsonb_object_keys(recruiting) as key"))) as { key: string }[]
+        ).map((r) => r.key),
+      );
+      const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
+      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting]);
       for (let offset = 0; ; offset += PAGE) {
         const rows = (await db("users as u")
           .join("groups as g", "g.id", "u.group_id")
           .leftJoin("session_activity as a", "a.user_id", "u.id")
           .where("u.experiment_id", experimentId)
-          .groupBy("u.id", "u.login_id", "u.group_id", "g.name", "u.created_at")
+          .groupBy("u.id", "u.login_id", "u.group_id", "g.name", "u.created_at", "u.recruiting")
           .orderBy("u.created_at")
           .orderBy("u.login_id")
           .offset(offset)
@@ -47,6 +61,7 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
             "u.group_id",
             "g.name as group_name",
             "u.created_at",
+            "u.recruiting",
             db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
             db.raw("coalesce(sum(a.event_count), 0) as events"),
             db.raw("max(a.last_received_at) as last_seen_at"),
@@ -56,6 +71,7 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
           group_id: string;
           group_name: string;
           created_at: Date;
+          recruiting: Record<string, string> | string | null;
           sessions: number | string;
           events: number | string;
           last_seen_at: Date | null;
@@ -75,6 +91,7 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
                 Number(r.sessions),
                 Number(r.events),
                 iso(r.last_seen_at),
+                ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
               ],
               safe,
             ),

@@ -56,7 +56,7 @@ export function participantRoutes({ db, participants, auth, cookies }: Participa
         404: { description: "Unknown experiment", schema: ErrorBody },
       },
       handler: async (ctx, { body }) => {
-        const joined = await participants.join(body.experiment_id, body.login_id);
+        const joined = await participants.join(body.experiment_id, body.login_id, body.recruiting);
         const { token, expiresAt } = await auth.issueParticipantSession(joined.user_id);
         setSessionCookie(ctx, PARTICIPANT_COOKIE, token, expiresAt, cookies);
         ctx.body = joined;

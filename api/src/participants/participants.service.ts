@@ -27,7 +27,13 @@ export function createParticipantsService({ db, newId, now }: ServiceDeps) {
    * Assigns a group under a row lock on the experiment, so concurrent joins see each other's counts
    * (balanced even under a burst) and a login id joining twice at once gets one user.
    */
-  async function assign(trx: Knex.Transaction, experimentId: string, loginId: string, groupId?: string) {
+  async function assign(
+    trx: Knex.Transaction,
+    experimentId: string,
+    loginId: string,
+    groupId?: string,
+    recruiting?: Readonly<Record<string, string | undefined>>,
+  ) {
     const existing = await trx<UserRow>("users")
       .where({ experiment_id: experimentId, login_id: loginId })
       .first();
@@ -51,13 +57,21 @@ export function createParticipantsService({ db, newId, now }: ServiceDeps) {
       group_id: chosen,
       created_at: now(),
     };
-    await trx("users").insert(user);
+    const kept = Object.fromEntries(Object.entries(recruiting ?? {}).filter(([, v]) => v !== undefined));
+    await trx("users").insert({
+      ...user,
+      ...(Object.keys(kept).length > 0 ? { recruiting: JSON.stringify(kept) } : {}),
+    });
     return { user, created: true };
   }
 
   return {
     /** api.md join: creates the participant on first join, resumes it (same user, same group) afterwards. */
-    async join(experimentId: string, loginId: string): Promise<JoinResult> {
+    async join(
+      experimentId: string,
+      loginId: string,
+      recruiting?: Readonly<Record<string, string | undefined>>,
+    ): Promise<JoinResult> {
       const user = await db.transaction(async (trx) => {
         const exp = await trx("experiments")
           .where({ id: experimentId })
@@ -78,7 +92,7 @@ export function createParticipantsService({ db, newId, now }: ServiceDeps) {
         }
         if (exp.status !== "running")
           throw forbidden("experiment_not_open", "This study is not open right now.");
-        return (await assign(trx, experimentId, loginId)).user;
+        return (await assign(trx, experimentId, loginId, undefined, recruiting)).user;
       });
       return {
         user_id: user.id,

@@ -16,3 +16,13 @@ export const UI_DEVICES = ["desktop", "tablet", "mobile"] as const;
 
 /** The special UI key: on the feed it bypasses the feed and opens the first watch video. */
 export const UI_NONE = "none";
+
+/** Recruiting parameters a study link may carry (Prolific and MTurk), kept with the participant. */
+export const RECRUITING_PARAMETERS = [
+  "PROLIFIC_PID",
+  "STUDY_ID",
+  "SESSION_ID",
+  "workerId",
+  "assignmentId",
+  "hitId",
+] as const;

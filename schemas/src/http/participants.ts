@@ -1,12 +1,25 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
+import { RECRUITING_PARAMETERS } from "./enums.ts";
 import { ExperimentStatus } from "./experiments.ts";
 import { SurfaceConfig } from "./groups.ts";
 
 const LoginId = Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$" });
 
+const RecruitingValue = Type.String({ maxLength: 255 });
+
 export const JoinBody = Type.Object(
-  { experiment_id: Uuid, login_id: LoginId },
+  {
+    experiment_id: Uuid,
+    login_id: LoginId,
+    recruiting: Type.Optional(
+      Type.Object(Object.fromEntries(RECRUITING_PARAMETERS.map((k) => [k, Type.Optional(RecruitingValue)])), {
+        additionalProperties: false,
+        description:
+          "The recruiting parameters of the study link (PROLIFIC_PID, STUDY_ID, SESSION_ID, workerId, assignmentId, hitId), kept from the participant's first join and exported with them",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type JoinBody = Static<typeof JoinBody>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { joinErrorMessage, loginIdFromQuery } from "./join.ts";
+import { joinErrorMessage, loginIdFromQuery, recruitingFromQuery } from "./join.ts";
 import { ApiError } from "./participant-api.ts";
 
 describe("the participant id of a study link", () => {
@@ -34,5 +34,22 @@ describe("what a participant reads when joining fails", () => {
     expect(joinErrorMessage(new ApiError(403, "experiment_paused", "x"))).toBe(
       "This study is paused. Please come back later.",
     );
+  });
+});
+
+describe("the recruiting parameters of a study link", () => {
+  it("keeps Prolific's and MTurk's, and nothing else", () => {
+    expect(
+      recruitingFromQuery(
+        new URLSearchParams("PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=x&utm_source=mail&login_id=l"),
+      ),
+    ).toEqual({ PROLIFIC_PID: "p1", STUDY_ID: "s", SESSION_ID: "x" });
+    expect(
+      recruitingFromQuery(new URLSearchParams("workerId=w&assignmentId=a&hitId=h&PROLIFIC_PID=")),
+    ).toEqual({
+      workerId: "w",
+      assignmentId: "a",
+      hitId: "h",
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
 import { type ApiClient, ApiError } from "./api.ts";
 import { ENTRY_REFERRER_KEY } from "./platform/tracking/session.ts";
 import { webStore } from "./platform/tracking/storage.ts";
@@ -29,8 +30,27 @@ export function loginIdFromQuery(params: URLSearchParams): string | null {
 }
 
 /** Joins (or resumes) the study and ties this tab's session to the participant. */
-export async function joinStudy(client: ApiClient, experimentId: string, loginId: string): Promise<void> {
-  const joined = await client.join({ experiment_id: experimentId, login_id: loginId });
+/** The recruiting parameters of a study link (Prolific's, MTurk's), to keep with the participant. */
+export function recruitingFromQuery(query: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of RECRUITING_PARAMETERS) {
+    const value = query.get(key)?.trim();
+    if (value) out[key] = value.slice(0, 255);
+  }
+  return out;
+}
+
+export async function joinStudy(
+  client: ApiClient,
+  experimentId: string,
+  loginId: string,
+  recruiting: Record<string, string> = {},
+): Promise<void> {
+  const joined = await client.join({
+    experiment_id: experimentId,
+    login_id: loginId,
+    ...(Object.keys(recruiting).length > 0 ? { recruiting } : {}),
+  });
   participantSession.bindUser(joined.user_id);
 }
 

@@ -7,6 +7,7 @@ import * as recommenders from "./003-recommenders.ts";
 import * as surveys from "./020-surveys.ts";
 import * as uiTemplates from "./021-ui-templates.ts";
 import * as monitoring from "./022-monitoring.ts";
+import * as recruiting from "./023-recruiting.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -18,6 +19,7 @@ const API_MIGRATIONS = {
   surveys: { name: "020-surveys", ...surveys },
   uiTemplates: { name: "021-ui-templates", ...uiTemplates },
   monitoring: { name: "022-monitoring", ...monitoring },
+  recruiting: { name: "023-recruiting", ...recruiting },
 } satisfies Record<string, Migration>;
 
 /**
@@ -34,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.surveys,
   API_MIGRATIONS.uiTemplates,
   API_MIGRATIONS.monitoring,
+  API_MIGRATIONS.recruiting,
 ];
 
 /**

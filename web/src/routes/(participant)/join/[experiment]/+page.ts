@@ -1,5 +1,5 @@
 import { apiFor } from "#lib/api.ts";
-import { joinErrorMessage, joinStudy, loginIdFromQuery, openFeed } from "#lib/join.ts";
+import { joinErrorMessage, joinStudy, loginIdFromQuery, openFeed, recruitingFromQuery } from "#lib/join.ts";
 import type { PageLoad } from "./$types";
 
 /**
@@ -13,7 +13,7 @@ export const load = (async ({ fetch, params, url }) => {
 
   let message: string;
   try {
-    await joinStudy(apiFor(fetch), experimentId, loginId);
+    await joinStudy(apiFor(fetch), experimentId, loginId, recruitingFromQuery(url.searchParams));
     message = "";
   } catch (failure) {
     message = joinErrorMessage(failure);

@@ -11,6 +11,7 @@ import { Type } from "@sinclair/typebox";
 import type { AuthService } from "../auth/auth.service.ts";
 import { type CookiePolicy, PARTICIPANT_COOKIE, setSessionCookie } from "../auth/cookies.ts";
 import type { Db } from "../db/db.ts";
+import { assertExperiment } from "../experiments/exists.ts";
 import type { AppContext } from "../http/context.ts";
 import { unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
@@ -110,7 +111,7 @@ export function participantRoutes({ db, participants, auth, cookies }: Participa
           ctx.body = await participants.list(params.id);
           return;
         }
-        await participants.list(params.id); // 404 for an unknown experiment, before streaming
+        await assertExperiment(db, params.id); // 404 before the stream starts
         ctx.type = "text/csv; charset=utf-8";
         ctx.attachment(`participants-${params.id}.csv`);
         ctx.set("Cache-Control", "no-store");

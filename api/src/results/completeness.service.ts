@@ -1,7 +1,7 @@
 import { sessionCompleteness } from "@feedlab/projector";
 import type { ExperimentCompleteness } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { notFound } from "../http/errors.ts";
+import { armsOf } from "./arms.ts";
 
 /** The share of numbered events lost: gaps over what the client numbered; null with nothing numbered. */
 export const lossRate = (numbered: number, missing: number): number | null =>
@@ -15,8 +15,8 @@ export const lossRate = (numbered: number, missing: number): number | null =>
 export function createCompletenessService({ db }: ServiceDeps) {
   return {
     async forExperiment(experimentId: string, threshold = 0.05): Promise<ExperimentCompleteness> {
-      if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
-      const [sessions, users, groups] = await Promise.all([
+      const [groups, sessions, users] = await Promise.all([
+        armsOf(db, experimentId),
         sessionCompleteness(db, experimentId),
         db("users")
           .where({ experiment_id: experimentId })
@@ -25,11 +25,6 @@ export function createCompletenessService({ db }: ServiceDeps) {
           .select("id", "login_id", "group_id") as Promise<
           { id: string; login_id: string; group_id: string }[]
         >,
-        db("groups")
-          .where({ experiment_id: experimentId })
-          .orderBy("created_at")
-          .orderBy("id")
-          .select("id", "name") as Promise<{ id: string; name: string }[]>,
       ]);
       const byUser = Map.groupBy(sessions, (s) => s.user_id);
       const participants = users.map((u) => {

@@ -1,7 +1,7 @@
 import { type EvaluationRow, evaluationCounts } from "@feedlab/projector";
 import type { ExperimentStats, GroupStats, RecommenderStats } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { notFound } from "../http/errors.ts";
+import { armsOf } from "./arms.ts";
 import { type Cluster, clusteredRatio } from "./ratio.ts";
 
 type Counts = Omit<GroupStats, "group_id" | "name" | "participants">;
@@ -40,18 +40,9 @@ function summarize(rows: readonly EvaluationRow[]): Counts {
 export function createStatsService({ db, now }: ServiceDeps) {
   return {
     async forExperiment(experimentId: string): Promise<ExperimentStats> {
-      if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
-      const [rows, groups] = await Promise.all([
+      const [groups, rows] = await Promise.all([
+        armsOf(db, experimentId),
         evaluationCounts(db, experimentId),
-        db("groups as g")
-          .leftJoin("users as u", "u.group_id", "g.id")
-          .where("g.experiment_id", experimentId)
-          .groupBy("g.id", "g.name", "g.created_at")
-          .orderBy("g.created_at")
-          .orderBy("g.id")
-          .select("g.id", "g.name", db.raw("count(u.id) as participants")) as Promise<
-          { id: string; name: string; participants: string | number }[]
-        >,
       ]);
       const recommenders = Map.groupBy(rows, (r) => `${r.surface}\u0000${r.recommender}`);
       return {
@@ -61,7 +52,7 @@ export function createStatsService({ db, now }: ServiceDeps) {
           (g): GroupStats => ({
             group_id: g.id,
             name: g.name,
-            participants: Number(g.participants),
+            participants: g.participants,
             ...summarize(rows.filter((r) => r.group_id === g.id)),
           }),
         ),

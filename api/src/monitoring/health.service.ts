@@ -4,13 +4,12 @@ import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable, validationFailed } from "../http/errors.ts";
 import type { RecommenderRecord } from "../recommenders/builtins.ts";
 import type { RecommenderCatalog } from "../recommenders/catalog.ts";
-import type { FailureKind } from "../recommenders/external-http/client.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
 import type { Pool } from "../recommenders/pool.ts";
 import type { ProbeResult, Recommender, Surface } from "../recommenders/recommender.ts";
 import { quantile } from "./latency.ts";
-import { callRows, sumCalls } from "./queries.ts";
-import { healthFailureOf, type MonitoringRecorder } from "./recorder.ts";
+import { callRecords, sumCalls, windowStart } from "./queries.ts";
+import type { MonitoringRecorder } from "./recorder.ts";
 
 export interface HealthDeps extends ServiceDeps {
   readonly catalog: RecommenderCatalog;
@@ -19,8 +18,6 @@ export interface HealthDeps extends ServiceDeps {
   readonly pools: { get(experimentId: string): Promise<Pool> };
   readonly monitoring: Pick<MonitoringRecorder, "flush">;
 }
-
-const DAY_MS = 24 * 3600_000;
 
 /**
  * Recommender health (api.md): per recommender, the pages it served over the last 24 hours, its
@@ -37,8 +34,8 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
     async health(key: string, experimentId?: string) {
       if (!(await catalog.get(key))) throw notFound("recommender");
       await monitoring.flush();
-      const since = new Date(now().getTime() - DAY_MS);
-      const rows = await callRows(
+      const since = windowStart(now());
+      const rows = await callRecords(
         db,
         { recommender: key, ...(experimentId ? { experiment_id: experimentId } : {}) },
         since,
@@ -52,7 +49,7 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
         failures: sums.failures,
         empty_results: sums.empty_results,
         latency_ms: { p50: quantile(sums.latency, 0.5), p95: quantile(sums.latency, 0.95) },
-        last_failure: last ? { at: last.minute.toISOString(), message: last.last_failure } : null,
+        last_failure: last ? { at: last.minute, message: last.last_failure } : null,
       };
     },
 
@@ -64,7 +61,7 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
     async test(
       key: string,
       body: { experiment_id: string; surface: Surface; config?: Record<string, unknown> },
-    ): Promise<ProbeResult & { failure: string | null; request: Record<string, unknown> }> {
+    ): Promise<ProbeResult> {
       await assertExperiment(body.experiment_id);
       let recommender: Recommender | undefined;
       if (body.config !== undefined) {
@@ -113,22 +110,7 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
         watched: [],
         params: {},
       };
-      const shown = {
-        user_id: request.userId,
-        experiment_id: request.experimentId,
-        limit: request.limit,
-        offset: 0,
-        current_video_id: request.current?.id ?? null,
-        exclude_video_ids: [],
-      };
-      if (recommender.probe) {
-        const result = await recommender.probe(request);
-        return {
-          ...result,
-          failure: result.failure === null ? null : healthFailureOf(result.failure as FailureKind),
-          request: shown,
-        };
-      }
+      if (recommender.probe) return recommender.probe(request);
       const started = performance.now();
       const ids = await recommender.recommend(request);
       const kept = ids.filter((id) => pool.indexById.has(id)).length;
@@ -142,7 +124,13 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
         failure: null,
         message: null,
         response: ids,
-        request: shown,
+        request: {
+          user_id: request.userId,
+          experiment_id: request.experimentId,
+          limit: request.limit,
+          offset: request.offset,
+          current_video_id: request.current?.id ?? null,
+        },
       };
     },
   };

@@ -1,45 +1,58 @@
 import type { Db } from "../db/db.ts";
+import { json } from "../db/present.ts";
+import { HEALTH_FAILURES, type HealthFailure } from "../recommenders/external-http/failures.ts";
 import { type Histogram, merge } from "./latency.ts";
-import { HEALTH_FAILURES, type HealthFailure } from "./recorder.ts";
 
-export interface CallSums {
+/** Records are read for this long back. */
+const WINDOW_MS = 24 * 3600_000;
+
+/** The start of the window the monitoring reads: the last 24 hours. */
+export const windowStart = (now: Date): Date => new Date(now.getTime() - WINDOW_MS);
+
+/** The counts of recommender calls that add up across minutes, processes and flushes. */
+export interface CallCounts {
   calls: number;
   empty_results: number;
-  failures: Record<HealthFailure, number>;
+  failures: Partial<Record<HealthFailure, number>>;
   latency: Histogram;
 }
 
-export const emptySums = (): CallSums => ({
-  calls: 0,
-  empty_results: 0,
-  failures: Object.fromEntries(HEALTH_FAILURES.map((k) => [k, 0])) as Record<HealthFailure, number>,
-  latency: {},
-});
-
-interface CallRow {
-  experiment_id: string;
-  recommender: string;
-  surface: string;
-  minute: Date;
-  calls: number;
-  empty_results: number;
-  failures: Record<string, number> | string;
-  latency: Histogram | string;
+/** One recommender's calls in one minute (of an experiment and page), as recorded. */
+export interface CallRecord extends CallCounts {
+  readonly experiment_id: string;
+  readonly recommender: string;
+  readonly surface: string;
+  readonly minute: string;
   last_failure: string | null;
 }
 
-const parsed = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
+/** Adds `from`'s counts to `into`. */
+export function addCalls(into: CallCounts, from: CallCounts): void {
+  into.calls += from.calls;
+  into.empty_results += from.empty_results;
+  for (const [k, n] of Object.entries(from.failures))
+    into.failures[k as HealthFailure] = (into.failures[k as HealthFailure] ?? 0) + (n ?? 0);
+  merge(into.latency, from.latency);
+}
 
-/** Recommender call records since `since`, filtered by recommender and/or experiment. */
-export async function callRows(
+/** The key of a record: one per experiment, recommender, page and minute. */
+export const callKey = (r: Pick<CallRecord, "experiment_id" | "recommender" | "surface" | "minute">) =>
+  `${r.experiment_id}\u0000${r.recommender}\u0000${r.surface}\u0000${r.minute}`;
+
+/**
+ * Recommender call records since `since`, filtered by recommender and/or experiment, one per minute
+ * (each process appends a row per flush: they are added up here), oldest first.
+ */
+export async function callRecords(
   db: Db,
   where: { recommender?: string; experiment_id?: string },
   since: Date,
-): Promise<CallRow[]> {
+): Promise<CallRecord[]> {
   const rows = (await db("recommender_calls")
     .where(where)
     .where("minute", ">=", since)
     .orderBy("minute")
+    .orderBy("id")
     .select(
       "experiment_id",
       "recommender",
@@ -50,27 +63,42 @@ export async function callRows(
       "failures",
       "latency",
       "last_failure",
-    )) as CallRow[];
-  return rows.map((r) => ({
-    ...r,
-    minute: new Date(r.minute),
-    failures: parsed(r.failures),
-    latency: parsed(r.latency),
-  }));
+    )) as (Omit<CallRecord, "minute" | "failures" | "latency"> & {
+    minute: Date;
+    failures: unknown;
+    latency: unknown;
+  })[];
+  const byMinute = new Map<string, CallRecord>();
+  for (const r of rows) {
+    const record: CallRecord = {
+      ...r,
+      minute: new Date(r.minute).toISOString(),
+      failures: json<CallCounts["failures"]>(r.failures, {}),
+      latency: json<Histogram>(r.latency, {}),
+    };
+    const into = byMinute.get(callKey(record));
+    if (!into) byMinute.set(callKey(record), record);
+    else {
+      addCalls(into, record);
+      into.last_failure = record.last_failure ?? into.last_failure;
+    }
+  }
+  return [...byMinute.values()];
 }
 
-/** Adds call records up. */
-export function sumCalls(rows: readonly CallRow[]): CallSums {
-  const out = emptySums();
-  for (const r of rows) {
-    out.calls += r.calls;
-    out.empty_results += r.empty_results;
-    for (const [k, n] of Object.entries(r.failures as Record<string, number>))
-      if (k in out.failures) out.failures[k as HealthFailure] += n;
-    merge(out.latency, r.latency as Histogram);
-  }
+/** Call records added up, with every failure kind present. */
+export function sumCalls(
+  records: readonly CallCounts[],
+): CallCounts & { failures: Record<HealthFailure, number> } {
+  const out = {
+    calls: 0,
+    empty_results: 0,
+    failures: Object.fromEntries(HEALTH_FAILURES.map((k) => [k, 0])) as Record<HealthFailure, number>,
+    latency: {},
+  };
+  for (const r of records) addCalls(out, r);
   return out;
 }
 
-export const failureCount = (s: Pick<CallSums, "failures">): number =>
-  Object.values(s.failures).reduce((a, b) => a + b, 0);
+export const failureCount = (c: Pick<CallCounts, "failures">): number =>
+  Object.values(c.failures).reduce((a: number, b) => a + (b ?? 0), 0);

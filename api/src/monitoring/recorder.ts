@@ -1,57 +1,10 @@
+import { minuteOf } from "@feedlab/projector";
 import type { Logger } from "pino";
 import type { Db } from "../db/db.ts";
 import type { FailureKind } from "../recommenders/external-http/client.ts";
-import { addTo, type Histogram, merge } from "./latency.ts";
-
-/** api.md's recommender failure kinds. */
-export const HEALTH_FAILURES = [
-  "refused",
-  "timeout",
-  "http_5xx",
-  "invalid_json",
-  "not_a_list",
-  "no_valid_ids",
-  "outside_pool",
-  "other",
-] as const;
-export type HealthFailure = (typeof HEALTH_FAILURES)[number];
-
-/**
- * The spec's failure table as api.md names it. A DNS error counts with refused connections (the
- * spec's one row); a connection dropped midway too. `other`: a non-2xx answer that is not a 5xx, or
- * a response over the size limit.
- */
-export function healthFailureOf(kind: FailureKind): HealthFailure {
-  switch (kind) {
-    case "connection_refused":
-    case "dns":
-    case "connection_error":
-      return "refused";
-    case "all_invalid_ids":
-      return "no_valid_ids";
-    case "all_outside_pool":
-      return "outside_pool";
-    case "timeout":
-    case "http_5xx":
-    case "invalid_json":
-    case "not_a_list":
-      return kind;
-    default:
-      return "other";
-  }
-}
-
-interface CallBucket {
-  experiment_id: string;
-  recommender: string;
-  surface: string;
-  minute: string;
-  calls: number;
-  empty_results: number;
-  failures: Partial<Record<HealthFailure, number>>;
-  latency: Histogram;
-  last_failure: string | null;
-}
+import { healthFailureOf } from "../recommenders/external-http/failures.ts";
+import { addTo } from "./latency.ts";
+import { addCalls, type CallRecord, callKey } from "./queries.ts";
 
 interface RejectionBucket {
   experiment_id: string;
@@ -68,8 +21,6 @@ export interface RecorderDeps {
   readonly flushMs?: number;
 }
 
-const minuteOf = (d: Date) => `${d.toISOString().slice(0, 16)}:00.000Z`;
-
 /** Records are read for the last 24 hours; older ones are deleted after a week. */
 const KEEP_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -81,28 +32,23 @@ const PRUNE_EVERY_MS = 3600_000;
  * few seconds, so serving a page never waits for a write.
  */
 export function createMonitoringRecorder({ db, now, log, flushMs = 5000 }: RecorderDeps) {
-  let calls = new Map<string, CallBucket>();
+  let calls = new Map<string, CallRecord>();
   let rejections = new Map<string, RejectionBucket>();
   let flushing: Promise<void> = Promise.resolve();
   let prunedAt = 0;
 
-  function callBucket(experimentId: string, recommender: string, surface: string): CallBucket {
-    const minute = minuteOf(now());
-    const key = `${experimentId}\u0000${recommender}\u0000${surface}\u0000${minute}`;
-    let bucket = calls.get(key);
+  /** The sums of a recommender's calls in a minute (this minute unless given), made on first use. */
+  function callBucket(
+    experiment_id: string,
+    recommender: string,
+    surface: string,
+    minute = minuteOf(now().toISOString()),
+  ): CallRecord {
+    const id = { experiment_id, recommender, surface, minute };
+    let bucket = calls.get(callKey(id));
     if (!bucket) {
-      bucket = {
-        experiment_id: experimentId,
-        recommender,
-        surface,
-        minute,
-        calls: 0,
-        empty_results: 0,
-        failures: {},
-        latency: {},
-        last_failure: null,
-      };
-      calls.set(key, bucket);
+      bucket = { ...id, calls: 0, empty_results: 0, failures: {}, latency: {}, last_failure: null };
+      calls.set(callKey(id), bucket);
     }
     return bucket;
   }
@@ -140,22 +86,18 @@ export function createMonitoringRecorder({ db, now, log, flushMs = 5000 }: Recor
         if (rejectionRows.length > 0) await trx("rejected_events").insert(rejectionRows);
       });
     } catch (err) {
-      // Put the sums back: the next flush tries again.
+      // Put the sums back, in their own minutes: the next flush tries again.
       for (const b of callRows) {
-        const into = callBucket(b.experiment_id, b.recommender, b.surface);
-        into.calls += b.calls;
-        into.empty_results += b.empty_results;
-        for (const [k, n] of Object.entries(b.failures))
-          into.failures[k as HealthFailure] = (into.failures[k as HealthFailure] ?? 0) + (n ?? 0);
-        merge(into.latency, b.latency);
+        const into = callBucket(b.experiment_id, b.recommender, b.surface, b.minute);
+        addCalls(into, b);
+        into.last_failure ??= b.last_failure;
       }
-      for (const r of rejectionRows) rejected(r.experiment_id, r.code, r.count);
+      for (const r of rejectionRows) rejected(r.experiment_id, r.code, r.count, r.minute);
       log.warn({ err }, "monitoring records not written; retrying with the next flush");
     }
   }
 
-  function rejected(experimentId: string, code: string, n: number) {
-    const minute = minuteOf(now());
+  function rejected(experimentId: string, code: string, n: number, minute = minuteOf(now().toISOString())) {
     const key = `${experimentId}\u0000${code}\u0000${minute}`;
     const bucket = rejections.get(key) ?? { experiment_id: experimentId, minute, code, count: 0 };
     bucket.count += n;
@@ -193,7 +135,7 @@ export function createMonitoringRecorder({ db, now, log, flushMs = 5000 }: Recor
       b.last_failure = `${kind}: ${p.message}`.slice(0, 500);
     },
     /** Events of a batch the intake rejected, by code. */
-    rejected,
+    rejected: (experimentId: string, code: string, n: number) => rejected(experimentId, code, n),
     flush,
     /** Stops the timer and writes what is left. */
     async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { HealthFailure } from "./external-http/failures.ts";
 import type { Pool } from "./pool.ts";
 
 export type Surface = "feed" | "watch";
@@ -61,12 +62,14 @@ export interface ProbeResult {
   readonly returned: number;
   readonly kept: number;
   readonly dropped: { readonly invalid: number; readonly outside_pool: number };
-  /** Why the call gave no usable list (external recommenders: the failure table's kind). */
-  readonly failure: string | null;
+  /** Why the call gave no usable list: the failure table's kind (api.md's names). */
+  readonly failure: HealthFailure | null;
   /** Why it failed, in words (never a header or the URL's query string). */
   readonly message: string | null;
   /** The parsed response, cut to 20 kB of JSON text for display. */
   readonly response: unknown;
+  /** The values the call was made with (the body, or the query's fields with GET). */
+  readonly request: unknown;
 }
 
 /**

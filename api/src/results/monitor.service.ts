@@ -1,9 +1,9 @@
-import { evaluationSpan, evaluationTimeline, type TimelineBucket } from "@feedlab/projector";
+import { BUCKET_SECONDS, evaluationSpan, evaluationTimeline, type TimelineBucket } from "@feedlab/projector";
 import type { ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { notFound } from "../http/errors.ts";
-import { callRows, failureCount } from "../monitoring/queries.ts";
+import { callRecords, failureCount, windowStart } from "../monitoring/queries.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
+import { armsOf } from "./arms.ts";
 import { sampleRatioTest } from "./sample-ratio.ts";
 
 export interface MonitorDeps extends ServiceDeps {
@@ -12,18 +12,14 @@ export interface MonitorDeps extends ServiceDeps {
   readonly activeMinutes?: number;
 }
 
-const DAY_MS = 24 * 3600_000;
-const BUCKET_MS: Record<TimelineBucket, number> = { minute: 60_000, hour: 3600_000, day: DAY_MS };
 const MAX_BUCKETS = 500;
 
 /** The finest bucket that keeps a span under 500 points. */
 export function bucketFor(spanMs: number): TimelineBucket {
-  if (spanMs / BUCKET_MS.minute <= MAX_BUCKETS) return "minute";
-  if (spanMs / BUCKET_MS.hour <= MAX_BUCKETS) return "hour";
+  if (spanMs / 1000 / BUCKET_SECONDS.minute <= MAX_BUCKETS) return "minute";
+  if (spanMs / 1000 / BUCKET_SECONDS.hour <= MAX_BUCKETS) return "hour";
   return "day";
 }
-
-const floorTo = (t: number, bucket: TimelineBucket) => Math.floor(t / BUCKET_MS[bucket]) * BUCKET_MS[bucket];
 
 /**
  * A running study at a glance: assignment against the weights, who is active, survey completion per
@@ -31,42 +27,13 @@ const floorTo = (t: number, bucket: TimelineBucket) => Math.floor(t / BUCKET_MS[
  * results over time per arm. Read from read models and the monitoring records, never from raw events.
  */
 export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }: MonitorDeps) {
-  async function groupsOf(experimentId: string) {
-    if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
-    return (await db("groups as g")
-      .leftJoin("users as u", "u.group_id", "g.id")
-      .where("g.experiment_id", experimentId)
-      .groupBy("g.id", "g.name", "g.weight", "g.algorithm_feed", "g.algorithm_watch", "g.created_at")
-      .orderBy("g.created_at")
-      .orderBy("g.id")
-      .select(
-        "g.id",
-        "g.name",
-        "g.weight",
-        "g.algorithm_feed",
-        "g.algorithm_watch",
-        db.raw("count(u.id) as participants"),
-      )) as {
-      id: string;
-      name: string;
-      weight: number | string;
-      algorithm_feed: string;
-      algorithm_watch: string;
-      participants: number | string;
-    }[];
-  }
-
   return {
     async monitor(experimentId: string): Promise<ExperimentMonitor> {
-      const groups = (await groupsOf(experimentId)).map((g) => ({
-        ...g,
-        weight: Number(g.weight),
-        participants: Number(g.participants),
-      }));
+      const groups = await armsOf(db, experimentId);
       await monitoring.flush();
       const at = now();
       const activeSince = new Date(at.getTime() - activeMinutes * 60_000);
-      const daySince = new Date(at.getTime() - DAY_MS);
+      const daySince = windowStart(at);
       const [active, calls, rejections, surveys, responded] = await Promise.all([
         db("session_activity as a")
           .join("users as u", "u.id", "a.user_id")
@@ -76,7 +43,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
           .select("u.group_id", db.raw("count(distinct a.user_id) as n")) as Promise<
           { group_id: string; n: number | string }[]
         >,
-        callRows(db, { experiment_id: experimentId }, daySince),
+        callRecords(db, { experiment_id: experimentId }, daySince),
         db("rejected_events")
           .where({ experiment_id: experimentId })
           .where("minute", ">=", daySince)
@@ -108,24 +75,24 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
         for (const g of usesOf(c.recommender, c.surface)) {
           const s = perGroup.get(g) ?? { empty: 0, failures: 0 };
           s.empty += c.empty_results;
-          s.failures += failureCount(c as { failures: Record<string, number> });
+          s.failures += failureCount(c);
           perGroup.set(g, s);
         }
       const total = groups.reduce((s, g) => s + g.participants, 0);
       const weights = groups.reduce((s, g) => s + g.weight, 0);
       const problems: ExperimentMonitor["problems"] = [];
       for (const c of calls) {
-        const failures = failureCount(c as { failures: Record<string, number> });
+        const failures = failureCount(c);
         if (failures > 0)
           problems.push({
-            at: c.minute.toISOString(),
+            at: c.minute,
             kind: "recommender_failure",
             message: `${c.recommender} (${c.surface}): ${c.last_failure ?? "calls failed"}`,
             count: failures,
           });
         if (c.empty_results > 0)
           problems.push({
-            at: c.minute.toISOString(),
+            at: c.minute,
             kind: "empty_page",
             message: `${c.recommender} served an empty ${c.surface === "feed" ? "feed" : "related list"}`,
             count: c.empty_results,
@@ -171,7 +138,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
 
     /** Per group and time bucket: the evaluation counts and the participants who joined. */
     async timeline(experimentId: string, requested?: TimelineBucket): Promise<ExperimentTimeline> {
-      const groups = await groupsOf(experimentId);
+      const groups = await armsOf(db, experimentId);
       const [span, joinSpan] = await Promise.all([
         evaluationSpan(db, experimentId),
         db("users")
@@ -185,7 +152,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
         .map((t) => new Date(t).getTime());
       const bucket =
         requested ?? (times.length ? bucketFor(Math.max(...times) - Math.min(...times)) : "minute");
-      const seconds = BUCKET_MS[bucket] / 1000;
+      const seconds = BUCKET_SECONDS[bucket];
       // A literal from the table above (never input): the select and the grouping are one expression.
       const joinedAt = `floor(extract(epoch from created_at) / ${seconds}) * ${seconds}`;
       const [points, joins] = await Promise.all([
@@ -202,11 +169,11 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const slot = (groupId: string, t: number) => {
         const s = series.get(groupId);
         if (!s) return null;
-        const key = floorTo(t, bucket);
-        let p = s.get(key);
+        // Both reads are bucketed by the database already: `t` is a bucket's start.
+        let p = s.get(t);
         if (!p) {
           p = { ...zero };
-          s.set(key, p);
+          s.set(t, p);
         }
         return p;
       };

@@ -193,6 +193,8 @@ export const RecommenderTestResult = Type.Object({
   failure: Nullable(Type.String({ description: "One of the health failure kinds" })),
   message: Nullable(Type.String()),
   response: Type.Unknown({ description: "What came back (JSON; long answers cut)" }),
-  request: Type.Record(Type.String(), Type.Unknown(), { description: "The sample request's values" }),
+  request: Type.Unknown({
+    description: "What the call was made with: the body, or with GET the query's fields",
+  }),
 });
 export type RecommenderTestResult = Static<typeof RecommenderTestResult>;

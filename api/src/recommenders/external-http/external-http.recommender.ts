@@ -4,6 +4,7 @@ import type { RecommenderRecord } from "../builtins.ts";
 import type { ProbeResult, Recommender, RecommendRequest } from "../recommender.ts";
 import type { ExternalHttpClient, FailureKind } from "./client.ts";
 import { checkConfig, type ExternalHttpConfig } from "./config.ts";
+import { healthFailureOf } from "./failures.ts";
 import { type ParsedPath, resolveIdPath } from "./path.ts";
 import { urlWithQuery } from "./query.ts";
 import { DEFAULT_BODY_TEMPLATE, substitute, templateValues } from "./template.ts";
@@ -176,7 +177,12 @@ export function createExternalHttpRecommender(
       try {
         url = urlWithQuery(config.url, body);
       } catch {
-        return { outcome: failed("connection_error", "the URL could not be built"), status: null, ms: 0 };
+        return {
+          outcome: failed("connection_error", "the URL could not be built"),
+          status: null,
+          ms: 0,
+          body,
+        };
       }
     }
     const started = performance.now();
@@ -190,9 +196,15 @@ export function createExternalHttpRecommender(
     const seconds = (performance.now() - started) / 1000;
     const ms = Math.round(seconds * 1000);
     if (!result.ok)
-      return { outcome: failed(result.kind, result.message), status: result.status ?? null, ms, seconds };
+      return {
+        outcome: failed(result.kind, result.message),
+        status: result.status ?? null,
+        ms,
+        seconds,
+        body,
+      };
     const outcome = idsFromResponse(result.json, path, (id) => pool.indexById.has(id));
-    return { outcome, status: result.status, ms, seconds, json: result.json };
+    return { outcome, status: result.status, ms, seconds, json: result.json, body };
   }
 
   return {
@@ -206,7 +218,7 @@ export function createExternalHttpRecommender(
       return outcome.ids;
     },
     async probe(request): Promise<ProbeResult> {
-      const { outcome, status, ms, json } = await call(request);
+      const { outcome, status, ms, json, body } = await call(request);
       return {
         ok: outcome.ok,
         status,
@@ -214,9 +226,10 @@ export function createExternalHttpRecommender(
         returned: outcome.count.returned,
         kept: outcome.ok ? outcome.ids.length : 0,
         dropped: { invalid: outcome.count.invalid, outside_pool: outcome.count.outside_pool },
-        failure: outcome.ok ? null : outcome.kind,
+        failure: outcome.ok ? null : healthFailureOf(outcome.kind),
         message: outcome.ok ? null : outcome.message,
         response: json === undefined ? null : shown(json),
+        request: body,
       };
     },
   };

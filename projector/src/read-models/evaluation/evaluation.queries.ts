@@ -42,7 +42,8 @@ export async function evaluationCounts(sql: Sql, experimentId: string): Promise<
 }
 
 export type TimelineBucket = "minute" | "hour" | "day";
-const BUCKET_SECONDS: Record<TimelineBucket, number> = { minute: 60, hour: 3600, day: 86_400 };
+/** The width of each timeline bucket. */
+export const BUCKET_SECONDS: Record<TimelineBucket, number> = { minute: 60, hour: 3600, day: 86_400 };
 
 /** One group's counts in one time bucket (UTC), not cumulative. */
 export interface TimelinePoint {

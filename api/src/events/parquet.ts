@@ -21,7 +21,7 @@ const LEAF: Record<Kind, Omit<SchemaElement, "name">> = {
 
 /** The columns of a Parquet file and how to write them. */
 export interface ParquetColumns {
-  readonly columns: readonly (readonly [string, Kind])[];
+  readonly columns: readonly (readonly [name: string, kind: Kind])[];
   /** Columns without min/max statistics (values no reader filters on by range). */
   readonly noStatistics: readonly string[];
   /** Columns whose values never repeat: written plain, without trying a dictionary. */
@@ -50,20 +50,21 @@ const ROW_GROUP = 10_000;
  * holds a page at a time; the encoder's heap is the worker's, kept small by a resource limit.
  */
 export function parquetStream<Row>(
-  options: ParquetColumns & {
+  options: Omit<ParquetColumns, "columns"> & {
+    /** Each column's name, type, and how its value is read from a row. */
+    columns: readonly (readonly [name: string, kind: Kind, read: (row: Row) => unknown])[];
     pages: AsyncIterable<readonly Row[]>;
-    value: (row: Row, column: string) => unknown;
     createdBy: string;
     rowGroup?: number;
   },
 ): Readable {
-  const { columns, pages, value } = options;
+  const { pages } = options;
   const rowGroup = options.rowGroup ?? ROW_GROUP;
-  const names = columns.map(([name]) => name);
+  const readers = options.columns.map(([, , read]) => read);
   const out = new PassThrough();
   const worker = new Worker(new URL("./parquet.worker.ts", import.meta.url), {
     workerData: {
-      columns: options.columns,
+      columns: options.columns.map(([name, kind]) => [name, kind]),
       noStatistics: options.noStatistics,
       plain: options.plain,
       createdBy: options.createdBy,
@@ -119,11 +120,7 @@ export function parquetStream<Row>(
     try {
       for await (const page of readAhead(pages)) {
         if (closed) return;
-        const columnar: unknown[][] = names.map(() => new Array(page.length));
-        page.forEach((row, r) => {
-          for (let i = 0; i < names.length; i++)
-            (columnar[i] as unknown[])[r] = value(row, names[i] as string);
-        });
+        const columnar = readers.map((read) => page.map(read));
         if (inWorker.length >= IN_FLIGHT) await write(await (inWorker.shift() as Promise<ArrayBuffer>));
         inWorker.push(send({ page: columnar }));
       }

@@ -1,8 +1,8 @@
 import type { ExperimentTimeline, Rate } from "../../types.ts";
+import { formatRate as percent } from "../model-runs.ts";
 
-/** A share as a percentage with one decimal ("12.5%"); a dash when unknown. */
-export const percent = (x: number | null | undefined): string =>
-  x === null || x === undefined ? "—" : `${(x * 100).toFixed(1)}%`;
+/** A share as a percentage with one decimal ("12.5%"); a dash when unknown (the model runs' format). */
+export { percent };
 
 /** A rate and its 95% interval as a researcher reads it: "15.0% (4.0%–26.2%)". */
 export function formatRate(rate: Rate): string {

@@ -1,6 +1,6 @@
-import { error } from "@sveltejs/kit";
 import { guardAdmin } from "#lib/admin/auth.ts";
-import { apiFor, isApiError } from "#lib/api.ts";
+import { loadExperiment } from "#lib/admin/experiment-load.ts";
+import { apiFor } from "#lib/api.ts";
 import type { PageLoad } from "./$types";
 
 export const load = (async ({ fetch, params, url }) =>
@@ -8,12 +8,7 @@ export const load = (async ({ fetch, params, url }) =>
     const client = apiFor(fetch);
     const [experiment, groups, recommenders, presets, templates, pool, videos, participants, runs, monitor] =
       await Promise.all([
-        client.getExperiment(params.id).catch((failure: unknown) => {
-          if (isApiError(failure, 404) || isApiError(failure, 400) || isApiError(failure, 422)) {
-            error(404, "Experiment not found");
-          }
-          throw failure;
-        }),
+        loadExperiment(client, params.id),
         client.listGroups(params.id),
         client.listRecommenders(),
         client.listUiPresets(),

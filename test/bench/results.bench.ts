@@ -1,7 +1,8 @@
 // `npm run bench -- results`: an experiment with 1,000,000 events (2,000 participants in three arms).
 // Figures: GET .../stats (counts, rates and clustered intervals) against its floor, one aggregate
-// query of the same read model's counts; and the Parquet events export over HTTP (rows/s, the API
-// process's peak RSS) against its floor, reading the same rows page by page from the database.
+// query of the same read model's counts; the Parquet events export over HTTP against its floor,
+// reading the same rows page by page from the database; and the API process's peak RSS during it
+// against the CSV export of the same events (each export on a fresh process).
 // Goals (issue "Results per arm"): stats under 100 ms; Parquet at 100,000 rows/s or more, RSS < 200 MB.
 // BENCH_EVENTS overrides the number of events; runs on PostgreSQL (a throwaway cluster).
 import { randomUUID } from "node:crypto";
@@ -90,6 +91,42 @@ async function timed(times: number, work: () => Promise<unknown>): Promise<numbe
   return median(ms);
 }
 
+/**
+ * Downloads the experiment's events export in `format` from a fresh `feedlab start` process: rows/s,
+ * megabytes, and the process's resident memory before and at its peak (sampled every 20 ms).
+ */
+async function measureExport(databaseUrl: string, experiment: string, format: "csv" | "parquet") {
+  const server = await startServer({ DATABASE_URL: databaseUrl, KAFKA_BROKERS: "" });
+  try {
+    const client = await server.admin();
+    const pid = server.child.pid;
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const idle = memoryOf(pid).rss;
+    let peak = idle;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, memoryOf(pid).rss);
+    }, 20);
+    const t = performance.now();
+    const res = await fetch(`${server.url}/api/v1/admin/experiments/${experiment}/events?format=${format}`, {
+      headers: { cookie },
+    });
+    let bytes = 0;
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) bytes += chunk.length;
+    const seconds = (performance.now() - t) / 1000;
+    clearInterval(sampler);
+    if (res.status !== 200) throw new Error(`${format} export answered ${res.status}`);
+    return {
+      seconds,
+      rowsPerSecond: EVENTS / seconds,
+      megabytes: Math.round(bytes / 2 ** 20),
+      idleMb: Math.round(idle / 2 ** 20),
+      peakMb: Math.round(peak / 2 ** 20),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
   const cluster = await startPostgres();
@@ -128,32 +165,24 @@ export async function run(): Promise<Record<string, number | string>> {
       await close();
     }
 
+    // Memory has a floor of its own: the plain CSV export of the same events, on a fresh process too
+    // (this machine's memory reclaim makes RSS vary from run to run).
+    const csv = await measureExport(url.href, experiment, "csv");
+    const parquet = await measureExport(url.href, experiment, "parquet");
+    figures["Parquet export over HTTP"] =
+      `${Math.round(parquet.rowsPerSecond)} rows/s (${EVENTS} rows, ${parquet.megabytes} MB in ${parquet.seconds.toFixed(1)} s)`;
+    figures["Parquet floor / export"] = (Number(figures._floorRowsPerSecond) / parquet.rowsPerSecond).toFixed(
+      1,
+    );
+    figures["API RSS idle -> peak, Parquet export"] = `${parquet.idleMb} MB -> ${parquet.peakMb} MB`;
+    figures["RSS floor: the same events as CSV"] =
+      `${csv.idleMb} MB -> ${csv.peakMb} MB (${Math.round(csv.rowsPerSecond)} rows/s)`;
+    figures["Parquet peak / CSV peak"] = (parquet.peakMb / csv.peakMb).toFixed(2);
+    delete figures._floorRowsPerSecond;
+
     const server = await startServer({ DATABASE_URL: url.href, KAFKA_BROKERS: "" });
     try {
       const client = await server.admin();
-      // The export first, on a process that served nothing else yet; then the stats.
-      const pid = server.child.pid;
-      const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-      const idle = memoryOf(pid).rss;
-      let peak = idle;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, memoryOf(pid).rss);
-      }, 20);
-      const t = performance.now();
-      const res = await fetch(`${server.url}/api/v1/admin/experiments/${experiment}/events?format=parquet`, {
-        headers: { cookie },
-      });
-      let bytes = 0;
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) bytes += chunk.length;
-      const seconds = (performance.now() - t) / 1000;
-      clearInterval(sampler);
-      if (res.status !== 200) throw new Error(`export answered ${res.status}`);
-      const rate = EVENTS / seconds;
-      figures["Parquet export over HTTP"] =
-        `${Math.round(rate)} rows/s (${EVENTS} rows, ${(bytes / 2 ** 20).toFixed(0)} MB in ${seconds.toFixed(1)} s)`;
-      figures["Parquet floor / export"] = (Number(figures._floorRowsPerSecond) / rate).toFixed(1);
-      figures["API RSS idle -> peak"] =
-        `${Math.round(idle / 2 ** 20)} MB -> ${Math.round(peak / 2 ** 20)} MB`;
       const stats = await timed(20, async () => {
         const r = await client.get(`/api/v1/admin/experiments/${experiment}/stats`);
         if (r.status !== 200) throw new Error(`stats answered ${r.status}`);
@@ -162,8 +191,6 @@ export async function run(): Promise<Record<string, number | string>> {
       figures["stats / floor"] = (
         stats / Number.parseFloat(String(figures["stats floor: one aggregate query (median)"]))
       ).toFixed(1);
-
-      delete figures._floorRowsPerSecond;
     } finally {
       await server.stop();
     }

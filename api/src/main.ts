@@ -46,6 +46,7 @@ import { resultsRoutes } from "./results/results.routes.ts";
 import { createStatsService } from "./results/stats.service.ts";
 import { sessionRoutes } from "./sessions/sessions.routes.ts";
 import { createSessionsService } from "./sessions/sessions.service.ts";
+import { createStudyService } from "./study/study.service.ts";
 import { createSurveyResponsesService } from "./surveys/responses.service.ts";
 import { surveyRoutes } from "./surveys/surveys.routes.ts";
 import { createSurveysService } from "./surveys/surveys.service.ts";
@@ -186,13 +187,14 @@ export async function openRuntime(
   });
   // One sessions service: the feed and survey responses check session ownership with the same one.
   const sessions = createSessionsService({ ...deps, idleMs: config.sessionIdleMinutes * 60_000 });
+  const study = createStudyService(deps);
   const templates = createTemplatesService({
     ...deps,
     onVersion: (templateId) => void changes.publish({ type: "template", template_id: templateId }),
   });
   const services = {
     auth: createAuthService(deps),
-    experiments: createExperimentsService(deps),
+    experiments: createExperimentsService({ ...deps, onStudyChange: () => study.invalidate() }),
     groups: createGroupsService({
       ...deps,
       recommenders: recommenders.registry,
@@ -202,9 +204,10 @@ export async function openRuntime(
     videos: createVideosService({ ...deps, onChange: (change) => void changes.publish(change) }),
     participants: createParticipantsService(deps),
     sessions,
+    study,
     feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),
     surveys: createSurveysService(deps),
-    surveyResponses: createSurveyResponsesService({ ...deps, sessions }),
+    surveyResponses: createSurveyResponsesService({ ...deps, sessions, study }),
     events,
     eventStore: createEventStoreReader(db),
     training: createTrainingService(deps),
@@ -277,11 +280,22 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...experimentRoutes(services),
     ...groupRoutes(services),
     ...videoRoutes(services),
-    ...participantRoutes({ db, participants: services.participants, auth: services.auth, cookies }),
+    ...participantRoutes({
+      db,
+      participants: services.participants,
+      auth: services.auth,
+      cookies,
+      study: services.study,
+    }),
     ...sessionRoutes(services),
-    ...feedRoutes({ feed: services.feed, progress: rt.progress }),
+    ...feedRoutes({ feed: services.feed, progress: rt.progress, study: services.study }),
     ...eventRoutes(services),
-    ...surveyRoutes({ db, surveys: services.surveys, surveyResponses: services.surveyResponses }),
+    ...surveyRoutes({
+      db,
+      surveys: services.surveys,
+      surveyResponses: services.surveyResponses,
+      study: services.study,
+    }),
     ...recommenderRoutes({ registry: rt.recommenders.registry }),
     ...uiPresetRoutes(),
     ...templateRoutes(services),

@@ -171,7 +171,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(r.headers.get("content-type")).toContain("text/csv");
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(header).toBe(
-      "user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at",
+      "user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,excluded,excluded_reason",
     );
     expect(rows).toHaveLength(2);
     await withFiles(async (file) => {
@@ -210,9 +210,11 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(refused.status).toBe(422);
     const r = await admin.get(`/api/v1/admin/experiments/${own.experiment.id}/participants?format=csv`);
     const [header, ...rows] = r.text.trim().split("\r\n");
-    expect(header?.endsWith(",last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID")).toBe(true);
-    expect(rows.find((row) => row.includes(",5f1a,"))?.endsWith(",5f1a,st-9,se-3")).toBe(true);
-    expect(rows.find((row) => row.includes(",plain,"))?.endsWith(",,,")).toBe(true);
+    expect(header?.endsWith(",last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,excluded,excluded_reason")).toBe(
+      true,
+    );
+    expect(rows.find((row) => row.includes(",5f1a,"))?.endsWith(",5f1a,st-9,se-3,false,")).toBe(true);
+    expect(rows.find((row) => row.includes(",plain,"))?.endsWith(",,,,false,")).toBe(true);
   });
 
   it("writes the wide survey CSV: a row per response with the arm, a column per question", async () => {

@@ -47,9 +47,9 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
       method: "patch",
       path: "/api/v1/admin/experiments/{id}",
       tag: "experiments",
-      summary: "Update name, description or status (draft, running, paused, completed)",
+      summary: "Update name, description, status, consent text or completion rule",
       description:
-        "Starting an experiment (status running) checks that it is ready: at least one group, a pool with videos, and every group's recommenders and layouts still existing. Otherwise 422 experiment_not_ready with details.problems: [{problem: no_groups | empty_pool | unknown_recommender | unknown_ui, message, group_id?, page?, key?}], and nothing changes.",
+        "Starting an experiment (status running) checks that it is ready: at least one group, a pool with videos, every group's recommenders and layouts still existing, and an active post survey when the completion waits for one. Otherwise 422 experiment_not_ready with details.problems: [{problem: no_groups | empty_pool | unknown_recommender | unknown_ui | no_post_survey, message, group_id?, page?, key?}], and nothing changes. `consent_text` (Markdown; null or blank for none) and `completion` (api.md, Study flow; a redirect that is not an http(s) URL or holds an unknown placeholder -> 422 invalid_completion) take effect at once for every participant.",
       access: "admin",
       params: IdParams,
       body: ExperimentPatch,
@@ -60,6 +60,38 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
       },
       handler: async (ctx, { params, body }) => {
         ctx.body = await experiments.update(params.id, body);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/readiness",
+      tag: "experiments",
+      summary: "What keeps the experiment from starting (the console's checklist)",
+      description:
+        "`problems` as PATCH status running would report them in experiment_not_ready; empty when it can start.",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: {
+          description: "Readiness",
+          schema: Type.Object({
+            ready: Type.Boolean(),
+            problems: Type.Array(
+              Type.Object({
+                problem: Type.String(),
+                message: Type.String(),
+                group_id: Type.Optional(Type.String()),
+                page: Type.Optional(Type.String()),
+                key: Type.Optional(Type.String()),
+              }),
+            ),
+          }),
+        },
+        404: notFound,
+      },
+      handler: async (ctx, { params }) => {
+        const problems = await experiments.readiness(params.id);
+        ctx.body = { ready: problems.length === 0, problems };
       },
     }),
     route({

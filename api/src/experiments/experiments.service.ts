@@ -1,7 +1,14 @@
-import type { Experiment, ExperimentCreate, ExperimentPatch, ExperimentStatus } from "@feedlab/schemas";
-import { iso } from "../db/present.ts";
+import type {
+  Completion,
+  Experiment,
+  ExperimentCreate,
+  ExperimentPatch,
+  ExperimentStatus,
+} from "@feedlab/schemas";
+import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable } from "../http/errors.ts";
+import { completionProblems, consentRequired } from "../study/completion.ts";
 import { readinessProblems } from "./readiness.ts";
 
 interface ExperimentRow {
@@ -9,6 +16,8 @@ interface ExperimentRow {
   name: string;
   description: string;
   status: ExperimentStatus;
+  consent_text: string | null;
+  completion: unknown;
   created_at: Date;
   updated_at: Date;
 }
@@ -18,11 +27,37 @@ export const presentExperiment = (r: ExperimentRow): Experiment => ({
   name: r.name,
   description: r.description,
   status: r.status,
+  consent_text: r.consent_text ?? null,
+  completion: json<Completion | null>(r.completion, null),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
 
-export function createExperimentsService({ db, newId, now }: ServiceDeps) {
+export interface ExperimentsServiceDeps extends ServiceDeps {
+  /** Called after a change the study flow's gate reads (status, consent text). */
+  readonly onStudyChange?: () => void;
+}
+
+/** What the columns hold for a PATCH's study-flow fields: blank consent is none; completion as JSON. */
+function studyColumns(patch: ExperimentPatch): Partial<Record<"consent_text" | "completion", string | null>> {
+  const out: Partial<Record<"consent_text" | "completion", string | null>> = {};
+  if (patch.consent_text !== undefined)
+    out.consent_text = consentRequired(patch.consent_text) ? patch.consent_text : null;
+  if (patch.completion !== undefined) {
+    if (patch.completion) {
+      const problems = completionProblems(patch.completion);
+      if (problems.length > 0)
+        throw unprocessable("invalid_completion", problems.map((p) => p.message).join(" "), {
+          field: problems[0]?.field,
+          problems,
+        });
+    }
+    out.completion = patch.completion ? JSON.stringify(patch.completion) : null;
+  }
+  return out;
+}
+
+export function createExperimentsService({ db, newId, now, onStudyChange }: ExperimentsServiceDeps) {
   return {
     async create(input: ExperimentCreate, status: ExperimentStatus = "draft"): Promise<Experiment> {
       const at = now();
@@ -31,6 +66,8 @@ export function createExperimentsService({ db, newId, now }: ServiceDeps) {
         name: input.name,
         description: input.description ?? "",
         status,
+        consent_text: null,
+        completion: null,
         created_at: at,
         updated_at: at,
       };
@@ -50,6 +87,8 @@ export function createExperimentsService({ db, newId, now }: ServiceDeps) {
     },
 
     async update(id: string, patch: ExperimentPatch): Promise<Experiment> {
+      const { consent_text: _c, completion: _k, ...plain } = patch;
+      const columns = { ...plain, ...studyColumns(patch) };
       if (patch.status === "running") {
         const current = await db<ExperimentRow>("experiments").where({ id }).first("status");
         if (!current) throw notFound("experiment");
@@ -65,10 +104,18 @@ export function createExperimentsService({ db, newId, now }: ServiceDeps) {
       }
       const [row] = await db<ExperimentRow>("experiments")
         .where({ id })
-        .update({ ...patch, updated_at: now() })
+        .update({ ...columns, updated_at: now() })
         .returning("*");
       if (!row) throw notFound("experiment");
+      onStudyChange?.();
       return presentExperiment(row);
+    },
+
+    /** What keeps the experiment from starting; empty when it can. */
+    async readiness(id: string) {
+      const exists = await db("experiments").where({ id }).first("id");
+      if (!exists) throw notFound("experiment");
+      return readinessProblems(db, id);
     },
 
     /** Deletes the experiment; groups, pool links and participants go with it (foreign keys cascade). */

@@ -1,10 +1,11 @@
 import type { Knex } from "knex";
+import { json } from "../db/present.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { isKnownUiKey } from "../ui/presets.ts";
 
 /** One reason an experiment cannot start, as the console's checklist shows it. */
 export interface ReadinessProblem {
-  readonly problem: "no_groups" | "empty_pool" | "unknown_recommender" | "unknown_ui";
+  readonly problem: "no_groups" | "empty_pool" | "unknown_recommender" | "unknown_ui" | "no_post_survey";
   readonly message: string;
   readonly group_id?: string;
   readonly page?: "feed" | "watch";
@@ -13,13 +14,14 @@ export interface ReadinessProblem {
 
 /**
  * What keeps an experiment from running (api.md: `experiment_not_ready`): no group, an empty pool, or
- * a group whose recommender or UI no longer exists. Empty when it can start.
+ * a group whose recommender or UI no longer exists; and a completion rule that waits for a post survey
+ * the experiment does not have (nobody could finish). Empty when it can start.
  */
 export async function readinessProblems(
   db: Knex | Knex.Transaction,
   experimentId: string,
 ): Promise<ReadinessProblem[]> {
-  const [groups, pool] = await Promise.all([
+  const [groups, pool, experiment, post] = await Promise.all([
     db("groups")
       .where({ experiment_id: experimentId })
       .orderBy("created_at")
@@ -36,6 +38,10 @@ export async function readinessProblems(
     db("experiment_videos").where({ experiment_id: experimentId }).first(db.raw("count(*) as n")) as Promise<
       { n: number | string } | undefined
     >,
+    db("experiments").where({ id: experimentId }).first("completion") as Promise<
+      { completion: unknown } | undefined
+    >,
+    db("surveys").where({ experiment_id: experimentId, kind: "post", is_active: true }).first("id"),
   ]);
   const problems: ReadinessProblem[] = [];
   if (groups.length === 0)
@@ -47,6 +53,13 @@ export async function readinessProblems(
     problems.push({
       problem: "empty_pool",
       message: "Add videos to the pool: participants would see an empty feed.",
+    });
+  const completion = json<{ after_post_survey?: boolean } | null>(experiment?.completion, null);
+  if (completion?.after_post_survey && !post)
+    problems.push({
+      problem: "no_post_survey",
+      message:
+        "The completion waits for the post survey, but no post survey is active. Activate one, or untick “after the post survey”.",
     });
   const recommenderKeys = [...new Set(groups.flatMap((g) => [g.algorithm_feed, g.algorithm_watch]))];
   const registered = new Set(

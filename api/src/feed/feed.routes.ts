@@ -5,11 +5,14 @@ import type { AppContext } from "../http/context.ts";
 import { unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import { participantOf } from "../participants/participants.routes.ts";
+import type { StudyService } from "../study/study.service.ts";
 import type { FeedService } from "./feed.service.ts";
 
 export interface FeedRoutesDeps {
   readonly feed: FeedService;
   readonly progress: ProgressWatcher;
+  /** The study flow's gate: consent given, study running. */
+  readonly study: StudyService;
   /** How long a read-your-writes request waits for the projections (default 2 s). */
   readonly readAfterTimeoutMs?: number;
 }
@@ -17,7 +20,14 @@ export interface FeedRoutesDeps {
 const FEED_DESCRIPTION =
   "The recommender is asked for limit + 1 ids (the extra one only sets has_more). The answer keeps the recommender's order, holds only videos of the experiment's pool, and never a video the participant watched (VIDEO_WATCHED_1S or VIDEO_ENDED; pass `after` to include events just sent). A failing external recommender gives an empty page (200), never an error. A group whose recommender was deleted answers 503 recommender_unavailable.";
 
-export function feedRoutes({ feed, progress, readAfterTimeoutMs = 2000 }: FeedRoutesDeps) {
+export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }: FeedRoutesDeps) {
+  /** The participant, once the study flow lets them onto the pages (403 otherwise). */
+  async function admitted(ctx: AppContext) {
+    const p = participantOf(ctx);
+    await study.assertOpen(p, "pages");
+    return p;
+  }
+
   /**
    * Read-your-writes: with `?after=TOKEN` (or `X-Feedlab-After`), wait, bounded, until the
    * projections have passed that log position. `X-Feedlab-Read-After` says whether they did.
@@ -51,7 +61,7 @@ export function feedRoutes({ feed, progress, readAfterTimeoutMs = 2000 }: FeedRo
         },
       },
       handler: async (ctx, { query }) => {
-        const p = participantOf(ctx);
+        const p = await admitted(ctx);
         await feed.checkSession(query.session_id, p.userId);
         await readAfter(ctx, query.after);
         ctx.body = await feed.page({
@@ -82,7 +92,7 @@ export function feedRoutes({ feed, progress, readAfterTimeoutMs = 2000 }: FeedRo
         },
       },
       handler: async (ctx, { params, query }) => {
-        const p = participantOf(ctx);
+        const p = await admitted(ctx);
         await feed.checkSession(query.session_id, p.userId);
         await feed.poolVideo(p.experimentId, params.id);
         await readAfter(ctx, query.after);
@@ -109,7 +119,7 @@ export function feedRoutes({ feed, progress, readAfterTimeoutMs = 2000 }: FeedRo
         404: { description: "Not in the pool" },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = await feed.poolVideo(participantOf(ctx).experimentId, params.id);
+        ctx.body = await feed.poolVideo((await admitted(ctx)).experimentId, params.id);
       },
     }),
   ];

@@ -57,12 +57,49 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       path: "/api/v1/admin/groups/{id}",
       tag: "groups",
       summary: "Update a group (the Edit algorithm modal uses this)",
+      description:
+        "While the experiment is running, a change of the arm's algorithm or UI is recorded (who, when, from what to what: GET .../experiments/{id}/changes), so analyses can split the arm's data at the change; the console asks for confirmation first.",
       access: "admin",
       params: IdParams,
       body: GroupPatch,
       responses: { 200: { description: "Updated", schema: Group }, 422: rejected },
       handler: async (ctx, { params, body }) => {
-        ctx.body = await groups.update(params.id, body);
+        const principal = ctx.state.principal;
+        ctx.body = await groups.update(
+          params.id,
+          body,
+          principal?.role === "admin" ? principal.username : undefined,
+        );
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/changes",
+      tag: "groups",
+      summary: "Changes made to the arms while the experiment was running, oldest first",
+      description:
+        "Each: {group_id, group_name, field: algorithm_feed | algorithm_watch | ui_feed | ui_watch, old_value, new_value, admin, changed_at}. Split an arm's events at `changed_at` to compare before and after.",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: {
+          description: "Recorded changes",
+          schema: Type.Array(
+            Type.Object({
+              group_id: Type.String(),
+              group_name: Type.String(),
+              field: Type.String(),
+              old_value: Type.Union([Type.String(), Type.Null()]),
+              new_value: Type.Union([Type.String(), Type.Null()]),
+              admin: Type.Union([Type.String(), Type.Null()]),
+              changed_at: Type.String(),
+            }),
+          ),
+        },
+        404: { description: "Unknown experiment" },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await groups.changes(params.id);
       },
     }),
     route({
@@ -72,7 +109,10 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       summary: "Delete a group that has no participants",
       access: "admin",
       params: IdParams,
-      responses: { 204: { description: "Deleted" }, 409: { description: "group_has_participants" } },
+      responses: {
+        204: { description: "Deleted" },
+        409: { description: "group_has_participants, with details.participants (the count)" },
+      },
       handler: async (ctx, { params }) => {
         await groups.remove(params.id);
         ctx.status = 204;

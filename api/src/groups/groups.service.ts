@@ -32,6 +32,20 @@ export const presentGroup = (r: GroupRow): Group => ({
   updated_at: iso(r.updated_at),
 });
 
+/** The columns of an arm whose change during a running study is recorded. */
+const RECORDED_FIELDS = ["algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch"] as const;
+
+/** A recorded change of a running arm (`GET .../changes`). */
+export interface GroupChange {
+  readonly group_id: string;
+  readonly group_name: string;
+  readonly field: (typeof RECORDED_FIELDS)[number];
+  readonly old_value: string | null;
+  readonly new_value: string | null;
+  readonly admin: string | null;
+  readonly changed_at: string;
+}
+
 export interface GroupsServiceDeps extends ServiceDeps {
   readonly recommenders: RecommenderCatalog;
   /** True when a UI key (preset key, `none`, or a template id) can serve the page. */
@@ -137,7 +151,11 @@ export function createGroupsService(deps: GroupsServiceDeps) {
       return (rows as GroupRow[]).map(presentGroup);
     },
 
-    async update(id: string, patch: GroupPatch): Promise<Group> {
+    /**
+     * Updates a group. A change of a running experiment's arm (its algorithm or UI) is recorded, with
+     * who made it and when, so analyses can split the arm's data at the change.
+     */
+    async update(id: string, patch: GroupPatch, admin?: string): Promise<Group> {
       await checkConfig(patch);
       const changes: Record<string, unknown> = { updated_at: now() };
       if (patch.name !== undefined) changes.name = patch.name;
@@ -151,10 +169,53 @@ export function createGroupsService(deps: GroupsServiceDeps) {
         changes.ui_watch = patch.ui_config.watch;
       }
       if (patch.recommender_params) changes.recommender_params = JSON.stringify(patch.recommender_params);
-      const n = await db("groups").where({ id }).update(changes);
-      if (n === 0) throw notFound("group");
+      await db.transaction(async (trx) => {
+        const before = (await trx("groups as g")
+          .join("experiments as e", "e.id", "g.experiment_id")
+          .where("g.id", id)
+          .forUpdate()
+          .first("g.*", "e.status as experiment_status")) as
+          | (GroupRow & { experiment_status: string })
+          | undefined;
+        if (!before) throw notFound("group");
+        await trx("groups").where({ id }).update(changes);
+        if (before.experiment_status !== "running") return;
+        const recorded = RECORDED_FIELDS.filter(
+          (f) => changes[f] !== undefined && changes[f] !== before[f],
+        ).map((field) => ({
+          id: newId(),
+          experiment_id: before.experiment_id,
+          group_id: id,
+          group_name: (changes.name as string | undefined) ?? before.name,
+          field,
+          old_value: before[field],
+          new_value: changes[field] as string,
+          admin: admin ?? null,
+          changed_at: changes.updated_at,
+        }));
+        if (recorded.length > 0) await trx("group_changes").insert(recorded);
+      });
       onChange?.(id);
       return get(id);
+    },
+
+    /** The recorded changes of the experiment's running arms, oldest first. */
+    async changes(experimentId: string): Promise<GroupChange[]> {
+      const exists = await db("experiments").where({ id: experimentId }).first("id");
+      if (!exists) throw notFound("experiment");
+      const rows = (await db("group_changes")
+        .where({ experiment_id: experimentId })
+        .orderBy("changed_at")
+        .orderBy("id")) as (Omit<GroupChange, "changed_at"> & { changed_at: Date })[];
+      return rows.map((r) => ({
+        group_id: r.group_id,
+        group_name: r.group_name,
+        field: r.field,
+        old_value: r.old_value,
+        new_value: r.new_value,
+        admin: r.admin,
+        changed_at: iso(r.changed_at),
+      }));
     },
 
     /** A group with participants cannot go: they would lose their arm mid-study. */
@@ -162,11 +223,15 @@ export function createGroupsService(deps: GroupsServiceDeps) {
       await db.transaction(async (trx) => {
         const group = await trx("groups").where({ id }).forUpdate().first("id");
         if (!group) throw notFound("group");
-        const used = await trx("users").where({ group_id: id }).first("id");
-        if (used) {
+        const [{ n } = { n: 0 }] = await trx("users")
+          .where({ group_id: id })
+          .count<{ n: string | number }[]>("id as n");
+        const participants = Number(n);
+        if (participants > 0) {
           throw conflict(
             "group_has_participants",
-            "Participants are assigned to this group; it cannot be deleted.",
+            `${participants} ${participants === 1 ? "participant is" : "participants are"} assigned to this group; it cannot be deleted.`,
+            { participants },
           );
         }
         await trx("groups").where({ id }).delete();

@@ -25,11 +25,29 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const recruitingOf = (v: Record<string, string> | string | null): Record<string, string> =>
   v === null ? {} : typeof v === "string" ? (JSON.parse(v) as Record<string, string>) : v;
 
+/** Columns after the recruiting parameters: a researcher's exclusion from analysis. */
+export const EXCLUSION_CSV_COLUMNS = ["excluded", "excluded_reason"] as const;
+
 /**
- * One row per participant of an experiment (api.md), in join order: the arm's name, whether they
- * started (any event in the log) and their sessions, events and last event. `consented_at` and
- * `finished_at` stay empty until the study flow records them; then one column per recruiting
- * parameter any participant's link carried (PROLIFIC_PID, workerId, ...). Read a page at a time.
+ * A participant's place in the study, as the CSV's `status` says it: `finished`, `declined` (the
+ * consent), `started` (any event in the log) or `joined`.
+ */
+export function participantStatus(r: {
+  finished_at: Date | null;
+  consent_declined_at: Date | null;
+  consented_at: Date | null;
+  events: number;
+}): "finished" | "declined" | "started" | "joined" {
+  if (r.finished_at) return "finished";
+  if (r.consent_declined_at && !r.consented_at) return "declined";
+  return r.events > 0 ? "started" : "joined";
+}
+
+/**
+ * One row per participant of an experiment (api.md), in join order: the arm's name, their status,
+ * when they consented and finished, their sessions, events and last event; then one column per
+ * recruiting parameter any participant's link carried (PROLIFIC_PID, workerId, ...); then whether a
+ * researcher excluded them from analysis, and why. Read a page at a time.
  */
 export function participantsCsv(db: Db, experimentId: string, options: { safe?: boolean } = {}): Readable {
   const safe = options.safe === true;
@@ -44,13 +62,13 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
         ).map((r) => r.key),
       );
       const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
-      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting]);
+      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...EXCLUSION_CSV_COLUMNS]);
       for (let offset = 0; ; offset += PAGE) {
         const rows = (await db("users as u")
           .join("groups as g", "g.id", "u.group_id")
           .leftJoin("session_activity as a", "a.user_id", "u.id")
           .where("u.experiment_id", experimentId)
-          .groupBy("u.id", "u.login_id", "u.group_id", "g.name", "u.created_at", "u.recruiting")
+          .groupBy("u.id", "g.name")
           .orderBy("u.created_at")
           .orderBy("u.login_id")
           .offset(offset)
@@ -62,6 +80,11 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
             "g.name as group_name",
             "u.created_at",
             "u.recruiting",
+            "u.consented_at",
+            "u.consent_declined_at",
+            "u.finished_at",
+            "u.excluded_at",
+            "u.excluded_reason",
             db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
             db.raw("coalesce(sum(a.event_count), 0) as events"),
             db.raw("max(a.last_received_at) as last_seen_at"),
@@ -72,6 +95,11 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
           group_name: string;
           created_at: Date;
           recruiting: Record<string, string> | string | null;
+          consented_at: Date | null;
+          consent_declined_at: Date | null;
+          finished_at: Date | null;
+          excluded_at: Date | null;
+          excluded_reason: string | null;
           sessions: number | string;
           events: number | string;
           last_seen_at: Date | null;
@@ -84,14 +112,16 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
                 r.login_id,
                 r.group_id,
                 r.group_name,
-                Number(r.events) > 0 ? "started" : "joined",
+                participantStatus({ ...r, events: Number(r.events) }),
                 iso(r.created_at),
-                null,
-                null,
+                iso(r.consented_at),
+                iso(r.finished_at),
                 Number(r.sessions),
                 Number(r.events),
                 iso(r.last_seen_at),
                 ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
+                r.excluded_at ? "true" : "false",
+                r.excluded_reason,
               ],
               safe,
             ),

@@ -1,11 +1,14 @@
 import {
+  ConsentBody,
   ErrorBody,
+  ExclusionBody,
   IdParams,
   JoinBody,
   JoinResult,
   Me,
   Participant,
   ParticipantCreate,
+  ParticipantSummary,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import type { AuthService } from "../auth/auth.service.ts";
@@ -15,8 +18,11 @@ import { assertExperiment } from "../experiments/exists.ts";
 import type { AppContext } from "../http/context.ts";
 import { unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
+import type { StudyService } from "../study/study.service.ts";
 import { participantsCsv } from "./participants.export.ts";
 import type { ParticipantsService } from "./participants.service.ts";
+
+const UserParams = Type.Object({ user_id: Type.String({ format: "uuid" }) });
 
 const ParticipantsQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")], { default: "json" })),
@@ -28,6 +34,7 @@ export interface ParticipantRoutesDeps {
   readonly participants: ParticipantsService;
   readonly auth: AuthService;
   readonly cookies: CookiePolicy;
+  readonly study: StudyService;
 }
 
 /** The participant behind a request that passed `auth("participant")`. */
@@ -37,7 +44,7 @@ export function participantOf(ctx: AppContext) {
   return p;
 }
 
-export function participantRoutes({ db, participants, auth, cookies }: ParticipantRoutesDeps) {
+export function participantRoutes({ db, participants, auth, cookies, study }: ParticipantRoutesDeps) {
   return [
     route({
       method: "post",
@@ -67,11 +74,33 @@ export function participantRoutes({ db, participants, auth, cookies }: Participa
       method: "get",
       path: "/api/v1/me",
       tag: "participants",
-      summary: "The participant, their group's algorithm and UI configuration",
+      summary: "The participant, their group's configuration, and where they stand in the study",
+      description:
+        "`status`: `active`, or `finished` once the experiment's completion rule is met (every condition set reached, the post survey answered when the rule asks for it; checked on this request and recorded once). `completion`: null until finished, then `{code, redirect_url}` with the URL's placeholders filled. `consent`: null without a consent text, else the text, its version and when the participant agreed or declined. `progress`: sessions and minutes on the pages so far.",
       access: "participant",
       responses: { 200: { description: "The participant", schema: Me } },
       handler: async (ctx) => {
-        ctx.body = await participants.me(participantOf(ctx).userId);
+        const userId = participantOf(ctx).userId;
+        const [me, flow] = await Promise.all([participants.me(userId), study.describe(userId)]);
+        ctx.body = { ...me, ...flow };
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/participants/consent",
+      tag: "participants",
+      summary: "Agree to (or decline) the experiment's consent text",
+      description:
+        "Records the time and the version of the text. Until a participant agrees, the feed, watch and survey endpoints answer 403 consent_required. `agree: false` records a refusal (the participant sees a closing page; nothing else is collected). Without a consent text this does nothing. A `version` that is not the current text's -> 409 consent_changed (the text was edited meanwhile).",
+      access: "participant",
+      body: ConsentBody,
+      responses: {
+        204: { description: "Recorded" },
+        409: { description: "consent_changed", schema: ErrorBody },
+      },
+      handler: async (ctx, { body }) => {
+        await study.consent(participantOf(ctx).userId, body.agree !== false, body.version);
+        ctx.status = 204;
       },
     }),
     route({
@@ -103,7 +132,7 @@ export function participantRoutes({ db, participants, auth, cookies }: Participa
       params: IdParams,
       query: ParticipantsQuery,
       responses: {
-        200: { description: "Participants", schema: Type.Array(Participant) },
+        200: { description: "Participants", schema: Type.Array(ParticipantSummary) },
         404: { description: "Unknown experiment", schema: ErrorBody },
       },
       handler: async (ctx, { params, query }) => {
@@ -116,6 +145,26 @@ export function participantRoutes({ db, participants, auth, cookies }: Participa
         ctx.attachment(`participants-${params.id}.csv`);
         ctx.set("Cache-Control", "no-store");
         ctx.body = participantsCsv(db, params.id, { safe: query.spreadsheet_safe === true });
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/v1/admin/participants/{user_id}",
+      tag: "participants",
+      summary: "Exclude a participant from analysis, or include them again",
+      description:
+        "`{excluded: true, reason}`: the participant stays in the data; the participants CSV flags them (`excluded`, `excluded_reason`) and the stats leave them out of every count and rate (`excluded_participants` per arm). `{excluded: false}` includes them again. Excluding without a reason -> 422 reason_required.",
+      access: "admin",
+      params: UserParams,
+      body: ExclusionBody,
+      responses: {
+        204: { description: "Changed" },
+        404: { description: "Unknown participant", schema: ErrorBody },
+        422: { description: "reason_required", schema: ErrorBody },
+      },
+      handler: async (ctx, { params, body }) => {
+        await participants.setExcluded(params.user_id, body.excluded, body.reason);
+        ctx.status = 204;
       },
     }),
   ];

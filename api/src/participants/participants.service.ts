@@ -1,9 +1,13 @@
-import type { JoinResult, Me, Participant } from "@feedlab/schemas";
+import type { JoinResult, Me, Participant, ParticipantSummary } from "@feedlab/schemas";
 import type { Knex } from "knex";
-import { iso, isUniqueViolation } from "../db/present.ts";
+import { iso, isoOrNull, isUniqueViolation } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { pickGroup } from "./assignment.ts";
+import { participantStatus } from "./participants.export.ts";
+
+/** A participant whose last event arrived this recently is "active now". */
+const ACTIVE_MS = 5 * 60_000;
 
 interface UserRow {
   id: string;
@@ -130,17 +134,84 @@ export function createParticipantsService({ db, newId, now }: ServiceDeps) {
       }
     },
 
-    async list(experimentId: string): Promise<Participant[]> {
+    /**
+     * The experiment's participants in join order, with their place in the study flow, sessions,
+     * events, last activity, surveys answered and dismissed, and any exclusion.
+     */
+    async list(experimentId: string): Promise<ParticipantSummary[]> {
       const exp = await db("experiments").where({ id: experimentId }).first("id");
       if (!exp) throw notFound("experiment");
-      const rows = await db<UserRow>("users")
-        .where({ experiment_id: experimentId })
-        .orderBy("created_at")
-        .orderBy("login_id");
-      return rows.map(presentParticipant);
+      const rows = (await db("users as u")
+        .where("u.experiment_id", experimentId)
+        .orderBy("u.created_at")
+        .orderBy("u.login_id")
+        .select(
+          "u.*",
+          db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
+          db.raw(
+            "(select coalesce(sum(a.event_count), 0) from session_activity a where a.user_id = u.id) as events",
+          ),
+          db.raw(
+            "(select max(a.last_received_at) from session_activity a where a.user_id = u.id) as last_seen_at",
+          ),
+          db.raw("(select count(*) from survey_responses r where r.user_id = u.id) as surveys_answered"),
+          db.raw("(select count(*) from survey_dismissals d where d.user_id = u.id) as surveys_dismissed"),
+        )) as (UserRow & {
+        consented_at: Date | null;
+        consent_declined_at: Date | null;
+        finished_at: Date | null;
+        excluded_at: Date | null;
+        excluded_reason: string | null;
+        sessions: number | string;
+        events: number | string;
+        last_seen_at: Date | null;
+        surveys_answered: number | string;
+        surveys_dismissed: number | string;
+      })[];
+      const at = now().getTime();
+      return rows.map((r) => ({
+        ...presentParticipant(r),
+        status: participantStatus({ ...r, events: Number(r.events) }),
+        consented_at: isoOrNull(r.consented_at),
+        declined_at: isoOrNull(r.consent_declined_at),
+        finished_at: isoOrNull(r.finished_at),
+        sessions: Number(r.sessions),
+        events: Number(r.events),
+        last_seen_at: isoOrNull(r.last_seen_at),
+        active_now: r.last_seen_at !== null && at - new Date(r.last_seen_at).getTime() < ACTIVE_MS,
+        surveys_answered: Number(r.surveys_answered),
+        surveys_dismissed: Number(r.surveys_dismissed),
+        excluded_at: isoOrNull(r.excluded_at),
+        excluded_reason: r.excluded_reason,
+      }));
     },
 
-    async me(userId: string): Promise<Me> {
+    /**
+     * Excludes a participant from analysis (kept in the data; flagged in the exports, left out of the
+     * stats) or includes them again. Excluding needs a reason.
+     */
+    async setExcluded(userId: string, excluded: boolean, reason?: string): Promise<void> {
+      const text = reason?.trim() ?? "";
+      if (excluded && text === "")
+        throw unprocessable(
+          "reason_required",
+          "Say why the participant is excluded: the reason is exported with the data.",
+          {
+            field: "reason",
+          },
+        );
+      const n = await db("users")
+        .where({ id: userId })
+        .update(
+          excluded
+            ? { excluded_at: db.raw("coalesce(excluded_at, ?)", [now()]), excluded_reason: text }
+            : { excluded_at: null, excluded_reason: null },
+        );
+      if (n === 0) throw notFound("participant");
+    },
+
+    /** The participant and their group's configuration (the study flow adds the rest of `/me`). */
+    async me(userId: string): Promise<Omit<Me, "status" | "completion" | "consent" | "progress">> {
       const row = await db("users as u")
         .join("groups as g", "g.id", "u.group_id")
         .join("experiments as e", "e.id", "u.experiment_id")

@@ -78,7 +78,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
           s.failures += failureCount(c);
           perGroup.set(g, s);
         }
-      const total = groups.reduce((s, g) => s + g.participants, 0);
+      const total = groups.reduce((s, g) => s + g.assigned, 0);
       const weights = groups.reduce((s, g) => s + g.weight, 0);
       const problems: ExperimentMonitor["problems"] = [];
       for (const c of calls) {
@@ -114,14 +114,14 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
           group_id: g.id,
           name: g.name,
           weight: g.weight,
-          participants: g.participants,
+          participants: g.assigned,
           expected_share: weights > 0 ? g.weight / weights : 0,
-          observed_share: total > 0 ? g.participants / total : null,
+          observed_share: total > 0 ? g.assigned / total : null,
           active_now: activeBy.get(g.id) ?? 0,
           empty_pages: perGroup.get(g.id)?.empty ?? 0,
           recommender_failures: perGroup.get(g.id)?.failures ?? 0,
         })),
-        sample_ratio: sampleRatioTest(groups.map((g) => ({ weight: g.weight, count: g.participants }))),
+        sample_ratio: sampleRatioTest(groups.map((g) => ({ weight: g.weight, count: g.assigned }))),
         surveys: surveys.map((s) => ({
           survey_id: s.id,
           name: s.name,
@@ -129,7 +129,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
           groups: groups.map((g) => ({
             group_id: g.id,
             responded: respondedBy.get(`${s.id}\u0000${g.id}`) ?? 0,
-            participants: g.participants,
+            participants: g.assigned,
           })),
         })),
         problems: problems.slice(0, 200),

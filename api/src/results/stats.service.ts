@@ -1,10 +1,10 @@
 import { type EvaluationRow, evaluationCounts } from "@feedlab/projector";
 import type { ExperimentStats, GroupStats, RecommenderStats } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { armsOf } from "./arms.ts";
+import { armsOf, excludedUsers } from "./arms.ts";
 import { type Cluster, clusteredRatio } from "./ratio.ts";
 
-type Counts = Omit<GroupStats, "group_id" | "name" | "participants">;
+type Counts = Omit<GroupStats, "group_id" | "name" | "participants" | "excluded_participants">;
 
 /** Sums participants' rows into counts and the three rates, each with its clustered interval. */
 function summarize(rows: readonly EvaluationRow[]): Counts {
@@ -35,15 +35,18 @@ function summarize(rows: readonly EvaluationRow[]): Counts {
 /**
  * Results per arm (api.md: `GET .../stats`), from the evaluation read model the projector keeps:
  * counts per group and per recommender and surface, and rates with 95% intervals that treat each
- * participant as a cluster (see ratio.ts). Never a scan of raw events.
+ * participant as a cluster (see ratio.ts). Participants a researcher excluded from analysis are left
+ * out of every count and rate, and counted per arm. Never a scan of raw events.
  */
 export function createStatsService({ db, now }: ServiceDeps) {
   return {
     async forExperiment(experimentId: string): Promise<ExperimentStats> {
-      const [groups, rows] = await Promise.all([
+      const [groups, all, excluded] = await Promise.all([
         armsOf(db, experimentId),
         evaluationCounts(db, experimentId),
+        excludedUsers(db, experimentId),
       ]);
+      const rows = excluded.size === 0 ? all : all.filter((r) => !excluded.has(r.user_id));
       const recommenders = Map.groupBy(rows, (r) => `${r.surface}\u0000${r.recommender}`);
       return {
         experiment_id: experimentId,
@@ -53,6 +56,7 @@ export function createStatsService({ db, now }: ServiceDeps) {
             group_id: g.id,
             name: g.name,
             participants: g.participants,
+            excluded_participants: g.excluded,
             ...summarize(rows.filter((r) => r.group_id === g.id)),
           }),
         ),

@@ -13,6 +13,7 @@ import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
+import type { StudyService } from "../study/study.service.ts";
 import { presentSurvey, type SurveyRow } from "./surveys.service.ts";
 
 interface ResponseRow {
@@ -51,9 +52,10 @@ interface AboutProblem {
 
 export interface SurveyResponsesDeps extends ServiceDeps {
   readonly sessions: SessionsService;
+  readonly study: StudyService;
 }
 
-export function createSurveyResponsesService({ db, newId, now, sessions }: SurveyResponsesDeps) {
+export function createSurveyResponsesService({ db, newId, now, sessions, study }: SurveyResponsesDeps) {
   async function hasResponse(surveyId: string, userId: string, aboutSessionId?: string): Promise<boolean> {
     const q = db("survey_responses").where({ survey_id: surveyId, user_id: userId });
     if (aboutSessionId !== undefined) q.where({ about_session_key: aboutSessionId });
@@ -64,9 +66,11 @@ export function createSurveyResponsesService({ db, newId, now, sessions }: Surve
     /**
      * The spec's pending-survey dispatcher (Participant: surveys). The first matching rule wins:
      * 1. an active pre survey the user has not answered -> forced;
-     * 2. the experiment is completed and an active post survey is unanswered -> not forced;
-     * 3. an active inter_session survey, and the user's most recent session other than `sessionId`
-     *    has no response of that survey about it -> not forced, about that session;
+     * 2. the study has ended for the participant (the experiment is completed, or its completion
+     *    conditions are reached: api.md, Study flow) and an active post survey is unanswered -> not forced;
+     * 3. unless the study has ended for them (a study-ending post survey is never followed by an
+     *    inter-session one), an active inter_session survey, and the user's most recent session other
+     *    than `sessionId` has no response of that survey about it -> not forced, about that session;
      * 4. otherwise null.
      * `sessionId` must be the participant's own session (unknown 404, another's 403).
      */
@@ -81,15 +85,14 @@ export function createSurveyResponsesService({ db, newId, now, sessions }: Surve
       }
 
       const post = byKind("post");
-      if (post) {
-        const exp = await db("experiments").where({ id: p.experimentId }).first<{ status: string }>("status");
-        if (exp?.status === "completed" && !(await hasResponse(post.id, p.userId))) {
-          return { survey: presentSurvey(post), forced: false, about_session_id: null };
-        }
+      const inter = byKind("inter_session");
+      if (!post && !inter) return null;
+      const { postStage } = await study.state(p.userId);
+      if (post && postStage && !(await hasResponse(post.id, p.userId))) {
+        return { survey: presentSurvey(post), forced: false, about_session_id: null };
       }
 
-      const inter = byKind("inter_session");
-      if (inter) {
+      if (inter && !postStage) {
         const previous = await db("sessions")
           .where({ user_id: p.userId })
           .whereNot({ id: sessionId })
@@ -101,6 +104,45 @@ export function createSurveyResponsesService({ db, newId, now, sessions }: Surve
         }
       }
       return null;
+    },
+
+    /**
+     * Records that the participant closed a survey without answering it (the same dismissal in the
+     * same session is kept once). A forced survey cannot be dismissed (409 survey_forced).
+     */
+    async dismiss(
+      p: ParticipantPrincipal,
+      surveyId: string,
+      sessionId: string,
+      aboutSessionId: string | null,
+    ): Promise<void> {
+      await sessions.owned(sessionId, p.userId);
+      const survey = await db<SurveyRow>("surveys")
+        .where({ id: surveyId, experiment_id: p.experimentId, is_active: true })
+        .first("id", "kind");
+      if (!survey) throw notFound("survey");
+      if (survey.kind === "pre")
+        throw conflict(
+          "survey_forced",
+          "A survey that must be answered before the study cannot be dismissed.",
+        );
+      const about = survey.kind === "inter_session" ? aboutSessionId : null;
+      const same = db("survey_dismissals").where({
+        survey_id: survey.id,
+        user_id: p.userId,
+        session_id: sessionId,
+      });
+      if (about === null) same.whereNull("about_session_id");
+      else same.where({ about_session_id: about });
+      if (await same.first("id")) return;
+      await db("survey_dismissals").insert({
+        id: newId(),
+        survey_id: survey.id,
+        user_id: p.userId,
+        session_id: sessionId,
+        about_session_id: about,
+        dismissed_at: now(),
+      });
     },
 
     /**

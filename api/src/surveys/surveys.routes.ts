@@ -14,6 +14,7 @@ import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
 import { route } from "../http/route.ts";
 import { participantOf } from "../participants/participants.routes.ts";
+import type { StudyService } from "../study/study.service.ts";
 import { exportResponsesCsv, exportWideCsv } from "./responses.csv.ts";
 import type { SurveyResponsesService } from "./responses.service.ts";
 import type { SurveysService } from "./surveys.service.ts";
@@ -22,7 +23,16 @@ export interface SurveyRoutesDeps {
   readonly db: Db;
   readonly surveys: SurveysService;
   readonly surveyResponses: SurveyResponsesService;
+  readonly study: StudyService;
 }
+
+const DismissalBody = Type.Object(
+  {
+    session_id: Type.String({ format: "uuid" }),
+    about_session_id: Type.Optional(Type.Union([Type.String({ format: "uuid" }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
 
 const error = (description: string) => ({ description, schema: ErrorBody });
 const unknownSurvey = error("Unknown survey");
@@ -35,7 +45,14 @@ const CsvQuery = Type.Object({
 const SHAPE_RULES =
   "Shape rules (422 `invalid_survey`, `details` naming the question: `field`, `question_id`, `rule`): single and multi need at least one option; multi needs whole-number `minSelect` and `maxSelect` (0 = no upper bound, min <= max, min <= options); text takes no options. Question ids are unique in a survey, option ids in a question. At most 200 questions and 100 options per question.";
 
-export function surveyRoutes({ db, surveys, surveyResponses }: SurveyRoutesDeps) {
+export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRoutesDeps) {
+  /** The participant, once the study flow lets them answer surveys (403 otherwise). */
+  async function admitted(ctx: Parameters<typeof participantOf>[0]) {
+    const p = participantOf(ctx);
+    await study.assertOpen(p, "surveys");
+    return p;
+  }
+
   return [
     route({
       method: "post",
@@ -198,7 +215,7 @@ export function surveyRoutes({ db, surveys, surveyResponses }: SurveyRoutesDeps)
       tag: "surveys",
       summary: "The survey due for the participant now, or null",
       description:
-        "Dispatcher, first match wins: (1) an active pre survey not yet answered, forced; (2) the experiment is completed and an active post survey is not yet answered, not forced; (3) an active inter_session survey and the participant's most recent session other than session_id has no response of it about that session, not forced, with about_session_id; (4) null. session_id must be the participant's own session (unknown 404, another participant's 403).",
+        "Dispatcher, first match wins: (1) an active pre survey not yet answered, forced; (2) the study has ended for the participant (the experiment is completed, or the experiment's completion conditions are reached) and an active post survey is not yet answered, not forced; (3) unless the study has ended for the participant, an active inter_session survey and the participant's most recent session other than session_id has no response of it about that session, not forced, with about_session_id; (4) null. Answers 403 consent_required before consent, experiment_paused while paused. session_id must be the participant's own session (unknown 404, another participant's 403).",
       access: "participant",
       query: PendingQuery,
       responses: {
@@ -207,7 +224,7 @@ export function surveyRoutes({ db, surveys, surveyResponses }: SurveyRoutesDeps)
         404: error("Unknown session"),
       },
       handler: async (ctx, { query }) => {
-        const pending = await surveyResponses.pending(participantOf(ctx), query.session_id);
+        const pending = await surveyResponses.pending(await admitted(ctx), query.session_id);
         // Koa turns a null body into 204; the contract answers 200 with a JSON null.
         ctx.type = "application/json";
         ctx.body = pending === null ? "null" : pending;
@@ -219,7 +236,7 @@ export function surveyRoutes({ db, surveys, surveyResponses }: SurveyRoutesDeps)
       tag: "surveys",
       summary: "Submit a response to a survey (once; never editable afterwards)",
       description:
-        "Each answer: single takes exactly one option; multi between minSelect and maxSelect (0 = no upper bound), no option twice; text takes no selections and a non-blank textInput (a textInput on single or multi is ignored). Every question is answered once. The stored Answer snapshots questionText and each selection's {id, text, value}. inter_session: about_session_id is required and must be one of the participant's own sessions (else 422 invalid_answers); pre and post store about_session_id null whatever is sent.",
+        "Each answer: single takes exactly one option; multi between minSelect and maxSelect (0 = no upper bound), no option twice; text takes no selections and a non-blank textInput (a textInput on single or multi is ignored). Every required question is answered once; an optional one (`required: false`) may be left out or sent empty, and is then not stored. The stored Answer snapshots questionText and each selection's {id, text, value}. inter_session: about_session_id is required and must be one of the participant's own sessions (else 422 invalid_answers); pre and post store about_session_id null whatever is sent.",
       access: "participant",
       params: IdParams,
       body: ResponseCreate,
@@ -231,8 +248,31 @@ export function surveyRoutes({ db, surveys, surveyResponses }: SurveyRoutesDeps)
         422: error("invalid_answers naming the answer and rule, or validation_failed"),
       },
       handler: async (ctx, { params, body }) => {
+        const p = await admitted(ctx);
+        ctx.body = await surveyResponses.submit(p, params.id, body);
         ctx.status = 201;
-        ctx.body = await surveyResponses.submit(participantOf(ctx), params.id, body);
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/surveys/{id}/dismissals",
+      tag: "surveys",
+      summary: "Record that the participant closed a survey without answering",
+      description:
+        "So an analysis can tell a dismissed survey from one never shown: who, when, which survey, in which session (and, for inter_session, about which session). A forced (pre) survey cannot be dismissed: 409 survey_forced. Recording the same dismissal again in the same session is kept once.",
+      access: "participant",
+      params: IdParams,
+      body: DismissalBody,
+      responses: {
+        204: { description: "Recorded" },
+        403: error("session_id is another participant's session, consent_required or experiment_paused"),
+        404: error("Unknown session, or a survey that is unknown, inactive or of another experiment"),
+        409: error("survey_forced: a pre survey cannot be dismissed"),
+      },
+      handler: async (ctx, { params, body }) => {
+        const p = await admitted(ctx);
+        await surveyResponses.dismiss(p, params.id, body.session_id, body.about_session_id ?? null);
+        ctx.status = 204;
       },
     }),
   ];

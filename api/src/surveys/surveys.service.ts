@@ -25,7 +25,16 @@ export interface SurveyRow {
 
 interface CountedRow extends SurveyRow {
   response_count: number | string;
+  dismissal_count: number | string;
 }
+
+/** How often a survey was answered, and closed without an answer. */
+interface SurveyCounts {
+  readonly responses: number;
+  readonly dismissals: number;
+}
+
+const NO_COUNTS: SurveyCounts = { responses: 0, dismissals: 0 };
 
 export const presentSurvey = (r: SurveyRow): Survey => ({
   id: r.id,
@@ -33,14 +42,20 @@ export const presentSurvey = (r: SurveyRow): Survey => ({
   kind: r.kind,
   name: r.name,
   is_active: r.is_active,
-  questions: json<Question[]>(r.questions, []),
+  // Questions saved before the `required` flag are required.
+  questions: json<Question[]>(r.questions, []).map((q) => ({ ...q, required: q.required !== false })),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
 
-const presentAdminSurvey = (r: SurveyRow, responseCount: number): AdminSurvey => {
+const presentAdminSurvey = (r: SurveyRow, counts: SurveyCounts): AdminSurvey => {
   const survey = presentSurvey(r);
-  return { ...survey, question_count: survey.questions.length, response_count: responseCount };
+  return {
+    ...survey,
+    question_count: survey.questions.length,
+    response_count: counts.responses,
+    dismissal_count: counts.dismissals,
+  };
 };
 
 /** A question with every field present: bounds null when not given, options [] when not given. */
@@ -52,6 +67,7 @@ function normalize(questions: SurveyCreate["questions"]): Question[] {
     minSelect: q.minSelect ?? null,
     maxSelect: q.maxSelect ?? null,
     answers: (q.answers ?? []).map((o) => ({ id: o.id, text: o.text, value: o.value })),
+    required: q.required !== false,
   }));
 }
 
@@ -109,12 +125,13 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
     throw err;
   }
 
-  async function responseCount(surveyId: string): Promise<number> {
-    const row = await db("survey_responses")
-      .where({ survey_id: surveyId })
-      .count<{ n: string | number }>({ n: "*" })
-      .first();
-    return Number(row?.n ?? 0);
+  async function countsOf(surveyId: string): Promise<SurveyCounts> {
+    const [responses, dismissals] = await Promise.all(
+      ["survey_responses", "survey_dismissals"].map((table) =>
+        db(table).where({ survey_id: surveyId }).count<{ n: string | number }>({ n: "*" }).first(),
+      ),
+    );
+    return { responses: Number(responses?.n ?? 0), dismissals: Number(dismissals?.n ?? 0) };
   }
 
   async function getRow(id: string): Promise<SurveyRow> {
@@ -125,14 +142,14 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
 
   async function setActive(id: string, active: boolean): Promise<AdminSurvey> {
     const current = await getRow(id);
-    if (current.is_active === active) return presentAdminSurvey(current, await responseCount(id));
+    if (current.is_active === active) return presentAdminSurvey(current, await countsOf(id));
     try {
       const [row] = (await db("surveys")
         .where({ id })
         .update({ is_active: active, updated_at: now() })
         .returning("*")) as SurveyRow[];
       if (!row) throw notFound("survey");
-      return presentAdminSurvey(row, await responseCount(id));
+      return presentAdminSurvey(row, await countsOf(id));
     } catch (err) {
       return translate(err, current.experiment_id, current.kind);
     }
@@ -160,7 +177,7 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
       } catch (err) {
         return translate(err, experimentId, input.kind);
       }
-      return presentAdminSurvey(row, 0);
+      return presentAdminSurvey(row, NO_COUNTS);
     },
 
     /** The experiment's surveys, oldest first, each with its question and response counts. */
@@ -172,14 +189,17 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
         .select("s.*")
         .select(
           db.raw("(select count(*) from survey_responses r where r.survey_id = s.id) as response_count"),
+          db.raw("(select count(*) from survey_dismissals d where d.survey_id = s.id) as dismissal_count"),
         )
         .orderBy("s.created_at")
         .orderBy("s.id")) as CountedRow[];
-      return rows.map((r) => presentAdminSurvey(r, Number(r.response_count)));
+      return rows.map((r) =>
+        presentAdminSurvey(r, { responses: Number(r.response_count), dismissals: Number(r.dismissal_count) }),
+      );
     },
 
     async get(id: string): Promise<AdminSurvey> {
-      return presentAdminSurvey(await getRow(id), await responseCount(id));
+      return presentAdminSurvey(await getRow(id), await countsOf(id));
     },
 
     /**
@@ -206,7 +226,7 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
           })
           .returning("*")) as SurveyRow[];
         if (!row) throw notFound("survey");
-        return presentAdminSurvey(row, await responseCount(id));
+        return presentAdminSurvey(row, await countsOf(id));
       } catch (err) {
         return translate(err, current.experiment_id, current.kind);
       }

@@ -102,12 +102,39 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       path: "/api/v1/admin/videos/{id}",
       tag: "videos",
       summary: "Delete a video (it leaves every pool)",
+      description:
+        "A video in the pool of a running experiment is refused (409 video_in_running_study, details.experiments: [{id, name}]): participants may be watching it. Remove it from those pools, or pause the studies, first.",
       access: "admin",
       params: IdParams,
-      responses: { 204: { description: "Deleted" } },
+      responses: {
+        204: { description: "Deleted" },
+        409: { description: "video_in_running_study", schema: ErrorBody },
+      },
       handler: async (ctx, { params }) => {
         await videos.remove(params.id);
         ctx.status = 204;
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/videos/{id}/usage",
+      tag: "videos",
+      summary: "The experiments whose pool holds the video (the console asks before deleting)",
+      access: "admin",
+      params: IdParams,
+      responses: {
+        200: {
+          description: "Pools holding the video",
+          schema: Type.Object({
+            experiments: Type.Array(
+              Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() }),
+            ),
+          }),
+        },
+        404: { description: "Unknown video", schema: ErrorBody },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = { experiments: await videos.usage(params.id) };
       },
     }),
     route({

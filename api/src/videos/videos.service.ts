@@ -176,10 +176,40 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
       return presentVideo(row);
     },
 
-    /** Deleting a video also removes it from every pool. */
+    /** The experiments whose pool holds the video, running ones first. */
+    async usage(id: string): Promise<{ id: string; name: string; status: string }[]> {
+      const video = await db("videos").where({ id }).first("id");
+      if (!video) throw notFound("video");
+      const rows = (await db("experiment_videos as p")
+        .join("experiments as e", "e.id", "p.experiment_id")
+        .where("p.video_id", id)
+        .orderByRaw("case when e.status = 'running' then 0 else 1 end")
+        .orderBy("e.name")
+        .select("e.id", "e.name", "e.status")) as { id: string; name: string; status: string }[];
+      return rows;
+    },
+
+    /**
+     * Deleting a video also removes it from every pool; a video in a running study's pool is refused
+     * (participants may be watching it), naming those studies.
+     */
     async remove(id: string): Promise<void> {
-      const n = await db("videos").where({ id }).delete();
-      if (n === 0) throw notFound("video");
+      await db.transaction(async (trx) => {
+        const video = await trx("videos").where({ id }).forUpdate().first("id");
+        if (!video) throw notFound("video");
+        const running = (await trx("experiment_videos as p")
+          .join("experiments as e", "e.id", "p.experiment_id")
+          .where({ "p.video_id": id, "e.status": "running" })
+          .orderBy("e.name")
+          .select("e.id", "e.name")) as { id: string; name: string }[];
+        if (running.length > 0)
+          throw conflict(
+            "video_in_running_study",
+            `This video is in the pool of ${running.length} running ${running.length === 1 ? "study" : "studies"} (${running.map((e) => `“${e.name}”`).join(", ")}): remove it from ${running.length === 1 ? "that pool" : "those pools"} or pause ${running.length === 1 ? "it" : "them"} first.`,
+            { experiments: running },
+          );
+        await trx("videos").where({ id }).delete();
+      });
       onChange?.({ type: "videos" });
     },
 

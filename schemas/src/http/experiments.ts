@@ -6,6 +6,57 @@ export const ExperimentStatus = Type.Union(EXPERIMENT_STATUSES.map((s) => Type.L
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
+
+/** The longest consent text (Markdown) an experiment keeps. */
+export const CONSENT_TEXT_MAX = 50_000;
+
+export const ConsentText = Type.Union([Type.String({ maxLength: CONSENT_TEXT_MAX }), Type.Null()], {
+  description:
+    "Markdown shown to participants before anything else; null (or blank) for no consent step. Editing it makes a new version: participants are asked again only if they have not consented yet.",
+});
+
+/** When a participant is finished, and where they go then (api.md, Study flow). */
+export const Completion = Type.Object(
+  {
+    after_sessions: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        description: "Reached during the participant's Nth session (visit).",
+      }),
+    ),
+    after_feed_minutes: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 100_000,
+        description: "Reached after this many minutes on the feed and watch pages, over all sessions.",
+      }),
+    ),
+    after_post_survey: Type.Optional(
+      Type.Boolean({
+        description:
+          "The post survey is shown once the other conditions are reached (or the study is completed); finishing waits for its answer.",
+      }),
+    ),
+    code: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "The completion code shown to the participant.",
+      }),
+    ),
+    redirect_url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description:
+          "http(s) URL the participant is sent to once finished, after their events are stored; may hold {login_id}, {code} and the recruiting parameters ({PROLIFIC_PID}, {STUDY_ID}, {SESSION_ID}, {workerId}, {assignmentId}, {hitId}).",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Completion = Static<typeof Completion>;
 const Description = Type.String({ maxLength: 10000 });
 
 export const ExperimentCreate = Type.Object(
@@ -19,6 +70,8 @@ export const ExperimentPatch = Type.Object(
     name: Type.Optional(Name),
     description: Type.Optional(Description),
     status: Type.Optional(ExperimentStatus),
+    consent_text: Type.Optional(ConsentText),
+    completion: Type.Optional(Type.Union([Completion, Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -29,6 +82,8 @@ export const Experiment = Type.Object({
   name: Type.String(),
   description: Type.String(),
   status: ExperimentStatus,
+  consent_text: Type.Union([Type.String(), Type.Null()]),
+  completion: Type.Union([Completion, Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

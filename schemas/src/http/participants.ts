@@ -38,6 +38,22 @@ export const ParticipantCreate = Type.Object(
 );
 export type ParticipantCreate = Static<typeof ParticipantCreate>;
 
+export const ConsentBody = Type.Object(
+  {
+    agree: Type.Optional(
+      Type.Boolean({ default: true, description: "false records that the participant declined" }),
+    ),
+    version: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "The version of the text shown (from /me); a different one -> 409 consent_changed",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ConsentBody = Static<typeof ConsentBody>;
+
 export const Participant = Type.Object({
   user_id: Uuid,
   login_id: Type.String(),
@@ -45,6 +61,13 @@ export const Participant = Type.Object({
   created_at: Timestamp,
 });
 export type Participant = Static<typeof Participant>;
+
+export const ParticipantStatus = Type.Union([
+  Type.Literal("active"),
+  Type.Literal("finished"),
+  Type.Literal("withdrawn"),
+]);
+export type ParticipantStatus = Static<typeof ParticipantStatus>;
 
 export const Me = Type.Object({
   user_id: Uuid,
@@ -54,6 +77,33 @@ export const Me = Type.Object({
   group_id: Uuid,
   algorithm_config: SurfaceConfig,
   ui_config: SurfaceConfig,
+  status: ParticipantStatus,
+  completion: Type.Union([
+    Type.Object({
+      code: Type.Union([Type.String(), Type.Null()]),
+      redirect_url: Type.Union([Type.String(), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+  consent: Type.Union(
+    [
+      Type.Object({
+        text: Type.String({ description: "Markdown" }),
+        version: Type.String({ description: "Identifies the text agreed to (a hash of it)" }),
+        consented_at: Type.Union([Timestamp, Type.Null()]),
+        declined_at: Type.Union([Timestamp, Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    { description: "null when the experiment has no consent step" },
+  ),
+  progress: Type.Object(
+    {
+      sessions: Type.Integer(),
+      feed_minutes: Type.Number(),
+    },
+    { description: "What counts toward completion so far" },
+  ),
 });
 export type Me = Static<typeof Me>;
 
@@ -66,3 +116,45 @@ export const SessionRecord = Type.Object({
   created_at: Timestamp,
   ended_at: Type.Union([Timestamp, Type.Null()]),
 });
+
+/** A participant as the console's list shows them: where they stand in the study and what they did. */
+export const ParticipantSummary = Type.Composite([
+  Participant,
+  Type.Object({
+    status: Type.Union(
+      [Type.Literal("joined"), Type.Literal("started"), Type.Literal("declined"), Type.Literal("finished")],
+      {
+        description:
+          "As in the participants CSV: finished, declined (the consent), started (any event) or joined",
+      },
+    ),
+    consented_at: Type.Union([Timestamp, Type.Null()]),
+    declined_at: Type.Union([Timestamp, Type.Null()]),
+    finished_at: Type.Union([Timestamp, Type.Null()]),
+    sessions: Type.Integer(),
+    events: Type.Integer(),
+    last_seen_at: Type.Union([Timestamp, Type.Null()], { description: "When their last event arrived" }),
+    active_now: Type.Boolean({ description: "An event arrived in the last 5 minutes" }),
+    surveys_answered: Type.Integer(),
+    surveys_dismissed: Type.Integer(),
+    excluded_at: Type.Union([Timestamp, Type.Null()]),
+    excluded_reason: Type.Union([Type.String(), Type.Null()]),
+  }),
+]);
+export type ParticipantSummary = Static<typeof ParticipantSummary>;
+
+export const ExclusionBody = Type.Object(
+  {
+    excluded: Type.Boolean({
+      description: "true excludes the participant from analysis; false includes them again",
+    }),
+    reason: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        description: "Why (required to exclude): kept with the data and exported",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExclusionBody = Static<typeof ExclusionBody>;

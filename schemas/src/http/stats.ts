@@ -23,7 +23,11 @@ const counts = {
 export const GroupStats = Type.Object({
   group_id: Uuid,
   name: Type.String(),
-  participants: Type.Integer({ description: "Participants assigned to the group" }),
+  participants: Type.Integer({
+    description:
+      "Participants assigned to the group and analysed (excluded ones are left out of every count)",
+  }),
+  excluded_participants: Type.Integer({ description: "Participants a researcher excluded from analysis" }),
   ...counts,
 });
 export type GroupStats = Static<typeof GroupStats>;

@@ -58,6 +58,13 @@ export const QuestionInput = Type.Object(
       default: [],
       description: "Options: at least one for single and multi, none for text.",
     }),
+    required: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description:
+          "false lets the participant skip the question (left out, or sent empty); not stored then.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -69,6 +76,7 @@ export const Question = Type.Object({
   minSelect: Nullable(Type.Integer()),
   maxSelect: Nullable(Type.Integer()),
   answers: Type.Array(AnswerOption),
+  required: Type.Boolean(),
 });
 export type Question = Static<typeof Question>;
 
@@ -116,7 +124,11 @@ export type Survey = Static<typeof Survey>;
 /** A survey as the admin API shows it: with its question and response counts. */
 export const AdminSurvey = Type.Composite([
   Survey,
-  Type.Object({ question_count: Type.Integer(), response_count: Type.Integer() }),
+  Type.Object({
+    question_count: Type.Integer(),
+    response_count: Type.Integer(),
+    dismissal_count: Type.Integer({ description: "Times a participant closed the survey without answering" }),
+  }),
 ]);
 export type AdminSurvey = Static<typeof AdminSurvey>;
 

@@ -6,7 +6,9 @@
  * Pure, so the API (422 `invalid_answers`) and the participant form (checks before submit) agree.
  *
  * Rules (api.md, Surveys; the spec, Question):
- * - every question of the survey is answered exactly once, and only questions of the survey are;
+ * - every required question of the survey is answered exactly once, and only questions of the survey
+ *   are; an optional question (`required: false`) may be left out, or sent empty (no selections, a blank
+ *   text), and is then not stored;
  * - single: exactly one option; multi: between minSelect and maxSelect options (maxSelect 0 = no upper
  *   bound), no option twice; options must be the question's own;
  * - text: no selections, and a `textInput` that is not blank.
@@ -26,7 +28,16 @@ export interface SurveyQuestion {
   readonly minSelect?: number | null;
   readonly maxSelect?: number | null;
   readonly answers?: readonly SurveyOption[];
+  /** false: the participant may skip it. Absent means required (surveys saved before the flag). */
+  readonly required?: boolean;
 }
+
+/** Whether a question must be answered (the flag defaults to true). */
+export const isRequired = (q: SurveyQuestion): boolean => q.required !== false;
+
+/** An answer that says nothing: no selection and no written text (how an optional question is skipped). */
+export const isEmptyAnswer = (a: AnswerSubmission): boolean =>
+  (a.selections ?? []).length === 0 && (typeof a.textInput !== "string" || a.textInput.trim() === "");
 
 /** What a participant sends per question. */
 export interface AnswerSubmission {
@@ -151,11 +162,12 @@ export function checkAnswers(
       return;
     }
     given.set(question.id, { answer, index });
+    if (!isRequired(question) && isEmptyAnswer(answer)) return;
     const problem = checkAnswer(question, answer, field);
     if (problem) problems.push(problem);
   });
   for (const q of questions) {
-    if (!given.has(q.id)) {
+    if (!given.has(q.id) && isRequired(q)) {
       problems.push({
         field: "answers",
         question_id: q.id,
@@ -165,7 +177,11 @@ export function checkAnswers(
     }
   }
   if (problems.length > 0) return { ok: false, problems };
-  const answers = questions.map((q): AnswerRecord => {
+  const answered = questions.filter((q) => {
+    const entry = given.get(q.id);
+    return entry !== undefined && !(isEmptyAnswer(entry.answer) && !isRequired(q));
+  });
+  const answers = answered.map((q): AnswerRecord => {
     const entry = given.get(q.id);
     const selected = new Set(entry?.answer.selections ?? []);
     return {

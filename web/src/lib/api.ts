@@ -21,6 +21,7 @@ import type {
   ModelRun,
   NewVideo,
   Participant,
+  ParticipantSummary,
   Recommender,
   RecommenderCreate,
   RecommenderHealth,
@@ -44,6 +45,13 @@ export { ApiError, errorFromResponse, isApiError } from "./participant-api.ts";
 const enc = encodeURIComponent;
 
 /** The participant endpoints and the admin console's. */
+/** One reason an experiment cannot start, as `experiment_not_ready` and the readiness check list it. */
+export interface ReadinessProblem {
+  readonly problem: string;
+  readonly message: string;
+  readonly group_id?: string;
+}
+
 export class ApiClient extends ParticipantApi {
   // --- Admin authentication -------------------------------------------------------------------
 
@@ -76,6 +84,11 @@ export class ApiClient extends ParticipantApi {
 
   updateExperiment(id: string, body: UpdateExperimentRequest): Promise<Experiment> {
     return this.request("PATCH", `/api/v1/admin/experiments/${enc(id)}`, { body });
+  }
+
+  /** What keeps the experiment from starting (empty `problems` when it can). */
+  experimentReadiness(id: string): Promise<{ ready: boolean; problems: ReadinessProblem[] }> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(id)}/readiness`);
   }
 
   deleteExperiment(id: string): Promise<void> {
@@ -152,13 +165,20 @@ export class ApiClient extends ParticipantApi {
     });
   }
 
-  listParticipants(experimentId: string): Promise<Participant[]> {
+  listParticipants(experimentId: string): Promise<ParticipantSummary[]> {
     return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/participants`);
   }
 
   /** A participant's events in time order (without the high-frequency and tab-state types). */
   trajectory(userId: string): Promise<StoredEvent[]> {
     return this.request("GET", `/api/v1/admin/participants/${enc(userId)}/trajectory`);
+  }
+
+  /** Excludes a participant from analysis (with a reason), or includes them again. */
+  setParticipantExcluded(userId: string, excluded: boolean, reason?: string): Promise<void> {
+    return this.request("PATCH", `/api/v1/admin/participants/${enc(userId)}`, {
+      body: { excluded, ...(reason !== undefined ? { reason } : {}) },
+    });
   }
 
   addParticipant(experimentId: string, body: AddParticipantRequest): Promise<Participant> {
@@ -224,6 +244,11 @@ export class ApiClient extends ParticipantApi {
       body: { videos },
     });
     return created.videos;
+  }
+
+  /** The experiments whose pool holds the video. */
+  videoUsage(id: string): Promise<{ experiments: { id: string; name: string; status: string }[] }> {
+    return this.request("GET", `/api/v1/admin/videos/${enc(id)}/usage`);
   }
 
   deleteVideo(id: string): Promise<void> {

@@ -172,6 +172,11 @@ export class ParticipantApi {
     return this.request("GET", "/api/v1/me");
   }
 
+  /** Agrees to (or declines) the consent text of the version shown. */
+  consent(body: { agree: boolean; version: string }): Promise<void> {
+    return this.request("POST", "/api/v1/participants/consent", { body });
+  }
+
   /** Registers a client-generated session id (201 the first time, 200 when repeated). */
   registerSession(sessionId: string): Promise<unknown> {
     return this.request("POST", "/sessions", { body: { session_id: sessionId } });

@@ -33,6 +33,7 @@ export type {
   ModelRunStatus,
   Participant,
   ParticipantCreate as AddParticipantRequest,
+  ParticipantSummary,
   ParticipantUiTemplate,
   PoolBody as VideoPool,
   Rate,

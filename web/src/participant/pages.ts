@@ -1,10 +1,10 @@
 import { ApiError, participantApi as api, isApiError } from "#lib/participant-api.ts";
 import { type Layout, loadLayout, UI_NONE } from "#lib/platform/presets/index.ts";
-import { type PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
+import { PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
 import { preloadPlayer } from "#lib/platform/surfaces/players/index.ts";
 import { registerTemplateResolver } from "#lib/platform/templates.ts";
 import { participantSession } from "#lib/session.svelte.ts";
-import type { Video } from "#lib/types.ts";
+import type { ParticipantMe, Video } from "#lib/types.ts";
 
 // A group's UI may be a template: its id resolves through the participant API.
 registerTemplateResolver();
@@ -17,6 +17,26 @@ export type FeedData =
 export type WatchData =
   | NoStudy
   | { readonly kind: "watch"; sessionId: string; runtime: PlatformRuntime; layout: Layout; video: Video };
+/**
+ * A step of the study flow that stands in for the feed and watch pages (api.md, Study flow): the
+ * consent form, the closing page after declining, the paused notice, the completion page, and the end
+ * of a completed study (where the post survey is still served).
+ */
+export type StudyStep =
+  | {
+      readonly kind: "consent" | "declined";
+      readonly consent: NonNullable<ParticipantMe["consent"]>;
+      /** The consent text as HTML (the Markdown renderer loads only for this step). */
+      readonly html: string;
+    }
+  | { readonly kind: "paused" }
+  | {
+      readonly kind: "finished";
+      readonly completion: ParticipantMe["completion"];
+      readonly runtime: PlatformRuntime;
+    }
+  | { readonly kind: "ended"; readonly sessionId: string };
+
 /** A page that failed to load: what the error view shows. */
 export interface PageError {
   readonly status: number;
@@ -27,6 +47,7 @@ export interface PageError {
 export type View =
   | { readonly page: "feed"; readonly data: FeedData }
   | { readonly page: "watch"; readonly data: WatchData }
+  | { readonly page: "study"; readonly step: StudyStep }
   | { readonly page: "error"; readonly error: PageError };
 
 /** A page load's outcome: a view, or another participant URL to go to instead. */
@@ -75,17 +96,37 @@ export async function loadPage(route: Route): Promise<Loaded> {
   }
 }
 
-/** The participant's runtime for this session, or null when the visitor has not joined. */
-async function runtimeOrNoStudy(): Promise<PlatformRuntime | null> {
+/**
+ * The participant's runtime for this session; null when the visitor has not joined; or the study-flow
+ * step that stands in for the page (consent first, then the completion page, then the study's state).
+ */
+async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
+  let me: ParticipantMe;
+  let sessionId: string;
   try {
-    const [me, sessionId] = await Promise.all([api.participantMe(), participantSession.ensure(api)]);
-    return platformRuntime(me, sessionId);
+    [me, sessionId] = await Promise.all([api.participantMe(), participantSession.ensure(api)]);
   } catch (error) {
     // No participant cookie (401), or an admin cookie instead of one (403): the visitor has not joined.
     if (isApiError(error, 401) || isApiError(error, 403)) return null;
     throw error;
   }
+  if (me.consent && !me.consent.consented_at) {
+    const { renderMarkdown } = await import("#lib/markdown.ts");
+    return {
+      kind: me.consent.declined_at ? "declined" : "consent",
+      consent: me.consent,
+      html: renderMarkdown(me.consent.text),
+    };
+  }
+  // The tracking runtime starts only after consent: nothing is recorded before it.
+  const runtime = platformRuntime(me, sessionId);
+  if (me.status === "finished") return { kind: "finished", completion: me.completion, runtime };
+  if (me.experiment_status === "paused") return { kind: "paused" };
+  if (me.experiment_status !== "running") return { kind: "ended", sessionId };
+  return runtime;
 }
+
+const isStep = (r: PlatformRuntime | StudyStep): r is StudyStep => !(r instanceof PlatformRuntime);
 
 /**
  * The page's layout. One that cannot be loaded is an error page, never another layout in its place:
@@ -107,6 +148,7 @@ async function layoutOf(key: string, page: "feed" | "watch"): Promise<Layout> {
 async function loadFeed(): Promise<Loaded> {
   const runtime = await runtimeOrNoStudy();
   if (!runtime) return { page: "feed", data: { kind: "no-study" } };
+  if (isStep(runtime)) return { page: "study", step: runtime };
   const uiKey = runtime.session.uiConfig.feed;
   if (uiKey === UI_NONE) {
     // Reads the session's own events first, so a video just watched is not opened again.
@@ -127,6 +169,7 @@ async function loadFeed(): Promise<Loaded> {
 async function loadWatch(id: string): Promise<Loaded> {
   const runtime = await runtimeOrNoStudy();
   if (!runtime) return { page: "watch", data: { kind: "no-study" } };
+  if (isStep(runtime)) return { page: "study", step: runtime };
   runtime.data.prefetchRelated(id);
   const [video, layout] = await Promise.all([
     runtime.data.video(id).then(

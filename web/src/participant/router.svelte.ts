@@ -63,6 +63,14 @@ class ParticipantRouter {
     void this.#navigate(new URL(location.href), { kind: "enter", restore: entered !== null });
   }
 
+  /**
+   * Loads the current page again (its data may have changed: the study flow moved on after a survey,
+   * or the consent was given). The layout host hears of it as of any navigation.
+   */
+  reload(): Promise<void> {
+    return this.#navigate(new URL(location.href), { kind: "replace" }, 0, true);
+  }
+
   #state(): EntryState {
     return { feedlabIndex: this.#index };
   }
@@ -105,6 +113,7 @@ class ParticipantRouter {
     url: URL,
     how: { kind: "enter" | "pop"; restore: boolean } | { kind: "push" | "replace" },
     redirects = 0,
+    fresh = false,
   ): Promise<void> {
     const route = routeOf(url.pathname);
     if (!route) {
@@ -121,7 +130,7 @@ class ParticipantRouter {
     // The pages' data depends on the path only: a link to the page shown keeps it, as SvelteKit did.
     const current = this.view;
     const loaded =
-      current && current.page !== "error" && this.#url?.pathname === url.pathname
+      !fresh && current && current.page !== "error" && this.#url?.pathname === url.pathname
         ? current
         : await loadPage(route);
     if (this.#token !== token) return;
@@ -175,3 +184,8 @@ function resetFocus(): void {
 }
 
 export const router = new ParticipantRouter();
+
+/** The post survey may finish the study: the page is loaded again to find out (api.md, Study flow). */
+export function onSurveyAnswered(kind: string): void {
+  if (kind === "post") void router.reload();
+}

@@ -8,6 +8,7 @@ import * as surveys from "./020-surveys.ts";
 import * as uiTemplates from "./021-ui-templates.ts";
 import * as monitoring from "./022-monitoring.ts";
 import * as recruiting from "./023-recruiting.ts";
+import * as studyFlow from "./024-study-flow.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -20,6 +21,7 @@ const API_MIGRATIONS = {
   uiTemplates: { name: "021-ui-templates", ...uiTemplates },
   monitoring: { name: "022-monitoring", ...monitoring },
   recruiting: { name: "023-recruiting", ...recruiting },
+  studyFlow: { name: "024-study-flow", ...studyFlow },
 } satisfies Record<string, Migration>;
 
 /**
@@ -37,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.uiTemplates,
   API_MIGRATIONS.monitoring,
   API_MIGRATIONS.recruiting,
+  API_MIGRATIONS.studyFlow,
 ];
 
 /**

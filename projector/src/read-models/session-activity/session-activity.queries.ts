@@ -53,3 +53,17 @@ export async function sessionCompleteness(sql: Sql, experimentId: string): Promi
     };
   });
 }
+
+/**
+ * Minutes a participant spent on the pages over all their sessions, as their events show it: per
+ * session, the time from its first to its last event (a session whose tab stayed open without any
+ * event counts only up to its last event).
+ */
+export async function participantMinutes(sql: Sql, userId: string): Promise<number> {
+  const row = (await sql("session_activity")
+    .where({ user_id: userId })
+    .first(sql.raw("coalesce(sum(extract(epoch from (last_event_at - first_event_at))), 0) as seconds"))) as
+    | { seconds: number | string }
+    | undefined;
+  return Number(row?.seconds ?? 0) / 60;
+}

@@ -42,7 +42,15 @@ describe("survey drafts", () => {
   it("round-trips a stored survey and moves questions", () => {
     const stored = {
       questions: [
-        { id: "x", text: "X", type: "text" as const, minSelect: null, maxSelect: null, answers: [] },
+        {
+          id: "x",
+          text: "X",
+          type: "text" as const,
+          minSelect: null,
+          maxSelect: null,
+          answers: [],
+          required: false,
+        },
         {
           id: "y",
           text: "Y",
@@ -50,6 +58,7 @@ describe("survey drafts", () => {
           minSelect: null,
           maxSelect: null,
           answers: [{ id: "o", text: "O", value: 0.5 }],
+          required: true,
         },
       ],
     };

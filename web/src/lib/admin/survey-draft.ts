@@ -22,6 +22,8 @@ export interface DraftQuestion {
   maxSelect: number | null;
   /** Kept while the type is text, so switching back does not lose them; not sent for text. */
   answers: DraftOption[];
+  /** false: participants may skip the question. */
+  required: boolean;
 }
 
 let nextKey = 1;
@@ -62,6 +64,7 @@ export function newQuestion(
     minSelect: type === "multi" ? 1 : null,
     maxSelect: type === "multi" ? 0 : null,
     answers: [],
+    required: true,
   };
   if (type !== "text") question.answers = [newOption([])];
   return question;
@@ -76,6 +79,7 @@ export function toDraft(survey: Pick<Survey, "questions">): DraftQuestion[] {
     minSelect: q.minSelect,
     maxSelect: q.maxSelect,
     answers: q.answers.map((o) => ({ key: key(), id: o.id, text: o.text, value: o.value })),
+    required: q.required !== false,
   }));
 }
 
@@ -94,7 +98,34 @@ export function fromDraft(questions: readonly DraftQuestion[]): Question[] {
       q.type === "text"
         ? []
         : q.answers.map((o) => ({ id: o.id, text: o.text, value: o.value as AnswerOption["value"] })),
+    required: q.required,
   }));
+}
+
+/** The labels of the Likert templates: agreement on 5 or 7 points, coded 1 to N. */
+export const LIKERT_LABELS: Readonly<Record<5 | 7, readonly string[]>> = {
+  5: ["Strongly disagree", "Disagree", "Neither agree nor disagree", "Agree", "Strongly agree"],
+  7: [
+    "Strongly disagree",
+    "Disagree",
+    "Somewhat disagree",
+    "Neither agree nor disagree",
+    "Somewhat agree",
+    "Agree",
+    "Strongly agree",
+  ],
+};
+
+/** A single-choice agreement question on a 5- or 7-point Likert scale, its options valued 1 to N. */
+export function likertQuestion(existing: readonly DraftQuestion[], points: 5 | 7): DraftQuestion {
+  const question = newQuestion(existing, "single");
+  question.answers = LIKERT_LABELS[points].map((text, i) => ({
+    key: key(),
+    id: `a${i + 1}`,
+    text,
+    value: i + 1,
+  }));
+  return question;
 }
 
 /** Switching to multi fills in bounds a researcher can start from (at least 1, no upper bound). */

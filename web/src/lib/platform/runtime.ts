@@ -3,6 +3,9 @@ import type { ParticipantMe, SurfaceConfig } from "../types.ts";
 import { DataClient } from "./data-client.ts";
 import { TrackingCore } from "./tracking/core.ts";
 
+/** What the runtime reads of `GET /me`: the participant and their group's configuration. */
+export type RuntimeMe = Omit<ParticipantMe, "status" | "completion" | "consent" | "progress">;
+
 /** What `useSession()` returns: the participant, their session and their group's configuration. */
 export interface PlatformSession {
   readonly sessionId: string;
@@ -37,10 +40,20 @@ export class PlatformRuntime {
   player: ActivePlayer | null = null;
 
   /** `core` and `client` replace the participant's own (the console's preview serves both itself). */
-  constructor(me: ParticipantMe, sessionId: string, core?: TrackingCore, client: ParticipantApi = api) {
+  constructor(me: RuntimeMe, sessionId: string, core?: TrackingCore, client: ParticipantApi = api) {
     this.session = sessionOf(me, sessionId);
     this.core = core ?? new TrackingCore({ sessionId, win: window });
     this.data = new DataClient(client, sessionId, this.core);
+  }
+
+  /**
+   * Sends every buffered event and waits, at most `timeoutMs`, until the server has acknowledged them
+   * all. True when nothing is left to send (the study's completion redirect waits for this).
+   */
+  async drain(timeoutMs: number): Promise<boolean> {
+    this.core.tracker.flush();
+    await this.core.transport.idle(timeoutMs);
+    return this.core.outbox.size === 0;
   }
 
   dispose(): void {
@@ -48,7 +61,7 @@ export class PlatformRuntime {
   }
 }
 
-function sessionOf(me: ParticipantMe, sessionId: string): PlatformSession {
+function sessionOf(me: RuntimeMe, sessionId: string): PlatformSession {
   return {
     sessionId,
     userId: me.user_id,
@@ -68,7 +81,7 @@ let current: PlatformRuntime | null = null;
  * replaced when the session changes (another participant joined in this tab). The participant facts
  * are refreshed from `me` on each call (a reload of the page picks up group changes).
  */
-export function platformRuntime(me: ParticipantMe, sessionId: string): PlatformRuntime {
+export function platformRuntime(me: RuntimeMe, sessionId: string): PlatformRuntime {
   if (current && current.session.sessionId === sessionId && current.session.userId === me.user_id) {
     current.session = sessionOf(me, sessionId);
     return current;

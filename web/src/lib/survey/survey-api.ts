@@ -21,6 +21,13 @@ export const surveyApi = {
   submit: (client: ParticipantApi, surveyId: string, body: ResponseInput) =>
     client.request<SurveyResponse>("POST", `/api/v1/surveys/${enc(surveyId)}/responses`, { body }),
 
+  /** Records that the participant closed the survey without answering it. */
+  dismiss: (
+    client: ParticipantApi,
+    surveyId: string,
+    body: { session_id: string; about_session_id: string | null },
+  ) => client.request<void>("POST", `/api/v1/surveys/${enc(surveyId)}/dismissals`, { body }),
+
   list: (client: ApiClient, experimentId: string) =>
     client.request<AdminSurvey[]>("GET", `/api/v1/admin/experiments/${enc(experimentId)}/surveys`),
 

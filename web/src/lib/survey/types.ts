@@ -35,5 +35,5 @@ export const KIND_LABELS: Record<SurveyKind, string> = {
 export const KIND_DESCRIPTIONS: Record<SurveyKind, string> = {
   pre: "Shown before the feed on the first visit. Participants must answer it to continue.",
   inter_session: "Shown at the start of each new visit, about the previous visit. Participants may close it.",
-  post: "Shown once the experiment's status is completed. Participants may close it.",
+  post: "Shown when the study ends for a participant: their completion conditions are reached, or the experiment is completed. Participants may close it.",
 };

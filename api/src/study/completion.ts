@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import type { Completion, ExperimentStatus } from "@feedlab/schemas";
+import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
+
+/** The placeholders a completion `redirect_url` may hold (api.md, Study flow). */
+export const REDIRECT_PLACEHOLDERS: readonly string[] = ["login_id", "code", ...RECRUITING_PARAMETERS];
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** What counts toward completion so far. */
+export interface Progress {
+  readonly sessions: number;
+  readonly feed_minutes: number;
+}
+
+/** A problem with a completion rule, as the experiment PATCH reports it (422 invalid_completion). */
+export interface CompletionProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * Checks what the schema cannot: the redirect is an absolute http(s) URL and its placeholders are
+ * ones Feedlab fills. Returns the problems, worded for the console.
+ */
+export function completionProblems(c: Completion): CompletionProblem[] {
+  const problems: CompletionProblem[] = [];
+  if (c.redirect_url !== undefined) {
+    const unknown = [...c.redirect_url.matchAll(PLACEHOLDER)]
+      .map((m) => m[1] ?? "")
+      .filter((name) => !REDIRECT_PLACEHOLDERS.includes(name));
+    if (unknown.length > 0)
+      problems.push({
+        field: "completion.redirect_url",
+        message: `The redirect URL has placeholders Feedlab cannot fill: ${unknown.map((n) => `{${n}}`).join(", ")}. Use ${REDIRECT_PLACEHOLDERS.map((n) => `{${n}}`).join(", ")}.`,
+      });
+    let url: URL | null = null;
+    try {
+      url = new URL(c.redirect_url.replace(PLACEHOLDER, "x"));
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
+      problems.push({
+        field: "completion.redirect_url",
+        message: "The redirect URL must be a full web address starting with https:// (or http://).",
+      });
+  }
+  return problems;
+}
+
+/**
+ * Whether the participant has reached the end of the study, before the post survey: every condition
+ * set (sessions, minutes) is met; with neither set, when the experiment is completed.
+ */
+export function conditionsReached(c: Completion, progress: Progress, status: ExperimentStatus): boolean {
+  if (status === "completed") return true;
+  if (c.after_sessions === undefined && c.after_feed_minutes === undefined) return false;
+  if (c.after_sessions !== undefined && progress.sessions < c.after_sessions) return false;
+  if (c.after_feed_minutes !== undefined && progress.feed_minutes < c.after_feed_minutes) return false;
+  return true;
+}
+
+/** Fills a redirect URL's placeholders, each value URL-encoded; a value not captured becomes empty. */
+export function fillRedirect(template: string, values: Readonly<Record<string, string | undefined>>): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    REDIRECT_PLACEHOLDERS.includes(name) ? encodeURIComponent(values[name] ?? "") : whole,
+  );
+}
+
+/** A consent text's version: the first 16 hex digits of its SHA-256, so an edit makes a new version. */
+export const consentVersion = (text: string): string =>
+  createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
+
+/** A consent text that asks for something (null or blank means no consent step). */
+export const consentRequired = (text: string | null | undefined): text is string =>
+  typeof text === "string" && text.trim() !== "";

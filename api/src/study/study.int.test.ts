@@ -1,0 +1,339 @@
+import type { Me, PendingSurvey } from "@feedlab/schemas";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BACKENDS,
+  type Client,
+  codeOf,
+  detailsOf,
+  startTestApp,
+  type TestApp,
+} from "../../../test/harness/app.ts";
+import { createStudy } from "../../../test/harness/fixtures.ts";
+import { createSurvey, joinParticipant, newSession, sampleAnswers } from "../../../test/harness/surveys.ts";
+
+/** api.md, Study flow: consent, completion, the study states and the survey order around them. */
+describe.each(BACKENDS)("study flow (%s)", (backend) => {
+  let app: TestApp;
+  let admin: Client;
+  beforeAll(async () => {
+    app = await startTestApp(backend);
+    admin = await app.admin();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const me = async (c: Client) => (await c.get<Me>("/api/v1/me")).body;
+  const pending = async (c: Client, sessionId: string) =>
+    (await c.get<PendingSurvey>(`/api/v1/surveys/pending?session_id=${sessionId}`)).body;
+  const answer = (c: Client, surveyId: string, sessionId: string, about?: string) =>
+    c.post(`/api/v1/surveys/${surveyId}/responses`, {
+      session_id: sessionId,
+      ...(about ? { about_session_id: about } : {}),
+      answers: sampleAnswers(),
+    });
+  const patch = (id: string, body: unknown) => admin.patch(`/api/v1/admin/experiments/${id}`, body);
+
+  it("answers 403 consent_required on feed, watch and surveys until the participant agrees", async () => {
+    const { experiment, videos } = await createStudy(admin, { status: "running", videoCount: 2 });
+    expect(
+      (await patch(experiment.id, { consent_text: "# Consent\n\nYou may stop at any time." })).status,
+    ).toBe(200);
+    const p = await joinParticipant(app, experiment.id, "consenting");
+    const before = await me(p.client);
+    expect(before.consent).toMatchObject({
+      text: "# Consent\n\nYou may stop at any time.",
+      consented_at: null,
+    });
+    const video = videos[0]?.id;
+    for (const path of [
+      `/feed?session_id=${p.sessionId}`,
+      `/api/v1/videos/${video}`,
+      `/feed/${video}/related?session_id=${p.sessionId}`,
+      `/api/v1/surveys/pending?session_id=${p.sessionId}`,
+    ]) {
+      const r = await p.client.get(path);
+      expect([path, r.status, codeOf(r)]).toEqual([path, 403, "consent_required"]);
+    }
+    // A version other than the text's: the text changed while it was read.
+    const stale = await p.client.post("/api/v1/participants/consent", { version: "0000000000000000" });
+    expect([stale.status, codeOf(stale)]).toEqual([409, "consent_changed"]);
+    const agreed = await p.client.post("/api/v1/participants/consent", { version: before.consent?.version });
+    expect(agreed.status).toBe(204);
+    expect((await p.client.get(`/feed?session_id=${p.sessionId}`)).status).toBe(200);
+    const after = await me(p.client);
+    expect(after.consent?.consented_at).toEqual(expect.any(String));
+    expect(after.consent?.version).toBe(before.consent?.version);
+  });
+
+  it("records a refusal and keeps the pages closed to a participant who declined", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    await patch(experiment.id, { consent_text: "Do you agree?" });
+    const p = await joinParticipant(app, experiment.id, "declining");
+    expect((await p.client.post("/api/v1/participants/consent", { agree: false })).status).toBe(204);
+    expect((await me(p.client)).consent).toMatchObject({
+      consented_at: null,
+      declined_at: expect.any(String),
+    });
+    expect(codeOf(await p.client.get(`/feed?session_id=${p.sessionId}`))).toBe("consent_required");
+  });
+
+  it("finishes a participant after two sessions and the post survey, with the redirect filled in", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 2 });
+    const post = await createSurvey(admin, experiment.id, { kind: "post", is_active: true });
+    await createSurvey(admin, experiment.id, { kind: "inter_session", is_active: true });
+    const completion = {
+      after_sessions: 2,
+      after_post_survey: true,
+      code: "C0DE-42",
+      redirect_url:
+        "https://app.prolific.com/submissions/complete?cc={code}&pid={PROLIFIC_PID}&who={login_id}",
+    };
+    expect((await patch(experiment.id, { completion })).body).toMatchObject({ completion });
+    const client = app.client();
+    await client.post("/api/v1/participants/join", {
+      experiment_id: experiment.id,
+      login_id: "prolific 1",
+      recruiting: { PROLIFIC_PID: "5f&a", STUDY_ID: "s1" },
+    });
+    const first = await newSession(client);
+    expect(await me(client)).toMatchObject({ status: "active", completion: null, progress: { sessions: 1 } });
+    expect(await pending(client, first)).toBeNull();
+
+    // The second session reaches the sessions condition: the post survey is due, not the
+    // inter_session survey about the first session.
+    const second = await newSession(client);
+    expect(await pending(client, second)).toMatchObject({ survey: { id: post.id }, forced: false });
+    expect((await me(client)).status).toBe("active");
+    expect((await answer(client, post.id, second)).status).toBe(201);
+
+    expect(await me(client)).toMatchObject({
+      status: "finished",
+      completion: {
+        code: "C0DE-42",
+        redirect_url: "https://app.prolific.com/submissions/complete?cc=C0DE-42&pid=5f%26a&who=prolific%201",
+      },
+    });
+    // Nothing follows the study-ending post survey.
+    expect(await pending(client, second)).toBeNull();
+    const csv = await admin.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`);
+    expect(csv.text).toMatch(/finished_at/);
+    const row = csv.text.split("\n").find((line) => line.includes("prolific 1")) ?? "";
+    expect(row).toMatch(/\d{4}-\d\d-\d\dT/); // finished_at is filled
+  });
+
+  it("finishes everyone on a completed study when the completion has no conditions", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    await patch(experiment.id, { completion: { code: "THANKS" } });
+    const p = await joinParticipant(app, experiment.id, "until-the-end");
+    expect((await me(p.client)).status).toBe("active");
+    await patch(experiment.id, { status: "completed" });
+    expect(await me(p.client)).toMatchObject({
+      status: "finished",
+      completion: { code: "THANKS", redirect_url: null },
+    });
+  });
+
+  it("closes the pages of a paused study to returning participants, and of a completed one keeps the surveys", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const post = await createSurvey(admin, experiment.id, { kind: "post", is_active: true });
+    const p = await joinParticipant(app, experiment.id, "returning");
+    expect((await p.client.get(`/feed?session_id=${p.sessionId}`)).status).toBe(200);
+
+    await patch(experiment.id, { status: "paused" });
+    const paused = await p.client.get(`/feed?session_id=${p.sessionId}`);
+    expect([paused.status, codeOf(paused)]).toEqual([403, "experiment_paused"]);
+    expect(codeOf(await p.client.get(`/api/v1/surveys/pending?session_id=${p.sessionId}`))).toBe(
+      "experiment_paused",
+    );
+    expect((await me(p.client)).experiment_status).toBe("paused");
+
+    await patch(experiment.id, { status: "completed" });
+    const closed = await p.client.get(`/feed?session_id=${p.sessionId}`);
+    expect([closed.status, codeOf(closed)]).toEqual([403, "experiment_not_open"]);
+    expect(await pending(p.client, p.sessionId)).toMatchObject({ survey: { id: post.id } });
+  });
+
+  it("refuses to start a study whose completion waits for a post survey it does not have", async () => {
+    const { experiment } = await createStudy(admin, { status: "draft", videoCount: 1 });
+    await patch(experiment.id, { completion: { after_sessions: 1, after_post_survey: true } });
+    const r = await patch(experiment.id, { status: "running" });
+    expect([r.status, codeOf(r)]).toEqual([422, "experiment_not_ready"]);
+    expect(detailsOf<{ problems: { problem: string }[] }>(r)?.problems.map((p) => p.problem)).toEqual([
+      "no_post_survey",
+    ]);
+    await createSurvey(admin, experiment.id, { kind: "post", is_active: true });
+    expect((await patch(experiment.id, { status: "running" })).status).toBe(200);
+  });
+
+  it("refuses a redirect that is not a web address or has placeholders Feedlab cannot fill", async () => {
+    const { experiment } = await createStudy(admin, { status: "draft", videoCount: 1 });
+    for (const redirect_url of ["javascript:alert(1)", "https://example.org/?x={participant}"]) {
+      const r = await patch(experiment.id, { completion: { redirect_url } });
+      expect([redirect_url, r.status, codeOf(r)]).toEqual([redirect_url, 422, "invalid_completion"]);
+    }
+    expect(
+      (await admin.get<{ completion: unknown }>(`/api/v1/admin/experiments/${experiment.id}`)).body
+        .completion,
+    ).toBeNull();
+  });
+
+  it("lets an optional question be skipped and stores only the answers given", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const survey = await createSurvey(admin, experiment.id, {
+      kind: "pre",
+      is_active: true,
+      questions: [
+        {
+          id: "age",
+          text: "Your age group",
+          type: "single",
+          answers: [{ id: "a", text: "18-29", value: 1 }],
+        },
+        { id: "note", text: "Anything else?", type: "text", answers: [], required: false },
+      ],
+    });
+    expect(survey.questions.map((q) => q.required)).toEqual([true, false]);
+    const p = await joinParticipant(app, experiment.id, "skipper");
+    const missing = await p.client.post(`/api/v1/surveys/${survey.id}/responses`, {
+      session_id: p.sessionId,
+      answers: [{ questionId: "note", selections: [], textInput: "" }],
+    });
+    expect([missing.status, codeOf(missing)]).toEqual([422, "invalid_answers"]);
+    const r = await p.client.post<{ answers: { questionId: string }[] }>(
+      `/api/v1/surveys/${survey.id}/responses`,
+      {
+        session_id: p.sessionId,
+        answers: [
+          { questionId: "age", selections: ["a"] },
+          { questionId: "note", selections: [], textInput: "  " },
+        ],
+      },
+    );
+    expect(r.status).toBe(201);
+    expect(r.body.answers.map((a) => a.questionId)).toEqual(["age"]);
+  });
+
+  it("records a dismissed survey once per session and refuses to dismiss a forced one", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const pre = await createSurvey(admin, experiment.id, { kind: "pre", is_active: true });
+    const inter = await createSurvey(admin, experiment.id, { kind: "inter_session", is_active: true });
+    const p = await joinParticipant(app, experiment.id, "dismisser");
+    const forced = await p.client.post(`/api/v1/surveys/${pre.id}/dismissals`, { session_id: p.sessionId });
+    expect([forced.status, codeOf(forced)]).toEqual([409, "survey_forced"]);
+    const second = await newSession(p.client);
+    const body = { session_id: second, about_session_id: p.sessionId };
+    expect((await p.client.post(`/api/v1/surveys/${inter.id}/dismissals`, body)).status).toBe(204);
+    expect((await p.client.post(`/api/v1/surveys/${inter.id}/dismissals`, body)).status).toBe(204);
+    const listed = await admin.get<{ dismissal_count: number }[]>(
+      `/api/v1/admin/experiments/${experiment.id}/surveys`,
+    );
+    expect(listed.body.find((s) => (s as unknown as { id: string }).id === inter.id)?.dismissal_count).toBe(
+      1,
+    );
+  });
+
+  it("records a change of a running arm's algorithm or UI with who and when, and not a draft's", async () => {
+    const { experiment, groups } = await createStudy(admin, { status: "draft", weights: [1], videoCount: 1 });
+    const group = groups[0];
+    const edit = (body: unknown) => admin.patch(`/api/v1/admin/groups/${group?.id}`, body);
+    expect((await edit({ algorithm_config: { feed: "random", watch: "recency" } })).status).toBe(200);
+    await patch(experiment.id, { status: "running" });
+    expect(
+      (await edit({ algorithm_config: { feed: "popularity", watch: "recency" }, name: "Arm A" })).status,
+    ).toBe(200);
+    expect((await edit({ weight: 2 })).status).toBe(200); // not a change of what participants see
+    const changes = await admin.get<Record<string, unknown>[]>(
+      `/api/v1/admin/experiments/${experiment.id}/changes`,
+    );
+    expect(changes.body).toEqual([
+      {
+        group_id: group?.id,
+        group_name: "Arm A",
+        field: "algorithm_feed",
+        old_value: "random",
+        new_value: "popularity",
+        admin: "admin",
+        changed_at: expect.any(String),
+      },
+    ]);
+  });
+
+  it("refuses to delete a video of a running study's pool or an arm with participants, with counts", async () => {
+    const { experiment, groups, videos } = await createStudy(admin, {
+      status: "running",
+      weights: [1],
+      videoCount: 2,
+      name: "Running pool",
+    });
+    const video = videos[0]?.id;
+    const usage = await admin.get<{ experiments: { id: string }[] }>(`/api/v1/admin/videos/${video}/usage`);
+    expect(usage.body.experiments.map((e) => e.id)).toEqual([experiment.id]);
+    const refused = await admin.del(`/api/v1/admin/videos/${video}`);
+    expect([refused.status, codeOf(refused)]).toEqual([409, "video_in_running_study"]);
+    expect(detailsOf<{ experiments: { name: string }[] }>(refused)?.experiments).toEqual([
+      { id: experiment.id, name: "Running pool" },
+    ]);
+    expect((await admin.get(`/api/v1/admin/videos/${video}`)).status).toBe(200);
+
+    await joinParticipant(app, experiment.id, "one");
+    await joinParticipant(app, experiment.id, "two");
+    const arm = await admin.del(`/api/v1/admin/groups/${groups[0]?.id}`);
+    expect([arm.status, codeOf(arm), detailsOf<{ participants: number }>(arm)?.participants]).toEqual([
+      409,
+      "group_has_participants",
+      2,
+    ]);
+
+    await patch(experiment.id, { status: "paused" });
+    expect((await admin.del(`/api/v1/admin/videos/${video}`)).status).toBe(204);
+  });
+
+  it("excludes a participant from the stats with a reason, keeps them in the data and flags them in the CSV", async () => {
+    const { experiment, groups } = await createStudy(admin, {
+      status: "running",
+      weights: [1],
+      videoCount: 1,
+    });
+    const kept = await joinParticipant(app, experiment.id, "kept");
+    const dropped = await joinParticipant(app, experiment.id, "dropped");
+    const exclude = (body: unknown) =>
+      admin.patch(`/api/v1/admin/participants/${dropped.user.user_id}`, body);
+    const noReason = await exclude({ excluded: true });
+    expect([noReason.status, codeOf(noReason)]).toEqual([422, "reason_required"]);
+    expect((await exclude({ excluded: true, reason: "Bot-like clicking" })).status).toBe(204);
+
+    const stats = await admin.get<{ groups: { participants: number; excluded_participants: number }[] }>(
+      `/api/v1/admin/experiments/${experiment.id}/stats`,
+    );
+    expect(stats.body.groups[0]).toMatchObject({ participants: 1, excluded_participants: 1 });
+    const listed = await admin.get<{ login_id: string; excluded_reason: string | null; sessions: number }[]>(
+      `/api/v1/admin/experiments/${experiment.id}/participants`,
+    );
+    expect(listed.body.map((p) => [p.login_id, p.excluded_reason, p.sessions])).toEqual([
+      ["kept", null, 1],
+      ["dropped", "Bot-like clicking", 1],
+    ]);
+    const csv = (await admin.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`)).text;
+    expect(
+      csv
+        .split("\r\n")
+        .find((l) => l.includes(",dropped,"))
+        ?.endsWith(",true,Bot-like clicking"),
+    ).toBe(true);
+    expect(
+      csv
+        .split("\r\n")
+        .find((l) => l.includes(",kept,"))
+        ?.endsWith(",false,"),
+    ).toBe(true);
+
+    expect((await exclude({ excluded: false })).status).toBe(204);
+    const back = await admin.get<{ groups: { participants: number }[] }>(
+      `/api/v1/admin/experiments/${experiment.id}/stats`,
+    );
+    expect(back.body.groups[0]?.participants).toBe(2);
+    expect(groups).toHaveLength(1);
+    expect(kept.user.user_id).not.toBe(dropped.user.user_id);
+  });
+});

@@ -1,0 +1,285 @@
+import type { AdminSurvey, Experiment, Video } from "@feedlab/schemas";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { createSurvey } from "./harness/surveys.ts";
+
+const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"];
+const PROLIFIC = "https://app.prolific.com/submissions/complete";
+const CONSENT =
+  "# Taking part\n\nYou will browse **short videos** for a few minutes.\n\n- You may stop at any time.";
+
+/** One short question, so the surveys are quick to answer in the browser. */
+const oneQuestion = (text: string) => [
+  {
+    id: "q1",
+    text,
+    type: "single" as const,
+    answers: [
+      { id: "yes", text: "Yes", value: 1 },
+      { id: "no", text: "No", value: 0 },
+    ],
+  },
+];
+
+/** The event ids a page sent to the events endpoint (fetch or beacon, JSON either way). */
+function sentEventIds(request: Request): string[] {
+  if (!request.url().endsWith("/api/v1/events") || request.method() !== "POST") return [];
+  try {
+    const body = JSON.parse(request.postData() ?? "{}") as { events?: { event_id?: string }[] };
+    return (body.events ?? []).flatMap((e) => (e.event_id ? [e.event_id] : []));
+  } catch {
+    return [];
+  }
+}
+
+describe("a study from invitation to completion in Chromium", () => {
+  let app: TestApp;
+  let browser: Browser;
+  let api: Client;
+  let videos: Video[];
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    browser = await launchBrowser();
+    api = await app.admin();
+    const r = await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+      videos: DEMO_FILES.map((name, i) => ({
+        external_id: `flow-e2e-${name}`,
+        url: `/media/demo/${name}.webm`,
+        thumbnail_url: `/media/demo/${name}.jpg`,
+        title: `Flow test video ${i + 1}`,
+        duration_seconds: 25,
+        published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
+      })),
+    });
+    videos = r.body.videos;
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await app?.stop();
+  });
+
+  async function study(name: string, status: "draft" | "running" = "running"): Promise<Experiment> {
+    const experiment = (await api.post<Experiment>("/api/v1/admin/experiments", { name })).body;
+    await api.post(`/api/v1/admin/experiments/${experiment.id}/groups`, {
+      name: "Arm",
+      algorithm_config: { feed: "recency", watch: "recency" },
+      ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
+    });
+    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
+      video_ids: videos.map((v) => v.id),
+    });
+    if (status === "running") await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status });
+    return experiment;
+  }
+
+  async function participantContext(): Promise<BrowserContext> {
+    const context = await browser.newContext();
+    contexts.push(context);
+    return context;
+  }
+
+  /** A page that fails the test on any uncaught error (the survey dialog once threw on every submit). */
+  async function watchedPage(context: BrowserContext, errors: string[]): Promise<Page> {
+    const page = await context.newPage();
+    page.on("pageerror", (error) => errors.push(error.message));
+    return page;
+  }
+
+  const feedList = (page: Page) => page.getByRole("list", { name: "Recommended videos" });
+
+  it("walks a Prolific participant through consent, the pre survey, two sessions and the post survey to the redirect, with every event stored first", async () => {
+    const experiment = await study("Prolific study");
+    const pre = await createSurvey(api, experiment.id, {
+      kind: "pre",
+      is_active: true,
+      questions: oneQuestion("Do you watch videos online?"),
+    });
+    const post = await createSurvey(api, experiment.id, {
+      kind: "post",
+      is_active: true,
+      questions: oneQuestion("Did you enjoy the study?"),
+    });
+    await createSurvey(api, experiment.id, {
+      kind: "inter_session",
+      is_active: true,
+      questions: oneQuestion("Was your last visit pleasant?"),
+    });
+    const patched = await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      consent_text: CONSENT,
+      completion: {
+        after_sessions: 2,
+        after_post_survey: true,
+        code: "C9XK2QPA",
+        redirect_url: `${PROLIFIC}?cc={code}&pid={PROLIFIC_PID}`,
+      },
+    });
+    expect(patched.status).toBe(200);
+
+    const errors: string[] = [];
+    const context = await participantContext();
+    // The recruitment site: record when the participant arrives and what the log held at that moment.
+    let arrival: { url: string; stored: Set<string> } | null = null;
+    await context.route(`${PROLIFIC}**`, async (route) => {
+      const rows = (await app.runtime.db("event_log").select("event_id")) as { event_id: string }[];
+      arrival = { url: route.request().url(), stored: new Set(rows.map((r) => r.event_id)) };
+      await route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<title>Prolific</title><h1>Done</h1>",
+      });
+    });
+
+    // Session 1: the join link with Prolific's parameters opens on the consent form.
+    const first = await watchedPage(context, errors);
+    await first.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-77&STUDY_ID=st-1&SESSION_ID=se-1`);
+    await first.getByRole("heading", { name: "Consent to take part" }).waitFor();
+    await first.getByRole("region", { name: "Consent form" }).getByText("short videos").waitFor();
+    expect(await feedList(first).count()).toBe(0);
+    expect(await axeViolations(first)).toEqual([]);
+    await saveScreenshot(first, "study-flow-consent");
+    await first.getByRole("button", { name: "I agree" }).click();
+
+    // The pre survey comes next, forced.
+    const preDialog = first.getByRole("dialog", { name: "Before you start" });
+    await preDialog.waitFor();
+    await preDialog.getByRole("radio", { name: "Yes" }).check();
+    await preDialog.getByRole("button", { name: "Submit" }).click();
+    await feedList(first).waitFor();
+    await first
+      .getByRole("link", { name: /Flow test video/ })
+      .first()
+      .click();
+    await first.waitForURL(/\/watch\//);
+    await first.locator("video").waitFor();
+    await first.close({ runBeforeUnload: true });
+
+    // Session 2: a new tab. The sessions condition is reached, so the post survey is due, and not the
+    // inter-session survey about session 1.
+    const second = await watchedPage(context, errors);
+    const sent: string[] = [];
+    second.on("request", (request) => sent.push(...sentEventIds(request)));
+    // Slow acknowledgements: the redirect must wait for them.
+    await context.route("**/api/v1/events", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
+    await second.goto(`${app.url}/`);
+    const postDialog = second.getByRole("dialog", { name: "One last thing" });
+    await postDialog.waitFor();
+    expect(await second.getByRole("dialog", { name: "About your last visit" }).count()).toBe(0);
+    await saveScreenshot(second, "study-flow-post-survey");
+    await postDialog.getByRole("radio", { name: "Yes" }).check();
+    // The completion page shows the code while the last events are acknowledged (slowly, here).
+    const completionShown = second
+      .getByRole("heading", { name: "Thank you for taking part" })
+      .waitFor({ timeout: 20_000 })
+      .then(async () => {
+        const code = await second.getByTestId("completion-code").textContent();
+        await saveScreenshot(second, "study-flow-completion").catch(() => undefined);
+        return code;
+      })
+      .catch(() => null);
+    await postDialog.getByRole("button", { name: "Submit" }).click();
+
+    // Then the participant lands on Prolific, and every event the page sent was in the log first.
+    await second.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
+    const landed = arrival as { url: string; stored: Set<string> } | null;
+    expect(landed?.url).toBe(`${PROLIFIC}?cc=C9XK2QPA&pid=pid-77`);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.filter((id) => !landed?.stored.has(id))).toEqual([]);
+    expect(await completionShown).toBe("C9XK2QPA");
+    expect(errors).toEqual([]);
+
+    // The record: consented, finished, both surveys answered, the Prolific ids kept.
+    const csv = (await api.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`)).text;
+    const [header, row] = csv.trim().split("\r\n");
+    const record = Object.fromEntries(
+      (header ?? "").split(",").map((column, i) => [column, (row ?? "").split(",")[i]]),
+    );
+    expect(record).toMatchObject({ login_id: "pid-77", status: "finished", PROLIFIC_PID: "pid-77" });
+    expect(record.consented_at).toMatch(/^\d{4}-/);
+    expect(record.finished_at).toMatch(/^\d{4}-/);
+    for (const survey of [pre, post])
+      expect((await api.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body.response_count).toBe(1);
+  });
+
+  it("ends politely for a participant who declines, and shows a paused study as paused", async () => {
+    const experiment = await study("Declining study");
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { consent_text: CONSENT });
+    const errors: string[] = [];
+    const page = await watchedPage(await participantContext(), errors);
+    await page.goto(`${app.url}/join/${experiment.id}?login_id=no-thanks`);
+    await page.getByRole("button", { name: "I do not agree" }).click();
+    await page.getByRole("heading", { name: "Thank you for your time" }).waitFor();
+    expect(await feedList(page).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A participant who agreed comes back while the study is paused.
+    const other = await watchedPage(await participantContext(), errors);
+    await other.goto(`${app.url}/join/${experiment.id}?login_id=later`);
+    await other.getByRole("button", { name: "I agree" }).click();
+    await feedList(other).waitFor();
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "paused" });
+    await other.reload();
+    await other.getByRole("heading", { name: "This study is paused" }).waitFor();
+    expect(await feedList(other).count()).toBe(0);
+    await saveScreenshot(other, "study-flow-paused");
+    expect(errors).toEqual([]);
+  });
+
+  it("lets a researcher set up consent and completion in the console, with a checklist before starting", async () => {
+    const experiment = await study("Console study", "draft");
+    const page = await (await participantContext()).newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+
+    // The checklist names what is missing: the completion below waits for a post survey.
+    const flow = page.getByRole("region", { name: "Consent and completion" });
+    await flow.getByLabel("Consent form").fill(CONSENT);
+    await flow.getByRole("button", { name: "Preview the consent form" }).click();
+    await flow
+      .getByRole("region", { name: "Consent form preview" })
+      .getByRole("heading", { name: "Taking part" })
+      .waitFor();
+    await flow.getByLabel("After this many sessions").fill("2");
+    await flow.getByRole("checkbox", { name: /After the post-study survey/ }).check();
+    await flow.getByRole("button", { name: "Generate" }).click();
+    await flow.getByRole("button", { name: "Use Prolific's" }).click();
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    await page.getByText("Consent and completion saved.").waitFor();
+
+    const saved = (await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body;
+    expect(saved.consent_text).toBe(CONSENT);
+    expect(saved.completion).toMatchObject({
+      after_sessions: 2,
+      after_post_survey: true,
+      code: expect.stringMatching(/^[A-Z2-9]{8}$/),
+      redirect_url: `${PROLIFIC}?cc={code}`,
+    });
+
+    // A redirect that is not a web address is named on its field.
+    await flow.getByLabel("Return link (optional)").fill("prolific complete page");
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    await flow.getByText(/must be a full web address/).waitFor();
+
+    // Starting: the checklist lists the missing post survey, and the status stays draft.
+    const settings = page.getByRole("region", { name: "Settings" });
+    await settings.getByLabel("Status").selectOption("running");
+    await settings.getByRole("button", { name: "Save changes" }).click();
+    await settings
+      .getByRole("group", { name: "Before you start" })
+      .getByText(/no post survey is active/)
+      .waitFor();
+    expect((await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
+      "draft",
+    );
+    await saveScreenshot(page, "study-flow-console");
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

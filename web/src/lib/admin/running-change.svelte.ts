@@ -1,0 +1,32 @@
+import type { Group } from "../types.ts";
+
+/**
+ * The confirmation step before changing what a running arm's participants see (its algorithm or UI):
+ * the first save explains, the second goes ahead. The server records the change either way.
+ */
+export class RunningChange {
+  /** The researcher was told and may now save again to go ahead. */
+  asked = $state(false);
+
+  reset(): void {
+    this.asked = false;
+  }
+
+  /**
+   * True when the save must stop to ask first: the experiment is running, the group exists, and the
+   * change alters what its participants see.
+   */
+  mustAsk(
+    running: boolean,
+    group: Group | null,
+    next: Partial<Pick<Group, "algorithm_config" | "ui_config">>,
+  ): boolean {
+    if (!running || !group || this.asked) return false;
+    const differs = (a: { feed: string; watch: string } | undefined, b: { feed: string; watch: string }) =>
+      a !== undefined && (a.feed !== b.feed || a.watch !== b.watch);
+    if (!differs(next.algorithm_config, group.algorithm_config) && !differs(next.ui_config, group.ui_config))
+      return false;
+    this.asked = true;
+    return true;
+  }
+}

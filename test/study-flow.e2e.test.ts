@@ -209,9 +209,14 @@ describe("a study from invitation to completion in Chromium", () => {
       expect((await api.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body.response_count).toBe(1);
   });
 
-  it("ends politely for a participant who declines, and shows a paused study as paused", async () => {
+  it("ends politely for a participant who declines, shows a paused study as paused and a completed one as ended", async () => {
     const experiment = await study("Declining study");
     await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { consent_text: CONSENT });
+    await createSurvey(api, experiment.id, {
+      kind: "post",
+      is_active: true,
+      questions: oneQuestion("Did you enjoy the study?"),
+    });
     const errors: string[] = [];
     const page = await watchedPage(await participantContext(), errors);
     await page.goto(`${app.url}/join/${experiment.id}?login_id=no-thanks`);
@@ -230,6 +235,16 @@ describe("a study from invitation to completion in Chromium", () => {
     await other.getByRole("heading", { name: "This study is paused" }).waitFor();
     expect(await feedList(other).count()).toBe(0);
     await saveScreenshot(other, "study-flow-paused");
+
+    // Completed: no feed, the post survey over the closing page, and after it the thanks.
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
+    await other.reload();
+    await other.getByRole("heading", { name: "This study has ended" }).waitFor();
+    const post = other.getByRole("dialog", { name: "One last thing" });
+    await post.getByRole("radio", { name: "Yes" }).check();
+    await post.getByRole("button", { name: "Submit" }).click();
+    await post.waitFor({ state: "detached" });
+    expect(await feedList(other).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -281,5 +296,53 @@ describe("a study from invitation to completion in Chromium", () => {
     );
     await saveScreenshot(page, "study-flow-console");
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("asks before changing a running arm with participants and records it; refuses deleting what participants use, with counts", async () => {
+    const experiment = await study("Running console study");
+    const joined = await app.client().post("/api/v1/participants/join", {
+      experiment_id: experiment.id,
+      login_id: "already-in",
+    });
+    expect(joined.status).toBe(200);
+    const page = await (await participantContext()).newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+
+    // Changing the arm's algorithm: the first save explains, the second changes it.
+    await page.getByRole("button", { name: "Edit algorithm of Arm" }).click();
+    const dialog = page.getByRole("dialog", { name: /algorithm/i });
+    await dialog.getByLabel("Feed algorithm").selectOption("popularity");
+    await dialog.getByRole("button", { name: "Save algorithm" }).click();
+    await dialog
+      .getByRole("alert")
+      .getByText(/participants of “Arm” get the new setting/)
+      .waitFor();
+    expect((await api.get<unknown[]>(`/api/v1/admin/experiments/${experiment.id}/changes`)).body).toEqual([]);
+    expect(await axeViolations(page, "dialog")).toEqual([]);
+    await dialog.getByRole("button", { name: "Change it while running" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    const changes = await api.get<{ field: string; old_value: string; new_value: string }[]>(
+      `/api/v1/admin/experiments/${experiment.id}/changes`,
+    );
+    expect(changes.body).toMatchObject([
+      { field: "algorithm_feed", old_value: "recency", new_value: "popularity" },
+    ]);
+
+    // Deleting the arm: refused before any confirmation, with the count.
+    await page.getByRole("button", { name: "Delete group Arm" }).click();
+    const refusal = page.getByRole("dialog", { name: "This group cannot be deleted" });
+    await refusal.getByText(/1 participant is assigned/).waitFor();
+    await refusal.getByRole("button", { name: "OK" }).click();
+
+    // Deleting a video of the running study's pool: refused, naming the study.
+    await page.goto(`${app.url}/admin/videos`);
+    await page.getByRole("button", { name: "Delete video Flow test video 1" }).click();
+    const video = page.getByRole("dialog", { name: "This video cannot be deleted now" });
+    await video.getByText(/“Running console study”/).waitFor();
+    await saveScreenshot(page, "study-flow-video-refusal");
+    expect(await axeViolations(page, "dialog")).toEqual([]);
+    await video.getByRole("button", { name: "OK" }).click();
+    expect((await api.get(`/api/v1/admin/videos/${videos[0]?.id}`)).status).toBe(200);
   });
 });

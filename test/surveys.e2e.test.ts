@@ -4,6 +4,7 @@ import { parse } from "csv-parse/sync";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
 import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { createSurvey, sampleAnswers } from "./harness/surveys.ts";
 
@@ -149,18 +150,16 @@ describe("the survey gate and the survey console in Chromium", () => {
   });
 
   it("not forced: a post survey opens over the mounted feed, closes, stays hidden this session, returns next session", async () => {
-    // Given a completed study with an active post survey,
+    // Given a running study whose participants are done after one session and the post survey,
     const experiment = await study("running");
     const survey = await createSurvey(api, experiment.id, { kind: "post", is_active: true });
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      completion: { after_sessions: 1, after_post_survey: true },
+    });
     const context = await participantContext();
     const page = await context.newPage();
-    // A participant joined while the study ran (newcomers cannot join a completed one),
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=post-1`);
-    await page.waitForURL(`${app.url}/`);
-    await feedList(page).getByRole("link").first().waitFor();
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
 
-    // when they open the feed again after the study was completed,
+    // when a participant joins,
     await page.goto(`${app.url}/join/${experiment.id}?login_id=post-1`);
     await page.waitForURL(`${app.url}/`);
 
@@ -205,8 +204,10 @@ describe("the survey gate and the survey console in Chromium", () => {
     expect((await conflict).status()).toBe(409);
     await last.waitFor({ state: "detached" });
     expect(await third.getByRole("alert").count()).toBe(0);
-    expect(await feedList(third).count()).toBe(1);
     expect(await responseCount(survey.id)).toBe(1);
+    // The answer (given elsewhere) finished the study: the page moves on to the completion page.
+    await third.getByRole("heading", { name: "Thank you for taking part" }).waitFor();
+    expect(await feedList(third).count()).toBe(0);
   });
 
   it("inter-session: a new tab asks about the previous visit on the watch page, and playback waits", async () => {
@@ -282,22 +283,35 @@ describe("the survey gate and the survey console in Chromium", () => {
     const q3 = admin.getByRole("group", { name: "Question 3" });
     await q3.getByLabel("Question text").fill("What do you expect from this study?");
     await q3.getByLabel("Type").selectOption("text");
+    await q3.getByRole("checkbox", { name: "Participants must answer this question" }).uncheck();
+    // A 5-point agreement scale comes with its labels and values 1 to 5.
+    await admin.getByRole("button", { name: "Add 5-point agreement scale" }).click();
+    const q4 = admin.getByRole("group", { name: "Question 4" });
+    await q4.getByLabel("Question text").fill("The videos suited me.");
+    expect(await q4.getByLabel("Option 5 text").inputValue()).toBe("Strongly agree");
 
-    // The editor shows the server's shape rules before saving.
+    // The editor shows the shape rules before saving, in the words of its own labels.
     await admin.getByRole("button", { name: "Save survey" }).click();
-    await q2
-      .getByText("Question 2: minSelect must not be greater than the number of answer options.")
-      .waitFor();
+    await q2.getByText("Question 2: Minimum selections cannot be more than the number of options.").waitFor();
     await saveScreenshot(admin, "surveys-editor-shape-error");
     await q2.getByLabel("Minimum selections").fill("1");
     await q2.getByLabel("Maximum selections").fill("2");
+
+    // The preview is the participant's form; the optional question says so, and nothing is saved.
+    await admin.getByRole("button", { name: "Preview" }).click();
+    const preview = admin.getByRole("dialog", { name: "Preview: what participants see" });
+    await preview.getByText("What do you expect from this study? (optional)").waitFor();
+    await preview.getByRole("radio", { name: "Strongly agree" }).waitFor();
+    expect(await axeViolations(admin, "dialog")).toEqual([]);
+    await saveScreenshot(admin, "surveys-editor-preview");
+    await preview.getByRole("button", { name: "Close" }).click();
     await admin.getByRole("button", { name: "Save survey" }).click();
 
     // Back on the experiment page: listed under its kind with counts; then activated.
     await admin.waitForURL(new RegExp(`/admin/experiments/${experiment.id}(#surveys)?$`));
     const row = section.getByRole("row", { name: /Baseline questionnaire/ });
     await row.waitFor();
-    expect(await row.getByRole("cell").allTextContents()).toEqual(expect.arrayContaining(["3", "0"]));
+    expect(await row.getByRole("cell").allTextContents()).toEqual(expect.arrayContaining(["4", "0"]));
     await row.getByRole("button", { name: "Activate" }).click();
     await row.getByText("Active", { exact: true }).waitFor();
     await saveScreenshot(admin, "surveys-console-list");
@@ -308,14 +322,21 @@ describe("the survey gate and the survey console in Chromium", () => {
       kind: "pre",
       name: "Baseline questionnaire",
       is_active: true,
-      question_count: 3,
+      question_count: 4,
     });
     expect(
-      created?.questions.map((q) => [q.type, q.minSelect, q.maxSelect, q.answers.map((o) => o.value)]),
+      created?.questions.map((q) => [
+        q.type,
+        q.minSelect,
+        q.maxSelect,
+        q.answers.map((o) => o.value),
+        q.required,
+      ]),
     ).toEqual([
-      ["single", null, null, [1, 5]],
-      ["multi", 1, 2, [1, 2]],
-      ["text", null, null, []],
+      ["single", null, null, [1, 5], true],
+      ["multi", 1, 2, [1, 2], true],
+      ["text", null, null, [], false],
+      ["single", null, null, [1, 2, 3, 4, 5], true],
     ]);
 
     // A second pre survey cannot be activated while this one is.
@@ -334,6 +355,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     await dialog.getByRole("radio", { name: "Daily" }).check();
     await dialog.getByRole("checkbox", { name: "Laptop" }).check();
     await dialog.getByLabel("What do you expect from this study?").fill("Good, varied videos");
+    await dialog.getByRole("radio", { name: "Agree", exact: true }).check();
     await dialog.getByRole("button", { name: "Submit" }).click();
     await feedList(participant).waitFor();
 
@@ -359,6 +381,7 @@ describe("the survey gate and the survey console in Chromium", () => {
       ["console-1", "How often do you watch videos online?", [{ id: "a2", text: "Daily", value: 5 }], ""],
       ["console-1", "Which devices do you use?", [{ id: "a2", text: "Laptop", value: 2 }], ""],
       ["console-1", "What do you expect from this study?", [], "Good, varied videos"],
+      ["console-1", "The videos suited me.", [{ id: "a4", text: "Agree", value: 4 }], ""],
     ]);
   });
 });

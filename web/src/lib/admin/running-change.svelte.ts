@@ -13,15 +13,16 @@ export class RunningChange {
   }
 
   /**
-   * True when the save must stop to ask first: the experiment is running, the group exists, and the
-   * change alters what its participants see.
+   * True when the save must stop to ask first: the experiment is running, the group has participants,
+   * and the change alters what they see. (An arm nobody uses yet changes without asking; the server
+   * records a change of a running arm either way.)
    */
   mustAsk(
     running: boolean,
     group: Group | null,
     next: Partial<Pick<Group, "algorithm_config" | "ui_config">>,
   ): boolean {
-    if (!running || !group || this.asked) return false;
+    if (!running || !group || group.participant_count === 0 || this.asked) return false;
     const differs = (a: { feed: string; watch: string } | undefined, b: { feed: string; watch: string }) =>
       a !== undefined && (a.feed !== b.feed || a.watch !== b.watch);
     if (!differs(next.algorithm_config, group.algorithm_config) && !differs(next.ui_config, group.ui_config))

@@ -1,6 +1,16 @@
 import { checkSurveyShape } from "@feedlab/schemas/surveys/shape.ts";
 import { describe, expect, it } from "vitest";
-import { fromDraft, move, newOption, newQuestion, toDraft, withType } from "./survey-draft.ts";
+import {
+  editorMessage,
+  fromDraft,
+  LIKERT_LABELS,
+  likertQuestion,
+  move,
+  newOption,
+  newQuestion,
+  toDraft,
+  withType,
+} from "./survey-draft.ts";
 
 describe("survey drafts", () => {
   it("starts a question with a fresh id and one option, and a survey drafted that way obeys the shape rules once filled in", () => {
@@ -65,5 +75,34 @@ describe("survey drafts", () => {
     expect(fromDraft(toDraft(stored))).toEqual(stored.questions);
     expect(move(["a", "b", "c"], 0, 1)).toEqual(["b", "a", "c"]);
     expect(move(["a", "b", "c"], 2, 1)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("the editor's own words and templates", () => {
+  it("names problems by the editor's labels, not the API's fields", () => {
+    const multi = newQuestion([], "multi");
+    const problems = checkSurveyShape(
+      fromDraft([
+        {
+          ...multi,
+          text: "Q",
+          minSelect: 3,
+          maxSelect: 0,
+          answers: multi.answers.map((o) => ({ ...o, text: "A" })),
+        },
+      ]),
+    );
+    expect(problems.map(editorMessage)).toEqual([
+      "Minimum selections cannot be more than the number of options.",
+    ]);
+    const [empty] = checkSurveyShape(fromDraft([{ ...newQuestion([]), text: "Q" }]));
+    expect(empty && editorMessage(empty)).toBe("Write the text of option 1.");
+  });
+
+  it("makes a 7-point agreement scale coded 1 to 7", () => {
+    const q = likertQuestion([], 7);
+    expect(q.type).toBe("single");
+    expect(q.answers.map((o) => [o.text, o.value])).toEqual(LIKERT_LABELS[7].map((t, i) => [t, i + 1]));
+    expect(q.required).toBe(true);
   });
 });

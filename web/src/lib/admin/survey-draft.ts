@@ -3,6 +3,7 @@
  * reordering and id edits) and may hold values the shape rules refuse (an empty value, missing bounds),
  * so the editor can show the same problems the server would.
  */
+import type { ShapeProblem } from "@feedlab/schemas/surveys/shape.ts";
 import type { AnswerOption, Question, QuestionType, Survey } from "../survey/types.ts";
 
 export interface DraftOption {
@@ -146,4 +147,47 @@ export function move<T>(items: readonly T[], from: number, by: number): T[] {
   const [item] = copy.splice(from, 1);
   if (item !== undefined) copy.splice(to, 0, item);
   return copy;
+}
+
+/** The option number (1-based) a shape problem's field names, if any: `questions[0].answers[2].text` -> 3. */
+const optionNumber = (field: string): number | null => {
+  const m = /\.answers\[(\d+)\]/.exec(field);
+  return m?.[1] === undefined ? null : Number(m[1]) + 1;
+};
+
+/**
+ * A shape problem in the words of the editor's own labels ("Minimum selections", "Option 2 text"),
+ * not the API's field names (`minSelect`, `answers[1].text`).
+ */
+export function editorMessage(p: ShapeProblem): string {
+  const option = optionNumber(p.field);
+  switch (p.rule) {
+    case "question_id_required":
+      return "Give the question an ID: it names the question's column in the CSV export.";
+    case "question_id_duplicate":
+      return `Another question already has the ID “${p.question_id ?? ""}”: choose a different Question ID.`;
+    case "question_text_required":
+      return "Write the question text.";
+    case "text_has_answers":
+      return "A free-text question has no answer options.";
+    case "options_required":
+      return "Add at least one answer option.";
+    case "option_id_required":
+    case "option_id_duplicate":
+      return `Option ${option ?? ""} needs an ID of its own. Remove it and add it again.`;
+    case "option_text_required":
+      return `Write the text of option ${option ?? ""}.`;
+    case "option_value_not_number":
+      return `Give option ${option ?? ""} a number in Value (for example 1 to 5 for a scale).`;
+    case "select_bounds_required":
+      return "Fill in both Minimum selections and Maximum selections (0 means no limit).";
+    case "select_bound_negative":
+      return "Minimum and Maximum selections cannot be negative.";
+    case "select_min_above_max":
+      return "Minimum selections cannot be more than Maximum selections.";
+    case "select_min_above_options":
+      return "Minimum selections cannot be more than the number of options.";
+    default:
+      return p.message.charAt(0).toUpperCase() + p.message.slice(1);
+  }
 }

@@ -395,6 +395,8 @@ describe("a participant's journey in Chromium, on the wire and in the events sto
     expect(offlineEvents.length).toBeGreaterThan(5);
 
     // --- The events store ----------------------------------------------------------------------------
+    // Every batch the browser sent has been answered (the last beacons may still have been on their way).
+    await wire.settled();
     await expect(app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 20_000)).resolves.toBe(
       true,
     );

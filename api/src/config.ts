@@ -46,6 +46,11 @@ export interface Config {
    * (`FEEDLAB_TRAIN_INTERVAL_S`, 600). A run with nothing new since the last model is recorded as skipped.
    */
   readonly trainIntervalSeconds: number;
+  /**
+   * With it set (`FEEDLAB_JOIN_SECRET`), joining needs `sig`: the hex HMAC-SHA256 of
+   * `{experiment_id}:{login_id}` under it, so participants cannot join as each other.
+   */
+  readonly joinSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -135,6 +140,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const sessionIdleMinutes = int("FEEDLAB_SESSION_IDLE_MINUTES", 30, 1, 7 * 24 * 60);
   const recommenderConnections = int("FEEDLAB_RECOMMENDER_CONNECTIONS", 1024, 1, 65_535);
   const trainIntervalSeconds = int("FEEDLAB_TRAIN_INTERVAL_S", 600, 10, 30 * 24 * 3600);
+  const joinSecret = env.FEEDLAB_JOIN_SECRET ?? null;
+  if (joinSecret !== null && joinSecret.length < 16)
+    problems.push("FEEDLAB_JOIN_SECRET must be at least 16 characters (a long random string)");
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -155,5 +163,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionIdleMinutes,
     recommenderConnections,
     trainIntervalSeconds,
+    joinSecret,
   });
 }

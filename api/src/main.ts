@@ -202,7 +202,7 @@ export async function openRuntime(
       onChange: (groupId) => void changes.publish({ type: "group", group_id: groupId }),
     }),
     videos: createVideosService({ ...deps, onChange: (change) => void changes.publish(change) }),
-    participants: createParticipantsService(deps),
+    participants: createParticipantsService({ ...deps, joinSecret: config.joinSecret }),
     sessions,
     study,
     feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),

@@ -199,6 +199,7 @@ export async function startRecordingProxy(target: string) {
         },
       );
       forward.on("error", () => {
+        if (batch) batch.status = 502;
         res.writeHead(502);
         res.end();
       });
@@ -222,6 +223,18 @@ export async function startRecordingProxy(target: string) {
         if (found) return found;
         if (Date.now() - started > timeout) throw new Error(`no ${type} sent within ${timeout} ms`);
         await page.waitForTimeout(100);
+      }
+    },
+    /**
+     * Waits until the server has answered every batch the proxy took (a beacon sent as a page unloads
+     * may still be on its way upstream when the browser is done), so what was sent can be compared
+     * with what was stored.
+     */
+    async settled(timeout = 15_000): Promise<void> {
+      const started = Date.now();
+      while (batches.some((b) => b.status === 0)) {
+        if (Date.now() - started > timeout) throw new Error(`batches unanswered after ${timeout} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
     close: () =>

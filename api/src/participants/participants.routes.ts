@@ -52,19 +52,19 @@ export function participantRoutes({ db, participants, auth, cookies, study }: Pa
       tag: "participants",
       summary: "Join (or resume) a study; sets the participant cookie",
       description:
-        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. A newcomer joins only a running experiment (403 experiment_not_open otherwise); a returning participant is let back into a running or completed one (the post survey and completion page), and of a paused one answers 403 experiment_paused.",
+        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. With FEEDLAB_JOIN_SECRET set, `sig` must be the hex HMAC-SHA256 of `{experiment_id}:{login_id}` under it (403 bad_signature otherwise). A newcomer joins only a running experiment (403 experiment_not_open otherwise); a returning participant is let back into a running or completed one (the post survey and completion page), and of a paused one answers 403 experiment_paused.",
       access: "public",
       body: JoinBody,
       responses: {
         200: { description: "Joined", schema: JoinResult },
         403: {
-          description: "experiment_not_open, or experiment_paused for a returning participant",
+          description: "bad_signature, experiment_not_open, or experiment_paused for a returning participant",
           schema: ErrorBody,
         },
         404: { description: "Unknown experiment", schema: ErrorBody },
       },
       handler: async (ctx, { body }) => {
-        const joined = await participants.join(body.experiment_id, body.login_id, body.recruiting);
+        const joined = await participants.join(body.experiment_id, body.login_id, body.recruiting, body.sig);
         const { token, expiresAt } = await auth.issueParticipantSession(joined.user_id);
         setSessionCookie(ctx, PARTICIPANT_COOKIE, token, expiresAt, cookies);
         ctx.body = joined;

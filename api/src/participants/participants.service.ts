@@ -4,6 +4,7 @@ import { iso, isoOrNull, isUniqueViolation } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { pickGroup } from "./assignment.ts";
+import { joinSignature, validJoinSignature } from "./join-signature.ts";
 import { participantStatus } from "./participants.export.ts";
 
 /** A participant whose last event arrived this recently is "active now". */
@@ -26,7 +27,12 @@ export const presentParticipant = (r: UserRow): Participant => ({
   created_at: iso(r.created_at),
 });
 
-export function createParticipantsService({ db, newId, now }: ServiceDeps) {
+export interface ParticipantsServiceDeps extends ServiceDeps {
+  /** `FEEDLAB_JOIN_SECRET`: when set, joins need a valid signature (api.md). */
+  readonly joinSecret?: string | null;
+}
+
+export function createParticipantsService({ db, newId, now, joinSecret = null }: ParticipantsServiceDeps) {
   /**
    * Assigns a group under a row lock on the experiment, so concurrent joins see each other's counts
    * (balanced even under a burst) and a login id joining twice at once gets one user.
@@ -75,7 +81,13 @@ export function createParticipantsService({ db, newId, now }: ServiceDeps) {
       experimentId: string,
       loginId: string,
       recruiting?: Readonly<Record<string, string | undefined>>,
+      sig?: string,
     ): Promise<JoinResult> {
+      if (joinSecret !== null && !validJoinSignature(joinSecret, experimentId, loginId, sig))
+        throw forbidden(
+          "bad_signature",
+          "This study link is not valid for this participant ID. Please use the link you were given.",
+        );
       const user = await db.transaction(async (trx) => {
         const exp = await trx("experiments")
           .where({ id: experimentId })
@@ -183,6 +195,7 @@ export function createParticipantsService({ db, newId, now }: ServiceDeps) {
         surveys_dismissed: Number(r.surveys_dismissed),
         excluded_at: isoOrNull(r.excluded_at),
         excluded_reason: r.excluded_reason,
+        join_sig: joinSecret === null ? null : joinSignature(joinSecret, experimentId, r.login_id),
       }));
     },
 

@@ -217,3 +217,61 @@ function streamResponses(
   }
   return Readable.from(chunks(), { objectMode: false, highWaterMark: CHUNK_CHARS });
 }
+
+/** The dismissals CSV's columns, in order. */
+export const DISMISSAL_CSV_COLUMNS = [
+  "user_id",
+  "user_login_id",
+  "group_id",
+  "group_name",
+  "session_id",
+  "about_session_id",
+  "dismissed_at",
+] as const;
+
+/**
+ * The times participants closed a survey without answering, oldest first. Small (at most one per
+ * participant, session and survey), so built whole.
+ */
+export async function dismissalsCsv(db: Db, surveyId: string, safe: boolean): Promise<string> {
+  const rows = (await db("survey_dismissals as d")
+    .join("users as u", "u.id", "d.user_id")
+    .join("groups as g", "g.id", "u.group_id")
+    .where("d.survey_id", surveyId)
+    .orderBy("d.dismissed_at")
+    .orderBy("d.id")
+    .select(
+      "u.id as user_id",
+      "u.login_id",
+      "u.group_id",
+      "g.name as group_name",
+      "d.session_id",
+      "d.about_session_id",
+      "d.dismissed_at",
+    )) as {
+    user_id: string;
+    login_id: string;
+    group_id: string;
+    group_name: string;
+    session_id: string;
+    about_session_id: string | null;
+    dismissed_at: Date;
+  }[];
+  return [
+    csvRow(DISMISSAL_CSV_COLUMNS),
+    ...rows.map((r) =>
+      csvRow(
+        [
+          r.user_id,
+          r.login_id,
+          r.group_id,
+          r.group_name,
+          r.session_id,
+          r.about_session_id,
+          new Date(r.dismissed_at).toISOString(),
+        ],
+        safe,
+      ),
+    ),
+  ].join("");
+}

@@ -15,7 +15,7 @@ import { json } from "../db/present.ts";
 import { route } from "../http/route.ts";
 import { participantOf } from "../participants/participants.routes.ts";
 import type { StudyService } from "../study/study.service.ts";
-import { exportResponsesCsv, exportWideCsv } from "./responses.csv.ts";
+import { dismissalsCsv, exportResponsesCsv, exportWideCsv } from "./responses.csv.ts";
 import type { SurveyResponsesService } from "./responses.service.ts";
 import type { SurveysService } from "./surveys.service.ts";
 
@@ -207,6 +207,28 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
           { id: survey.id, questionIds: questions.map((q) => q.id) },
           { safe: query.spreadsheet_safe === true },
         );
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/surveys/{id}/dismissals.csv",
+      tag: "surveys",
+      summary: "CSV of the times participants closed the survey without answering",
+      description:
+        "Columns: user_id, user_login_id, group_id, group_name, session_id, about_session_id, dismissed_at; in time order. With the responses, tells a dismissed survey from one never shown. spreadsheet_safe=true as for the other CSVs.",
+      access: "admin",
+      params: IdParams,
+      query: CsvQuery,
+      responses: {
+        200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
+        404: unknownSurvey,
+      },
+      handler: async (ctx, { params, query }) => {
+        const survey = await surveys.assertExists(params.id);
+        ctx.type = "text/csv; charset=utf-8";
+        ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-dismissals.csv"`);
+        ctx.set("Cache-Control", "no-store");
+        ctx.body = await dismissalsCsv(db, survey.id, query.spreadsheet_safe === true);
       },
     }),
     route({

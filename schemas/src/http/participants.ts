@@ -19,6 +19,13 @@ export const JoinBody = Type.Object(
           "The recruiting parameters of the study link (PROLIFIC_PID, STUDY_ID, SESSION_ID, workerId, assignmentId, hitId), kept from the participant's first join and exported with them",
       }),
     ),
+    sig: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description:
+          "With FEEDLAB_JOIN_SECRET set: the hex HMAC-SHA256 of `{experiment_id}:{login_id}` under it (missing or wrong -> 403 bad_signature)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -139,6 +146,9 @@ export const ParticipantSummary = Type.Composite([
     surveys_dismissed: Type.Integer(),
     excluded_at: Type.Union([Timestamp, Type.Null()]),
     excluded_reason: Type.Union([Type.String(), Type.Null()]),
+    join_sig: Type.Union([Type.String(), Type.Null()], {
+      description: "With FEEDLAB_JOIN_SECRET set, the `sig` of this participant's join link; else null",
+    }),
   }),
 ]);
 export type ParticipantSummary = Static<typeof ParticipantSummary>;

@@ -45,6 +45,17 @@ export { ApiError, errorFromResponse, isApiError } from "./participant-api.ts";
 const enc = encodeURIComponent;
 
 /** The participant endpoints and the admin console's. */
+/** A change made to a running arm (`GET .../changes`). */
+export interface ArmChange {
+  readonly group_id: string;
+  readonly group_name: string;
+  readonly field: "algorithm_feed" | "algorithm_watch" | "ui_feed" | "ui_watch";
+  readonly old_value: string | null;
+  readonly new_value: string | null;
+  readonly admin: string | null;
+  readonly changed_at: string;
+}
+
 /** One reason an experiment cannot start, as `experiment_not_ready` and the readiness check list it. */
 export interface ReadinessProblem {
   readonly problem: string;
@@ -84,6 +95,11 @@ export class ApiClient extends ParticipantApi {
 
   updateExperiment(id: string, body: UpdateExperimentRequest): Promise<Experiment> {
     return this.request("PATCH", `/api/v1/admin/experiments/${enc(id)}`, { body });
+  }
+
+  /** Changes made to the experiment's arms while it was running, oldest first. */
+  armChanges(experimentId: string): Promise<ArmChange[]> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/changes`);
   }
 
   /** What keeps the experiment from starting (empty `problems` when it can). */

@@ -45,11 +45,13 @@ export async function joinStudy(
   experimentId: string,
   loginId: string,
   recruiting: Record<string, string> = {},
+  sig: string | null = null,
 ): Promise<void> {
   const joined = await client.join({
     experiment_id: experimentId,
     login_id: loginId,
     ...(Object.keys(recruiting).length > 0 ? { recruiting } : {}),
+    ...(sig ? { sig } : {}),
   });
   participantSession.bindUser(joined.user_id);
 }
@@ -75,6 +77,8 @@ export function joinErrorMessage(error: unknown): string {
     console.error("join failed", error);
   if (error instanceof ApiError) {
     if (error.status === 404) return "This study link is not valid.";
+    if (error.status === 403 && error.code === "bad_signature")
+      return "This study link is not valid for this participant ID. Please open the exact link you were given.";
     if (error.status === 403 && error.code === "experiment_not_open")
       return "This study is not open right now.";
     if (error.status === 403 && error.code === "experiment_paused")

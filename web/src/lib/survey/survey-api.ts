@@ -57,6 +57,10 @@ export const surveyApi = {
   csvUrl: (id: string, safe = true) =>
     `/api/v1/admin/surveys/${enc(id)}/responses/csv${safe ? "?spreadsheet_safe=true" : ""}`,
 
+  /** When participants closed the survey without answering: who, which session, when. */
+  dismissalsCsvUrl: (id: string, safe = true) =>
+    `/api/v1/admin/surveys/${enc(id)}/dismissals.csv${safe ? "?spreadsheet_safe=true" : ""}`,
+
   /** The wide CSV: one row per response with the participant's arm, a column per question. */
   wideCsvUrl: (id: string, safe = true) =>
     `/api/v1/admin/surveys/${enc(id)}/responses/wide.csv${safe ? "?spreadsheet_safe=true" : ""}`,

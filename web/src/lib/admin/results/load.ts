@@ -1,4 +1,4 @@
-import type { ApiClient } from "../../api.ts";
+import type { ApiClient, ArmChange } from "../../api.ts";
 import { surveyApi } from "../../survey/survey-api.ts";
 import type { AdminSurvey } from "../../survey/types.ts";
 import type {
@@ -20,6 +20,8 @@ export interface Results {
   readonly surveys: AdminSurvey[];
   /** Health over the last 24 hours of each recommender an arm uses, for this experiment. */
   readonly health: RecommenderHealth[];
+  /** Changes made to running arms, oldest first: where analyses may split an arm's data. */
+  readonly changes: ArmChange[];
   readonly loadedAt: Date;
 }
 
@@ -28,13 +30,14 @@ export async function loadResults(
   experimentId: string,
   threshold?: number,
 ): Promise<Results> {
-  const [stats, monitor, completeness, timeline, groups, surveys] = await Promise.all([
+  const [stats, monitor, completeness, timeline, groups, surveys, changes] = await Promise.all([
     client.stats(experimentId),
     client.monitor(experimentId),
     client.completeness(experimentId, threshold),
     client.timeline(experimentId),
     client.listGroups(experimentId),
     surveyApi.list(client, experimentId),
+    client.armChanges(experimentId),
   ]);
   const keys = [
     ...new Set(groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch])),
@@ -50,6 +53,7 @@ export async function loadResults(
     groups,
     surveys,
     health: health.filter((h): h is RecommenderHealth => h !== null),
+    changes,
     loadedAt: new Date(),
   };
 }

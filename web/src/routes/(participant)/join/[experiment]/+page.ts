@@ -13,7 +13,13 @@ export const load = (async ({ fetch, params, url }) => {
 
   let message: string;
   try {
-    await joinStudy(apiFor(fetch), experimentId, loginId, recruitingFromQuery(url.searchParams));
+    await joinStudy(
+      apiFor(fetch),
+      experimentId,
+      loginId,
+      recruitingFromQuery(url.searchParams),
+      url.searchParams.get("sig"),
+    );
     message = "";
   } catch (failure) {
     message = joinErrorMessage(failure);

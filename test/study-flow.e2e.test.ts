@@ -308,6 +308,10 @@ describe("a study from invitation to completion in Chromium", () => {
     const page = await (await participantContext()).newPage();
     await signInToConsole(page, app.url);
     await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    const participants = page.getByRole("region", { name: "Participants" });
+    await participants.getByRole("row", { name: /already-in Arm Joined 0/ }).waitFor();
+    await participants.getByRole("row", { name: /already-in/ }).scrollIntoViewIfNeeded();
+    await saveScreenshot(page, "study-flow-participants");
 
     // Changing the arm's algorithm: the first save explains, the second changes it.
     await page.getByRole("button", { name: "Edit algorithm of Arm" }).click();

@@ -12,6 +12,9 @@ import {
 } from "@feedlab/projector";
 import { holdLeadership } from "@feedlab/trainer";
 import type { Logger } from "pino";
+import { auditHook } from "./audit/audit.hook.ts";
+import { auditRoutes } from "./audit/audit.routes.ts";
+import { createAuditService } from "./audit/audit.service.ts";
 import { createAuthMiddleware } from "./auth/auth.middleware.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createAuthService } from "./auth/auth.service.ts";
@@ -205,6 +208,7 @@ export async function openRuntime(
     participants: createParticipantsService({ ...deps, joinSecret: config.joinSecret }),
     sessions,
     study,
+    audit: createAuditService(deps),
     feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),
     surveys: createSurveysService(deps),
     surveyResponses: createSurveyResponsesService({ ...deps, sessions, study }),
@@ -276,7 +280,8 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
   const { services, db, config } = rt;
   const cookies = { secure: config.secureCookies };
   const routes = [
-    ...authRoutes({ auth: services.auth, cookies }),
+    ...authRoutes({ auth: services.auth, cookies, audit: services.audit }),
+    ...auditRoutes({ audit: services.audit }),
     ...experimentRoutes(services),
     ...groupRoutes(services),
     ...videoRoutes(services),
@@ -309,6 +314,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     routes,
     version: VERSION,
     auth: createAuthMiddleware(services.auth),
+    audit: auditHook(services.audit),
     ready: async () => {
       await db.raw("select 1");
       await rt.eventLog.healthcheck();

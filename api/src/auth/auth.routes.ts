@@ -1,4 +1,6 @@
-import { AdminMe, LoginBody } from "@feedlab/schemas";
+import { AdminAccount, AdminCreate, AdminMe, ErrorBody, LoginBody, PasswordChange } from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import type { AuditService } from "../audit/audit.service.ts";
 import type { AppContext } from "../http/context.ts";
 import { tooManyRequests, unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
@@ -13,13 +15,15 @@ export interface AuthRoutesDeps {
   readonly perAccount?: FailureLimiter;
   /** Failed logins allowed per address in 15 minutes, across usernames: 50. */
   readonly perAddress?: FailureLimiter;
+  /** Sign-ins (and failed attempts) are recorded here. */
+  readonly audit?: AuditService;
 }
 
 /**
  * Login throttling counts failures per (address, username) and, more loosely, per address, so one
  * client cannot guess at length, and an attacker elsewhere cannot lock the admin out.
  */
-export function authRoutes({ auth, cookies, perAccount, perAddress }: AuthRoutesDeps) {
+export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: AuthRoutesDeps) {
   const windowMs = 15 * 60 * 1000;
   const limits: [FailureLimiter, (ctx: AppContext, username: string) => string][] = [
     [perAccount ?? new FailureLimiter({ max: 10, windowMs }), (ctx, u) => `${ctx.ip}|${u.toLowerCase()}`],
@@ -48,8 +52,20 @@ export function authRoutes({ auth, cookies, perAccount, perAddress }: AuthRoutes
         const admin = await auth.verifyAdmin(body.username, body.password);
         if (!admin) {
           for (const [l, key] of limits) l.fail(key(ctx, body.username));
+          await audit?.record({
+            admin: null,
+            action: "auth.login_failed",
+            target: body.username,
+            details: { address: ctx.ip },
+          });
           throw unauthorized("Wrong username or password.");
         }
+        await audit?.record({
+          admin: admin.username,
+          action: "auth.login",
+          target: admin.username,
+          details: {},
+        });
         limits[0]?.[0].reset(limits[0][1](ctx, body.username));
         const { token, expiresAt } = await auth.issueAdminSession(admin.adminId);
         setSessionCookie(ctx, ADMIN_COOKIE, token, expiresAt, cookies);
@@ -83,6 +99,81 @@ export function authRoutes({ auth, cookies, perAccount, perAddress }: AuthRoutes
       handler: (ctx) => {
         const p = ctx.state.principal;
         ctx.body = { username: p?.role === "admin" ? p.username : "" };
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/auth/password",
+      tag: "auth",
+      summary: "Change the signed-in admin's password",
+      audit: "admin.password_change",
+      description:
+        "Needs the current password (403 wrong_password otherwise); the new one has at least 8 characters. The admin's other sessions end; this one stays signed in.",
+      access: "admin",
+      body: PasswordChange,
+      responses: {
+        204: { description: "Changed" },
+        403: { description: "wrong_password", schema: ErrorBody },
+      },
+      handler: async (ctx, { body }) => {
+        const p = ctx.state.principal;
+        if (p?.role !== "admin") throw unauthorized();
+        const token = ctx.cookies.get(ADMIN_COOKIE);
+        await auth.changePassword(
+          p.adminId,
+          body.current_password,
+          body.new_password,
+          token ? auth.tokenHash(token) : undefined,
+        );
+        ctx.status = 204;
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/admins",
+      tag: "auth",
+      summary: "The admins, oldest first",
+      access: "admin",
+      responses: { 200: { description: "Admins", schema: Type.Array(AdminAccount) } },
+      handler: async (ctx) => {
+        ctx.body = await auth.listAdmins();
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/admin/admins",
+      tag: "auth",
+      summary: "Add an admin",
+      audit: "admin.add",
+      description: "Username: 1-64 letters, digits and . _ @ -; password: at least 8 characters.",
+      access: "admin",
+      body: AdminCreate,
+      responses: {
+        201: { description: "Added", schema: AdminAccount },
+        409: { description: "duplicate_username", schema: ErrorBody },
+      },
+      handler: async (ctx, { body }) => {
+        ctx.body = await auth.addAdmin(body.username, body.password);
+        ctx.status = 201;
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/v1/admin/admins/{username}",
+      tag: "auth",
+      summary: "Remove an admin (never the last one)",
+      audit: "admin.remove",
+      description: "Their sessions end at once. Removing the only admin -> 409 last_admin.",
+      access: "admin",
+      params: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }) }),
+      responses: {
+        204: { description: "Removed" },
+        404: { description: "Unknown admin", schema: ErrorBody },
+        409: { description: "last_admin", schema: ErrorBody },
+      },
+      handler: async (ctx, { params }) => {
+        await auth.removeAdmin(params.username);
+        ctx.status = 204;
       },
     }),
   ];

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db/db.ts";
+import { isUniqueViolation } from "../db/present.ts";
 import type { AdminPrincipal, ParticipantPrincipal, Principal } from "../http/context.ts";
+import { conflict, forbidden, notFound } from "../http/errors.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.ts";
 
@@ -73,6 +75,84 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
         .update({ password_hash: await hashPassword(password) });
       return n > 0;
     },
+
+    /** Every admin, oldest first (never their password hashes). */
+    async listAdmins(): Promise<{ username: string; created_at: string }[]> {
+      const rows = (await db("admins")
+        .orderBy("created_at")
+        .orderBy("username")
+        .select("username", "created_at")) as {
+        username: string;
+        created_at: Date;
+      }[];
+      return rows.map((r) => ({ username: r.username, created_at: new Date(r.created_at).toISOString() }));
+    },
+
+    /** Adds an admin; a username taken -> 409 duplicate_username. */
+    async addAdmin(username: string, password: string): Promise<{ username: string; created_at: string }> {
+      if (await this.adminExists(username))
+        throw conflict("duplicate_username", `An admin named “${username}” already exists.`);
+      const at = now();
+      try {
+        await db("admins").insert({
+          id: newId(),
+          username,
+          password_hash: await hashPassword(password),
+          created_at: at,
+        });
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw conflict("duplicate_username", `An admin named “${username}” already exists.`);
+        throw err;
+      }
+      return { username, created_at: at.toISOString() };
+    },
+
+    /**
+     * Removes an admin and ends their sessions; never the last one (409 last_admin), under a lock so
+     * two admins removing each other at once cannot leave none.
+     */
+    async removeAdmin(username: string): Promise<void> {
+      await db.transaction(async (trx) => {
+        const all = (await trx("admins").forUpdate().select("id", "username")) as {
+          id: string;
+          username: string;
+        }[];
+        const target = all.find((a) => a.username === username);
+        if (!target) throw notFound("admin");
+        if (all.length === 1)
+          throw conflict("last_admin", "This is the only admin: add another before removing it.");
+        await trx("admins").where({ id: target.id }).delete();
+      });
+      resolved.clear();
+    },
+
+    /**
+     * Changes the signed-in admin's password after checking the current one (403 wrong_password), and
+     * ends their other sessions.
+     */
+    async changePassword(
+      adminId: string,
+      current: string,
+      next: string,
+      keepTokenHash?: string,
+    ): Promise<void> {
+      const row = (await db("admins").where({ id: adminId }).first("password_hash")) as
+        | { password_hash: string }
+        | undefined;
+      const ok = await verifyPassword(current, row?.password_hash ?? DUMMY_HASH);
+      if (!row || !ok) throw forbidden("wrong_password", "The current password is not right.");
+      await db("admins")
+        .where({ id: adminId })
+        .update({ password_hash: await hashPassword(next) });
+      const others = db("auth_sessions").where({ admin_id: adminId });
+      if (keepTokenHash) others.whereNot({ token_hash: keepTokenHash });
+      await others.delete();
+      resolved.clear();
+    },
+
+    /** The stored form of a cookie token (to keep the current session when ending the others). */
+    tokenHash: (token: string) => sha256(token),
 
     async adminExists(username: string): Promise<boolean> {
       return (await db("admins").where({ username }).first("id")) !== undefined;

@@ -10,6 +10,7 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
     route({
       method: "post",
       path: "/api/v1/admin/experiments",
+      audit: "experiment.create",
       tag: "experiments",
       summary: "Create an experiment (status starts as draft)",
       access: "admin",
@@ -46,6 +47,7 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
     route({
       method: "patch",
       path: "/api/v1/admin/experiments/{id}",
+      audit: "experiment.update",
       tag: "experiments",
       summary: "Update name, description, status, consent text or completion rule",
       description:
@@ -97,6 +99,7 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
     route({
       method: "delete",
       path: "/api/v1/admin/experiments/{id}",
+      audit: "experiment.delete",
       tag: "experiments",
       summary: "Delete an experiment with its groups, pool links, participants and surveys",
       access: "admin",

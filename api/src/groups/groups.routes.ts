@@ -13,6 +13,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
     route({
       method: "post",
       path: "/api/v1/admin/experiments/{id}/groups",
+      audit: "arm.create",
       tag: "groups",
       summary: "Create a group (arm) with its algorithm and UI configuration",
       access: "admin",
@@ -55,6 +56,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
     route({
       method: "patch",
       path: "/api/v1/admin/groups/{id}",
+      audit: "arm.update",
       tag: "groups",
       summary: "Update a group (the Edit algorithm modal uses this)",
       description:
@@ -105,6 +107,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
     route({
       method: "delete",
       path: "/api/v1/admin/groups/{id}",
+      audit: "arm.delete",
       tag: "groups",
       summary: "Delete a group that has no participants",
       access: "admin",

@@ -37,6 +37,11 @@ export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema>
   readonly jsonBodyTypes?: readonly string[];
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   readonly description?: string;
+  /**
+   * An admin action recorded in the audit log when the route succeeds (`experiment.update`, say), or
+   * a function of the request naming it (null: nothing to record).
+   */
+  readonly audit?: string | ((input: RouteInput<B, Q, P>) => string | null);
 }
 
 export interface RouteInput<B extends Schema, Q extends Schema, P extends Schema> {
@@ -69,6 +74,12 @@ export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 export interface MountDeps {
   /** The middleware that enforces an access policy (401/403). */
   readonly auth: (access: Exclude<Access, "public">) => Middleware<AppState>;
+  /** Records a route's audited action after it succeeded. */
+  readonly audit?: (
+    ctx: AppContext,
+    action: string,
+    input: RouteInput<Schema, Schema, Schema>,
+  ) => Promise<void>;
 }
 
 /**
@@ -106,6 +117,9 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
         else input.raw = raw;
       }
       await r.handler(ctx as AppContext, input as RouteInput<Schema, Schema, Schema>);
+      const typed = input as RouteInput<Schema, Schema, Schema>;
+      const action = typeof r.audit === "function" ? r.audit(typed) : r.audit;
+      if (action && deps.audit && ctx.status < 400) await deps.audit(ctx as AppContext, action, typed);
     });
     router.register(path, [r.method.toUpperCase()], chain);
   }

@@ -106,6 +106,7 @@ export function participantRoutes({ db, participants, auth, cookies, study }: Pa
     route({
       method: "post",
       path: "/api/v1/admin/experiments/{id}/participants",
+      audit: "participant.add",
       tag: "participants",
       summary: "Register a participant (optionally into a given group)",
       access: "admin",
@@ -126,6 +127,7 @@ export function participantRoutes({ db, participants, auth, cookies, study }: Pa
       path: "/api/v1/admin/experiments/{id}/participants",
       tag: "participants",
       summary: "List an experiment's participants (JSON, or the participants CSV)",
+      audit: ({ query }) => (query.format === "csv" ? "export.participants" : null),
       description:
         "format=csv: one row per participant (api.md): user_id, login_id, group_id, group_name, status (`joined`: no event yet; `started`), joined_at, consented_at, finished_at (empty until the study flow records them), sessions, events, last_seen_at (the last event received). spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
       access: "admin",
@@ -150,6 +152,7 @@ export function participantRoutes({ db, participants, auth, cookies, study }: Pa
     route({
       method: "patch",
       path: "/api/v1/admin/participants/{user_id}",
+      audit: "participant.exclusion",
       tag: "participants",
       summary: "Exclude a participant from analysis, or include them again",
       description:

@@ -31,6 +31,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
     route({
       method: "post",
       path: "/api/v1/admin/recommenders",
+      audit: "recommender.create",
       tag: "recommenders",
       summary: "Register an external_http recommender",
       description: `Required: key, kind (external_http), label, config.url. Defaults: description "", category "external", supports_feed true, supports_watch false (set supports_watch, and keep supports_feed, only if the service accepts both a null and a set current_video_id: spec rule 6), config.method POST, config.timeout_seconds 5.0, config.headers {}, config.video_id_path video_ids, and the default body (user_id, experiment_id, limit, offset, current_video_id, exclude_video_ids) when config.body_template is absent. With GET, the body's fields are query parameters: lists repeat the name per element (exclude_video_ids=a&exclude_video_ids=b), null and empty lists are left out, objects are JSON text. The service answers JSON; video_id_path locates the list of video UUIDs (\`*\` iterates a list: items.*.video_id). Order is kept; non-UUIDs and ids outside the pool are dropped. Any failure (connection refused, DNS, timeout, 5xx or other non-2xx, invalid JSON, a path to a non-list, no usable id) is logged as a warning and gives an empty list, never a 5xx. The recommender is usable at once. ${REGISTRY_NOTES}`,
@@ -67,6 +68,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
     route({
       method: "patch",
       path: "/api/v1/admin/recommenders/{key}",
+      audit: "recommender.update",
       tag: "recommenders",
       summary: "Change a recommender (partial update)",
       description:
@@ -89,6 +91,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
     route({
       method: "delete",
       path: "/api/v1/admin/recommenders/{key}",
+      audit: "recommender.delete",
       tag: "recommenders",
       summary: "Remove an external_http recommender",
       description:

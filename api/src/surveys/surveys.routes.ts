@@ -57,6 +57,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "post",
       path: "/api/v1/admin/experiments/{id}/surveys",
+      audit: "survey.create",
       tag: "surveys",
       summary: "Create a survey (kind pre, post or inter_session; a draft unless is_active)",
       description: SHAPE_RULES,
@@ -104,6 +105,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "put",
       path: "/api/v1/admin/surveys/{id}",
+      audit: "survey.update",
       tag: "surveys",
       summary: "Replace a survey's name and questions (kind is fixed)",
       description: `${SHAPE_RULES} Submitted responses keep their own snapshot of the question texts and options.`,
@@ -122,6 +124,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "delete",
       path: "/api/v1/admin/surveys/{id}",
+      audit: "survey.delete",
       tag: "surveys",
       summary: "Delete a survey and its responses",
       access: "admin",
@@ -135,6 +138,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "post",
       path: "/api/v1/admin/surveys/{id}/activate",
+      audit: "survey.activate",
       tag: "surveys",
       summary: "Activate a survey (at most one active survey per experiment and kind)",
       access: "admin",
@@ -151,6 +155,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "post",
       path: "/api/v1/admin/surveys/{id}/deactivate",
+      audit: "survey.deactivate",
       tag: "surveys",
       summary: "Deactivate a survey",
       access: "admin",
@@ -163,6 +168,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "get",
       path: "/api/v1/admin/surveys/{id}/responses/csv",
+      audit: "export.survey_responses",
       tag: "surveys",
       summary: "Streamed CSV of the survey's responses",
       description:
@@ -185,6 +191,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "get",
       path: "/api/v1/admin/surveys/{id}/responses/wide.csv",
+      audit: "export.survey_responses_wide",
       tag: "surveys",
       summary: "Streamed wide CSV: one row per response, with the participant's arm",
       description:
@@ -212,6 +219,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     route({
       method: "get",
       path: "/api/v1/admin/surveys/{id}/dismissals.csv",
+      audit: "export.survey_dismissals",
       tag: "surveys",
       summary: "CSV of the times participants closed the survey without answering",
       description:

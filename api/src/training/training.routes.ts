@@ -14,6 +14,7 @@ export function trainingRoutes({ training }: { training: TrainingService }) {
     route({
       method: "post",
       path: "/api/v1/admin/experiments/{id}/models/train",
+      audit: "model.train",
       tag: "training",
       summary: "Train the experiment's learned model now (even when nothing changed since the last model)",
       description: `Queues a manual run and answers its id at once; the trainer takes it within about 2 s and the run's progress shows in GET .../models. While a run of the experiment is still queued, its id is answered instead of a second run. ${NOTES}`,

@@ -27,6 +27,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
     route({
       method: "post",
       path: "/api/v1/admin/ui-templates",
+      audit: "layout.create",
       tag: "ui",
       summary: "Create a UI template (a layout of one page: TSX code or a tree of blocks)",
       description: `The server compiles a code template with the same compiler the console's editor runs; what does not compile is not stored. Sources up to ${MAX_SOURCE_CHARS} characters. A blocks template's tree is checked against the 19 blocks and compiled from its exported TSX.`,
@@ -88,6 +89,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
     route({
       method: "patch",
       path: "/api/v1/admin/ui-templates/{id}",
+      audit: "layout.update",
       tag: "ui",
       summary: "Change a UI template; a new source or tree makes a new version",
       access: "admin",
@@ -107,6 +109,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
     route({
       method: "delete",
       path: "/api/v1/admin/ui-templates/{id}",
+      audit: "layout.delete",
       tag: "ui",
       summary: "Delete a UI template no group uses",
       access: "admin",

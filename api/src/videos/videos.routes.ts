@@ -22,6 +22,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
     route({
       method: "post",
       path: "/api/v1/admin/videos",
+      audit: "video.create",
       tag: "videos",
       summary: "Add videos (all or nothing)",
       description:
@@ -42,6 +43,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
     route({
       method: "post",
       path: "/api/v1/admin/videos/import",
+      audit: "video.import",
       tag: "videos",
       summary: "Import a CSV or JSON file of videos",
       description:
@@ -87,6 +89,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
     route({
       method: "patch",
       path: "/api/v1/admin/videos/{id}",
+      audit: "video.update",
       tag: "videos",
       summary: "Update a video's metadata or URL",
       access: "admin",
@@ -100,6 +103,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
     route({
       method: "delete",
       path: "/api/v1/admin/videos/{id}",
+      audit: "video.delete",
       tag: "videos",
       summary: "Delete a video (it leaves every pool)",
       description:
@@ -140,6 +144,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
     route({
       method: "put",
       path: "/api/v1/admin/experiments/{id}/videos",
+      audit: "pool.update",
       tag: "videos",
       summary: "Replace the experiment's video pool",
       access: "admin",

@@ -11,3 +11,24 @@ export type LoginBody = Static<typeof LoginBody>;
 
 export const AdminMe = Type.Object({ username: Type.String() });
 export type AdminMe = Static<typeof AdminMe>;
+
+/** An admin's username: letters, digits and `. _ @ -`, as FEEDLAB_ADMIN_USERNAME. */
+export const AdminUsername = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9._@-]+$" });
+
+/** A new password: at least 8 characters, as FEEDLAB_ADMIN_PASSWORD. */
+export const NewPassword = Type.String({ minLength: 8, maxLength: 1024 });
+
+export const AdminCreate = Type.Object(
+  { username: AdminUsername, password: NewPassword },
+  { additionalProperties: false },
+);
+export type AdminCreate = Static<typeof AdminCreate>;
+
+export const AdminAccount = Type.Object({ username: Type.String(), created_at: Type.String() });
+export type AdminAccount = Static<typeof AdminAccount>;
+
+export const PasswordChange = Type.Object(
+  { current_password: Type.String({ minLength: 1, maxLength: 1024 }), new_password: NewPassword },
+  { additionalProperties: false },
+);
+export type PasswordChange = Static<typeof PasswordChange>;

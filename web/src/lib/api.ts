@@ -45,6 +45,16 @@ export { ApiError, errorFromResponse, isApiError } from "./participant-api.ts";
 const enc = encodeURIComponent;
 
 /** The participant endpoints and the admin console's. */
+/** An admin action from the audit log. */
+export interface AuditEntry {
+  readonly cursor: number;
+  readonly at: string;
+  readonly admin: string | null;
+  readonly action: string;
+  readonly target: string | null;
+  readonly details: Record<string, unknown>;
+}
+
 /** A change made to a running arm (`GET .../changes`). */
 export interface ArmChange {
   readonly group_id: string;
@@ -75,6 +85,29 @@ export class ApiClient extends ParticipantApi {
   }
 
   /** The signed-in admin; throws a 401 `ApiError` when there is none. */
+  /** Admin actions, newest first; `before` (an entry's cursor) pages back. */
+  audit(options: { limit?: number; before?: number } = {}): Promise<AuditEntry[]> {
+    return this.request("GET", "/api/v1/admin/audit", {
+      query: { limit: options.limit, before: options.before },
+    });
+  }
+
+  listAdmins(): Promise<{ username: string; created_at: string }[]> {
+    return this.request("GET", "/api/v1/admin/admins");
+  }
+
+  addAdmin(body: { username: string; password: string }): Promise<{ username: string; created_at: string }> {
+    return this.request("POST", "/api/v1/admin/admins", { body });
+  }
+
+  removeAdmin(username: string): Promise<void> {
+    return this.request("DELETE", `/api/v1/admin/admins/${enc(username)}`);
+  }
+
+  changePassword(body: { current_password: string; new_password: string }): Promise<void> {
+    return this.request("POST", "/api/v1/auth/password", { body });
+  }
+
   adminMe(): Promise<AdminUser> {
     return this.request("GET", "/api/v1/auth/me");
   }

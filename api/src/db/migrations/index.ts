@@ -9,6 +9,7 @@ import * as uiTemplates from "./021-ui-templates.ts";
 import * as monitoring from "./022-monitoring.ts";
 import * as recruiting from "./023-recruiting.ts";
 import * as studyFlow from "./024-study-flow.ts";
+import * as audit from "./025-audit.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -22,6 +23,7 @@ const API_MIGRATIONS = {
   monitoring: { name: "022-monitoring", ...monitoring },
   recruiting: { name: "023-recruiting", ...recruiting },
   studyFlow: { name: "024-study-flow", ...studyFlow },
+  audit: { name: "025-audit", ...audit },
 } satisfies Record<string, Migration>;
 
 /**
@@ -40,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.monitoring,
   API_MIGRATIONS.recruiting,
   API_MIGRATIONS.studyFlow,
+  API_MIGRATIONS.audit,
 ];
 
 /**

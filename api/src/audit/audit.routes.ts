@@ -1,0 +1,37 @@
+import { Type } from "@sinclair/typebox";
+import { route } from "../http/route.ts";
+import type { AuditService } from "./audit.service.ts";
+
+const AuditQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  before: Type.Optional(Type.Integer({ minimum: 1, description: "An entry's cursor: older entries only" })),
+});
+
+const AuditEntry = Type.Object({
+  cursor: Type.Integer(),
+  at: Type.String(),
+  admin: Type.Union([Type.String(), Type.Null()]),
+  action: Type.String(),
+  target: Type.Union([Type.String(), Type.Null()]),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});
+
+export function auditRoutes({ audit }: { audit: AuditService }) {
+  return [
+    route({
+      method: "get",
+      path: "/api/v1/admin/audit",
+      tag: "audit",
+      summary: "Admin actions, newest first",
+      description:
+        "Each `{at, admin, action, target, details}` (plus `cursor`, for `before=` to page back): sign-ins (and failed attempts), changes to experiments, arms, pools, surveys, recommenders, participants and admins, exports and erasures. `details` names the fields sent and a few harmless values (status, format), never the data.",
+      access: "admin",
+      query: AuditQuery,
+      responses: { 200: { description: "Entries", schema: Type.Array(AuditEntry) } },
+      handler: async (ctx, { query }) => {
+        const { entries } = await audit.list({ limit: query.limit ?? 100, before: query.before });
+        ctx.body = entries;
+      },
+    }),
+  ];
+}

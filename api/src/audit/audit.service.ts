@@ -1,0 +1,61 @@
+import type { ServiceDeps } from "../deps.ts";
+
+/** One admin action as the audit log keeps it. */
+export interface AuditEntry {
+  readonly at: string;
+  /** The admin's username; null for the system or an anonymous attempt. */
+  readonly admin: string | null;
+  readonly action: string;
+  readonly target: string | null;
+  /** A summary: field names, counts, a format. Never the data itself. */
+  readonly details: Record<string, unknown>;
+}
+
+interface AuditRow {
+  seq: string | number;
+  at: Date;
+  admin: string | null;
+  action: string;
+  target: string | null;
+  details: unknown;
+}
+
+/** The audit log of admin actions: appended as they happen, read newest first. */
+export function createAuditService({ db, now }: ServiceDeps) {
+  return {
+    async record(entry: Omit<AuditEntry, "at">): Promise<void> {
+      await db("audit_log").insert({
+        at: now(),
+        admin: entry.admin,
+        action: entry.action,
+        target: entry.target,
+        details: JSON.stringify(entry.details),
+      });
+    },
+
+    /** Newest first; `before` (an entry's `cursor`) pages further back. */
+    async list(options: {
+      limit: number;
+      before?: number;
+    }): Promise<{ entries: (AuditEntry & { cursor: number })[] }> {
+      const q = db<AuditRow>("audit_log").orderBy("seq", "desc").limit(options.limit);
+      if (options.before !== undefined) q.where("seq", "<", options.before);
+      const rows = (await q) as AuditRow[];
+      return {
+        entries: rows.map((r) => ({
+          cursor: Number(r.seq),
+          at: new Date(r.at).toISOString(),
+          admin: r.admin,
+          action: r.action,
+          target: r.target,
+          details: (typeof r.details === "string" ? JSON.parse(r.details) : r.details) as Record<
+            string,
+            unknown
+          >,
+        })),
+      };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

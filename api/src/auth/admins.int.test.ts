@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+
+/** api.md, Participant rights and access: admin accounts and password changes. */
+describe("admin accounts", () => {
+  let app: TestApp;
+  let admin: Client;
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    admin = await app.admin();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  async function signIn(username: string, password: string): Promise<Client> {
+    const c = app.client();
+    const r = await c.post("/api/v1/auth/login", { username, password });
+    expect([username, r.status]).toEqual([username, 200]);
+    return c;
+  }
+
+  it("adds admins, refuses a taken or malformed name and a short password, and never removes the last", async () => {
+    expect(
+      (await admin.post("/api/v1/admin/admins", { username: "alice", password: "alice-pass-1" })).status,
+    ).toBe(201);
+    const taken = await admin.post("/api/v1/admin/admins", { username: "alice", password: "another-pass" });
+    expect([taken.status, codeOf(taken)]).toEqual([409, "duplicate_username"]);
+    expect(
+      (await admin.post("/api/v1/admin/admins", { username: "a b", password: "long-enough" })).status,
+    ).toBe(422);
+    expect((await admin.post("/api/v1/admin/admins", { username: "carol", password: "short" })).status).toBe(
+      422,
+    );
+    const listed = await admin.get<{ username: string }[]>("/api/v1/admin/admins");
+    expect(listed.body.map((a) => a.username)).toEqual([ADMIN.username, "alice"]);
+    expect(JSON.stringify(listed.body)).not.toContain("hash");
+
+    // Alice removes the first admin, whose session ends at once; she cannot remove herself, the last.
+    const alice = await signIn("alice", "alice-pass-1");
+    const first = await signIn(ADMIN.username, ADMIN.password);
+    expect((await alice.del(`/api/v1/admin/admins/${ADMIN.username}`)).status).toBe(204);
+    expect((await first.get("/api/v1/auth/me")).status).toBe(401);
+    const last = await alice.del("/api/v1/admin/admins/alice");
+    expect([last.status, codeOf(last)]).toEqual([409, "last_admin"]);
+    expect((await alice.del("/api/v1/admin/admins/nobody")).status).toBe(404);
+    expect((await app.client().get("/api/v1/admin/admins")).status).toBe(401);
+
+    // Put the harness's admin back for the other tests.
+    expect((await alice.post("/api/v1/admin/admins", ADMIN)).status).toBe(201);
+    admin = await app.admin();
+  });
+
+  it("changes a password only with the current one, and ends the admin's other sessions", async () => {
+    await admin.post("/api/v1/admin/admins", { username: "dana", password: "dana-pass-1" });
+    const here = await signIn("dana", "dana-pass-1");
+    const elsewhere = await signIn("dana", "dana-pass-1");
+    const wrong = await here.post("/api/v1/auth/password", {
+      current_password: "not-it",
+      new_password: "dana-pass-2",
+    });
+    expect([wrong.status, codeOf(wrong)]).toEqual([403, "wrong_password"]);
+    const changed = await here.post("/api/v1/auth/password", {
+      current_password: "dana-pass-1",
+      new_password: "dana-pass-2",
+    });
+    expect(changed.status).toBe(204);
+    expect((await here.get("/api/v1/auth/me")).status).toBe(200);
+    expect((await elsewhere.get("/api/v1/auth/me")).status).toBe(401);
+    expect(
+      (await app.client().post("/api/v1/auth/login", { username: "dana", password: "dana-pass-1" })).status,
+    ).toBe(401);
+    await signIn("dana", "dana-pass-2");
+  });
+});

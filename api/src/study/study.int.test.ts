@@ -176,6 +176,9 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
       (await admin.get<{ completion: unknown }>(`/api/v1/admin/experiments/${experiment.id}`)).body
         .completion,
     ).toBeNull();
+    // Text PostgreSQL cannot store is bad input, not a server error.
+    const nul = await patch(experiment.id, { consent_text: "I agree\u0000" });
+    expect([nul.status, codeOf(nul)]).toEqual([422, "validation_failed"]);
   });
 
   it("lets an optional question be skipped and stores only the answers given", async () => {

@@ -31,7 +31,7 @@ interface StudyRow {
 export interface StudyState {
   readonly experimentStatus: ExperimentStatus;
   readonly completion: Completion | null;
-  /** The consent text still to agree to; null when there is none or it was agreed to. */
+  /** The experiment has a consent text the participant has not agreed to (yet, or any more). */
   readonly consentPending: boolean;
   readonly finished: boolean;
 }
@@ -83,31 +83,28 @@ export function createStudyService({ db, now }: ServiceDeps) {
     return { sessions: Number(sessions[0]?.n ?? 0), feed_minutes: Math.round(minutes * 100) / 100 };
   }
 
-  /** The active post survey of the experiment, and whether the participant answered it. */
-  async function postSurvey(experimentId: string, userId: string) {
-    const post = await db("surveys")
-      .where({ experiment_id: experimentId, kind: "post", is_active: true })
-      .first<{ id: string } | undefined>("id");
-    if (!post) return { exists: false, answered: false };
-    const answered = await db("survey_responses").where({ survey_id: post.id, user_id: userId }).first("id");
-    return { exists: true, answered: answered !== undefined };
+  /** Whether the participant answered the experiment's active post survey (false without one). */
+  async function postAnswered(experimentId: string, userId: string): Promise<boolean> {
+    const answered = await db("survey_responses as r")
+      .join("surveys as s", "s.id", "r.survey_id")
+      .where({ "s.experiment_id": experimentId, "s.kind": "post", "s.is_active": true, "r.user_id": userId })
+      .first("r.id");
+    return answered !== undefined;
   }
 
   const consentPending = (r: StudyRow) =>
     consentRequired(r.consent_text) && (r.consented_at === null || r.consent_version === null);
 
   /** Evaluates the completion rule and records a participant who just finished. */
-  async function evaluate(r: StudyRow, p?: Progress): Promise<{ finished: boolean; progress: Progress }> {
-    const current = p ?? (await progress(r.user_id));
+  async function evaluate(r: StudyRow): Promise<{ finished: boolean; progress: Progress }> {
+    const current = await progress(r.user_id);
     if (r.finished_at) return { finished: true, progress: current };
     const completion = json<Completion | null>(r.completion, null);
     if (!completion || consentPending(r)) return { finished: false, progress: current };
     if (!conditionsReached(completion, current, r.experiment_status))
       return { finished: false, progress: current };
-    if (completion.after_post_survey) {
-      const post = await postSurvey(r.experiment_id, r.user_id);
-      if (!post.answered) return { finished: false, progress: current };
-    }
+    if (completion.after_post_survey && !(await postAnswered(r.experiment_id, r.user_id)))
+      return { finished: false, progress: current };
     await db("users").where({ id: r.user_id }).whereNull("finished_at").update({ finished_at: now() });
     return { finished: true, progress: current };
   }

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import {
   AdminSurvey,
   ErrorBody,
@@ -17,7 +18,7 @@ import { participantOf } from "../participants/participants.routes.ts";
 import type { StudyService } from "../study/study.service.ts";
 import { dismissalsCsv, exportResponsesCsv, exportWideCsv } from "./responses.csv.ts";
 import type { SurveyResponsesService } from "./responses.service.ts";
-import type { SurveysService } from "./surveys.service.ts";
+import type { SurveyRow, SurveysService } from "./surveys.service.ts";
 
 export interface SurveyRoutesDeps {
   readonly db: Db;
@@ -46,6 +47,39 @@ const SHAPE_RULES =
   "Shape rules (422 `invalid_survey`, `details` naming the question: `field`, `question_id`, `rule`): single and multi need at least one option; multi needs whole-number `minSelect` and `maxSelect` (0 = no upper bound, min <= max, min <= options); text takes no options. Question ids are unique in a survey, option ids in a question. At most 200 questions and 100 options per question.";
 
 export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRoutesDeps) {
+  /** A survey's CSV download: an attachment named after the survey, never cached. */
+  function surveyCsvRoute(spec: {
+    path: string;
+    audit: string;
+    summary: string;
+    description: string;
+    file: string;
+    body: (survey: SurveyRow, safe: boolean) => Readable | Promise<string>;
+  }) {
+    return route({
+      method: "get",
+      path: spec.path,
+      audit: spec.audit,
+      tag: "surveys",
+      summary: spec.summary,
+      description: spec.description,
+      access: "admin",
+      params: IdParams,
+      query: CsvQuery,
+      responses: {
+        200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
+        404: unknownSurvey,
+      },
+      handler: async (ctx, { params, query }) => {
+        const survey = await surveys.assertExists(params.id);
+        ctx.type = "text/csv; charset=utf-8";
+        ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-${spec.file}.csv"`);
+        ctx.set("Cache-Control", "no-store");
+        ctx.body = await spec.body(survey, query.spreadsheet_safe === true);
+      },
+    });
+  }
+
   /** The participant, once the study flow lets them answer surveys (403 otherwise). */
   async function admitted(ctx: Parameters<typeof participantOf>[0]) {
     const p = participantOf(ctx);
@@ -165,79 +199,37 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
         ctx.body = await surveys.deactivate(params.id);
       },
     }),
-    route({
-      method: "get",
+    surveyCsvRoute({
       path: "/api/v1/admin/surveys/{id}/responses/csv",
       audit: "export.survey_responses",
-      tag: "surveys",
       summary: "Streamed CSV of the survey's responses",
       description:
         "RFC 4180 (CRLF records, fields quoted when they hold a comma, quote, CR or LF). Columns: response_id, user_login_id, about_session_id (empty for pre and post), created_at (ISO 8601), question_id, question_text (the response's snapshot), selections (JSON list of {id, text, value}), text_input (empty for single and multi). One record per response and answered question, responses in submission order. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula (=, +, -, @, tab, CR); without it the file is exactly the spec's.",
-      access: "admin",
-      params: IdParams,
-      query: CsvQuery,
-      responses: {
-        200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
-        404: unknownSurvey,
-      },
-      handler: async (ctx, { params, query }) => {
-        const survey = await surveys.assertExists(params.id);
-        ctx.type = "text/csv; charset=utf-8";
-        ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-responses.csv"`);
-        ctx.set("Cache-Control", "no-store");
-        ctx.body = exportResponsesCsv(db, survey.id, { safe: query.spreadsheet_safe === true });
-      },
+      file: "responses",
+      body: (survey, safe) => exportResponsesCsv(db, survey.id, { safe }),
     }),
-    route({
-      method: "get",
+    surveyCsvRoute({
       path: "/api/v1/admin/surveys/{id}/responses/wide.csv",
       audit: "export.survey_responses_wide",
-      tag: "surveys",
       summary: "Streamed wide CSV: one row per response, with the participant's arm",
       description:
         "Columns: response_id, user_id, user_login_id, group_id, group_name, about_session_id, created_at, then one column per question of the survey, named by its id: single, the chosen option's value; multi, the values joined by `|`; text, the text; empty when unanswered. Responses in submission order. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
-      access: "admin",
-      params: IdParams,
-      query: CsvQuery,
-      responses: {
-        200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
-        404: unknownSurvey,
-      },
-      handler: async (ctx, { params, query }) => {
-        const survey = await surveys.assertExists(params.id);
-        const questions = json<{ id: string }[]>(survey.questions, []);
-        ctx.type = "text/csv; charset=utf-8";
-        ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-responses-wide.csv"`);
-        ctx.set("Cache-Control", "no-store");
-        ctx.body = exportWideCsv(
+      file: "responses-wide",
+      body: (survey, safe) =>
+        exportWideCsv(
           db,
-          { id: survey.id, questionIds: questions.map((q) => q.id) },
-          { safe: query.spreadsheet_safe === true },
-        );
-      },
+          { id: survey.id, questionIds: json<{ id: string }[]>(survey.questions, []).map((q) => q.id) },
+          { safe },
+        ),
     }),
-    route({
-      method: "get",
+    surveyCsvRoute({
       path: "/api/v1/admin/surveys/{id}/dismissals.csv",
       audit: "export.survey_dismissals",
-      tag: "surveys",
       summary: "CSV of the times participants closed the survey without answering",
       description:
         "Columns: user_id, user_login_id, group_id, group_name, session_id, about_session_id, dismissed_at; in time order. With the responses, tells a dismissed survey from one never shown. spreadsheet_safe=true as for the other CSVs.",
-      access: "admin",
-      params: IdParams,
-      query: CsvQuery,
-      responses: {
-        200: { description: "CSV", schema: Type.String(), contentType: "text/csv" },
-        404: unknownSurvey,
-      },
-      handler: async (ctx, { params, query }) => {
-        const survey = await surveys.assertExists(params.id);
-        ctx.type = "text/csv; charset=utf-8";
-        ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-dismissals.csv"`);
-        ctx.set("Cache-Control", "no-store");
-        ctx.body = await dismissalsCsv(db, survey.id, query.spreadsheet_safe === true);
-      },
+      file: "dismissals",
+      body: (survey, safe) => dismissalsCsv(db, survey.id, safe),
     }),
     route({
       method: "get",

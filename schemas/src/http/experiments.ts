@@ -10,10 +10,16 @@ const Name = Type.String({ minLength: 1, maxLength: 255 });
 /** The longest consent text (Markdown) an experiment keeps. */
 export const CONSENT_TEXT_MAX = 50_000;
 
-export const ConsentText = Type.Union([Type.String({ maxLength: CONSENT_TEXT_MAX }), Type.Null()], {
-  description:
-    "Markdown shown to participants before anything else; null (or blank) for no consent step. Editing it makes a new version: participants are asked again only if they have not consented yet.",
-});
+/** PostgreSQL cannot store NUL characters: refused as bad input (422), never a 500. */
+const NO_NUL = "^[^\\u0000]*$";
+
+export const ConsentText = Type.Union(
+  [Type.String({ maxLength: CONSENT_TEXT_MAX, pattern: NO_NUL }), Type.Null()],
+  {
+    description:
+      "Markdown shown to participants before anything else; null (or blank) for no consent step. Editing it makes a new version: participants are asked again only if they have not consented yet.",
+  },
+);
 
 /** When a participant is finished, and where they go then (api.md, Study flow). */
 export const Completion = Type.Object(
@@ -49,6 +55,7 @@ export const Completion = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 2000,
+        pattern: NO_NUL,
         description:
           "http(s) URL the participant is sent to once finished, after their events are stored; may hold {login_id}, {code} and the recruiting parameters ({PROLIFIC_PID}, {STUDY_ID}, {SESSION_ID}, {workerId}, {assignmentId}, {hitId}).",
       }),

@@ -161,6 +161,7 @@ export const ExclusionBody = Type.Object(
     reason: Type.Optional(
       Type.String({
         maxLength: 1000,
+        pattern: "^[^\\u0000]*$",
         description: "Why (required to exclude): kept with the data and exported",
       }),
     ),

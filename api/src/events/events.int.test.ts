@@ -157,6 +157,30 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     }
   });
 
+  it("accepts the player controls and card interactions without video_id, as the spec allows, and stores them with none", async () => {
+    const batch = (["VOLUME_CHANGE", "IMPRESSION", "FEED_CLICK", "THUMBNAIL_HOVER"] as const).map((type) => {
+      const e: Record<string, unknown> = wireEvent(type);
+      delete e.video_id;
+      return e;
+    });
+    const r = await sendEvents(viewer, batch);
+    expect([r.status, r.body.accepted, r.body.rejected]).toEqual([202, 4, []]);
+    await settle();
+    const stored = (await db()("events")
+      .whereIn(
+        "event_id",
+        batch.map((e) => e.event_id as string),
+      )
+      .select("event_type", "video_id")) as { event_type: string; video_id: string | null }[];
+    expect(stored.map((e) => e.video_id)).toEqual([null, null, null, null]);
+    // The playback types still need it.
+    const play: Record<string, unknown> = wireEvent("VIDEO_PLAY");
+    delete play.video_id;
+    expect((await sendEvents(viewer, [play])).body.rejected).toMatchObject([
+      { code: "missing_field", field: "video_id" },
+    ]);
+  });
+
   it("accepts text/plain beacon bodies", async () => {
     const e = wireEvent("PAGE_EXIT");
     const r = await viewer.client.request("POST", "/api/v1/events", {

@@ -9,6 +9,7 @@ import {
   IMMEDIATE_TYPES,
   PAYLOADS,
   POSITION_REQUIRED,
+  VIDEO_ID_EXPECTED,
   VIDEO_ID_REQUIRED,
 } from "@feedlab/schemas";
 import { describe, expect, it } from "vitest";
@@ -87,6 +88,12 @@ describe("the event contract", () => {
     const r = check(e);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.rejection).toMatchObject({ code: "missing_field", field: "video_id" });
+  });
+
+  it.each([...VIDEO_ID_EXPECTED])("accepts %s without video_id, as the spec allows", (type) => {
+    const e = wire(type, EXAMPLE_PAYLOADS[type]);
+    delete (e as { video_id?: string }).video_id;
+    expect(check(e).ok).toBe(true);
   });
 
   it.each([...POSITION_REQUIRED])("rejects %s without position_in_feed", (type) => {

@@ -1,5 +1,5 @@
 import type { Payloads } from "./payloads.ts";
-import { type EventType, POSITION_REQUIRED, VIDEO_ID_REQUIRED } from "./types.ts";
+import { type EventType, POSITION_REQUIRED, VIDEO_ID_EXPECTED, VIDEO_ID_REQUIRED } from "./types.ts";
 
 /**
  * A valid payload of every event type, with realistic values. Used by tests, the fuzzer and the
@@ -116,7 +116,7 @@ export const EXAMPLE_PAYLOADS: { readonly [K in EventType]: Payloads[K] } = {
 /** Row fields a valid event of the type needs besides its payload. */
 export function exampleRowFields(type: EventType): { video_id?: string; position_in_feed?: number } {
   return {
-    ...(VIDEO_ID_REQUIRED.has(type) ? { video_id: "demo-sourdough-01" } : {}),
+    ...(VIDEO_ID_REQUIRED.has(type) || VIDEO_ID_EXPECTED.has(type) ? { video_id: "demo-sourdough-01" } : {}),
     ...(POSITION_REQUIRED.has(type) ? { position_in_feed: 3 } : {}),
   };
 }

@@ -77,7 +77,11 @@ export function bufferOf(type: EventType): BufferName {
   return "normal";
 }
 
-/** Types that must carry `video_id` on the row: playback, player controls and card interactions. */
+/**
+ * Types that must carry `video_id` on the row: the spec's eight playback types ("All carry video_id on
+ * the row"). The player controls and the card interactions carry it when the client has it, and are
+ * accepted without it, as the spec leaves it optional for them.
+ */
 export const VIDEO_ID_REQUIRED = set(
   "VIDEO_PLAY",
   "VIDEO_PAUSE",
@@ -87,6 +91,10 @@ export const VIDEO_ID_REQUIRED = set(
   "VIDEO_WATCHED_1S",
   "VIDEO_WATCHED_5S",
   "VIDEO_BUFFERING",
+);
+
+/** Types whose `video_id` the surfaces send whenever they know it, though the spec does not require it. */
+export const VIDEO_ID_EXPECTED = set(
   "PLAYBACK_RATE_CHANGE",
   "VOLUME_CHANGE",
   "FULLSCREEN_CHANGE",

@@ -21,13 +21,6 @@ const FEED_DESCRIPTION =
   "The recommender is asked for limit + 1 ids (the extra one only sets has_more). The answer keeps the recommender's order, holds only videos of the experiment's pool, and never a video the participant watched (VIDEO_WATCHED_1S or VIDEO_ENDED; pass `after` to include events just sent). A failing external recommender gives an empty page (200), never an error. A group whose recommender was deleted answers 503 recommender_unavailable.";
 
 export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }: FeedRoutesDeps) {
-  /** The participant, once the study flow lets them onto the pages (403 otherwise). */
-  async function admitted(ctx: AppContext) {
-    const p = participantOf(ctx);
-    await study.assertOpen(p, "pages");
-    return p;
-  }
-
   /**
    * Read-your-writes: with `?after=TOKEN` (or `X-Feedlab-After`), wait, bounded, until the
    * projections have passed that log position. `X-Feedlab-Read-After` says whether they did.
@@ -61,7 +54,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
         },
       },
       handler: async (ctx, { query }) => {
-        const p = await admitted(ctx);
+        const p = await study.admit(participantOf(ctx), "pages");
         await feed.checkSession(query.session_id, p.userId);
         await readAfter(ctx, query.after);
         ctx.body = await feed.page({
@@ -92,7 +85,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
         },
       },
       handler: async (ctx, { params, query }) => {
-        const p = await admitted(ctx);
+        const p = await study.admit(participantOf(ctx), "pages");
         await feed.checkSession(query.session_id, p.userId);
         await feed.poolVideo(p.experimentId, params.id);
         await readAfter(ctx, query.after);
@@ -119,7 +112,10 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
         404: { description: "Not in the pool" },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = await feed.poolVideo((await admitted(ctx)).experimentId, params.id);
+        ctx.body = await feed.poolVideo(
+          (await study.admit(participantOf(ctx), "pages")).experimentId,
+          params.id,
+        );
       },
     }),
   ];

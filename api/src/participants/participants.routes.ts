@@ -80,9 +80,7 @@ export function participantRoutes({ db, participants, auth, cookies, study }: Pa
       access: "participant",
       responses: { 200: { description: "The participant", schema: Me } },
       handler: async (ctx) => {
-        const userId = participantOf(ctx).userId;
-        const [me, flow] = await Promise.all([participants.me(userId), study.describe(userId)]);
-        ctx.body = { ...me, ...flow };
+        ctx.body = await study.me(participantOf(ctx).userId);
       },
     }),
     route({

@@ -1,4 +1,4 @@
-import type { JoinResult, Me, Participant, ParticipantSummary } from "@feedlab/schemas";
+import type { JoinResult, Participant, ParticipantSummary } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { iso, isoOrNull, isUniqueViolation } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -221,45 +221,6 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
             : { excluded_at: null, excluded_reason: null },
         );
       if (n === 0) throw notFound("participant");
-    },
-
-    /** The participant and their group's configuration (the study flow adds the rest of `/me`). */
-    async me(userId: string): Promise<Omit<Me, "status" | "completion" | "consent" | "progress">> {
-      const row = await db("users as u")
-        .join("groups as g", "g.id", "u.group_id")
-        .join("experiments as e", "e.id", "u.experiment_id")
-        .where("u.id", userId)
-        .first<{
-          id: string;
-          login_id: string;
-          experiment_id: string;
-          status: Me["experiment_status"];
-          group_id: string;
-          algorithm_feed: string;
-          algorithm_watch: string;
-          ui_feed: string;
-          ui_watch: string;
-        }>(
-          "u.id",
-          "u.login_id",
-          "u.experiment_id",
-          "e.status",
-          "u.group_id",
-          "g.algorithm_feed",
-          "g.algorithm_watch",
-          "g.ui_feed",
-          "g.ui_watch",
-        );
-      if (!row) throw notFound("participant");
-      return {
-        user_id: row.id,
-        login_id: row.login_id,
-        experiment_id: row.experiment_id,
-        experiment_status: row.status,
-        group_id: row.group_id,
-        algorithm_config: { feed: row.algorithm_feed, watch: row.algorithm_watch },
-        ui_config: { feed: row.ui_feed, watch: row.ui_watch },
-      };
     },
   };
 }

@@ -18,6 +18,11 @@ interface StudyRow {
   login_id: string;
   experiment_id: string;
   experiment_status: ExperimentStatus;
+  group_id: string;
+  algorithm_feed: string;
+  algorithm_watch: string;
+  ui_feed: string;
+  ui_watch: string;
   consent_text: string | null;
   completion: unknown;
   recruiting: unknown;
@@ -25,15 +30,6 @@ interface StudyRow {
   consent_version: string | null;
   consent_declined_at: Date | null;
   finished_at: Date | null;
-}
-
-/** Where a participant stands in the study flow. */
-export interface StudyState {
-  readonly experimentStatus: ExperimentStatus;
-  readonly completion: Completion | null;
-  /** The experiment has a consent text the participant has not agreed to (yet, or any more). */
-  readonly consentPending: boolean;
-  readonly finished: boolean;
 }
 
 /** What a participant request needs to be let through: the pages (feed, watch) or the surveys. */
@@ -45,8 +41,8 @@ const GATE_TTL_MS = 2000;
 /**
  * The study flow of api.md: consent, completion and the study states as they apply to one participant.
  * A participant is finished when the experiment's completion rule says so (all its conditions reached,
- * the post survey answered when it asks for one); this is checked when they ask (`/me`, the gate) and
- * recorded once (`finished_at`).
+ * the post survey answered when it asks for one); this is checked when they ask (`/me`, the survey
+ * dispatcher) and recorded once (`finished_at`).
  */
 export function createStudyService({ db, now }: ServiceDeps) {
   const gateCache = new TtlCache<{ status: ExperimentStatus; consentPending: boolean }>({
@@ -54,15 +50,22 @@ export function createStudyService({ db, now }: ServiceDeps) {
     max: 50_000,
   });
 
+  /** The participant, their group's configuration and their experiment's study flow, in one query. */
   async function row(userId: string): Promise<StudyRow> {
     const r = await db("users as u")
       .join("experiments as e", "e.id", "u.experiment_id")
+      .join("groups as g", "g.id", "u.group_id")
       .where("u.id", userId)
       .first<StudyRow | undefined>(
         "u.id as user_id",
         "u.login_id",
         "u.experiment_id",
         "e.status as experiment_status",
+        "u.group_id",
+        "g.algorithm_feed",
+        "g.algorithm_watch",
+        "g.ui_feed",
+        "g.ui_watch",
         "e.consent_text",
         "e.completion",
         "u.recruiting",
@@ -92,32 +95,51 @@ export function createStudyService({ db, now }: ServiceDeps) {
     return answered !== undefined;
   }
 
-  const consentPending = (r: StudyRow) =>
-    consentRequired(r.consent_text) && (r.consented_at === null || r.consent_version === null);
+  /** Agreeing records both the time and the version, together. */
+  const consentPending = (r: StudyRow) => consentRequired(r.consent_text) && r.consented_at === null;
 
-  /** Evaluates the completion rule and records a participant who just finished. */
-  async function evaluate(r: StudyRow): Promise<{ finished: boolean; progress: Progress }> {
-    const current = await progress(r.user_id);
-    if (r.finished_at) return { finished: true, progress: current };
+  /**
+   * Evaluates the completion rule: whether its conditions are reached (the study has ended for the
+   * participant: the post survey is due) and whether the participant is finished, recorded once.
+   * `progress` is read only when the rule needs it, or when the caller asks for it.
+   */
+  async function evaluate(r: StudyRow, withProgress: boolean) {
     const completion = json<Completion | null>(r.completion, null);
-    if (!completion || consentPending(r)) return { finished: false, progress: current };
-    if (!conditionsReached(completion, current, r.experiment_status))
-      return { finished: false, progress: current };
-    if (completion.after_post_survey && !(await postAnswered(r.experiment_id, r.user_id)))
-      return { finished: false, progress: current };
-    await db("users").where({ id: r.user_id }).whereNull("finished_at").update({ finished_at: now() });
-    return { finished: true, progress: current };
+    const needsProgress =
+      withProgress || (completion !== null && r.finished_at === null && r.experiment_status !== "completed");
+    const current = needsProgress ? await progress(r.user_id) : null;
+    const reached =
+      r.experiment_status === "completed" ||
+      (completion !== null &&
+        current !== null &&
+        conditionsReached(completion, current, r.experiment_status));
+    let finished = r.finished_at !== null;
+    if (!finished && completion && reached && !consentPending(r)) {
+      finished = !completion.after_post_survey || (await postAnswered(r.experiment_id, r.user_id));
+      if (finished)
+        await db("users").where({ id: r.user_id }).whereNull("finished_at").update({ finished_at: now() });
+    }
+    return { completion, reached: reached || finished, finished, progress: current };
   }
 
   return {
-    /** The study-flow part of `GET /me`: status, completion (once finished), consent and progress. */
-    async describe(userId: string): Promise<Pick<Me, "status" | "completion" | "consent" | "progress">> {
+    /**
+     * `GET /me`: the participant, their group's configuration, and where they stand in the study:
+     * status, completion (once finished), consent and progress.
+     */
+    async me(userId: string): Promise<Me> {
       const r = await row(userId);
-      const { finished, progress: p } = await evaluate(r);
-      const completion = json<Completion | null>(r.completion, null);
+      const { completion, finished, progress: p } = await evaluate(r, true);
       const recruiting = json<Record<string, string> | null>(r.recruiting, null) ?? {};
       const code = completion?.code ?? null;
       return {
+        user_id: r.user_id,
+        login_id: r.login_id,
+        experiment_id: r.experiment_id,
+        experiment_status: r.experiment_status,
+        group_id: r.group_id,
+        algorithm_config: { feed: r.algorithm_feed, watch: r.algorithm_watch },
+        ui_config: { feed: r.ui_feed, watch: r.ui_watch },
         status: finished ? "finished" : "active",
         completion:
           finished && completion
@@ -136,33 +158,21 @@ export function createStudyService({ db, now }: ServiceDeps) {
           ? {
               text: r.consent_text,
               version: consentVersion(r.consent_text),
-              consented_at: r.consent_version ? isoOrNull(r.consented_at) : null,
+              consented_at: isoOrNull(r.consented_at),
               declined_at: isoOrNull(r.consent_declined_at),
             }
           : null,
-        progress: p,
+        progress: p ?? { sessions: 0, feed_minutes: 0 },
       };
     },
 
     /**
-     * Where the participant stands: the survey dispatcher uses it so a study-ending post survey comes
-     * when the completion's conditions are reached, and no inter-session survey follows it.
+     * Whether the study has ended for the participant (the experiment is completed, their completion
+     * conditions are reached, or they finished): the post survey is due then, and no inter-session
+     * survey follows it.
      */
-    async state(userId: string): Promise<StudyState & { postStage: boolean }> {
-      const r = await row(userId);
-      const completion = json<Completion | null>(r.completion, null);
-      const { finished, progress: p } = await evaluate(r);
-      const postStage =
-        r.experiment_status === "completed" ||
-        finished ||
-        (completion !== null && conditionsReached(completion, p, r.experiment_status));
-      return {
-        experimentStatus: r.experiment_status,
-        completion,
-        consentPending: consentPending(r),
-        finished,
-        postStage,
-      };
+    async ended(userId: string): Promise<boolean> {
+      return (await evaluate(await row(userId), false)).reached;
     },
 
     /**
@@ -198,9 +208,9 @@ export function createStudyService({ db, now }: ServiceDeps) {
      * The gate of the participant endpoints (api.md, Study flow): without consent -> 403
      * `consent_required`; a paused study -> 403 `experiment_paused`; the feed and watch pages of a
      * study that is not running -> 403 `experiment_not_open` (a completed study keeps its surveys for
-     * the post survey). Cached briefly per participant.
+     * the post survey). Cached briefly per participant. Returns the participant, let through.
      */
-    async assertOpen(p: ParticipantPrincipal, area: StudyArea): Promise<void> {
+    async admit(p: ParticipantPrincipal, area: StudyArea): Promise<ParticipantPrincipal> {
       let known = gateCache.get(p.userId);
       if (!known) {
         const r = await row(p.userId);
@@ -213,12 +223,12 @@ export function createStudyService({ db, now }: ServiceDeps) {
         throw forbidden("experiment_paused", "This study is paused. Please come back later.");
       if (area === "pages" && known.status !== "running")
         throw forbidden("experiment_not_open", "This study is not open right now.");
+      return p;
     },
 
-    /** Forgets what the gate read (tests, and after changes made in this process). */
-    invalidate(userId?: string): void {
-      if (userId) gateCache.delete(userId);
-      else gateCache.clear();
+    /** Forgets what the gate read (after a change of an experiment made in this process). */
+    invalidate(): void {
+      gateCache.clear();
     },
   };
 }

@@ -87,12 +87,12 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
       const post = byKind("post");
       const inter = byKind("inter_session");
       if (!post && !inter) return null;
-      const { postStage } = await study.state(p.userId);
-      if (post && postStage && !(await hasResponse(post.id, p.userId))) {
+      const ended = await study.ended(p.userId);
+      if (post && ended && !(await hasResponse(post.id, p.userId))) {
         return { survey: presentSurvey(post), forced: false, about_session_id: null };
       }
 
-      if (inter && !postStage) {
+      if (inter && !ended) {
         const previous = await db("sessions")
           .where({ user_id: p.userId })
           .whereNot({ id: sessionId })
@@ -126,23 +126,18 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
           "survey_forced",
           "A survey that must be answered before the study cannot be dismissed.",
         );
-      const about = survey.kind === "inter_session" ? aboutSessionId : null;
-      const same = db("survey_dismissals").where({
-        survey_id: survey.id,
-        user_id: p.userId,
-        session_id: sessionId,
-      });
-      if (about === null) same.whereNull("about_session_id");
-      else same.where({ about_session_id: about });
-      if (await same.first("id")) return;
-      await db("survey_dismissals").insert({
-        id: newId(),
-        survey_id: survey.id,
-        user_id: p.userId,
-        session_id: sessionId,
-        about_session_id: about,
-        dismissed_at: now(),
-      });
+      // The same dismissal again is kept once (a unique index: migration 026).
+      await db("survey_dismissals")
+        .insert({
+          id: newId(),
+          survey_id: survey.id,
+          user_id: p.userId,
+          session_id: sessionId,
+          about_session_id: survey.kind === "inter_session" ? aboutSessionId : null,
+          dismissed_at: now(),
+        })
+        .onConflict()
+        .ignore();
     },
 
     /**

@@ -80,13 +80,6 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     });
   }
 
-  /** The participant, once the study flow lets them answer surveys (403 otherwise). */
-  async function admitted(ctx: Parameters<typeof participantOf>[0]) {
-    const p = participantOf(ctx);
-    await study.assertOpen(p, "surveys");
-    return p;
-  }
-
   return [
     route({
       method: "post",
@@ -246,7 +239,10 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
         404: error("Unknown session"),
       },
       handler: async (ctx, { query }) => {
-        const pending = await surveyResponses.pending(await admitted(ctx), query.session_id);
+        const pending = await surveyResponses.pending(
+          await study.admit(participantOf(ctx), "surveys"),
+          query.session_id,
+        );
         // Koa turns a null body into 204; the contract answers 200 with a JSON null.
         ctx.type = "application/json";
         ctx.body = pending === null ? "null" : pending;
@@ -270,7 +266,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
         422: error("invalid_answers naming the answer and rule, or validation_failed"),
       },
       handler: async (ctx, { params, body }) => {
-        const p = await admitted(ctx);
+        const p = await study.admit(participantOf(ctx), "surveys");
         ctx.body = await surveyResponses.submit(p, params.id, body);
         ctx.status = 201;
       },
@@ -292,7 +288,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
         409: error("survey_forced: a pre survey cannot be dismissed"),
       },
       handler: async (ctx, { params, body }) => {
-        const p = await admitted(ctx);
+        const p = await study.admit(participantOf(ctx), "surveys");
         await surveyResponses.dismiss(p, params.id, body.session_id, body.about_session_id ?? null);
         ctx.status = 204;
       },

@@ -10,6 +10,7 @@ import * as monitoring from "./022-monitoring.ts";
 import * as recruiting from "./023-recruiting.ts";
 import * as studyFlow from "./024-study-flow.ts";
 import * as audit from "./025-audit.ts";
+import * as dismissalsOnce from "./026-dismissals-once.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -24,6 +25,7 @@ const API_MIGRATIONS = {
   recruiting: { name: "023-recruiting", ...recruiting },
   studyFlow: { name: "024-study-flow", ...studyFlow },
   audit: { name: "025-audit", ...audit },
+  dismissalsOnce: { name: "026-dismissals-once", ...dismissalsOnce },
 } satisfies Record<string, Migration>;
 
 /**
@@ -43,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.recruiting,
   API_MIGRATIONS.studyFlow,
   API_MIGRATIONS.audit,
+  API_MIGRATIONS.dismissalsOnce,
 ];
 
 /**

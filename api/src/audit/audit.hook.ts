@@ -11,6 +11,14 @@ const NAMED_VALUES = new Set(["status", "is_active", "excluded", "format", "surf
  * target (the path's id, or the id of what was created), and the names of the fields sent, with the
  * few values above. Never a password, a text or any participant's data.
  */
+/** A request part that is a plain object (a JSON body, the query), or an empty one. */
+const fieldsOf = (part: unknown): Record<string, unknown> =>
+  part && typeof part === "object" && !Array.isArray(part) ? (part as Record<string, unknown>) : {};
+
+/** The first of the values that is a string. */
+const firstString = (...values: unknown[]): string | null =>
+  (values.find((v) => typeof v === "string") as string | undefined) ?? null;
+
 export function auditHook(audit: AuditService) {
   return async (
     ctx: AppContext,
@@ -18,25 +26,25 @@ export function auditHook(audit: AuditService) {
     input: RouteInput<TSchema, TSchema, TSchema>,
   ): Promise<void> => {
     const principal = ctx.state.principal;
-    const params = (input.params ?? {}) as Record<string, unknown>;
-    const body = ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : {};
-    const created = [body.id, body.key, body.username].find((v) => typeof v === "string") as
-      | string
-      | undefined;
-    const target = [params.id, params.user_id, params.username, params.key].find(
-      (v) => typeof v === "string",
-    ) as string | undefined;
-    const details: Record<string, unknown> = {};
-    for (const source of [input.body, input.query])
-      if (source && typeof source === "object" && !Array.isArray(source)) {
-        const fields = Object.keys(source).filter((k) => !/password/i.test(k));
-        if (source === input.body && fields.length > 0) details.fields = fields;
-        for (const k of fields) if (NAMED_VALUES.has(k)) details[k] = (source as Record<string, unknown>)[k];
-      }
+    const params = fieldsOf(input.params);
+    const created = fieldsOf(ctx.body);
+    const body = fieldsOf(input.body);
+    const sent = { ...fieldsOf(input.query), ...body };
+    const fields = Object.keys(body).filter((k) => !/password/i.test(k));
+    const details: Record<string, unknown> = fields.length > 0 ? { fields } : {};
+    for (const [k, v] of Object.entries(sent)) if (NAMED_VALUES.has(k)) details[k] = v;
     await audit.record({
       admin: principal?.role === "admin" ? principal.username : null,
       action,
-      target: target ?? created ?? null,
+      target: firstString(
+        params.id,
+        params.user_id,
+        params.username,
+        params.key,
+        created.id,
+        created.key,
+        created.username,
+      ),
       details,
     });
   };

@@ -1,3 +1,4 @@
+import { AuditEntry } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
 import type { AuditService } from "./audit.service.ts";
@@ -5,15 +6,6 @@ import type { AuditService } from "./audit.service.ts";
 const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   before: Type.Optional(Type.Integer({ minimum: 1, description: "An entry's cursor: older entries only" })),
-});
-
-const AuditEntry = Type.Object({
-  cursor: Type.Integer(),
-  at: Type.String(),
-  admin: Type.Union([Type.String(), Type.Null()]),
-  action: Type.String(),
-  target: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Record(Type.String(), Type.Unknown()),
 });
 
 export function auditRoutes({ audit }: { audit: AuditService }) {

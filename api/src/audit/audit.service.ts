@@ -1,15 +1,5 @@
+import type { AuditEntry } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-
-/** One admin action as the audit log keeps it. */
-export interface AuditEntry {
-  readonly at: string;
-  /** The admin's username; null for the system or an anonymous attempt. */
-  readonly admin: string | null;
-  readonly action: string;
-  readonly target: string | null;
-  /** A summary: field names, counts, a format. Never the data itself. */
-  readonly details: Record<string, unknown>;
-}
 
 interface AuditRow {
   seq: string | number;
@@ -23,7 +13,7 @@ interface AuditRow {
 /** The audit log of admin actions: appended as they happen, read newest first. */
 export function createAuditService({ db, now }: ServiceDeps) {
   return {
-    async record(entry: Omit<AuditEntry, "at">): Promise<void> {
+    async record(entry: Omit<AuditEntry, "at" | "cursor">): Promise<void> {
       await db("audit_log").insert({
         at: now(),
         admin: entry.admin,
@@ -34,10 +24,7 @@ export function createAuditService({ db, now }: ServiceDeps) {
     },
 
     /** Newest first; `before` (an entry's `cursor`) pages further back. */
-    async list(options: {
-      limit: number;
-      before?: number;
-    }): Promise<{ entries: (AuditEntry & { cursor: number })[] }> {
+    async list(options: { limit: number; before?: number }): Promise<{ entries: AuditEntry[] }> {
       const q = db<AuditRow>("audit_log").orderBy("seq", "desc").limit(options.limit);
       if (options.before !== undefined) q.where("seq", "<", options.before);
       const rows = (await q) as AuditRow[];

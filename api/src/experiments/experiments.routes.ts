@@ -1,4 +1,11 @@
-import { ErrorBody, Experiment, ExperimentCreate, ExperimentPatch, IdParams } from "@feedlab/schemas";
+import {
+  ErrorBody,
+  Experiment,
+  ExperimentCreate,
+  ExperimentPatch,
+  IdParams,
+  Readiness,
+} from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
 import type { ExperimentsService } from "./experiments.service.ts";
@@ -76,18 +83,7 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
       responses: {
         200: {
           description: "Readiness",
-          schema: Type.Object({
-            ready: Type.Boolean(),
-            problems: Type.Array(
-              Type.Object({
-                problem: Type.String(),
-                message: Type.String(),
-                group_id: Type.Optional(Type.String()),
-                page: Type.Optional(Type.String()),
-                key: Type.Optional(Type.String()),
-              }),
-            ),
-          }),
+          schema: Readiness,
         },
         404: notFound,
       },

@@ -9,6 +9,7 @@ import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable } from "../http/errors.ts";
 import { completionProblems, consentRequired } from "../study/completion.ts";
+import { assertExperiment } from "./exists.ts";
 import { readinessProblems } from "./readiness.ts";
 
 interface ExperimentRow {
@@ -113,8 +114,7 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
 
     /** What keeps the experiment from starting; empty when it can. */
     async readiness(id: string) {
-      const exists = await db("experiments").where({ id }).first("id");
-      if (!exists) throw notFound("experiment");
+      await assertExperiment(db, id);
       return readinessProblems(db, id);
     },
 

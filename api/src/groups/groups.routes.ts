@@ -1,4 +1,4 @@
-import { ErrorBody, Group, GroupCreate, GroupPatch, IdParams } from "@feedlab/schemas";
+import { ArmChange, ErrorBody, Group, GroupCreate, GroupPatch, IdParams } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
 import type { GroupsService } from "./groups.service.ts";
@@ -86,17 +86,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       responses: {
         200: {
           description: "Recorded changes",
-          schema: Type.Array(
-            Type.Object({
-              group_id: Type.String(),
-              group_name: Type.String(),
-              field: Type.String(),
-              old_value: Type.Union([Type.String(), Type.Null()]),
-              new_value: Type.Union([Type.String(), Type.Null()]),
-              admin: Type.Union([Type.String(), Type.Null()]),
-              changed_at: Type.String(),
-            }),
-          ),
+          schema: Type.Array(ArmChange),
         },
         404: { description: "Unknown experiment" },
       },

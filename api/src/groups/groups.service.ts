@@ -1,6 +1,7 @@
-import type { Group, GroupCreate, GroupPatch, SurfaceConfig } from "@feedlab/schemas";
+import type { ArmChange, Group, GroupCreate, GroupPatch, SurfaceConfig } from "@feedlab/schemas";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { assertExperiment } from "../experiments/exists.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import type { RecommenderCatalog } from "../recommenders/catalog.ts";
 
@@ -34,17 +35,6 @@ export const presentGroup = (r: GroupRow): Group => ({
 
 /** The columns of an arm whose change during a running study is recorded. */
 const RECORDED_FIELDS = ["algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch"] as const;
-
-/** A recorded change of a running arm (`GET .../changes`). */
-export interface GroupChange {
-  readonly group_id: string;
-  readonly group_name: string;
-  readonly field: (typeof RECORDED_FIELDS)[number];
-  readonly old_value: string | null;
-  readonly new_value: string | null;
-  readonly admin: string | null;
-  readonly changed_at: string;
-}
 
 export interface GroupsServiceDeps extends ServiceDeps {
   readonly recommenders: RecommenderCatalog;
@@ -200,13 +190,12 @@ export function createGroupsService(deps: GroupsServiceDeps) {
     },
 
     /** The recorded changes of the experiment's running arms, oldest first. */
-    async changes(experimentId: string): Promise<GroupChange[]> {
-      const exists = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exists) throw notFound("experiment");
+    async changes(experimentId: string): Promise<ArmChange[]> {
+      await assertExperiment(db, experimentId);
       const rows = (await db("group_changes")
         .where({ experiment_id: experimentId })
         .orderBy("changed_at")
-        .orderBy("id")) as (Omit<GroupChange, "changed_at"> & { changed_at: Date })[];
+        .orderBy("id")) as (Omit<ArmChange, "changed_at"> & { changed_at: Date })[];
       return rows.map((r) => ({
         group_id: r.group_id,
         group_name: r.group_name,

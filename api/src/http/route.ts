@@ -116,8 +116,8 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
         else if (body) input.body = check(body, parseJson(raw.text), "body");
         else input.raw = raw;
       }
-      await r.handler(ctx as AppContext, input as RouteInput<Schema, Schema, Schema>);
       const typed = input as RouteInput<Schema, Schema, Schema>;
+      await r.handler(ctx as AppContext, typed);
       const action = typeof r.audit === "function" ? r.audit(typed) : r.audit;
       if (action && deps.audit && ctx.status < 400) await deps.audit(ctx as AppContext, action, typed);
     });

@@ -7,6 +7,7 @@ import {
   VideoList,
   VideoPatch,
   VideosCreate,
+  VideoUsage,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { badRequest } from "../http/errors.ts";
@@ -129,11 +130,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       responses: {
         200: {
           description: "Pools holding the video",
-          schema: Type.Object({
-            experiments: Type.Array(
-              Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() }),
-            ),
-          }),
+          schema: VideoUsage,
         },
         404: { description: "Unknown video", schema: ErrorBody },
       },

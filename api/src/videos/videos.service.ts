@@ -74,6 +74,23 @@ export interface VideosServiceDeps extends ServiceDeps {
   readonly onChange?: (change: { type: "videos" } | { type: "pool"; experiment_id: string }) => void;
 }
 
+/** An experiment whose pool holds a video. */
+interface PoolHolder {
+  readonly id: string;
+  readonly name: string;
+  readonly status: string;
+}
+
+/** The experiments whose pool holds the video: running ones first, then by name. */
+function poolsHolding(db: Knex | Knex.Transaction, videoId: string): Promise<PoolHolder[]> {
+  return db("experiment_videos as p")
+    .join("experiments as e", "e.id", "p.experiment_id")
+    .where("p.video_id", videoId)
+    .orderByRaw("case when e.status = 'running' then 0 else 1 end")
+    .orderBy("e.name")
+    .select("e.id", "e.name", "e.status") as Promise<PoolHolder[]>;
+}
+
 export function createVideosService({ db, newId, now, onChange }: VideosServiceDeps) {
   /** Existing external ids among the given ones. */
   async function existingExternalIds(
@@ -177,16 +194,10 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
     },
 
     /** The experiments whose pool holds the video, running ones first. */
-    async usage(id: string): Promise<{ id: string; name: string; status: string }[]> {
+    async usage(id: string): Promise<PoolHolder[]> {
       const video = await db("videos").where({ id }).first("id");
       if (!video) throw notFound("video");
-      const rows = (await db("experiment_videos as p")
-        .join("experiments as e", "e.id", "p.experiment_id")
-        .where("p.video_id", id)
-        .orderByRaw("case when e.status = 'running' then 0 else 1 end")
-        .orderBy("e.name")
-        .select("e.id", "e.name", "e.status")) as { id: string; name: string; status: string }[];
-      return rows;
+      return poolsHolding(db, id);
     },
 
     /**
@@ -197,11 +208,9 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
       await db.transaction(async (trx) => {
         const video = await trx("videos").where({ id }).forUpdate().first("id");
         if (!video) throw notFound("video");
-        const running = (await trx("experiment_videos as p")
-          .join("experiments as e", "e.id", "p.experiment_id")
-          .where({ "p.video_id": id, "e.status": "running" })
-          .orderBy("e.name")
-          .select("e.id", "e.name")) as { id: string; name: string }[];
+        const running = (await poolsHolding(trx, id))
+          .filter((e) => e.status === "running")
+          .map(({ id, name }) => ({ id, name }));
         if (running.length > 0)
           throw conflict(
             "video_in_running_study",

@@ -95,3 +95,19 @@ export const Experiment = Type.Object({
   updated_at: Timestamp,
 });
 export type Experiment = Static<typeof Experiment>;
+
+/** What keeps an experiment from starting (`GET .../readiness`, and `experiment_not_ready`'s details). */
+export const Readiness = Type.Object({
+  ready: Type.Boolean(),
+  problems: Type.Array(
+    Type.Object({
+      problem: Type.String(),
+      message: Type.String(),
+      group_id: Type.Optional(Type.String()),
+      page: Type.Optional(Type.String()),
+      key: Type.Optional(Type.String()),
+    }),
+  ),
+});
+export type Readiness = Static<typeof Readiness>;
+export type ReadinessProblem = Readiness["problems"][number];

@@ -50,3 +50,20 @@ export const Group = Type.Object({
   updated_at: Timestamp,
 });
 export type Group = Static<typeof Group>;
+
+/** A change made to a running arm (`GET /api/v1/admin/experiments/{id}/changes`). */
+export const ArmChange = Type.Object({
+  group_id: Type.String(),
+  group_name: Type.String(),
+  field: Type.Union([
+    Type.Literal("algorithm_feed"),
+    Type.Literal("algorithm_watch"),
+    Type.Literal("ui_feed"),
+    Type.Literal("ui_watch"),
+  ]),
+  old_value: Type.Union([Type.String(), Type.Null()]),
+  new_value: Type.Union([Type.String(), Type.Null()]),
+  admin: Type.Union([Type.String(), Type.Null()]),
+  changed_at: Type.String(),
+});
+export type ArmChange = Static<typeof ArmChange>;

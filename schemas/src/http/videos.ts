@@ -96,3 +96,9 @@ export const ImportSummary = Type.Object({
   ),
 });
 export type ImportSummary = Static<typeof ImportSummary>;
+
+/** The experiments whose pool holds a video (`GET /api/v1/admin/videos/{id}/usage`). */
+export const VideoUsage = Type.Object({
+  experiments: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() })),
+});
+export type VideoUsage = Static<typeof VideoUsage>;

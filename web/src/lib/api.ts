@@ -7,7 +7,10 @@
 import { ApiError, errorFromResponse, type Fetch, ParticipantApi } from "./participant-api.ts";
 import type {
   AddParticipantRequest,
+  AdminAccount,
   AdminUser,
+  ArmChange,
+  AuditEntry,
   CreateExperimentRequest,
   Experiment,
   ExperimentCompleteness,
@@ -22,6 +25,7 @@ import type {
   NewVideo,
   Participant,
   ParticipantSummary,
+  Readiness,
   Recommender,
   RecommenderCreate,
   RecommenderHealth,
@@ -38,41 +42,15 @@ import type {
   Video,
   VideoList,
   VideoPool,
+  VideoUsage,
 } from "./types.ts";
 
 export { ApiError, errorFromResponse, isApiError } from "./participant-api.ts";
+export type { ArmChange, ReadinessProblem } from "./types.ts";
 
 const enc = encodeURIComponent;
 
 /** The participant endpoints and the admin console's. */
-/** An admin action from the audit log. */
-export interface AuditEntry {
-  readonly cursor: number;
-  readonly at: string;
-  readonly admin: string | null;
-  readonly action: string;
-  readonly target: string | null;
-  readonly details: Record<string, unknown>;
-}
-
-/** A change made to a running arm (`GET .../changes`). */
-export interface ArmChange {
-  readonly group_id: string;
-  readonly group_name: string;
-  readonly field: "algorithm_feed" | "algorithm_watch" | "ui_feed" | "ui_watch";
-  readonly old_value: string | null;
-  readonly new_value: string | null;
-  readonly admin: string | null;
-  readonly changed_at: string;
-}
-
-/** One reason an experiment cannot start, as `experiment_not_ready` and the readiness check list it. */
-export interface ReadinessProblem {
-  readonly problem: string;
-  readonly message: string;
-  readonly group_id?: string;
-}
-
 export class ApiClient extends ParticipantApi {
   // --- Admin authentication -------------------------------------------------------------------
 
@@ -92,11 +70,11 @@ export class ApiClient extends ParticipantApi {
     });
   }
 
-  listAdmins(): Promise<{ username: string; created_at: string }[]> {
+  listAdmins(): Promise<AdminAccount[]> {
     return this.request("GET", "/api/v1/admin/admins");
   }
 
-  addAdmin(body: { username: string; password: string }): Promise<{ username: string; created_at: string }> {
+  addAdmin(body: { username: string; password: string }): Promise<AdminAccount> {
     return this.request("POST", "/api/v1/admin/admins", { body });
   }
 
@@ -136,7 +114,7 @@ export class ApiClient extends ParticipantApi {
   }
 
   /** What keeps the experiment from starting (empty `problems` when it can). */
-  experimentReadiness(id: string): Promise<{ ready: boolean; problems: ReadinessProblem[] }> {
+  experimentReadiness(id: string): Promise<Readiness> {
     return this.request("GET", `/api/v1/admin/experiments/${enc(id)}/readiness`);
   }
 
@@ -296,7 +274,7 @@ export class ApiClient extends ParticipantApi {
   }
 
   /** The experiments whose pool holds the video. */
-  videoUsage(id: string): Promise<{ experiments: { id: string; name: string; status: string }[] }> {
+  videoUsage(id: string): Promise<VideoUsage> {
     return this.request("GET", `/api/v1/admin/videos/${enc(id)}/usage`);
   }
 

@@ -6,7 +6,10 @@
 import type { FeedQuery as ServerFeedQuery } from "@feedlab/schemas";
 
 export type {
+  AdminAccount,
   AdminMe as AdminUser,
+  ArmChange,
+  AuditEntry,
   Comment as VideoComment,
   ErrorBody as ApiErrorBody,
   Experiment,
@@ -37,6 +40,8 @@ export type {
   ParticipantUiTemplate,
   PoolBody as VideoPool,
   Rate,
+  Readiness,
+  ReadinessProblem,
   RecommenderCreate,
   RecommenderHealth,
   RecommenderPatch,
@@ -56,6 +61,7 @@ export type {
   VideoInput as NewVideo,
   VideoList,
   VideoType,
+  VideoUsage,
 } from "@feedlab/schemas";
 export { EXPERIMENT_STATUSES, UI_NONE } from "@feedlab/schemas/http/enums.ts";
 

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
 
 /** Log levels accepted by FEEDLAB_LOG_LEVEL (pino's). */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -112,11 +113,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const kafkaPartitions = int("FEEDLAB_KAFKA_PARTITIONS", 6, 1, 1000);
 
   const adminUsername = str("FEEDLAB_ADMIN_USERNAME") ?? "admin";
-  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(adminUsername)) {
+  if (!new RegExp(ADMIN_USERNAME_PATTERN).test(adminUsername)) {
     problems.push("FEEDLAB_ADMIN_USERNAME must be 1-64 characters of letters, digits, . _ @ -");
   }
   const adminPassword = env.FEEDLAB_ADMIN_PASSWORD ?? null;
-  if (adminPassword !== null && adminPassword.length < 8) {
+  if (adminPassword !== null && adminPassword.length < ADMIN_PASSWORD_MIN_LENGTH) {
     problems.push("FEEDLAB_ADMIN_PASSWORD must be at least 8 characters");
   }
 

@@ -118,12 +118,11 @@ export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: Aut
       handler: async (ctx, { body }) => {
         const p = ctx.state.principal;
         if (p?.role !== "admin") throw unauthorized();
-        const token = ctx.cookies.get(ADMIN_COOKIE);
         await auth.changePassword(
           p.adminId,
           body.current_password,
           body.new_password,
-          token ? auth.tokenHash(token) : undefined,
+          ctx.cookies.get(ADMIN_COOKIE),
         );
         ctx.status = 204;
       },

@@ -58,15 +58,19 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
       return Number(row?.n ?? 0);
     },
 
-    async createAdmin(username: string, password: string): Promise<{ id: string; username: string }> {
+    async createAdmin(
+      username: string,
+      password: string,
+    ): Promise<{ id: string; username: string; created_at: string }> {
       const id = newId();
+      const at = now();
       await db("admins").insert({
         id,
         username,
         password_hash: await hashPassword(password),
-        created_at: now(),
+        created_at: at,
       });
-      return { id, username };
+      return { id, username, created_at: at.toISOString() };
     },
 
     async setAdminPassword(username: string, password: string): Promise<boolean> {
@@ -88,24 +92,16 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
       return rows.map((r) => ({ username: r.username, created_at: new Date(r.created_at).toISOString() }));
     },
 
-    /** Adds an admin; a username taken -> 409 duplicate_username. */
+    /** Adds an admin; a username taken -> 409 duplicate_username (the unique index decides). */
     async addAdmin(username: string, password: string): Promise<{ username: string; created_at: string }> {
-      if (await this.adminExists(username))
-        throw conflict("duplicate_username", `An admin named “${username}” already exists.`);
-      const at = now();
       try {
-        await db("admins").insert({
-          id: newId(),
-          username,
-          password_hash: await hashPassword(password),
-          created_at: at,
-        });
+        const { created_at } = await this.createAdmin(username, password);
+        return { username, created_at };
       } catch (err) {
         if (isUniqueViolation(err))
           throw conflict("duplicate_username", `An admin named “${username}” already exists.`);
         throw err;
       }
-      return { username, created_at: at.toISOString() };
     },
 
     /**
@@ -129,14 +125,9 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
 
     /**
      * Changes the signed-in admin's password after checking the current one (403 wrong_password), and
-     * ends their other sessions.
+     * ends their other sessions (all but the one of `keepToken`, the request's cookie).
      */
-    async changePassword(
-      adminId: string,
-      current: string,
-      next: string,
-      keepTokenHash?: string,
-    ): Promise<void> {
+    async changePassword(adminId: string, current: string, next: string, keepToken?: string): Promise<void> {
       const row = (await db("admins").where({ id: adminId }).first("password_hash")) as
         | { password_hash: string }
         | undefined;
@@ -146,13 +137,10 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
         .where({ id: adminId })
         .update({ password_hash: await hashPassword(next) });
       const others = db("auth_sessions").where({ admin_id: adminId });
-      if (keepTokenHash) others.whereNot({ token_hash: keepTokenHash });
+      if (keepToken) others.whereNot({ token_hash: sha256(keepToken) });
       await others.delete();
       resolved.clear();
     },
-
-    /** The stored form of a cookie token (to keep the current session when ending the others). */
-    tokenHash: (token: string) => sha256(token),
 
     async adminExists(username: string): Promise<boolean> {
       return (await db("admins").where({ username }).first("id")) !== undefined;

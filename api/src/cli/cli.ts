@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import type { EventLog } from "@feedlab/ingest";
 import { projectionsNamed, replay } from "@feedlab/projector";
 import { decodeLoggedEvent } from "@feedlab/schemas";
+import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
 import cliProgress from "cli-progress";
 import { createAuthService } from "../auth/auth.service.ts";
 import { generatePassword } from "../auth/passwords.ts";
@@ -80,10 +81,10 @@ async function cmdAdmin(config: Config, args: string[]) {
     options: { username: { type: "string" }, password: { type: "string" } },
   });
   const username = values.username ?? config.adminUsername;
-  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(username))
+  if (!new RegExp(ADMIN_USERNAME_PATTERN).test(username))
     throw new UsageError("--username must be 1-64 characters of letters, digits, . _ @ -");
-  if (values.password !== undefined && values.password.length < 8)
-    throw new UsageError("--password must be at least 8 characters");
+  if (values.password !== undefined && values.password.length < ADMIN_PASSWORD_MIN_LENGTH)
+    throw new UsageError(`--password must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters`);
   const store = await openStore(config, createLogger("warn", config.logFormat));
   try {
     const auth = createAuthService(store.deps);

@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "./enums.ts";
 
 export const LoginBody = Type.Object(
   {
@@ -13,10 +14,10 @@ export const AdminMe = Type.Object({ username: Type.String() });
 export type AdminMe = Static<typeof AdminMe>;
 
 /** An admin's username: letters, digits and `. _ @ -`, as FEEDLAB_ADMIN_USERNAME. */
-export const AdminUsername = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9._@-]+$" });
+export const AdminUsername = Type.String({ minLength: 1, maxLength: 64, pattern: ADMIN_USERNAME_PATTERN });
 
 /** A new password: at least 8 characters, as FEEDLAB_ADMIN_PASSWORD. */
-export const NewPassword = Type.String({ minLength: 8, maxLength: 1024 });
+export const NewPassword = Type.String({ minLength: ADMIN_PASSWORD_MIN_LENGTH, maxLength: 1024 });
 
 export const AdminCreate = Type.Object(
   { username: AdminUsername, password: NewPassword },

@@ -26,3 +26,9 @@ export const RECRUITING_PARAMETERS = [
   "assignmentId",
   "hitId",
 ] as const;
+
+/** An admin's username: 1-64 letters, digits and `. _ @ -` (the console, the CLI and FEEDLAB_ADMIN_USERNAME). */
+export const ADMIN_USERNAME_PATTERN = "^[A-Za-z0-9._@-]{1,64}$";
+
+/** The fewest characters an admin password may have. */
+export const ADMIN_PASSWORD_MIN_LENGTH = 8;

@@ -47,7 +47,8 @@ async function startProcess(env: Record<string, string>): Promise<Running> {
 function runCli(args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, FEEDLAB_LOG_FORMAT: "json", ...env },
+    // The embedded defaults: a developer's DATABASE_URL or KAFKA_BROKERS must not leak in.
+    env: { ...process.env, DATABASE_URL: "", KAFKA_BROKERS: "", FEEDLAB_LOG_FORMAT: "json", ...env },
     encoding: "utf8",
     timeout: 60_000,
   });

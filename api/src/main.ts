@@ -24,6 +24,7 @@ import { type DbKind, migrate, openDb } from "./db/db.ts";
 import { scheduleMaintenance } from "./db/maintenance.ts";
 import { DEMO_MEDIA_DIR, seedDemo } from "./demo/seed.ts";
 import type { ServiceDeps } from "./deps.ts";
+import { createErasureService } from "./erasure/erasure.service.ts";
 import { createEventStoreReader } from "./events/event-store.read.ts";
 import { eventRoutes } from "./events/events.routes.ts";
 import { createEventsService } from "./events/events.service.ts";
@@ -100,6 +101,8 @@ export async function openEventLog(config: Config, log: Logger, store: Store | n
       partitions: config.kafkaPartitions,
       clientId: `feedlab-${process.pid}`,
       logger: log.child({ component: "kafka" }),
+      // Participant keys live in the database; tools without it read their mirror topic.
+      db: store?.db,
     });
   }
   if (!store) throw new Error("The embedded event log lives in the database: open the store first.");
@@ -195,8 +198,10 @@ export async function openRuntime(
     ...deps,
     onVersion: (templateId) => void changes.publish({ type: "template", template_id: templateId }),
   });
+  const auth = createAuthService(deps);
+  const audit = createAuditService(deps);
   const services = {
-    auth: createAuthService(deps),
+    auth,
     experiments: createExperimentsService({ ...deps, onStudyChange: () => study.invalidate() }),
     groups: createGroupsService({
       ...deps,
@@ -208,7 +213,13 @@ export async function openRuntime(
     participants: createParticipantsService({ ...deps, joinSecret: config.joinSecret }),
     sessions,
     study,
-    audit: createAuditService(deps),
+    audit,
+    erasure: createErasureService({
+      ...deps,
+      log: eventLog,
+      audit,
+      onErased: () => void changes.publish({ type: "participants_erased" }),
+    }),
     feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),
     surveys: createSurveysService(deps),
     surveyResponses: createSurveyResponsesService({ ...deps, sessions, study }),
@@ -230,8 +241,18 @@ export async function openRuntime(
   };
   // Stamping contexts hold a group's recommender keys and UI versions: drop them when either changes.
   changes.subscribe((change) => {
-    if (change.type === "group" || change.type === "template" || change.type === "resync")
+    if (
+      change.type === "group" ||
+      change.type === "template" ||
+      change.type === "resync" ||
+      change.type === "participants_erased"
+    )
       events.invalidateContexts();
+    // An erased participant's cookie answers 401 at once, and nothing of theirs stays remembered.
+    if (change.type === "participants_erased" || change.type === "resync") {
+      auth.forgetResolved();
+      study.invalidate();
+    }
   });
   // PostgreSQL's autovacuum keeps statistics and space in order; PGlite has no background workers.
   const maintenance = kind === "pglite" ? scheduleMaintenance(db, log.child({ component: "db" })) : null;
@@ -291,6 +312,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
       auth: services.auth,
       cookies,
       study: services.study,
+      erasure: services.erasure,
     }),
     ...sessionRoutes(services),
     ...feedRoutes({ feed: services.feed, progress: rt.progress, study: services.study }),

@@ -1,7 +1,8 @@
 import type { LogRecord } from "@feedlab/ingest";
-import { rowsOf } from "@feedlab/ingest";
+import { erasedAmong, rowsOf } from "@feedlab/ingest";
 import { decodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
+import { ERASE_LOCK } from "./erase.ts";
 import { type InsertedKeys, keyOf, type LogPlace, type Row, type RowOp, type Value } from "./ops.ts";
 import type { Projection } from "./read-model.ts";
 import { eventsProjection, firstPlaces, placeKey } from "./read-models/index.ts";
@@ -204,9 +205,11 @@ export async function applyRecords(
   projections: readonly Projection[],
   consumer: string,
 ): Promise<{ applied: number; dead: DeadLetter[] }> {
-  const decoded: { event: LoggedEvent; place: LogPlace }[] = [];
+  let decoded: { event: LoggedEvent; place: LogPlace }[] = [];
   const dead: DeadLetter[] = [];
   for (const r of records) {
+    // A record of an erased participant that the log could not delete (Kafka: its key is gone).
+    if (r.erased) continue;
     try {
       decoded.push({
         event: decodeLoggedEvent(r.value),
@@ -221,6 +224,10 @@ export async function applyRecords(
       });
     }
   }
+  // Erasures wait for this batch, and this batch leaves out whoever an erasure before it took away.
+  await trx.raw("select pg_advisory_xact_lock_shared(?)", [ERASE_LOCK]);
+  const erased = await erasedAmong(trx, [...new Set(decoded.map((d) => d.event.user_id))]);
+  if (erased.size > 0) decoded = decoded.filter((d) => !erased.has(d.event.user_id));
   const others = projections.filter((p) => p !== eventsProjection);
   let fresh = decoded;
   if (projections.includes(eventsProjection)) {

@@ -1,5 +1,6 @@
 export * from "./apply.ts";
 export * from "./checkpoints.ts";
+export * from "./erase.ts";
 export * from "./ops.ts";
 export * from "./progress.ts";
 export * from "./projector.ts";

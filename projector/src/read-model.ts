@@ -31,4 +31,11 @@ export interface Projection {
   readonly requires?: readonly string[];
   project(event: LoggedEvent, place: LogPlace): RowOp[];
   settle?(input: SettleInput): Promise<RowOp[]>;
+  /**
+   * Erases participants (api.md, participant rights): removes their rows and takes their part out
+   * of shared totals, so the read model is what a replay without their events would build. Runs
+   * before the read models listed earlier (the events store is still there to read). Answers the
+   * rows deleted or changed.
+   */
+  erase?(sql: Knex.Transaction, userIds: readonly string[]): Promise<number>;
 }

@@ -1,5 +1,5 @@
 import type { Middleware } from "koa";
-import type { AppState } from "../http/context.ts";
+import type { AdminPrincipal, AppContext, AppState } from "../http/context.ts";
 import { forbidden, unauthorized } from "../http/errors.ts";
 import type { AuthService } from "./auth.service.ts";
 import { ADMIN_COOKIE, PARTICIPANT_COOKIE } from "./cookies.ts";
@@ -28,4 +28,11 @@ export function createAuthMiddleware(auth: AuthService) {
       }
       throw unauthorized(access === "admin" ? "Sign in as an admin first." : "Join the study first.");
     };
+}
+
+/** The admin behind a request that passed `auth("admin")`. */
+export function adminOf(ctx: AppContext): AdminPrincipal {
+  const p = ctx.state.principal;
+  if (p?.role !== "admin") throw unauthorized("Sign in as an admin first.");
+  return p;
 }

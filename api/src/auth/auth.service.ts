@@ -174,6 +174,11 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
       return principal?.principal ?? null;
     },
 
+    /** Forgets every resolved cookie (participants were erased: their cookies must answer 401 now). */
+    forgetResolved(): void {
+      resolved.clear();
+    },
+
     async purgeExpired(): Promise<number> {
       return db("auth_sessions").where("expires_at", "<=", now()).delete();
     },

@@ -7,12 +7,20 @@ import {
   Readiness,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { adminOf } from "../auth/auth.middleware.ts";
+import type { ErasureService } from "../erasure/erasure.service.ts";
 import { route } from "../http/route.ts";
 import type { ExperimentsService } from "./experiments.service.ts";
 
 const notFound = { description: "Unknown experiment", schema: ErrorBody };
 
-export function experimentRoutes({ experiments }: { experiments: ExperimentsService }) {
+export function experimentRoutes({
+  experiments,
+  erasure,
+}: {
+  experiments: ExperimentsService;
+  erasure: ErasureService;
+}) {
   return [
     route({
       method: "post",
@@ -95,14 +103,16 @@ export function experimentRoutes({ experiments }: { experiments: ExperimentsServ
     route({
       method: "delete",
       path: "/api/v1/admin/experiments/{id}",
-      audit: "experiment.delete",
       tag: "experiments",
-      summary: "Delete an experiment with its groups, pool links, participants and surveys",
+      summary:
+        "Delete an experiment with its groups, pool links, participants and surveys, and erase its events",
+      description:
+        "Every participant of the experiment is erased as `DELETE /admin/participants/{user_id}` erases one (rows, read models, the event log), in batches; then the experiment goes. The audit log records `experiment.delete` with the row counts.",
       access: "admin",
       params: IdParams,
       responses: { 204: { description: "Deleted" }, 404: notFound },
       handler: async (ctx, { params }) => {
-        await experiments.remove(params.id);
+        await erasure.experiment(params.id, adminOf(ctx).username);
         ctx.status = 204;
       },
     }),

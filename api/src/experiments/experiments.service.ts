@@ -119,10 +119,6 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
     },
 
     /** Deletes the experiment; groups, pool links and participants go with it (foreign keys cascade). */
-    async remove(id: string): Promise<void> {
-      const n = await db("experiments").where({ id }).delete();
-      if (n === 0) throw notFound("experiment");
-    },
   };
 }
 

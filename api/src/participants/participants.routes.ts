@@ -11,9 +11,11 @@ import {
   ParticipantSummary,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { adminOf } from "../auth/auth.middleware.ts";
 import type { AuthService } from "../auth/auth.service.ts";
-import { type CookiePolicy, PARTICIPANT_COOKIE, setSessionCookie } from "../auth/cookies.ts";
+import { type CookiePolicy, clearCookie, PARTICIPANT_COOKIE, setSessionCookie } from "../auth/cookies.ts";
 import type { Db } from "../db/db.ts";
+import type { ErasureService } from "../erasure/erasure.service.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import type { AppContext } from "../http/context.ts";
 import { unauthorized } from "../http/errors.ts";
@@ -35,6 +37,7 @@ export interface ParticipantRoutesDeps {
   readonly auth: AuthService;
   readonly cookies: CookiePolicy;
   readonly study: StudyService;
+  readonly erasure: ErasureService;
 }
 
 /** The participant behind a request that passed `auth("participant")`. */
@@ -44,7 +47,14 @@ export function participantOf(ctx: AppContext) {
   return p;
 }
 
-export function participantRoutes({ db, participants, auth, cookies, study }: ParticipantRoutesDeps) {
+export function participantRoutes({
+  db,
+  participants,
+  auth,
+  cookies,
+  study,
+  erasure,
+}: ParticipantRoutesDeps) {
   return [
     route({
       method: "post",
@@ -165,6 +175,39 @@ export function participantRoutes({ db, participants, auth, cookies, study }: Pa
       },
       handler: async (ctx, { params, body }) => {
         await participants.setExcluded(params.user_id, body.excluded, body.reason);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/v1/admin/participants/{user_id}",
+      tag: "participants",
+      summary: "Erase a participant and all their data",
+      description:
+        "Erases the participant everywhere: the participant, their sessions, survey responses and dismissals, every read-model row (shared counts such as view counts and co-views lose their part), and their records in the event log (deleted on the embedded log; on Kafka their key is destroyed, so no export, tail or replay reads them). Their cookie answers 401 afterwards. The audit log records `participant.erase` with row counts. Erasing an erased participant again answers 204.",
+      access: "admin",
+      params: UserParams,
+      responses: {
+        204: { description: "Erased" },
+        404: { description: "Unknown participant", schema: ErrorBody },
+      },
+      handler: async (ctx, { params }) => {
+        await erasure.participant(params.user_id, adminOf(ctx).username);
+        ctx.status = 204;
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/v1/me/withdraw",
+      tag: "participants",
+      summary: "Withdraw from the study and erase all of one's data",
+      description:
+        "The participant's own erasure, as `DELETE /admin/participants/{user_id}` does it; the cookie is cleared and answers 401 afterwards. The audit log records `participant.withdraw` (no admin) with row counts.",
+      access: "participant",
+      responses: { 204: { description: "Withdrawn and erased" } },
+      handler: async (ctx) => {
+        await erasure.participant(participantOf(ctx).userId, null);
+        clearCookie(ctx, PARTICIPANT_COOKIE, cookies);
         ctx.status = 204;
       },
     }),

@@ -20,6 +20,7 @@ export type Change =
   | { readonly type: "videos" }
   | { readonly type: "template"; readonly template_id: string }
   | { readonly type: "model"; readonly experiment_id: string }
+  | { readonly type: "participants_erased" }
   | { readonly type: "resync" };
 
 export type ChangeListener = (change: Change) => void;

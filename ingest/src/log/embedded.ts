@@ -2,18 +2,17 @@ import { EventEmitter } from "node:events";
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { rowsOf } from "../db/sql.ts";
-import type {
-  AppendResult,
-  EventLog,
-  LogPosition,
-  LogRecord,
-  SubscribeOptions,
-  Subscription,
+import {
+  APPEND_LOCK,
+  type AppendResult,
+  type EventLog,
+  type LogPosition,
+  type LogRecord,
+  recordErasure,
+  type SubscribeOptions,
+  type Subscription,
 } from "./event-log.ts";
 import { groupCommit } from "./group-commit.ts";
-
-/** Advisory lock serialising appends on PostgreSQL, so positions commit in order (no gaps seen). */
-const APPEND_LOCK = 0x6c6f_6721; // "log!"
 
 export interface EmbeddedLogOptions {
   readonly db: Knex;
@@ -26,21 +25,34 @@ export interface EmbeddedLogOptions {
 const num = (v: unknown) => Number(v);
 
 /**
- * Appends records given as one JSON parameter (an array of {event_id, session_id, record}, the record
- * base64): one short statement instead of three placeholders per record, which is much less work to
- * build, to pass to the database and for it to parse and plan.
+ * Appends records given as one JSON parameter (an array of {event_id, session_id, user_id, record},
+ * the record base64): one short statement instead of three placeholders per record, which is much
+ * less work to build, to pass to the database and for it to parse and plan. Records of erased
+ * participants are left out (an erasure and an append in flight: appends and erasures hold the same
+ * lock, so the append sees the erasure). Rows keep the batch's order (the anti-join may not).
  */
 const INSERT_RECORDS = `insert into event_log (event_id, session_id, record)
   select r.event_id, r.session_id, decode(r.record, 'base64')
-  from json_to_recordset(?::json) as r(event_id uuid, session_id uuid, record text)
+  from rows from (json_to_recordset(?::json) as (event_id uuid, session_id uuid, user_id uuid, record text))
+    with ordinality as r(event_id, session_id, user_id, record, ord)
+  where not exists (select 1 from event_log_erasures x where x.user_id = r.user_id)
+  order by r.ord
   on conflict (event_id) do nothing
   returning position, event_id`;
 
-function recordsJson(rows: readonly { event_id: string; session_id: string; record: Buffer }[]): string {
+interface PendingRow {
+  readonly event_id: string;
+  readonly session_id: string;
+  readonly user_id: string;
+  readonly record: Buffer;
+}
+
+function recordsJson(rows: readonly PendingRow[]): string {
   return JSON.stringify(
     rows.map((r) => ({
       event_id: r.event_id,
       session_id: r.session_id,
+      user_id: r.user_id,
       record: r.record.toString("base64"),
     })),
   );
@@ -62,13 +74,14 @@ export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLo
 
   /** Writes several callers' batches in one transaction; returns each caller's result. */
   async function write(batches: readonly (readonly LoggedEvent[])[]): Promise<AppendResult[]> {
-    const rows = new Map<string, { event_id: string; session_id: string; record: Buffer }>();
+    const rows = new Map<string, PendingRow>();
     for (const batch of batches) {
       for (const e of batch) {
         if (!rows.has(e.event_id)) {
           rows.set(e.event_id, {
             event_id: e.event_id,
             session_id: e.session_id,
+            user_id: e.user_id,
             record: encodeLoggedEvent(e),
           });
         }
@@ -232,6 +245,23 @@ export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLo
     position: async () => {
       const r = await db("event_log").max({ m: "position" }).first<{ m: string | number | null }>();
       return new Map([[0, num(r?.m ?? -1)]]);
+    },
+    erase: async ({ userIds, sessionIds }, via) => {
+      // Appends wait (PGlite has one connection; PostgreSQL appends take this lock).
+      await via.raw("select pg_advisory_xact_lock(?)", [APPEND_LOCK]);
+      await recordErasure(via, userIds, new Date());
+      let records = 0;
+      for (let i = 0; i < sessionIds.length; i += 5000) {
+        records += rowsOf<{ n: string | number }>(
+          await via.raw(
+            `with gone as (delete from event_log where session_id in
+               (select value::uuid from json_array_elements_text(?::json)) returning 1)
+             select count(*) as n from gone`,
+            [JSON.stringify(sessionIds.slice(i, i + 5000))],
+          ),
+        ).reduce((a, r) => a + Number(r.n), 0);
+      }
+      return { records, keys: 0, afterCommit: async () => {} };
     },
     healthcheck: async () => {
       await db.raw("select 1 from event_log limit 1");

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { decodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import type { Knex } from "knex";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDb } from "../../../api/src/db/db.ts";
@@ -17,12 +18,12 @@ import { covers, decodePosition, type EventLog, encodePosition, type LogRecord }
 const ADAPTERS = ["embedded on pglite", "embedded on postgres", "kafka"] as const;
 
 let n = 0;
-function event(sessionId: string): LoggedEvent {
+function event(sessionId: string, userId: string = randomUUID()): LoggedEvent {
   n++;
   return {
     event_id: randomUUID(),
     session_id: sessionId,
-    user_id: randomUUID(),
+    user_id: userId,
     login_id: "p",
     experiment_id: randomUUID(),
     group_id: randomUUID(),
@@ -63,9 +64,19 @@ async function readAll(log: EventLog): Promise<LogRecord[]> {
 describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
   let storage: TestStorage | null = null;
   let closeDb: (() => Promise<void>) | null = null;
+  let db: Knex;
   let log: EventLog;
 
   beforeAll(async () => {
+    // The log's own tables (the embedded log; on Kafka, the participants' keys) live in a database.
+    storage = await createTestStorage(adapter === "embedded on postgres" ? "postgres" : "pglite");
+    const opened = openDb({
+      databaseUrl: storage.env.DATABASE_URL ?? null,
+      dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
+    });
+    closeDb = opened.close;
+    db = opened.db;
+    for (const m of eventLogMigrations) await m.up(opened.db);
     if (adapter === "kafka") {
       log = await createKafkaLog({
         brokers: inject("kafkaBrokers").split(","),
@@ -73,16 +84,10 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
         partitions: 3,
         clientId: "contract-test",
         logger: pino({ level: "silent" }),
+        db,
       });
       return;
     }
-    storage = await createTestStorage(adapter === "embedded on pglite" ? "pglite" : "postgres");
-    const opened = openDb({
-      databaseUrl: storage.env.DATABASE_URL ?? null,
-      dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
-    });
-    closeDb = opened.close;
-    for (const m of eventLogMigrations) await m.up(opened.db);
     log = createEmbeddedLog({ db: opened.db, multiProcess: adapter === "embedded on postgres", pollMs: 50 });
   });
   afterAll(async () => {
@@ -147,4 +152,33 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
     expect(deliveries[1]).toEqual(expect.arrayContaining(deliveries[0] ?? [-1]));
     expect(deliveries.at(-1)).toContain(last);
   }, 60_000);
+
+  it("erases a participant: no reader returns their records, an append of theirs afterwards stores nothing, others stay", async () => {
+    const [alice, bob] = [randomUUID(), randomUUID()];
+    const [aliceSession, bobSession] = [randomUUID(), randomUUID()];
+    const hers = [event(aliceSession, alice), event(aliceSession, alice), event(aliceSession, alice)];
+    const his = [event(bobSession, bob), event(bobSession, bob)];
+    await log.append([...hers, ...his]);
+    const erasure = await db.transaction((trx) =>
+      log.erase({ userIds: [alice], sessionIds: [aliceSession] }, trx),
+    );
+    await erasure.afterCommit();
+    if (adapter === "kafka") expect(erasure).toMatchObject({ records: null, keys: 1 });
+    else expect(erasure).toMatchObject({ records: 3, keys: 0 });
+
+    const all = await readAll(log);
+    const readable = all.filter((r) => !r.erased).map((r) => decodeLoggedEvent(r.value));
+    expect(readable.filter((e) => e.user_id === alice)).toEqual([]);
+    expect(readable.filter((e) => e.user_id === bob).map((e) => e.event_id)).toEqual(
+      his.map((e) => e.event_id),
+    );
+    // Kafka keeps the bytes, unreadable; the embedded log deleted them.
+    expect(all.filter((r) => r.erased).length).toBe(adapter === "kafka" ? 3 : 0);
+
+    const late = await log.append([event(aliceSession, alice), event(bobSession, bob)]);
+    expect(late.appended).toBe(1);
+    const after = (await readAll(log)).filter((r) => !r.erased).map((r) => decodeLoggedEvent(r.value));
+    expect(after.filter((e) => e.user_id === alice)).toEqual([]);
+    expect(after.filter((e) => e.user_id === bob)).toHaveLength(3);
+  });
 });

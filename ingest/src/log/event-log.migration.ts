@@ -17,4 +17,27 @@ export const eventLogMigrations: readonly Migration[] = [
       await db.schema.dropTableIfExists("event_log");
     },
   },
+  {
+    // Erasure (api.md, participant rights). `event_log_erasures`: the participants whose records the
+    // log erased; nothing of theirs is appended or projected again. `event_log_keys`: on Kafka, each
+    // participant's records are encrypted with a key of their own, destroyed at erasure.
+    name: "ingest/002-erasure",
+    async up(db) {
+      await db.schema.createTable("event_log_erasures", (t) => {
+        t.uuid("user_id").primary();
+        t.timestamp("erased_at", { useTz: true }).notNullable();
+      });
+      await db.schema.createTable("event_log_keys", (t) => {
+        t.uuid("user_id").primary();
+        t.binary("key").notNullable();
+        t.timestamp("created_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.raw("CREATE INDEX event_log_session_idx ON event_log (session_id)");
+    },
+    async down(db) {
+      await db.raw("DROP INDEX IF EXISTS event_log_session_idx");
+      await db.schema.dropTableIfExists("event_log_keys");
+      await db.schema.dropTableIfExists("event_log_erasures");
+    },
+  },
 ];

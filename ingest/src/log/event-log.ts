@@ -1,5 +1,6 @@
 import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
+import { rowsOf } from "../db/sql.ts";
 
 /**
  * A position in the event log: per partition, the offset of the last record it covers. The
@@ -13,6 +14,27 @@ export interface LogRecord {
   readonly partition: number;
   readonly offset: number;
   readonly value: Uint8Array;
+  /**
+   * The record of an erased participant that the log could not delete (Kafka: its key is destroyed,
+   * so its value is empty). Consumers pass over it.
+   */
+  readonly erased?: true;
+}
+
+/** Whose records an erasure removes: the participants and their sessions (the log's record keys). */
+export interface ErasureSubject {
+  readonly userIds: readonly string[];
+  readonly sessionIds: readonly string[];
+}
+
+/** What an erasure did to the log. */
+export interface LogErasure {
+  /** Records deleted (embedded), or null where records cannot be counted (Kafka: keys destroyed). */
+  readonly records: number | null;
+  /** Participant keys destroyed (Kafka), else 0. */
+  readonly keys: number;
+  /** Work to do once the caller's transaction committed (Kafka: tombstones for the keys' mirror). */
+  afterCommit(): Promise<void>;
 }
 
 export interface AppendResult {
@@ -65,10 +87,52 @@ export interface EventLog {
    * the read in a caller's transaction when the log lives in the same database.
    */
   read(partition: number, afterOffset: number, max: number, via?: Knex.Transaction): Promise<LogRecord[]>;
+  /**
+   * Erases participants' records in the caller's transaction: records them in `event_log_erasures`
+   * (nothing of theirs is appended or projected afterwards), then deletes their records (embedded)
+   * or destroys their keys (Kafka). Serialised with appends, so none slips in between.
+   */
+  erase(subject: ErasureSubject, via: Knex.Transaction): Promise<LogErasure>;
   /** Publishes records a consumer could not apply (Kafka: the `<topic>.dlq` topic). Optional. */
   deadLetter?(records: readonly (LogRecord & { reason: string })[]): Promise<void>;
   healthcheck(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Advisory lock serialising appends to the embedded log on PostgreSQL, and erasures with them. */
+export const APPEND_LOCK = 0x6c6f_6721; // "log!"
+
+/**
+ * Records the participants as erased (idempotent), in the caller's transaction. Appends and
+ * projections of their events stop here.
+ */
+export async function recordErasure(
+  via: Knex.Transaction,
+  userIds: readonly string[],
+  at: Date,
+): Promise<void> {
+  for (let i = 0; i < userIds.length; i += 5000) {
+    await via.raw(
+      `insert into event_log_erasures (user_id, erased_at)
+       select value::uuid, ? from json_array_elements_text(?::json) on conflict (user_id) do nothing`,
+      [at, JSON.stringify(userIds.slice(i, i + 5000))],
+    );
+  }
+}
+
+/** Of the given participants, those erased. */
+export async function erasedAmong(
+  via: Knex | Knex.Transaction,
+  userIds: readonly string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = rowsOf<{ user_id: string }>(
+    await via.raw(
+      "select user_id from event_log_erasures where user_id in (select value::uuid from json_array_elements_text(?::json))",
+      [JSON.stringify(userIds)],
+    ),
+  );
+  return new Set(rows.map((r) => r.user_id));
 }
 
 /** True when every partition of `target` has been reached by `reached`. */

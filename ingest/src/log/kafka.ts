@@ -7,17 +7,35 @@ import {
   type LogEntry,
   type Producer,
 } from "kafkajs";
+import type { Knex } from "knex";
 import type { Logger } from "pino";
 import {
+  APPEND_LOCK,
   type AppendResult,
   type EventLog,
   type LogPosition,
   type LogRecord,
   LogUnavailableError,
+  recordErasure,
   type SubscribeOptions,
   type Subscription,
 } from "./event-log.ts";
 import { groupCommit } from "./group-commit.ts";
+import { createDbKeyring, createMirrorKeyring, type Keyring, seal, unseal } from "./keyring.ts";
+
+/** The header naming whose key encrypted a record's value (absent: a plain record from before keys). */
+const KEY_HEADER = "feedlab-key";
+
+/**
+ * The keys' mirror topic: compacted, so a destroyed key's record and its tombstone are cleaned away
+ * (segments roll hourly; tombstones are dropped an hour after compaction).
+ */
+const KEYS_TOPIC_CONFIG = [
+  { name: "cleanup.policy", value: "compact" },
+  { name: "segment.ms", value: String(60 * 60 * 1000) },
+  { name: "min.cleanable.dirty.ratio", value: "0.01" },
+  { name: "delete.retention.ms", value: String(60 * 60 * 1000) },
+];
 
 /**
  * How many partitions one consumer applies at the same time. Each batch is its own database
@@ -35,6 +53,11 @@ export interface KafkaLogOptions {
   readonly logger: Logger;
   /** Longest an append may wait for the brokers before it fails as unavailable. */
   readonly sendTimeoutMs?: number;
+  /**
+   * The database holding participant keys (`event_log_keys`). Without it the log is read-only, with
+   * keys read from the `<topic>.keys` mirror (`feedlab tail`).
+   */
+  readonly db?: Knex;
 }
 
 /** 32-bit FNV-1a of a string: the partition of a session is `fnv1a(session_id) mod partitions`. */
@@ -76,6 +99,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     logLevel: KafkaLogLevel.WARN,
     logCreator: kafkaLogger(logger),
   });
+  const keysTopic = `${topic}.keys`;
   const admin: Admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({
@@ -83,6 +107,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     topics: [
       { topic, numPartitions: options.partitions, replicationFactor: -1 },
       { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: -1 },
+      { topic: keysTopic, numPartitions: 1, replicationFactor: -1, configEntries: KEYS_TOPIC_CONFIG },
     ],
   });
   const meta = await admin.fetchTopicMetadata({ topics: [topic] });
@@ -95,14 +120,106 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   });
   await producer.connect();
   const consumers = new Set<Consumer>();
+  const keyring: Keyring = options.db
+    ? createDbKeyring(options.db, {
+        publish: async (entries) => {
+          await producer.send({
+            topic: keysTopic,
+            acks: -1,
+            messages: [...entries].map(([user, key]) => ({ key: user, value: key })),
+          });
+        },
+      })
+    : createMirrorKeyring(readMirror);
+
+  /** The mirror topic read to its end: each participant's key, tombstoned ones left out. */
+  async function readMirror(): Promise<Map<string, Buffer>> {
+    const keys = new Map<string, Buffer>();
+    const offsets = await admin.fetchTopicOffsets(keysTopic);
+    const ends = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
+    const pending = new Set([...ends].filter(([, high]) => high > 0).map(([p]) => p));
+    if (pending.size === 0) return keys;
+    const consumer = kafka.consumer({
+      groupId: `feedlab-keys-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic: keysTopic, fromBeginning: true });
+      await new Promise<void>((resolve, reject) => {
+        consumer
+          .run({
+            autoCommit: false,
+            eachMessage: async ({ partition, message }) => {
+              const user = message.key?.toString();
+              if (user) {
+                if (message.value && message.value.length > 0) keys.set(user, Buffer.from(message.value));
+                else keys.delete(user);
+              }
+              if (Number(message.offset) >= (ends.get(partition) ?? 0) - 1) pending.delete(partition);
+              if (pending.size === 0) resolve();
+            },
+          })
+          .catch(reject);
+      });
+    } finally {
+      await consumer.disconnect();
+    }
+    return keys;
+  }
+
+  /**
+   * Log records of fetched messages: values encrypted with a participant's key are decrypted; those
+   * whose key is destroyed are erased records (empty).
+   */
+  async function recordsOf(
+    partition: number,
+    messages: readonly { offset: string; value: Buffer | null; headers?: Record<string, unknown> }[],
+  ): Promise<LogRecord[]> {
+    const owner = (m: (typeof messages)[number]) => {
+      const h = m.headers?.[KEY_HEADER];
+      return h === undefined || h === null ? null : String(h);
+    };
+    const owners = [...new Set(messages.map(owner).filter((o): o is string => o !== null))];
+    const keys = owners.length > 0 ? await keyring.find(owners) : new Map<string, Buffer>();
+    return messages.map((m) => {
+      const offset = Number(m.offset);
+      const value = m.value ?? new Uint8Array();
+      const user = owner(m);
+      if (user === null) return { partition, offset, value };
+      const key = keys.get(user);
+      if (!key) return { partition, offset, value: new Uint8Array(), erased: true };
+      try {
+        return { partition, offset, value: unseal(key, value) };
+      } catch {
+        // Altered bytes: handed on as they are, and the consumer's decoding dead-letters them.
+        return { partition, offset, value };
+      }
+    });
+  }
 
   async function send(batches: readonly (readonly LoggedEvent[])[]): Promise<AppendResult[]> {
-    const byPartition = new Map<number, { key: string; value: Buffer; eventId: string }[]>();
+    let keys: Map<string, Buffer>;
+    try {
+      keys = await keyring.keysFor([...new Set(batches.flatMap((b) => b.map((e) => e.user_id)))]);
+    } catch (err) {
+      throw new LogUnavailableError(`participant keys unavailable: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+    const byPartition = new Map<number, { key: string; value: Buffer; eventId: string; owner: string }[]>();
     for (const batch of batches) {
       for (const e of batch) {
+        const key = keys.get(e.user_id);
+        // No key: the participant was erased while this batch was on its way.
+        if (!key) continue;
         const p = fnv1a(e.session_id) % partitions;
         const list = byPartition.get(p) ?? [];
-        list.push({ key: e.session_id, value: encodeLoggedEvent(e), eventId: e.event_id });
+        list.push({
+          key: e.session_id,
+          value: seal(key, encodeLoggedEvent(e)),
+          eventId: e.event_id,
+          owner: e.user_id,
+        });
         byPartition.set(p, list);
       }
     }
@@ -112,9 +229,10 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         partition,
         key: m.key,
         value: m.value,
-        headers: { "feedlab-schema-fingerprint": LOGGED_EVENT_FINGERPRINT },
+        headers: { "feedlab-schema-fingerprint": LOGGED_EVENT_FINGERPRINT, [KEY_HEADER]: m.owner },
       })),
     );
+    if (messages.length === 0) return batches.map(() => ({ position: new Map(), appended: 0 }));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -146,7 +264,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         const at = offsetOf.get(e.event_id);
         if (at) position.set(at.partition, Math.max(position.get(at.partition) ?? -1, at.offset));
       }
-      return { position, appended: batch.length };
+      return { position, appended: batch.filter((e) => offsetOf.has(e.event_id)).length };
     });
   }
 
@@ -182,11 +300,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         partitionsConsumedConcurrently: Math.min(partitions, PARTITIONS_IN_PARALLEL),
         eachBatchAutoResolve: false,
         eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          const records: LogRecord[] = batch.messages.map((m) => ({
-            partition: batch.partition,
-            offset: Number(m.offset),
-            value: m.value ?? new Uint8Array(),
-          }));
+          const records = await recordsOf(batch.partition, batch.messages);
           for (let i = 0; i < records.length && isRunning() && !isStale(); i += sub.maxBatch) {
             const chunk = records.slice(i, i + sub.maxBatch);
             try {
@@ -231,11 +345,11 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
             autoCommit: false,
             eachBatch: async ({ batch }) => {
               if (batch.partition !== partition) return;
-              for (const m of batch.messages) {
+              const wanted = batch.messages.filter((m) => {
                 const offset = Number(m.offset);
-                if (offset > afterOffset && offset <= want)
-                  out.push({ partition, offset, value: m.value ?? new Uint8Array() });
-              }
+                return offset > afterOffset && offset <= want;
+              });
+              out.push(...(await recordsOf(partition, wanted)));
               if (out.length > 0 && (out[out.length - 1] as LogRecord).offset >= want) resolve();
             },
           })
@@ -257,6 +371,25 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     subscribe,
     position,
     read,
+    erase: async ({ userIds }, via) => {
+      // Key creation waits (it holds this lock shared): no new key for someone being erased.
+      await via.raw("select pg_advisory_xact_lock(?)", [APPEND_LOCK]);
+      await recordErasure(via, userIds, new Date());
+      const keys = await keyring.destroy(userIds, via);
+      return {
+        records: null,
+        keys,
+        afterCommit: async () => {
+          for (let i = 0; i < userIds.length; i += 1000) {
+            await producer.send({
+              topic: keysTopic,
+              acks: -1,
+              messages: userIds.slice(i, i + 1000).map((u) => ({ key: u, value: null })),
+            });
+          }
+        },
+      };
+    },
     deadLetter: async (records) => {
       await producer.send({
         topic: `${topic}.dlq`,

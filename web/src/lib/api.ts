@@ -208,6 +208,11 @@ export class ApiClient extends ParticipantApi {
     });
   }
 
+  /** Erases the participant and all their data, the event log included. */
+  eraseParticipant(userId: string): Promise<void> {
+    return this.request("DELETE", `/api/v1/admin/participants/${enc(userId)}`);
+  }
+
   addParticipant(experimentId: string, body: AddParticipantRequest): Promise<Participant> {
     return this.request("POST", `/api/v1/admin/experiments/${enc(experimentId)}/participants`, { body });
   }

@@ -172,6 +172,11 @@ export class ParticipantApi {
     return this.request("GET", "/api/v1/me");
   }
 
+  /** Leaves the study: the participant and all their data are erased; the cookie is cleared. */
+  withdraw(): Promise<void> {
+    return this.request("POST", "/api/v1/me/withdraw", { body: {} });
+  }
+
   /** Agrees to (or declines) the consent text of the version shown. */
   consent(body: { agree: boolean; version: string }): Promise<void> {
     return this.request("POST", "/api/v1/participants/consent", { body });

@@ -1,5 +1,7 @@
+import { rowsOf } from "@feedlab/ingest";
 import type { LoggedEvent } from "@feedlab/schemas";
 import type { RowOp } from "../../ops.ts";
+import { deleteOwned, USERS } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
 import { evaluationMigrations } from "./evaluation.migration.ts";
 
@@ -35,6 +37,37 @@ export const evaluationProjection: Projection = {
   name: "evaluation",
   tables: ["evaluation_counts", "evaluation_timeline"],
   migrations: evaluationMigrations,
+  // Their rows go, and their events (from the events store) come off the per-minute counts.
+  async erase(sql, userIds) {
+    const users = JSON.stringify(userIds);
+    const sums = Object.entries(EVALUATION_COUNTS)
+      .map(([type, column]) => `count(*) filter (where event_type = '${type}') as ${column}`)
+      .join(", ");
+    const sets = Object.values(EVALUATION_COUNTS)
+      .map((column) => `${column} = t.${column} - m.${column}`)
+      .join(", ");
+    const columns = Object.values(EVALUATION_COUNTS);
+    const changed = rowsOf<Record<string, string | number>>(
+      await sql.raw(
+        `with mine as (
+           select experiment_id, group_id, date_trunc('minute', received_at) as minute, ${sums}
+           from events where user_id in ${USERS} and event_type in (${Object.keys(EVALUATION_COUNTS)
+             .map((t) => `'${t}'`)
+             .join(", ")})
+           group by experiment_id, group_id, date_trunc('minute', received_at))
+         update evaluation_timeline t set ${sets} from mine m
+         where t.experiment_id = m.experiment_id and t.group_id = m.group_id and t.minute = m.minute
+         returning t.experiment_id, t.group_id, t.minute, ${columns.map((c) => `t.${c}`).join(", ")}`,
+        [users],
+      ),
+    );
+    const empty = changed.filter((r) => columns.every((c) => Number(r[c]) <= 0));
+    for (const r of empty)
+      await sql("evaluation_timeline")
+        .where({ experiment_id: r.experiment_id, group_id: r.group_id, minute: r.minute })
+        .delete();
+    return changed.length + (await deleteOwned(sql, "evaluation_counts", userIds));
+  },
   project: (e): RowOp[] => {
     const column = EVALUATION_COUNTS[e.event_type as keyof typeof EVALUATION_COUNTS];
     if (!column) return [];

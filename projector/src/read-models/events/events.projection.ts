@@ -1,3 +1,4 @@
+import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
 import { eventsMigrations } from "./events.migration.ts";
 
@@ -9,6 +10,7 @@ import { eventsMigrations } from "./events.migration.ts";
 export const eventsProjection: Projection = {
   name: "events",
   tables: ["events"],
+  erase: (sql, userIds) => deleteOwned(sql, "events", userIds),
   migrations: eventsMigrations,
   project: (e, place) => [
     {

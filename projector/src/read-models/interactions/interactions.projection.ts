@@ -1,4 +1,5 @@
 import { ENDED_MIN_RATIO, INTERACTION_WEIGHTS, type LoggedEvent } from "@feedlab/schemas";
+import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
 import { interactionsMigrations } from "./interactions.migration.ts";
 
@@ -15,6 +16,7 @@ export function interactionWeight(e: LoggedEvent): number {
 export const interactionsProjection: Projection = {
   name: "interactions",
   tables: ["interactions"],
+  erase: (sql, userIds) => deleteOwned(sql, "interactions", userIds),
   migrations: interactionsMigrations,
   project: (e) => {
     const weight = interactionWeight(e);

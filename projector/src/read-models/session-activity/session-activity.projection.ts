@@ -1,3 +1,4 @@
+import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
 import { sessionActivityMigrations } from "./session-activity.migration.ts";
 
@@ -8,6 +9,7 @@ import { sessionActivityMigrations } from "./session-activity.migration.ts";
 export const sessionActivityProjection: Projection = {
   name: "session_activity",
   tables: ["session_activity"],
+  erase: (sql, userIds) => deleteOwned(sql, "session_activity", userIds),
   migrations: sessionActivityMigrations,
   project: (e) => [
     {

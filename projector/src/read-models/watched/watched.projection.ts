@@ -1,4 +1,5 @@
 import { WATCHED_TYPES } from "@feedlab/schemas";
+import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
 import { watchedMigrations } from "./watched.migration.ts";
 
@@ -10,6 +11,7 @@ import { watchedMigrations } from "./watched.migration.ts";
 export const watchedProjection: Projection = {
   name: "watched",
   tables: ["watched_videos"],
+  erase: (sql, userIds) => deleteOwned(sql, "watched_videos", userIds),
   migrations: watchedMigrations,
   project: (e, place) => {
     if (!WATCHED_TYPES.has(e.event_type) || e.video_id === null) return [];

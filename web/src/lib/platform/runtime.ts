@@ -59,6 +59,15 @@ export class PlatformRuntime {
   dispose(): void {
     this.core.dispose();
   }
+
+  /**
+   * Ends tracking for good (the participant left the study and their data was erased): nothing more
+   * is sent or kept, and what waited to be sent is forgotten, in memory and in the browser's storage.
+   */
+  end(): void {
+    this.core.dispose();
+    this.core.outbox.discard();
+  }
 }
 
 function sessionOf(me: RuntimeMe, sessionId: string): PlatformSession {

@@ -51,6 +51,8 @@ export class Outbox {
   readonly #notDurable = new Map<string, number>();
   /** Batches dropped for age. */
   expired = 0;
+  /** Discarded for good (the participant left the study): nothing is kept or stored any more. */
+  #discarded = false;
 
   constructor(store: KeyValueStore, sessionId: string, now: () => number) {
     this.#store = store;
@@ -70,6 +72,7 @@ export class Outbox {
   }
 
   add(batch: Batch): void {
+    if (this.#discarded) return;
     const key = this.#keyOf(batch.sessionId);
     const list = this.#byKey.get(key) ?? [];
     list.push(batch);
@@ -89,6 +92,23 @@ export class Outbox {
   /** Persists a changed batch (attempt count, beacon mark). */
   update(batch: Batch): void {
     this.#save(this.#keyOf(batch.sessionId));
+  }
+
+  /**
+   * Forgets every waiting batch and its stored copy, and keeps nothing from now on: the participant
+   * left the study and their data was erased.
+   */
+  discard(): void {
+    this.#discarded = true;
+    for (const key of this.#byKey.keys()) {
+      try {
+        this.#store.removeItem(key);
+      } catch {
+        // Nothing stored.
+      }
+    }
+    this.#byKey.clear();
+    this.#notDurable.clear();
   }
 
   /** All waiting batches: this session's first, then adopted ones, each in the order formed. */
@@ -143,6 +163,7 @@ export class Outbox {
   }
 
   #save(key: string): void {
+    if (this.#discarded) return;
     const list = this.#byKey.get(key) ?? [];
     this.#notDurable.delete(key);
     if (list.length === 0) {

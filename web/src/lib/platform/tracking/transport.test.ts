@@ -196,3 +196,30 @@ describe("the transport delivers every batch at least once and the server stores
     expect(outbox.size).toBe(0);
   });
 });
+
+describe("a participant who leaves the study leaves nothing behind in the browser", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 25, 9, 0, 0) });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("forgets waiting batches and their stored copy when discarded, and keeps none tracked afterwards", async () => {
+    const server = fakeServer(["network-error", "network-error", "network-error"]);
+    const { tracker, transport, outbox, local, sessionId } = trackerOn(server);
+    tracker.track("LIKE", P.LIKE);
+    await settle();
+    expect(local.getItem(OUTBOX_PREFIX + sessionId)).not.toBeNull();
+    transport.dispose();
+    outbox.discard();
+    expect(outbox.size).toBe(0);
+    expect(local.getItem(OUTBOX_PREFIX + sessionId)).toBeNull();
+    // A page's last event, tracked while it unmounts, is not kept either.
+    tracker.track("PAGE_EXIT", P.PAGE_EXIT);
+    tracker.flush();
+    await settle();
+    expect(outbox.size).toBe(0);
+    expect(local.getItem(OUTBOX_PREFIX + sessionId)).toBeNull();
+  });
+});

@@ -1,0 +1,149 @@
+import type { EventLog, LogErasure } from "@feedlab/ingest";
+import { eraseReadModels } from "@feedlab/projector";
+import type { Knex } from "knex";
+import type { AuditService } from "../audit/audit.service.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+
+export interface ErasureServiceDeps extends ServiceDeps {
+  readonly log: Pick<EventLog, "erase">;
+  readonly audit: Pick<AuditService, "record">;
+  /** Told once participants are gone, so every process drops what it remembers of them. */
+  readonly onErased?: () => void;
+}
+
+/** What an erasure removed, by kind: counts only, never the data. */
+export interface ErasureCounts {
+  participants: number;
+  sessions: number;
+  survey_responses: number;
+  survey_dismissals: number;
+  /** Records deleted from the embedded log (null on Kafka, where records cannot be counted). */
+  log_records: number | null;
+  /** Participant keys destroyed on Kafka (0 on the embedded log). */
+  log_keys: number;
+  /** Rows removed or adjusted per read model. */
+  read_models: Record<string, number>;
+}
+
+/** Participants erased per transaction when a whole experiment goes. */
+const ERASE_CHUNK = 500;
+
+const count = async (q: Knex.QueryBuilder): Promise<number> =>
+  Number(((await q.count({ n: "*" }).first()) as { n?: string | number } | undefined)?.n ?? 0);
+
+const JSON_IDS = "(select value::uuid from json_array_elements_text(?::json))";
+
+/**
+ * Erasure (api.md, participant rights): a participant, or every participant of an experiment, goes
+ * from every table and read model and from the event log (deleted on the embedded log; unreadable on
+ * Kafka, their key destroyed) in one transaction per batch of participants, and the audit log keeps
+ * who did it, when and how many rows, never the data.
+ */
+export function createErasureService({ db, log, audit, onErased }: ErasureServiceDeps) {
+  /** Erases the participants in one transaction; the caller commits and then runs `after`. */
+  async function eraseIn(trx: Knex.Transaction, userIds: readonly string[]) {
+    const ids = JSON.stringify(userIds);
+    const sessionIds = (
+      (await trx("sessions").whereRaw(`user_id in ${JSON_IDS}`, [ids]).select("id")) as { id: string }[]
+    ).map((r) => r.id);
+    const surveyResponses = await count(trx("survey_responses").whereRaw(`user_id in ${JSON_IDS}`, [ids]));
+    const surveyDismissals = await count(trx("survey_dismissals").whereRaw(`user_id in ${JSON_IDS}`, [ids]));
+    const logged: LogErasure = await log.erase({ userIds, sessionIds }, trx);
+    const readModels = await eraseReadModels(trx, userIds);
+    // Sessions, cookies, survey responses and dismissals, and learned recommendations go with the
+    // participant (ON DELETE CASCADE).
+    const participants = await trx("users").whereRaw(`id in ${JSON_IDS}`, [ids]).delete();
+    const counts: ErasureCounts = {
+      participants,
+      sessions: sessionIds.length,
+      survey_responses: surveyResponses,
+      survey_dismissals: surveyDismissals,
+      log_records: logged.records,
+      log_keys: logged.keys,
+      read_models: readModels,
+    };
+    return { counts, after: logged.afterCommit };
+  }
+
+  function add(total: ErasureCounts, more: ErasureCounts): ErasureCounts {
+    const read_models = { ...total.read_models };
+    for (const [k, v] of Object.entries(more.read_models)) read_models[k] = (read_models[k] ?? 0) + v;
+    return {
+      participants: total.participants + more.participants,
+      sessions: total.sessions + more.sessions,
+      survey_responses: total.survey_responses + more.survey_responses,
+      survey_dismissals: total.survey_dismissals + more.survey_dismissals,
+      log_records:
+        total.log_records === null || more.log_records === null ? null : total.log_records + more.log_records,
+      log_keys: total.log_keys + more.log_keys,
+      read_models,
+    };
+  }
+
+  const none = (): ErasureCounts => ({
+    participants: 0,
+    sessions: 0,
+    survey_responses: 0,
+    survey_dismissals: 0,
+    log_records: 0,
+    log_keys: 0,
+    read_models: {},
+  });
+
+  async function erase(userIds: readonly string[]): Promise<ErasureCounts> {
+    const { counts, after } = await db.transaction((trx) => eraseIn(trx, userIds));
+    onErased?.();
+    await after();
+    return counts;
+  }
+
+  return {
+    /**
+     * Erases one participant. `by` is the admin's username, or null when the participant withdrew.
+     * Erasing someone already erased finishes what may be left (the keys' tombstones) and succeeds.
+     */
+    async participant(userId: string, by: string | null): Promise<ErasureCounts> {
+      const known = await db("users").where({ id: userId }).first("id");
+      if (!known) {
+        const erased = await db("event_log_erasures").where({ user_id: userId }).first("user_id");
+        if (!erased) throw notFound("participant");
+      }
+      const counts = await erase([userId]);
+      if (known) {
+        await audit.record({
+          admin: by,
+          action: by === null ? "participant.withdraw" : "participant.erase",
+          target: userId,
+          details: { rows: counts },
+        });
+      }
+      return counts;
+    },
+
+    /** Erases an experiment's participants (in batches), then the experiment itself. */
+    async experiment(experimentId: string, by: string): Promise<ErasureCounts> {
+      if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
+      let total = none();
+      for (;;) {
+        const batch = (
+          (await db("users").where({ experiment_id: experimentId }).limit(ERASE_CHUNK).select("id")) as {
+            id: string;
+          }[]
+        ).map((r) => r.id);
+        if (batch.length === 0) break;
+        total = add(total, await erase(batch));
+      }
+      await db("experiments").where({ id: experimentId }).delete();
+      await audit.record({
+        admin: by,
+        action: "experiment.delete",
+        target: experimentId,
+        details: { rows: total },
+      });
+      return total;
+    },
+  };
+}
+
+export type ErasureService = ReturnType<typeof createErasureService>;

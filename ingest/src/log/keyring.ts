@@ -1,0 +1,158 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import type { Knex } from "knex";
+import { rowsOf } from "../db/sql.ts";
+import { APPEND_LOCK } from "./event-log.ts";
+
+/**
+ * Participant keys for the Kafka log (crypto-shredding): Kafka cannot delete one participant's
+ * records, so each participant's records are encrypted with a key of their own, and erasure destroys
+ * the key. Keys live in the database (`event_log_keys`); a compacted topic mirrors them for tools
+ * that read the log without the database (`feedlab tail`), and erasure writes its tombstones there.
+ */
+export interface Keyring {
+  /** Keys to encrypt the participants' records with, created on first use. Erased participants get none. */
+  keysFor(userIds: readonly string[]): Promise<Map<string, Buffer>>;
+  /** Keys to read the participants' records with. A participant without one was erased. */
+  find(userIds: readonly string[]): Promise<Map<string, Buffer>>;
+  /** Destroys the participants' keys in the caller's transaction; answers how many there were. */
+  destroy(userIds: readonly string[], via: Knex.Transaction): Promise<number>;
+}
+
+/** Where keys are mirrored: `<topic>.keys`, keyed by participant, a null value once destroyed. */
+export interface KeyMirror {
+  publish(entries: ReadonlyMap<string, Buffer | null>): Promise<void>;
+}
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const CACHE_MAX = 100_000;
+
+/** AES-256-GCM: iv, ciphertext, tag. */
+export function seal(key: Buffer, plain: Uint8Array): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]);
+}
+
+/** The plain bytes of `seal`'s output; throws when the key is wrong or the bytes were altered. */
+export function unseal(key: Buffer, sealed: Uint8Array): Buffer {
+  const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+  const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES));
+  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+  return Buffer.concat([
+    decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+    decipher.final(),
+  ]);
+}
+
+/** The keyring of processes with the database: keys in `event_log_keys`, remembered in-process. */
+export function createDbKeyring(db: Knex, mirror: KeyMirror): Keyring {
+  const cache = new Map<string, Buffer>();
+  const remember = (found: Map<string, Buffer>) => {
+    if (cache.size + found.size > CACHE_MAX) cache.clear();
+    for (const [u, k] of found) cache.set(u, k);
+  };
+  async function load(
+    via: Knex | Knex.Transaction,
+    userIds: readonly string[],
+  ): Promise<Map<string, Buffer>> {
+    const rows = rowsOf<{ user_id: string; key: Buffer }>(
+      await via.raw(
+        "select user_id, key from event_log_keys where user_id in (select value::uuid from json_array_elements_text(?::json))",
+        [JSON.stringify(userIds)],
+      ),
+    );
+    return new Map(rows.map((r) => [r.user_id, Buffer.from(r.key)]));
+  }
+  const missing = (userIds: readonly string[]) => [...new Set(userIds)].filter((u) => !cache.has(u));
+  const pick = (userIds: readonly string[]) => {
+    const out = new Map<string, Buffer>();
+    for (const u of userIds) {
+      const k = cache.get(u);
+      if (k) out.set(u, k);
+    }
+    return out;
+  };
+
+  return {
+    async keysFor(userIds) {
+      const wanted = missing(userIds);
+      if (wanted.length > 0) {
+        const created = new Map<string, Buffer>();
+        const found = await db.transaction(async (trx) => {
+          // Shared with other appends, exclusive for an erasure: no key is made for someone being erased.
+          await trx.raw("select pg_advisory_xact_lock_shared(?)", [APPEND_LOCK]);
+          const fresh = wanted.map((u) => ({ user_id: u, key: randomBytes(32).toString("base64") }));
+          const inserted = rowsOf<{ user_id: string }>(
+            await trx.raw(
+              `insert into event_log_keys (user_id, key)
+               select r.user_id, decode(r.key, 'base64') from json_to_recordset(?::json) as r(user_id uuid, key text)
+               where not exists (select 1 from event_log_erasures x where x.user_id = r.user_id)
+               on conflict (user_id) do nothing returning user_id`,
+              [JSON.stringify(fresh)],
+            ),
+          );
+          const all = await load(trx, wanted);
+          for (const r of inserted) {
+            const k = all.get(r.user_id);
+            if (k) created.set(r.user_id, k);
+          }
+          return all;
+        });
+        // Mirrored before any record encrypted with them is appended, so a reader of the topic has them.
+        if (created.size > 0) await mirror.publish(created);
+        remember(found);
+      }
+      return pick(userIds);
+    },
+    async find(userIds) {
+      const wanted = missing(userIds);
+      if (wanted.length > 0) remember(await load(db, wanted));
+      return pick(userIds);
+    },
+    async destroy(userIds, via) {
+      let n = 0;
+      for (let i = 0; i < userIds.length; i += 5000) {
+        const chunk = userIds.slice(i, i + 5000);
+        n += rowsOf<{ n: string | number }>(
+          await via.raw(
+            `with gone as (delete from event_log_keys where user_id in
+               (select value::uuid from json_array_elements_text(?::json)) returning 1)
+             select count(*) as n from gone`,
+            [JSON.stringify(chunk)],
+          ),
+        ).reduce((a, r) => a + Number(r.n), 0);
+        for (const u of chunk) cache.delete(u);
+      }
+      return n;
+    },
+  };
+}
+
+/**
+ * The keyring of tools without the database: the mirror topic read to its end. A participant missing
+ * after a fresh read was erased.
+ */
+export function createMirrorKeyring(readMirror: () => Promise<Map<string, Buffer>>): Keyring {
+  let keys: Map<string, Buffer> | null = null;
+  // Participants still without a key after a fresh read: erased for good, never read for again.
+  const gone = new Set<string>();
+  return {
+    keysFor: () => Promise.reject(new Error("This process reads the log only; it cannot append.")),
+    async find(userIds) {
+      const unknown = () => userIds.filter((u) => !keys?.has(u) && !gone.has(u));
+      if (keys === null || unknown().length > 0) {
+        keys = await readMirror();
+        for (const u of unknown()) gone.add(u);
+      }
+      const out = new Map<string, Buffer>();
+      for (const u of userIds) {
+        const k = keys.get(u);
+        if (k) out.set(u, k);
+      }
+      return out;
+    },
+    destroy: () => Promise.reject(new Error("This process reads the log only; it cannot erase.")),
+  };
+}

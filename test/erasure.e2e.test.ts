@@ -1,0 +1,112 @@
+import type { Experiment, Video } from "@feedlab/schemas";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+
+const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"];
+
+describe("erasure in Chromium: a participant leaves the study, a researcher deletes a participant's data", () => {
+  let app: TestApp;
+  let browser: Browser;
+  let api: Client;
+  let experiment: Experiment;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    browser = await launchBrowser();
+    api = await app.admin();
+    const videos = (
+      await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+        videos: DEMO_FILES.map((name, i) => ({
+          external_id: `erasure-e2e-${name}`,
+          url: `/media/demo/${name}.webm`,
+          thumbnail_url: `/media/demo/${name}.jpg`,
+          title: `Erasure test video ${i + 1}`,
+          duration_seconds: 25,
+          published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
+        })),
+      })
+    ).body.videos;
+    experiment = (await api.post<Experiment>("/api/v1/admin/experiments", { name: "Erasure study" })).body;
+    await api.post(`/api/v1/admin/experiments/${experiment.id}/groups`, {
+      name: "Arm",
+      algorithm_config: { feed: "recency", watch: "recency" },
+      ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
+    });
+    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
+      video_ids: videos.map((v) => v.id),
+    });
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "running" });
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await app?.stop();
+  });
+
+  const eventsOf = async (loginId: string) =>
+    (
+      await app.runtime.db("events").where({ login_id: loginId }).count<{ n: string | number }[]>({ n: "*" })
+    )[0]?.n;
+
+  it("lets a participant leave from the feed; their data is gone and their cookie no longer works", async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${app.url}/join/${experiment.id}?login_id=leaver`);
+    await page.getByRole("list", { name: "Recommended videos" }).getByRole("link").first().waitFor();
+    // Their impressions reach the store first.
+    await expect.poll(async () => Number(await eventsOf("leaver")), { timeout: 15_000 }).toBeGreaterThan(0);
+
+    await page.getByRole("button", { name: "Leave study" }).click();
+    const dialog = page.getByRole("dialog", { name: "Leave the study?" });
+    await dialog.waitFor();
+    expect(await axeViolations(page, "dialog")).toEqual([]);
+    await saveScreenshot(page, "erasure-leave-dialog");
+    await dialog.getByRole("button", { name: "Leave and delete my data" }).click();
+    await page.getByRole("heading", { name: "You have left the study" }).waitFor();
+    await saveScreenshot(page, "erasure-left");
+    expect(await axeViolations(page)).toEqual([]);
+
+    expect(Number(await eventsOf("leaver"))).toBe(0);
+    expect(await app.runtime.db("users").where({ login_id: "leaver" })).toEqual([]);
+    const me = await page.evaluate(async () => (await fetch("/api/v1/me")).status);
+    expect(me).toBe(401);
+    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("feedlab.")));
+    expect(kept).toEqual([]);
+    expect(errors).toEqual([]);
+    const audit = await api.get<{ action: string; admin: string | null }[]>("/api/v1/admin/audit");
+    expect(audit.body.find((e) => e.action === "participant.withdraw")?.admin).toBeNull();
+  });
+
+  it("lets a researcher delete a participant's data from the console, after saying what goes", async () => {
+    const joined = await app.client().post("/api/v1/participants/join", {
+      experiment_id: experiment.id,
+      login_id: "asks-for-deletion",
+    });
+    expect(joined.status).toBe(200);
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    const participants = page.getByRole("region", { name: "Participants" });
+    await participants.getByRole("row", { name: /asks-for-deletion/ }).waitFor();
+    await participants.getByRole("button", { name: "Delete all data of asks-for-deletion" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this participant’s data" });
+    await dialog.getByText(/deleted for good/).waitFor();
+    expect(await axeViolations(page, "dialog")).toEqual([]);
+    await saveScreenshot(page, "erasure-console-dialog");
+    await dialog.getByRole("button", { name: "Delete all their data" }).click();
+    await page.getByText("“asks-for-deletion” and all their data are deleted.").waitFor();
+    await participants.getByRole("row", { name: /asks-for-deletion/ }).waitFor({ state: "detached" });
+    expect(await app.runtime.db("users").where({ login_id: "asks-for-deletion" })).toEqual([]);
+    const audit = await api.get<{ action: string; admin: string | null }[]>("/api/v1/admin/audit");
+    expect(audit.body.find((e) => e.action === "participant.erase")?.admin).toBe("admin");
+  });
+});

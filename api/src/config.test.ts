@@ -67,4 +67,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ FEEDLAB_TRAIN_INTERVAL_S: "3600" }).trainIntervalSeconds).toBe(3600);
     expect(() => loadConfig({ FEEDLAB_TRAIN_INTERVAL_S: "5" })).toThrow(/FEEDLAB_TRAIN_INTERVAL_S/);
   });
+
+  it("limits joins to 120 a minute per address by default, reads FEEDLAB_JOIN_RATE_LIMIT (0: off), and refuses a negative one", () => {
+    expect(loadConfig({}).joinRateLimit).toBe(120);
+    expect(loadConfig({ FEEDLAB_JOIN_RATE_LIMIT: "0" }).joinRateLimit).toBe(0);
+    expect(loadConfig({ FEEDLAB_JOIN_RATE_LIMIT: "600" }).joinRateLimit).toBe(600);
+    expect(() => loadConfig({ FEEDLAB_JOIN_RATE_LIMIT: "-1" })).toThrow(/FEEDLAB_JOIN_RATE_LIMIT/);
+  });
 });

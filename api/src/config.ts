@@ -52,6 +52,8 @@ export interface Config {
    * `{experiment_id}:{login_id}` under it, so participants cannot join as each other.
    */
   readonly joinSecret: string | null;
+  /** Joins one client address may make per minute (`FEEDLAB_JOIN_RATE_LIMIT`, default 120; 0: no limit). */
+  readonly joinRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const sessionIdleMinutes = int("FEEDLAB_SESSION_IDLE_MINUTES", 30, 1, 7 * 24 * 60);
   const recommenderConnections = int("FEEDLAB_RECOMMENDER_CONNECTIONS", 1024, 1, 65_535);
   const trainIntervalSeconds = int("FEEDLAB_TRAIN_INTERVAL_S", 600, 10, 30 * 24 * 3600);
+  const joinRateLimit = int("FEEDLAB_JOIN_RATE_LIMIT", 120, 0, 1_000_000);
   const joinSecret = env.FEEDLAB_JOIN_SECRET ?? null;
   if (joinSecret !== null && joinSecret.length < 16)
     problems.push("FEEDLAB_JOIN_SECRET must be at least 16 characters (a long random string)");
@@ -165,5 +168,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     recommenderConnections,
     trainIntervalSeconds,
     joinSecret,
+    joinRateLimit,
   });
 }

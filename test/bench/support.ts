@@ -31,6 +31,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       FEEDLAB_ADMIN_PASSWORD: BENCH_ADMIN.password,
       FEEDLAB_LOG_LEVEL: "warn",
       FEEDLAB_LOG_FORMAT: "json",
+      // Benchmarks join thousands of participants from one address.
+      FEEDLAB_JOIN_RATE_LIMIT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],

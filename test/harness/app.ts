@@ -93,6 +93,8 @@ async function boot(storage: TestStorage, backend: Backend, options: AppOptions)
     FEEDLAB_ADMIN_PASSWORD: ADMIN.password,
     FEEDLAB_DEMO: options.demo ? "1" : "0",
     FEEDLAB_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    // Tests join many participants from 127.0.0.1; the limit has its own test.
+    FEEDLAB_JOIN_RATE_LIMIT: "0",
     ...storage.env,
     ...options.env,
   });

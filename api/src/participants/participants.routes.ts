@@ -14,11 +14,12 @@ import { Type } from "@sinclair/typebox";
 import { adminOf } from "../auth/auth.middleware.ts";
 import type { AuthService } from "../auth/auth.service.ts";
 import { type CookiePolicy, clearCookie, PARTICIPANT_COOKIE, setSessionCookie } from "../auth/cookies.ts";
+import { FailureLimiter } from "../auth/rate-limit.ts";
 import type { Db } from "../db/db.ts";
 import type { ErasureService } from "../erasure/erasure.service.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import type { AppContext } from "../http/context.ts";
-import { unauthorized } from "../http/errors.ts";
+import { tooManyRequests, unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import type { StudyService } from "../study/study.service.ts";
 import { participantsCsv } from "./participants.export.ts";
@@ -38,6 +39,8 @@ export interface ParticipantRoutesDeps {
   readonly cookies: CookiePolicy;
   readonly study: StudyService;
   readonly erasure: ErasureService;
+  /** Joins one client address may make per minute; 0: no limit. */
+  readonly joinRateLimit?: number;
 }
 
 /** The participant behind a request that passed `auth("participant")`. */
@@ -54,7 +57,10 @@ export function participantRoutes({
   cookies,
   study,
   erasure,
+  joinRateLimit = 0,
 }: ParticipantRoutesDeps) {
+  // Every join attempt counts (a guessing client fails as often as it succeeds).
+  const joins = joinRateLimit > 0 ? new FailureLimiter({ max: joinRateLimit, windowMs: 60_000 }) : null;
   return [
     route({
       method: "post",
@@ -62,7 +68,7 @@ export function participantRoutes({
       tag: "participants",
       summary: "Join (or resume) a study; sets the participant cookie",
       description:
-        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. With FEEDLAB_JOIN_SECRET set, `sig` must be the hex HMAC-SHA256 of `{experiment_id}:{login_id}` under it (403 bad_signature otherwise). A newcomer joins only a running experiment (403 experiment_not_open otherwise); a returning participant is let back into a running or completed one (the post survey and completion page), and of a paused one answers 403 experiment_paused.",
+        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. One client address may join FEEDLAB_JOIN_RATE_LIMIT times a minute (default 120), then 429 too_many_requests with Retry-After. With FEEDLAB_JOIN_SECRET set, `sig` must be the hex HMAC-SHA256 of `{experiment_id}:{login_id}` under it (403 bad_signature otherwise). A newcomer joins only a running experiment (403 experiment_not_open otherwise); a returning participant is let back into a running or completed one (the post survey and completion page), and of a paused one answers 403 experiment_paused.",
       access: "public",
       body: JoinBody,
       responses: {
@@ -72,8 +78,18 @@ export function participantRoutes({
           schema: ErrorBody,
         },
         404: { description: "Unknown experiment", schema: ErrorBody },
+        429: {
+          description: "too_many_requests: too many joins from this address; see Retry-After",
+          schema: ErrorBody,
+        },
       },
       handler: async (ctx, { body }) => {
+        if (joins) {
+          const wait = joins.retryAfterSeconds(ctx.ip);
+          if (wait > 0)
+            throw tooManyRequests(wait, `Too many joins from this address. Try again in ${wait} seconds.`);
+          joins.fail(ctx.ip);
+        }
         const joined = await participants.join(body.experiment_id, body.login_id, body.recruiting, body.sig);
         const { token, expiresAt } = await auth.issueParticipantSession(joined.user_id);
         setSessionCookie(ctx, PARTICIPANT_COOKIE, token, expiresAt, cookies);

@@ -20,6 +20,7 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { createAuthService } from "./auth/auth.service.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
 import type { Config } from "./config.ts";
+import { startControlSocket } from "./db/control.ts";
 import { type DbKind, migrate, openDb } from "./db/db.ts";
 import { scheduleMaintenance } from "./db/maintenance.ts";
 import { DEMO_MEDIA_DIR, seedDemo } from "./demo/seed.ts";
@@ -313,6 +314,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
       cookies,
       study: services.study,
       erasure: services.erasure,
+      joinRateLimit: config.joinRateLimit,
     }),
     ...sessionRoutes(services),
     ...feedRoutes({ feed: services.feed, progress: rt.progress, study: services.study }),
@@ -479,6 +481,8 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
     if (role === "api" && rt.dbKind === "pglite") {
       log.warn("role api on the embedded database: nothing projects events; use --role all (the default)");
     }
+    // `feedlab backup` of the embedded database while this process holds it.
+    if (rt.dbKind === "pglite") stops.push(await startControlSocket(rt.db, config.dataDir, log));
     if (role === "api" || role === "all") {
       const { admin, demo } = await underStartupLock(rt, async () => ({
         admin: await ensureFirstAdmin(rt.services.auth, config.adminUsername, config.adminPassword),

@@ -36,6 +36,7 @@ export async function startRole(
       FEEDLAB_ADMIN_PASSWORD: PROCESS_ADMIN.password,
       FEEDLAB_LOG_LEVEL: "warn",
       FEEDLAB_LOG_FORMAT: "json",
+      FEEDLAB_JOIN_RATE_LIMIT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,5 +88,29 @@ export function runFeedlab(args: string[], env: Record<string, string>) {
     env: { ...process.env, FEEDLAB_LOG_FORMAT: "json", FEEDLAB_LOG_LEVEL: "warn", ...env },
     encoding: "utf8",
     timeout: 300_000,
+  });
+}
+
+/** Runs a one-shot CLI command without blocking this process (say, a backup taken while this process loads the service). */
+export function runFeedlabAsync(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, FEEDLAB_LOG_FORMAT: "json", FEEDLAB_LOG_LEVEL: "warn", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
   });
 }

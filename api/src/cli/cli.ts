@@ -1,5 +1,15 @@
-import { readFileSync } from "node:fs";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import http from "node:http";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import type { EventLog } from "@feedlab/ingest";
 import { projectionsNamed, replay } from "@feedlab/projector";
@@ -9,7 +19,9 @@ import cliProgress from "cli-progress";
 import { createAuthService } from "../auth/auth.service.ts";
 import { generatePassword } from "../auth/passwords.ts";
 import { type Config, ConfigError, loadConfig } from "../config.ts";
-import { DataDirLockedError, migrate, openDb } from "../db/db.ts";
+import { BackupError, restoreBackup, writeBackup } from "../db/backup.ts";
+import { controlSocketPath } from "../db/control.ts";
+import { DataDirLockedError, migrate, openDb, rowsOf } from "../db/db.ts";
 import { HttpError } from "../http/errors.ts";
 import { createLogger } from "../logger.ts";
 import { openChangeBus, openEventLog, openStore, ROLES, type Role, start, VERSION } from "../main.ts";
@@ -31,6 +43,9 @@ Commands:
   replay [--projection NAME]                 Rebuild read models from the event log (all, or one: events,
                                              watched, view_counts, interactions, session_activity,
                                              co_views (with watched))
+  backup FILE                                Write a consistent backup of the whole database to FILE, also
+                                             while the service runs (embedded or PostgreSQL)
+  restore FILE                               Restore a backup into an empty data folder or database
   help                                       Show this help
 
 Configuration comes from the environment: PORT, HOST, FEEDLAB_DATA_DIR, DATABASE_URL, KAFKA_BROKERS,
@@ -207,6 +222,102 @@ async function cmdReplay(config: Config, args: string[]) {
   }
 }
 
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+async function cmdBackup(config: Config, args: string[]) {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError("Usage: feedlab backup FILE");
+  // Written beside, then renamed: a backup cut short never looks like a finished one.
+  const partial = `${file}.partial`;
+  const started = performance.now();
+  try {
+    let summary: string;
+    let opened: ReturnType<typeof openDb> | null = null;
+    try {
+      opened = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+    } catch (e) {
+      if (!(e instanceof DataDirLockedError)) throw e;
+    }
+    if (opened) {
+      try {
+        const hasSchema = rowsOf<{ n: string | number }>(
+          await opened.db.raw("select count(*) as n from pg_tables where tablename = 'knex_migrations'"),
+        );
+        if (Number(hasSchema[0]?.n ?? 0) === 0)
+          throw new UsageError("Nothing to back up: the database holds no Feedlab data yet.");
+        let shown = "";
+        const result = await writeBackup(opened.db, createWriteStream(partial), {
+          database: opened.kind,
+          onProgress: (table, rows) => {
+            if (table !== shown || rows % 100_000 === 0) err(`  ${table}: ${rows} rows`);
+            shown = table;
+          },
+        });
+        summary = `${result.tables} tables, ${result.rows} rows`;
+      } finally {
+        await opened.close();
+      }
+    } else {
+      // The service holds the embedded database: it writes the backup itself.
+      summary = await backupThroughService(config.dataDir, partial);
+    }
+    renameSync(partial, file);
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    out(`Backed up ${summary} to ${file} (${megabytes(statSync(file).size)}) in ${secs} s.`);
+  } catch (e) {
+    rmSync(partial, { force: true });
+    throw e;
+  }
+}
+
+function backupThroughService(dataDir: string, file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ socketPath: controlSocketPath(dataDir), path: "/backup" }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`The running service refused the backup (HTTP ${res.statusCode}).`));
+        return;
+      }
+      const sink = createWriteStream(file);
+      res.on("aborted", () => reject(new Error("The running service stopped writing the backup.")));
+      pipeline(res, sink).then(() => resolve("the running service's database"), reject);
+    });
+    req.on("error", (e) =>
+      reject(
+        new Error(
+          `The embedded database is in use and its service could not be asked for a backup (${e.message}). Stop it and run the backup again.`,
+        ),
+      ),
+    );
+  });
+}
+
+async function cmdRestore(config: Config, args: string[]) {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError("Usage: feedlab restore FILE");
+  if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
+  const started = performance.now();
+  const opened = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  try {
+    let shown = "";
+    const result = await restoreBackup(opened.db, () => createReadStream(file), {
+      onProgress: (table, rows) => {
+        if (table !== shown || rows % 100_000 === 0) err(`  ${table}: ${rows} rows`);
+        shown = table;
+      },
+    });
+    const where = opened.kind === "pglite" ? `the data folder ${config.dataDir}` : "PostgreSQL";
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    out(
+      `Restored ${result.tables} tables, ${result.rows} rows (backup of ${result.createdAt}) into ${where} in ${secs} s.`,
+    );
+  } finally {
+    await opened.close();
+  }
+}
+
 async function cmdTail(config: Config, args: string[]) {
   const { values } = parseArgs({
     args,
@@ -299,6 +410,10 @@ export async function main(argv: string[]): Promise<void> {
         return await cmdReplay(config, args);
       case "tail":
         return await cmdTail(config, args);
+      case "backup":
+        return await cmdBackup(config, args);
+      case "restore":
+        return await cmdRestore(config, args);
       default:
         throw new UsageError(`Unknown command "${command}". Run \`feedlab help\`.`);
     }
@@ -306,6 +421,10 @@ export async function main(argv: string[]): Promise<void> {
     if (e instanceof UsageError) {
       err(e.message);
       process.exit(2);
+    }
+    if (e instanceof BackupError) {
+      err(e.message);
+      process.exit(1);
     }
     if (e instanceof DataDirLockedError) {
       err(e.message);

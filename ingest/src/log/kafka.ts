@@ -146,6 +146,14 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       await consumer.connect();
       await consumer.subscribe({ topic: keysTopic, fromBeginning: true });
       await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new LogUnavailableError(`the keys topic ${keysTopic} could not be read within 30 s`)),
+          30_000,
+        );
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
         consumer
           .run({
             autoCommit: false,
@@ -156,7 +164,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
                 else keys.delete(user);
               }
               if (Number(message.offset) >= (ends.get(partition) ?? 0) - 1) pending.delete(partition);
-              if (pending.size === 0) resolve();
+              if (pending.size === 0) done();
             },
           })
           .catch(reject);

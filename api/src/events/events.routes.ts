@@ -43,6 +43,8 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
         "Each event is the spec's wire format plus a client-generated `event_id` (a repeated id is accepted and stored once). Valid events are stored even when others are rejected. Answers 202 once the batch is durable in the event log. Also accepts `text/plain` bodies holding JSON, as `navigator.sendBeacon` sends.",
       access: "participant",
       body: EventBatch,
+      // Each event with text PostgreSQL cannot store is rejected on its own (the rest are stored).
+      checksOwnText: true,
       jsonBodyTypes: ["text/plain"],
       bodyLimitBytes: EVENTS_BODY_LIMIT,
       responses: {

@@ -4,7 +4,7 @@ import type { Middleware } from "koa";
 import { parseJson, readRawBody } from "./body.ts";
 import type { AppContext, AppState } from "./context.ts";
 import { notFound, validationFailed } from "./errors.ts";
-import { compileBody, compileQuery, type Validator } from "./validation.ts";
+import { compileBody, compileQuery, toFieldPath, type Validator } from "./validation.ts";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 export type Access = "admin" | "participant" | "public";
@@ -37,6 +37,11 @@ export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema>
   readonly jsonBodyTypes?: readonly string[];
   readonly responses: Readonly<Record<number, ResponseSpec>>;
   readonly description?: string;
+  /**
+   * The handler judges text PostgreSQL cannot store (NUL, unpaired surrogates) item by item (event
+   * batches); otherwise such text anywhere in a JSON body is refused whole (422 `validation_failed`).
+   */
+  readonly checksOwnText?: true;
   /**
    * An admin action recorded in the audit log when the route succeeds (`experiment.update`, say), or
    * a function of the request naming it (null: nothing to record).
@@ -113,8 +118,11 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
         const isJson =
           raw.mediaType === "application/json" || (r.jsonBodyTypes ?? []).includes(raw.mediaType);
         if (r.rawBodyTypes && !isJson) input.raw = raw;
-        else if (body) input.body = check(body, parseJson(raw.text), "body");
-        else input.raw = raw;
+        else if (body) {
+          const parsed = parseJson(raw.text);
+          if (!r.checksOwnText) assertStorableText(raw.text, parsed);
+          input.body = check(body, parsed, "body");
+        } else input.raw = raw;
       }
       const typed = input as RouteInput<Schema, Schema, Schema>;
       await r.handler(ctx as AppContext, typed);
@@ -122,6 +130,45 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
       if (action && deps.audit && ctx.status < 400) await deps.audit(ctx as AppContext, action, typed);
     });
     router.register(path, [r.method.toUpperCase()], chain);
+  }
+}
+
+/** Where a JSON value holds text PostgreSQL cannot store (a NUL, an unpaired surrogate), or null. */
+function unstorableAt(value: unknown, path: string): string | null {
+  const bad = (s: string) => s.includes("\u0000") || !s.isWellFormed();
+  if (typeof value === "string") return bad(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = unstorableAt(value[i], `${path}/${i}`);
+      if (at) return at;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (bad(k)) return `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      const at = unstorableAt(v, `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+      if (at) return at;
+    }
+  }
+  return null;
+}
+
+/**
+ * Text PostgreSQL cannot store is bad input (422 `validation_failed` naming the field), never a
+ * database error. Only JSON
+ * escapes can produce it (raw bytes decode to well-formed text), so most bodies skip the walk.
+ */
+function assertStorableText(text: string, parsed: unknown): void {
+  if (!/\\u(0000|[dD][89abAB]|[dD][c-fC-F])/.test(text)) return;
+  const at = unstorableAt(parsed, "");
+  if (at !== null) {
+    throw validationFailed([
+      {
+        field: toFieldPath(at),
+        message: "holds a NUL character or an unpaired surrogate, which cannot be stored",
+      },
+    ]);
   }
 }
 

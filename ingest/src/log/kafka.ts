@@ -21,7 +21,14 @@ import {
   type Subscription,
 } from "./event-log.ts";
 import { groupCommit } from "./group-commit.ts";
-import { createDbKeyring, createMirrorKeyring, type Keyring, seal, unseal } from "./keyring.ts";
+import {
+  createDbKeyring,
+  createMirrorKeyring,
+  type Keyring,
+  type ParticipantKey,
+  seal,
+  unseal,
+} from "./keyring.ts";
 
 /** The header naming whose key encrypted a record's value (absent: a plain record from before keys). */
 const KEY_HEADER = "feedlab-key";
@@ -188,7 +195,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       return h === undefined || h === null ? null : String(h);
     };
     const owners = [...new Set(messages.map(owner).filter((o): o is string => o !== null))];
-    const keys = owners.length > 0 ? await keyring.find(owners) : new Map<string, Buffer>();
+    const keys = owners.length > 0 ? await keyring.find(owners) : new Map<string, ParticipantKey>();
     return messages.map((m) => {
       const offset = Number(m.offset);
       const value = m.value ?? new Uint8Array();
@@ -206,7 +213,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   }
 
   async function send(batches: readonly (readonly LoggedEvent[])[]): Promise<AppendResult[]> {
-    let keys: Map<string, Buffer>;
+    let keys: Map<string, ParticipantKey>;
     try {
       keys = await keyring.keysFor([...new Set(batches.flatMap((b) => b.map((e) => e.user_id)))]);
     } catch (err) {

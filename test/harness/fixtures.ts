@@ -75,3 +75,43 @@ export async function createStudy(
   }
   return { experiment, groups, videos };
 }
+
+/** The committed demo media (webm with a jpg poster each), served by the app under /media/demo. */
+export const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"] as const;
+
+/** Adds the demo media as videos `<prefix>-<file>` titled "`<title>` 1..3", for browser tests that play them. */
+export async function addDemoVideos(admin: Client, prefix: string, title: string): Promise<Video[]> {
+  const r = await admin.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+    videos: DEMO_FILES.map((name, i) => ({
+      external_id: `${prefix}-${name}`,
+      url: `/media/demo/${name}.webm`,
+      thumbnail_url: `/media/demo/${name}.jpg`,
+      title: `${title} ${i + 1}`,
+      duration_seconds: 25,
+      published_at: new Date(Date.UTC(2026, 5, 1 + i)).toISOString(),
+    })),
+  });
+  if (r.status !== 201)
+    throw new Error(`adding the demo videos failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.videos;
+}
+
+/** An experiment with one arm "Arm" (recency, the grid presets) and the given pool, in the given status. */
+export async function createArmStudy(
+  admin: Client,
+  name: string,
+  videos: readonly Video[],
+  status: "draft" | "running" | "completed" = "running",
+): Promise<Experiment> {
+  const experiment = (await admin.post<Experiment>("/api/v1/admin/experiments", { name })).body;
+  await admin.post(`/api/v1/admin/experiments/${experiment.id}/groups`, {
+    name: "Arm",
+    algorithm_config: { feed: "recency", watch: "recency" },
+    ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
+  });
+  await admin.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
+    video_ids: videos.map((v) => v.id),
+  });
+  if (status !== "draft") await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status });
+  return experiment;
+}

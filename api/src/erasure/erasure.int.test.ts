@@ -142,8 +142,12 @@ describe.each(EVENT_BACKENDS)("erasure (%s)", (backend) => {
         table,
       ).toBe(true);
 
+    const trajectory = `/api/v1/admin/participants/${erased.userId}/trajectory`;
+    expect(((await admin.get<unknown[]>(trajectory)).body as unknown[]).length).toBeGreaterThan(0);
     expect((await admin.del(`/api/v1/admin/participants/${erased.userId}`)).status).toBe(204);
     expect((await withdrawn.client.post("/api/v1/me/withdraw", {})).status).toBe(204);
+    // Their trajectory in the console is gone with them.
+    expect((await admin.get(trajectory)).status).toBe(404);
     await settle();
 
     // Their cookies answer 401; an unknown participant 404; erasing again is done already.

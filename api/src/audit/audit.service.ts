@@ -1,4 +1,5 @@
 import type { AuditEntry } from "@feedlab/schemas";
+import type { Knex } from "knex";
 import type { ServiceDeps } from "../deps.ts";
 
 interface AuditRow {
@@ -13,8 +14,9 @@ interface AuditRow {
 /** The audit log of admin actions: appended as they happen, read newest first. */
 export function createAuditService({ db, now }: ServiceDeps) {
   return {
-    async record(entry: Omit<AuditEntry, "at" | "cursor">): Promise<void> {
-      await db("audit_log").insert({
+    /** Appends an entry; `via` writes it in the caller's transaction (an erasure and its record commit together). */
+    async record(entry: Omit<AuditEntry, "at" | "cursor">, via?: Knex.Transaction): Promise<void> {
+      await (via ?? db)("audit_log").insert({
         at: now(),
         admin: entry.admin,
         action: entry.action,

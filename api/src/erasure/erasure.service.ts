@@ -1,5 +1,6 @@
 import type { EventLog, LogErasure } from "@feedlab/ingest";
 import { eraseReadModels } from "@feedlab/projector";
+import type { AuditEntry } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -91,8 +92,16 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
     read_models: {},
   });
 
-  async function erase(userIds: readonly string[]): Promise<ErasureCounts> {
-    const { counts, after } = await db.transaction((trx) => eraseIn(trx, userIds));
+  /** Erases in one transaction, with the audit entry (if any) committed along with it. */
+  async function erase(
+    userIds: readonly string[],
+    entry?: (counts: ErasureCounts) => Omit<AuditEntry, "at" | "cursor">,
+  ): Promise<ErasureCounts> {
+    const { counts, after } = await db.transaction(async (trx) => {
+      const done = await eraseIn(trx, userIds);
+      if (entry) await audit.record(entry(done.counts), trx);
+      return done;
+    });
     onErased?.();
     await after();
     return counts;
@@ -109,16 +118,17 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
         const erased = await db("event_log_erasures").where({ user_id: userId }).first("user_id");
         if (!erased) throw notFound("participant");
       }
-      const counts = await erase([userId]);
-      if (known) {
-        await audit.record({
-          admin: by,
-          action: by === null ? "participant.withdraw" : "participant.erase",
-          target: userId,
-          details: { rows: counts },
-        });
-      }
-      return counts;
+      return erase(
+        [userId],
+        known
+          ? (counts) => ({
+              admin: by,
+              action: by === null ? "participant.withdraw" : "participant.erase",
+              target: userId,
+              details: { rows: counts },
+            })
+          : undefined,
+      );
     },
 
     /** Erases an experiment's participants (in batches), then the experiment itself. */
@@ -134,12 +144,12 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
         if (batch.length === 0) break;
         total = add(total, await erase(batch));
       }
-      await db("experiments").where({ id: experimentId }).delete();
-      await audit.record({
-        admin: by,
-        action: "experiment.delete",
-        target: experimentId,
-        details: { rows: total },
+      await db.transaction(async (trx) => {
+        await trx("experiments").where({ id: experimentId }).delete();
+        await audit.record(
+          { admin: by, action: "experiment.delete", target: experimentId, details: { rows: total } },
+          trx,
+        );
       });
       return total;
     },

@@ -2,7 +2,9 @@
 // `npm run kafka` starts a single-node Apache Kafka broker (KRaft mode) on 127.0.0.1 in the
 // background, for tests and for people without Docker. The first run fetches Kafka's jars from Maven
 // Central with Maven into a cache folder; later runs start in seconds. The last line printed is
-// `KAFKA_BROKERS=127.0.0.1:PORT`.
+// `KAFKA_BROKERS=127.0.0.1:PORT`. Kafka's command-line tools come with it, as scripts in
+// .cache/kafka/bin (kafka-console-consumer, kafka-console-producer, kafka-topics,
+// kafka-consumer-groups, kafka-get-offsets): `export PATH=$PWD/.cache/kafka/bin:$PATH`.
 //
 //   npm run kafka                 start (or report the running broker)
 //   npm run kafka -- stop         stop it
@@ -11,7 +13,16 @@
 // Environment: FEEDLAB_KAFKA_HOME (cache and data folder, default .cache/kafka), FEEDLAB_KAFKA_PORT
 // (default 19092; the controller listens on PORT+1), JAVA (default java), MVN (default mvn).
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +33,7 @@ const port = Number(process.env.FEEDLAB_KAFKA_PORT ?? 19092);
 const java = process.env.JAVA ?? "java";
 const mvn = process.env.MVN ?? "mvn";
 const libs = path.join(home, "libs");
+const bin = path.join(home, "bin");
 const dataDir = path.join(home, `data-${port}`);
 const pidFile = path.join(home, `broker-${port}.pid`);
 const logFile = path.join(home, `broker-${port}.log`);
@@ -52,8 +64,34 @@ function reachable(p, timeoutMs = 500) {
   });
 }
 
+/** Kafka's command-line tools, as the scripts of its distribution name them, and their classes. */
+const TOOLS = {
+  "kafka-console-consumer": "org.apache.kafka.tools.consumer.ConsoleConsumer",
+  "kafka-console-producer": "kafka.tools.ConsoleProducer",
+  "kafka-topics": "org.apache.kafka.tools.TopicCommand",
+  "kafka-consumer-groups": "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+  "kafka-get-offsets": "org.apache.kafka.tools.GetOffsetShell",
+};
+
+function writeTools() {
+  mkdirSync(bin, { recursive: true });
+  const log4j = path.join(root, "scripts/kafka/tools-log4j.properties");
+  for (const [name, main] of Object.entries(TOOLS)) {
+    const file = path.join(bin, name);
+    writeFileSync(
+      file,
+      `#!/bin/sh\n# Apache Kafka's ${name}, from the jars \`npm run kafka\` fetched.\nexec "\${JAVA:-java}" -Dlog4j.configuration=file:${log4j} -cp "${libs}/*" ${main} "$@"\n`,
+    );
+    chmodSync(file, 0o755);
+  }
+}
+
 function fetchJars() {
-  if (existsSync(libs) && readdirSync(libs).some((f) => f.startsWith("kafka_2.13-"))) return;
+  const jars = existsSync(libs) ? readdirSync(libs) : [];
+  if (jars.some((f) => f.startsWith("kafka_2.13-")) && jars.some((f) => f.startsWith("kafka-tools-3"))) {
+    writeTools();
+    return;
+  }
   say(`fetching Apache Kafka's jars from Maven Central into ${libs} (once)...`);
   mkdirSync(home, { recursive: true });
   execFileSync(
@@ -69,6 +107,7 @@ function fetchJars() {
     ],
     { stdio: ["ignore", "inherit", "inherit"] },
   );
+  writeTools();
 }
 
 function config() {
@@ -94,13 +133,13 @@ function config() {
 }
 
 async function start() {
+  fetchJars();
   const pid = running();
   if (pid && (await reachable(port))) {
     say(`already running (pid ${pid})`);
     process.stdout.write(`KAFKA_BROKERS=127.0.0.1:${port}\n`);
     return;
   }
-  fetchJars();
   mkdirSync(home, { recursive: true });
   const props = path.join(home, `server-${port}.properties`);
   writeFileSync(props, config());
@@ -139,6 +178,7 @@ async function start() {
     await new Promise((r) => setTimeout(r, 250));
   }
   say(`started (pid ${child.pid}, data in ${dataDir}, log in ${logFile})`);
+  say(`Kafka's tools are in ${bin} (kafka-console-consumer and others)`);
   process.stdout.write(`KAFKA_BROKERS=127.0.0.1:${port}\n`);
 }
 

@@ -125,6 +125,10 @@ describe("results per arm in the console", () => {
     const flagged = page.getByRole("table", { name: "Participants above the loss threshold" });
     await flagged.getByRole("rowheader", { name: "p1" }).waitFor();
     expect(await flagged.getByRole("row").count()).toBe(2);
+    // The fixture's client times are days before they arrived: every participant's clock is listed.
+    const clocks = page.getByRole("table", { name: "Participants with a clock more than a minute off" });
+    const p1Clock = clocks.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "p1" }) });
+    expect(await p1Clock.getByRole("cell").nth(1).textContent()).toMatch(/^\d+(\.\d)? h behind$/);
 
     const csv = page.getByRole("region", { name: "Downloads" }).getByRole("link", { name: "CSV" }).first();
     expect(await csv.getAttribute("href")).toContain("spreadsheet_safe=true");

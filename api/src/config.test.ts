@@ -74,4 +74,27 @@ describe("loadConfig", () => {
     expect(loadConfig({ FEEDLAB_JOIN_RATE_LIMIT: "600" }).joinRateLimit).toBe(600);
     expect(() => loadConfig({ FEEDLAB_JOIN_RATE_LIMIT: "-1" })).toThrow(/FEEDLAB_JOIN_RATE_LIMIT/);
   });
+
+  it("keeps Kafka records forever with participant fields sealed by default, and refuses other encryptions and registry URLs", () => {
+    expect(loadConfig({})).toMatchObject({
+      kafkaRetentionMs: -1,
+      kafkaEncryption: "fields",
+      schemaRegistryUrl: null,
+    });
+    expect(
+      loadConfig({
+        FEEDLAB_KAFKA_RETENTION_MS: "86400000",
+        FEEDLAB_KAFKA_ENCRYPTION: "record",
+        FEEDLAB_SCHEMA_REGISTRY_URL: "http://registry:8080/apis/ccompat/v7/",
+      }),
+    ).toMatchObject({
+      kafkaRetentionMs: 86_400_000,
+      kafkaEncryption: "record",
+      schemaRegistryUrl: "http://registry:8080/apis/ccompat/v7",
+    });
+    expect(() => loadConfig({ FEEDLAB_KAFKA_ENCRYPTION: "none" })).toThrow(/FEEDLAB_KAFKA_ENCRYPTION/);
+    expect(() => loadConfig({ FEEDLAB_SCHEMA_REGISTRY_URL: "registry:8080" })).toThrow(
+      /FEEDLAB_SCHEMA_REGISTRY_URL/,
+    );
+  });
 });

@@ -21,6 +21,21 @@ export interface Config {
   readonly kafkaTopic: string;
   /** Partitions of the event topic when Feedlab creates it (`FEEDLAB_KAFKA_PARTITIONS`, default 6). */
   readonly kafkaPartitions: number;
+  /**
+   * `retention.ms` of the event topic when Feedlab creates it (`FEEDLAB_KAFKA_RETENTION_MS`, default
+   * -1: records are kept forever, which replay needs).
+   */
+  readonly kafkaRetentionMs: number;
+  /**
+   * What each participant's key encrypts on Kafka (`FEEDLAB_KAFKA_ENCRYPTION`): `fields` (default:
+   * their login and payloads; standard Avro tools read the rest) or `record` (the whole value).
+   */
+  readonly kafkaEncryption: "fields" | "record";
+  /**
+   * A Confluent-compatible schema registry's base URL (`FEEDLAB_SCHEMA_REGISTRY_URL`): values are
+   * then written in the Confluent wire format with the schema registered there.
+   */
+  readonly schemaRegistryUrl: string | null;
   /** Username of the first admin, created at start when no admin exists (`FEEDLAB_ADMIN_USERNAME`). */
   readonly adminUsername: string;
   /** Password of the first admin; when absent one is generated and printed once (`FEEDLAB_ADMIN_PASSWORD`). */
@@ -113,6 +128,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (!/^[A-Za-z0-9._-]{1,200}$/.test(kafkaTopic))
     problems.push("FEEDLAB_KAFKA_TOPIC must be a Kafka topic name");
   const kafkaPartitions = int("FEEDLAB_KAFKA_PARTITIONS", 6, 1, 1000);
+  const kafkaRetentionMs = int("FEEDLAB_KAFKA_RETENTION_MS", -1, -1, Number.MAX_SAFE_INTEGER);
+  const kafkaEncryption = str("FEEDLAB_KAFKA_ENCRYPTION") ?? "fields";
+  if (kafkaEncryption !== "fields" && kafkaEncryption !== "record")
+    problems.push("FEEDLAB_KAFKA_ENCRYPTION must be fields or record");
+  const schemaRegistryUrl = str("FEEDLAB_SCHEMA_REGISTRY_URL")?.replace(/\/+$/, "") ?? null;
+  if (schemaRegistryUrl !== null && !/^https?:\/\//.test(schemaRegistryUrl))
+    problems.push("FEEDLAB_SCHEMA_REGISTRY_URL must start with http:// or https://");
 
   const adminUsername = str("FEEDLAB_ADMIN_USERNAME") ?? "admin";
   if (!new RegExp(ADMIN_USERNAME_PATTERN).test(adminUsername)) {
@@ -157,6 +179,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     kafkaBrokers: Object.freeze(kafkaBrokers),
     kafkaTopic,
     kafkaPartitions,
+    kafkaRetentionMs,
+    kafkaEncryption: kafkaEncryption as Config["kafkaEncryption"],
+    schemaRegistryUrl,
     adminUsername,
     adminPassword,
     demo,

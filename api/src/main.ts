@@ -29,6 +29,7 @@ import { createErasureService } from "./erasure/erasure.service.ts";
 import { createEventStoreReader } from "./events/event-store.read.ts";
 import { eventRoutes } from "./events/events.routes.ts";
 import { createEventsService } from "./events/events.service.ts";
+import { schemaRoutes } from "./events/schemas.routes.ts";
 import { experimentRoutes } from "./experiments/experiments.routes.ts";
 import { createExperimentsService } from "./experiments/experiments.service.ts";
 import { feedRoutes } from "./feed/feed.routes.ts";
@@ -104,6 +105,9 @@ export async function openEventLog(config: Config, log: Logger, store: Store | n
       logger: log.child({ component: "kafka" }),
       // Participant keys live in the database; tools without it read their mirror topic.
       db: store?.db,
+      retentionMs: config.kafkaRetentionMs,
+      encryption: config.kafkaEncryption,
+      registryUrl: config.schemaRegistryUrl,
     });
   }
   if (!store) throw new Error("The embedded event log lives in the database: open the store first.");
@@ -319,6 +323,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...sessionRoutes(services),
     ...feedRoutes({ feed: services.feed, progress: rt.progress, study: services.study }),
     ...eventRoutes(services),
+    ...schemaRoutes(),
     ...surveyRoutes({
       db,
       surveys: services.surveys,

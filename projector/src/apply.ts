@@ -1,6 +1,6 @@
 import type { LogRecord } from "@feedlab/ingest";
-import { erasedAmong, rowsOf } from "@feedlab/ingest";
-import { decodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import { erasedAmong, eventOf, rowsOf } from "@feedlab/ingest";
+import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { ERASE_LOCK } from "./erase.ts";
 import { type InsertedKeys, keyOf, type LogPlace, type Row, type RowOp, type Value } from "./ops.ts";
@@ -60,6 +60,28 @@ function insertRows(
   );
 }
 
+/** Of rows sharing a key, the one whose `least` columns are smallest (compared in order). */
+function leastPerKey(rows: readonly Row[], key: readonly string[], least: readonly string[]): Row[] {
+  const best = new Map<string, Row>();
+  for (const row of rows) {
+    const k = keyOf(key.map((c) => row[c]));
+    const held = best.get(k);
+    if (!held || compareColumns(row, held, least) < 0) best.set(k, row);
+  }
+  return [...best.values()];
+}
+
+function compareColumns(a: Row, b: Row, columns: readonly string[]): number {
+  for (const c of columns) {
+    const [x, y] = [a[c] ?? null, b[c] ?? null];
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
 const greater = (a: Value, b: Value): Value => (a === null ? b : b === null ? a : b > a ? b : a);
 const lesser = (a: Value, b: Value): Value => (a === null ? b : b === null ? a : b < a ? b : a);
 
@@ -98,12 +120,12 @@ function accumulate(ops: readonly Accumulate[]): Map<string, AccumulatedRow> {
  * the keys the inserts created.
  */
 export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Promise<InsertedKeys> {
-  const inserts = new Map<string, { key: readonly string[]; rows: Row[] }>();
+  const inserts = new Map<string, { key: readonly string[]; least?: readonly string[]; rows: Row[] }>();
   const accumulates = new Map<string, Accumulate[]>();
   for (const op of ops) {
     switch (op.kind) {
       case "insert": {
-        const entry = inserts.get(op.table) ?? { key: op.key, rows: [] };
+        const entry = inserts.get(op.table) ?? { key: op.key, least: op.least, rows: [] };
         entry.rows.push(op.row);
         inserts.set(op.table, entry);
         break;
@@ -122,17 +144,34 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
   }
 
   const inserted = new Map<string, Set<string>>();
-  for (const [table, { key, rows }] of inserts) {
+  for (const [table, { key, least, rows }] of inserts) {
     const keys = new Set<string>();
     const keyList = key.map(() => "??").join(", ");
-    for (const chunk of chunks(rows)) {
+    let conflict = `on conflict (${keyList}) do nothing returning ${keyList}`;
+    let bindings: Knex.RawBinding[] = [...key, ...key];
+    let todo: readonly Row[] = rows;
+    if (least) {
+      // One row per key (a statement may not update a row twice), the least; then the stored row
+      // gives way only to a lesser one. `xmax = 0` tells a created row from an updated one.
+      todo = leastPerKey(rows, key, least);
+      const columns = Object.keys(rows[0] ?? {}).filter((c) => !key.includes(c));
+      const tuple = least.map(() => "??.??").join(", ");
+      conflict = `on conflict (${keyList}) do update set ${columns.map(() => "?? = excluded.??").join(", ")}
+        where (${least.map(() => "excluded.??").join(", ")}) < (${tuple})
+        returning ${keyList}, (xmax = 0) as created`;
+      bindings = [
+        ...key,
+        ...columns.flatMap((c) => [c, c]),
+        ...least,
+        ...least.flatMap((c) => [table, c]),
+        ...key,
+      ];
+    }
+    for (const chunk of chunks(todo)) {
       const returned = rowsOf<Record<string, unknown>>(
-        await insertRows(trx, table, chunk, `on conflict (${keyList}) do nothing returning ${keyList}`, [
-          ...key,
-          ...key,
-        ]),
+        await insertRows(trx, table, chunk, conflict, bindings),
       );
-      for (const r of returned) keys.add(keyOf(key.map((k) => r[k])));
+      for (const r of returned) if (r.created !== false) keys.add(keyOf(key.map((k) => r[k])));
     }
     inserted.set(table, keys);
   }
@@ -184,7 +223,23 @@ export interface DeadLetter {
   readonly place: LogPlace;
   readonly eventId: string | null;
   readonly reason: string;
+  /** The record as the log holds it (on Kafka still encrypted: erasure reaches it there too). */
   readonly value: Uint8Array | null;
+  /** The record's key (the session id) and headers. */
+  readonly key: string | null;
+  readonly headers: Readonly<Record<string, string>> | null;
+}
+
+/** A dead letter of a log record, keeping the record as the log holds it. */
+export function deadLetterOf(r: LogRecord, eventId: string | null, reason: string): DeadLetter {
+  return {
+    place: { partition: r.partition, offset: r.offset },
+    eventId,
+    reason,
+    value: r.original?.value ?? r.value,
+    key: r.original?.key ?? null,
+    headers: r.original?.headers ?? null,
+  };
 }
 
 /** True for database errors caused by the data (SQLSTATE classes 22, 23, 42), not by the infrastructure. */
@@ -212,16 +267,17 @@ export async function applyRecords(
     if (r.erased) continue;
     try {
       decoded.push({
-        event: decodeLoggedEvent(r.value),
+        event: eventOf(r),
         place: { partition: r.partition, offset: r.offset },
       });
     } catch (err) {
-      dead.push({
-        place: r,
-        eventId: null,
-        reason: `undecodable record: ${(err as Error).message}`,
-        value: r.value,
-      });
+      dead.push(
+        deadLetterOf(
+          r,
+          r.original?.headers["feedlab-event-id"] ?? null,
+          `undecodable record: ${(err as Error).message}`,
+        ),
+      );
     }
   }
   // Erasures wait for this batch, and this batch leaves out whoever an erasure before it took away.
@@ -275,6 +331,8 @@ export async function recordDeadLetters(
         event_id: d.eventId,
         reason: d.reason.slice(0, 2000),
         record: d.value ? Buffer.from(d.value) : null,
+        record_key: d.key,
+        record_headers: d.headers ? JSON.stringify(d.headers) : null,
       })),
     )
     .onConflict(["consumer", "partition", "log_offset"])

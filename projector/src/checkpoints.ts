@@ -33,6 +33,25 @@ export const consumerMigrations: readonly Migration[] = [
       await db.schema.dropTableIfExists("consumer_checkpoints");
     },
   },
+  {
+    // Dead letters keep the record's key (the session id) and headers, as the log held them, so
+    // that they can be re-driven and erased with their participant.
+    name: "projector/002-dead-letter-source",
+    async up(db) {
+      await db.schema.alterTable("dead_letters", (t) => {
+        t.text("record_key");
+        t.jsonb("record_headers");
+        t.index(["record_key"]);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable("dead_letters", (t) => {
+        t.dropIndex(["record_key"]);
+        t.dropColumn("record_headers");
+        t.dropColumn("record_key");
+      });
+    },
+  },
 ];
 
 export const DEFAULT_CONSUMER = "projector";

@@ -16,3 +16,4 @@ import { rebuildMigrations } from "./rebuild-requests.ts";
 
 /** The projector's schema changes: its consumer tables and rebuild requests, then every read model's. */
 export const PROJECTOR_MIGRATIONS = [...consumerMigrations, ...rebuildMigrations, ...READ_MODEL_MIGRATIONS];
+export * from "./redrive.ts";

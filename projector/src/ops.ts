@@ -18,8 +18,17 @@ export interface LogPlace {
  * them per table into a few multi-row statements.
  */
 export type RowOp =
-  /** Insert a row; a row with the same key already there wins (first occurrence). */
-  | { readonly kind: "insert"; readonly table: string; readonly key: readonly string[]; readonly row: Row }
+  /**
+   * Insert a row; a row with the same key already there wins (first occurrence), or, with `least`,
+   * the row whose `least` columns (compared in order) are smallest, whichever order rows come in.
+   */
+  | {
+      readonly kind: "insert";
+      readonly table: string;
+      readonly key: readonly string[];
+      readonly row: Row;
+      readonly least?: readonly string[];
+    }
   /**
    * Upsert keyed by `key`: numbers in `add` are summed, `max`/`min` keep the larger/smaller value,
    * `init` columns are set only when the row is created.

@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import type { EventLog, LogPosition, LogRecord, Subscription } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { applyRecords, type DeadLetter, isDataError, recordDeadLetters } from "./apply.ts";
+import { applyRecords, type DeadLetter, deadLetterOf, isDataError, recordDeadLetters } from "./apply.ts";
 import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
 import type { Projection } from "./read-model.ts";
 import { PROJECTIONS } from "./read-models/index.ts";
@@ -69,12 +69,11 @@ export function createProjector(options: ProjectorOptions) {
             });
           } catch (err) {
             if (!isDataError(err)) throw err;
-            const letter: DeadLetter = {
-              place: record,
-              eventId: null,
-              reason: `cannot apply: ${(err as Error).message}`,
-              value: record.value,
-            };
+            const letter = deadLetterOf(
+              record,
+              record.event?.event_id ?? record.original?.headers["feedlab-event-id"] ?? null,
+              `cannot apply: ${(err as Error).message}`,
+            );
             await recordDeadLetters(trx, consumer, [letter]);
             dead.push(letter);
             logger.warn(
@@ -110,12 +109,16 @@ export function createProjector(options: ProjectorOptions) {
       // The table keeps them in any case; the topic is for data engineers' tooling.
       await log
         .deadLetter(
-          result.dead.map((d) => ({
-            partition: d.place.partition,
-            offset: d.place.offset,
-            value: d.value ?? new Uint8Array(),
-            reason: d.reason,
-          })),
+          result.dead.map((d) => {
+            const value = d.value ?? new Uint8Array();
+            return {
+              partition: d.place.partition,
+              offset: d.place.offset,
+              value,
+              reason: d.reason,
+              original: { key: d.key, value, headers: d.headers ?? {} },
+            };
+          }),
         )
         .catch((err: unknown) => logger.warn({ err }, "could not publish dead letters to the log"));
     }

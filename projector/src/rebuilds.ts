@@ -6,7 +6,7 @@ import { replay } from "./replay.ts";
 /** Replays the projections whose rebuild was requested, then forgets the requests. */
 export async function runRequestedRebuilds(options: {
   db: Knex;
-  log: Pick<EventLog, "read" | "position">;
+  log: Pick<EventLog, "scan" | "position" | "firstOffsets">;
   logger: Logger;
   multiProcess: boolean;
 }): Promise<string[]> {
@@ -21,6 +21,9 @@ export async function runRequestedRebuilds(options: {
     logger: options.logger,
     only: names,
     multiProcess: options.multiProcess,
+    // A new read model is built from what the log still holds rather than not at all.
+    onIncomplete: (err) =>
+      options.logger.error({ err }, "building the new read models from an incomplete log"),
   });
   await options.db("projector_rebuilds").whereIn("projection", names).delete();
   return names;

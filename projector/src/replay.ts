@@ -1,14 +1,14 @@
-import type { EventLog } from "@feedlab/ingest";
+import type { EventLog, LogRecord } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { applyRecords } from "./apply.ts";
+import { applyRecords, deadLetterOf, isDataError, recordDeadLetters } from "./apply.ts";
 import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
 import type { Projection } from "./read-model.ts";
 import { PROJECTIONS } from "./read-models/index.ts";
 
 export interface ReplayOptions {
   readonly db: Knex;
-  readonly log: Pick<EventLog, "position" | "read">;
+  readonly log: Pick<EventLog, "position" | "scan" | "firstOffsets">;
   readonly logger: Logger;
   readonly multiProcess: boolean;
   /** Names of the projections to rebuild; all when empty. */
@@ -16,6 +16,8 @@ export interface ReplayOptions {
   readonly consumer?: string;
   readonly chunk?: number;
   readonly onProgress?: (done: number) => void;
+  /** Replays an incomplete log anyway, after telling this (default: refuse with LogIncompleteError). */
+  readonly onIncomplete?: (err: LogIncompleteError) => void;
 }
 
 /** The named projections and those they require, in the order of PROJECTIONS. */
@@ -37,6 +39,47 @@ export function projectionsNamed(names: readonly string[]): Projection[] {
 }
 
 /**
+ * Applies a batch as the live projector does: at once, or, when a record's data makes the batch
+ * fail, record by record, each failing one going to the dead letters (a savepoint each).
+ */
+async function applyIsolating(
+  trx: Knex.Transaction,
+  batch: readonly LogRecord[],
+  projections: readonly Projection[],
+  consumer: string,
+): Promise<void> {
+  try {
+    await trx.transaction((sp) => applyRecords(sp, batch, projections, consumer));
+    return;
+  } catch (err) {
+    if (!isDataError(err)) throw err;
+  }
+  for (const record of batch) {
+    try {
+      await trx.transaction((sp) => applyRecords(sp, [record], projections, consumer));
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      await recordDeadLetters(trx, consumer, [
+        deadLetterOf(record, record.event?.event_id ?? null, `cannot apply: ${(err as Error).message}`),
+      ]);
+    }
+  }
+}
+
+/** The log no longer holds its oldest records: a replay would rebuild the read models without them. */
+export class LogIncompleteError extends Error {
+  readonly missing: ReadonlyMap<number, number>;
+  constructor(missing: ReadonlyMap<number, number>) {
+    const parts = [...missing].map(([p, first]) => `partition ${p} starts at offset ${first}`);
+    super(
+      `The event log no longer holds its oldest records (${parts.join(", ")}): retention or a delete-records call removed them. A replay would rebuild the read models without those events, so nothing was changed. Keep the read models as they are, or restore the records first (docs/events.md, "Retention").`,
+    );
+    this.name = "LogIncompleteError";
+    this.missing = missing;
+  }
+}
+
+/**
  * Rebuilds read models from the log in one transaction (holding the consumer's lock, so a running
  * projector waits): empties the chosen projections' tables and re-applies the log with the same
  * code the live projector runs. A full replay covers the whole log and moves the checkpoint to its
@@ -49,23 +92,31 @@ export async function replay(options: ReplayOptions): Promise<{ records: number;
   const full = selected.length === PROJECTIONS.length;
   const chunk = options.chunk ?? 5000;
   let records = 0;
+  const missing = new Map([...(await options.log.firstOffsets())].filter(([, first]) => first > 0));
+  if (missing.size > 0) {
+    const err = new LogIncompleteError(missing);
+    if (!options.onIncomplete) throw err;
+    options.onIncomplete(err);
+  }
   const head = full ? await options.log.position() : null;
   await options.db.transaction(async (trx: Knex.Transaction) => {
     const until = head ?? (await readCheckpoints(trx, consumer));
     if (options.multiProcess) await lockPartitions(trx, consumer, until.keys());
     for (const p of selected) for (const table of p.tables) await trx(table).delete();
     if (full) await trx("dead_letters").where({ consumer }).delete();
-    for (const [partition, last] of until) {
-      let after = -1;
-      while (after < last) {
-        const batch = (await options.log.read(partition, after, chunk, trx)).filter((r) => r.offset <= last);
-        if (batch.length === 0) break;
-        await applyRecords(trx, batch, selected, consumer);
-        after = batch[batch.length - 1]?.offset ?? last;
+    // Projections do not depend on the order partitions are applied in, so one scan of the whole
+    // log (one consumer on Kafka) serves.
+    await options.log.scan({
+      after: new Map([...until.keys()].map((p) => [p, -1])),
+      until,
+      maxBatch: chunk,
+      via: trx,
+      onBatch: async (batch) => {
+        await applyIsolating(trx, batch, selected, consumer);
         records += batch.length;
         options.onProgress?.(records);
-      }
-    }
+      },
+    }).done;
     if (full) await writeCheckpoints(trx, consumer, until);
   });
   options.logger.info({ records, projections: selected.map((p) => p.name) }, "replay finished");

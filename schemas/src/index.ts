@@ -1,5 +1,6 @@
 export * from "./events/avro.ts";
 export * from "./events/examples.ts";
+export * from "./events/json-schema.ts";
 export * from "./events/payloads.ts";
 export * from "./events/types.ts";
 export * from "./events/wire.ts";

@@ -11,9 +11,15 @@ import http from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import type { EventLog } from "@feedlab/ingest";
-import { projectionsNamed, replay } from "@feedlab/projector";
-import { decodeLoggedEvent } from "@feedlab/schemas";
+import { type EventLog, eventOf, LogUnavailableError } from "@feedlab/ingest";
+import {
+  LogIncompleteError,
+  listDeadLetters,
+  projectionsNamed,
+  redriveDeadLetters,
+  replay,
+} from "@feedlab/projector";
+import { EVENT_TYPES, isEventType, type LoggedEvent } from "@feedlab/schemas";
 import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
 import cliProgress from "cli-progress";
 import { createAuthService } from "../auth/auth.service.ts";
@@ -38,11 +44,17 @@ Commands:
   admin create [--username NAME] [--password PW]
                                              Add an admin (a password is generated when none is given)
   videos import FILE [--format csv|json]     Import videos from a CSV or JSON file
-  tail [--from-beginning] [--follow]         Decode the event log to NDJSON on stdout (one event per line,
-                                             with its partition and offset)
+  tail [--from-beginning] [--follow] [--lines N] [--type T,...] [--experiment ID]
+                                             Decode the event log to NDJSON on stdout, one event per line
+                                             with its partition and offset: the newest N (default 10) of
+                                             each partition, all (--from-beginning), then new ones as they
+                                             come (--follow, until Ctrl-C). On Kafka it needs only
+                                             KAFKA_BROKERS and leaves no consumer group behind
   replay [--projection NAME]                 Rebuild read models from the event log (all, or one: events,
                                              watched, view_counts, interactions, session_activity,
                                              co_views (with watched))
+  dlq [list|redrive]                         List the records the projector could not apply (dead letters),
+                                             or, after a fix, apply them again from the log
   backup FILE                                Write a consistent backup of the whole database to FILE, also
                                              while the service runs (embedded or PostgreSQL)
   restore FILE                               Restore a backup into an empty data folder or database
@@ -222,6 +234,51 @@ async function cmdReplay(config: Config, args: string[]) {
   }
 }
 
+async function cmdDlq(config: Config, args: string[]) {
+  const [sub = "list", ...rest] = args;
+  const { values } = parseArgs({ args: rest, options: { consumer: { type: "string" } } });
+  if (sub !== "list" && sub !== "redrive") throw new UsageError("Usage: feedlab dlq [list|redrive]");
+  const log = createLogger("warn", config.logFormat, "stderr");
+  const store = await openStore(config, log);
+  try {
+    if (sub === "list") {
+      const letters = await listDeadLetters(store.db, values.consumer);
+      if (letters.length === 0) {
+        out("No dead letters: every record in the log was applied.");
+        return;
+      }
+      for (const d of letters)
+        out(
+          `${d.created_at}  partition ${d.partition} offset ${d.offset}  ${d.event_id ?? "-"}  ${d.reason}`,
+        );
+      out(`${letters.length} dead letter(s). After fixing their cause, run: feedlab dlq redrive`);
+      return;
+    }
+    const eventLog = await openEventLog(config, log, store);
+    try {
+      const result = await redriveDeadLetters({
+        db: store.db,
+        log: eventLog,
+        multiProcess: store.dbKind === "postgres",
+        ...(values.consumer ? { consumer: values.consumer } : {}),
+        onProgress: (done, total) => {
+          if (done === total || done % 100 === 0) err(`  ${done}/${total}`);
+        },
+      });
+      out(
+        `Re-drove ${result.resolved + result.failing.length} dead letter(s): ${result.resolved} applied, ${result.failing.length} still failing.`,
+      );
+      for (const f of result.failing.slice(0, 20))
+        out(`  partition ${f.partition} offset ${f.offset}: ${f.reason}`);
+      if (result.failing.length > 0) process.exitCode = 1;
+    } finally {
+      await eventLog.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 async function cmdBackup(config: Config, args: string[]) {
@@ -318,16 +375,36 @@ async function cmdRestore(config: Config, args: string[]) {
   }
 }
 
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 async function cmdTail(config: Config, args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
       "from-beginning": { type: "boolean", default: false },
-      follow: { type: "boolean", default: false },
+      follow: { type: "boolean", short: "f", default: false },
+      lines: { type: "string", short: "n" },
+      type: { type: "string", multiple: true },
+      experiment: { type: "string" },
     },
   });
-  const log = createLogger("warn", config.logFormat);
-  // On Kafka the log needs no database; the embedded log is a table of it.
+  const types = new Set(
+    (values.type ?? [])
+      .flatMap((t) => t.split(","))
+      .map((t) => t.trim())
+      .filter(Boolean),
+  );
+  const unknownTypes = [...types].filter((t) => !isEventType(t));
+  if (unknownTypes.length > 0)
+    throw new UsageError(`Unknown event type ${unknownTypes.join(", ")}. Known: ${EVENT_TYPES.join(", ")}`);
+  const experiment = values.experiment ?? null;
+  if (experiment !== null && !UUID_PATTERN.test(experiment))
+    throw new UsageError("--experiment must be an experiment id");
+  const lines = values.lines === undefined ? 10 : Number(values.lines);
+  if (!Number.isInteger(lines) || lines < 0) throw new UsageError("--lines must be a whole number");
+  // Messages go to stderr: stdout carries only the records.
+  const log = createLogger("warn", config.logFormat, "stderr");
+  // On Kafka the log needs no database (keys come from their mirror topic); the embedded log is a table.
   const store = config.kafkaBrokers.length > 0 ? null : await openStore(config, log, { migrate: false });
   let eventLog: EventLog;
   try {
@@ -338,38 +415,45 @@ async function cmdTail(config: Config, args: string[]) {
   }
   try {
     const head = await eventLog.position();
-    const from = new Map([...head].map(([p, o]) => [p, values["from-beginning"] ? -1 : o]));
-    const pending = new Map([...head].filter(([p, o]) => o > (from.get(p) ?? -1)));
-    let done: () => void = () => {};
-    const finished = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    if (!values.follow && pending.size === 0) done();
-    const subscription = eventLog.subscribe({
-      consumer: `tail-${process.pid}-${Date.now()}`,
+    // From the start, after the newest record (--follow), or the newest few of each partition.
+    const after = new Map(
+      [...head].map(([p, o]) => [
+        p,
+        values["from-beginning"] ? -1 : values.follow ? o : Math.max(-1, o - lines),
+      ]),
+    );
+    const write = (text: string) =>
+      process.stdout.write(text) ? Promise.resolve() : new Promise((r) => process.stdout.once("drain", r));
+    const scan = eventLog.scan({
+      after,
+      ...(values.follow ? {} : { until: head }),
       maxBatch: 1000,
-      checkpoint: async (partition) =>
-        from.get(partition) ?? (values["from-beginning"] ? -1 : (head.get(partition) ?? -1)),
       onBatch: async (records) => {
         let text = "";
         for (const r of records) {
-          from.set(r.partition, r.offset);
+          if (r.erased) continue;
+          let event: LoggedEvent;
           try {
-            text += `${JSON.stringify({ partition: r.partition, offset: r.offset, ...decodeLoggedEvent(r.value) })}\n`;
+            event = eventOf(r);
           } catch (e) {
-            text += `${JSON.stringify({ partition: r.partition, offset: r.offset, undecodable: (e as Error).message })}\n`;
+            err(`tail: partition ${r.partition} offset ${r.offset}: ${(e as Error).message}`);
+            continue;
           }
-          if (!values.follow && r.offset >= (pending.get(r.partition) ?? Number.POSITIVE_INFINITY))
-            pending.delete(r.partition);
+          if (types.size > 0 && !types.has(event.event_type)) continue;
+          if (experiment !== null && event.experiment_id !== experiment) continue;
+          text += `${JSON.stringify({ partition: r.partition, offset: r.offset, ...event })}\n`;
         }
-        if (!process.stdout.write(text)) await new Promise((r) => process.stdout.once("drain", r));
-        if (!values.follow && pending.size === 0) done();
+        if (text) await write(text);
       },
-      onError: (e) => err(`tail: ${(e as Error).message}`),
     });
-    process.once("SIGINT", done);
-    await finished;
-    await subscription.stop();
+    const stop = () => void scan.stop();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    // A closed pipe (| head): stop quietly.
+    process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") stop();
+    });
+    await scan.done;
   } finally {
     await eventLog.close();
     await store?.close();
@@ -410,6 +494,8 @@ export async function main(argv: string[]): Promise<void> {
         return await cmdReplay(config, args);
       case "tail":
         return await cmdTail(config, args);
+      case "dlq":
+        return await cmdDlq(config, args);
       case "backup":
         return await cmdBackup(config, args);
       case "restore":
@@ -421,6 +507,10 @@ export async function main(argv: string[]): Promise<void> {
     if (e instanceof UsageError) {
       err(e.message);
       process.exit(2);
+    }
+    if (e instanceof LogIncompleteError || e instanceof LogUnavailableError) {
+      err(e.message);
+      process.exit(1);
     }
     if (e instanceof BackupError) {
       err(e.message);

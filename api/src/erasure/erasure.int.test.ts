@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { eventOf } from "@feedlab/ingest";
 import { PROJECTIONS, replay } from "@feedlab/projector";
-import { type AuditEntry, decodeLoggedEvent, type LoggedEvent, type Video } from "@feedlab/schemas";
+import type { AuditEntry, LoggedEvent, Video } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, EVENT_BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
@@ -85,7 +86,7 @@ describe.each(EVENT_BACKENDS)("erasure (%s)", (backend) => {
       while (after < head) {
         const records = await log.read(partition, after, 5000);
         if (records.length === 0) break;
-        for (const r of records) if (!r.erased) out.push(decodeLoggedEvent(r.value));
+        for (const r of records) if (!r.erased) out.push(eventOf(r));
         after = records[records.length - 1]?.offset ?? head;
       }
     }

@@ -52,6 +52,12 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
     const surveyDismissals = await count(trx("survey_dismissals").whereRaw(`user_id in ${JSON_IDS}`, [ids]));
     const logged: LogErasure = await log.erase({ userIds, sessionIds }, trx);
     const readModels = await eraseReadModels(trx, userIds);
+    // Dead letters of their records (kept with the record's key, the session id).
+    readModels.dead_letters = await trx("dead_letters")
+      .whereRaw("record_key in (select value from json_array_elements_text(?::json))", [
+        JSON.stringify(sessionIds),
+      ])
+      .delete();
     // Sessions, cookies, survey responses and dismissals, and learned recommendations go with the
     // participant (ON DELETE CASCADE).
     const participants = await trx("users").whereRaw(`id in ${JSON_IDS}`, [ids]).delete();

@@ -6,6 +6,7 @@ import {
   eventExportPages,
   eventPages,
   participantEvents,
+  timestampFlag,
 } from "@feedlab/projector";
 import { EVENT_TYPES, type StoredEvent, TRAJECTORY_EXCLUDED } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
@@ -37,10 +38,17 @@ export const EXPORT_COLUMNS = [
   "seq",
   "ui_feed",
   "ui_watch",
+  "timestamp_flag",
 ] as const;
 
-/** A stored event for admins; `groupNames` maps group ids to their names. */
-export const presentEvent = (r: EventRow, groupNames: ReadonlyMap<string, string>): StoredEvent => ({
+/** What presenting an event needs of its experiment: group names and when the study was created. */
+interface Context {
+  readonly groupNames: ReadonlyMap<string, string>;
+  readonly createdMs: number;
+}
+
+/** A stored event for admins, with its group's name and a flag on an implausible client time. */
+export const presentEvent = (r: EventRow, { groupNames, createdMs }: Context): StoredEvent => ({
   event_id: r.event_id,
   session_id: r.session_id,
   user_id: r.user_id,
@@ -61,13 +69,18 @@ export const presentEvent = (r: EventRow, groupNames: ReadonlyMap<string, string
   seq: r.seq === null ? null : Number(r.seq),
   ui_feed: r.ui_feed,
   ui_watch: r.ui_watch,
+  timestamp_flag: timestampFlag(
+    new Date(r.timestamp).getTime(),
+    new Date(r.received_at).getTime(),
+    createdMs,
+  ),
 });
 
 /**
  * Each export column's Parquet type and how it is read from a row as the database returned it
  * (times as epoch milliseconds, the payload as JSON text: nothing parsed on the way).
  */
-function parquetColumns(groupName: (groupId: string) => string) {
+function parquetColumns(context: () => Context) {
   const text = (c: keyof EventExportRow) => (r: EventExportRow) => r[c] ?? null;
   const columns: Record<(typeof EXPORT_COLUMNS)[number], readonly [Kind, (r: EventExportRow) => unknown]> = {
     event_id: ["string", text("event_id")],
@@ -86,10 +99,14 @@ function parquetColumns(groupName: (groupId: string) => string) {
     algorithm_watch: ["string", text("algorithm_watch")],
     payload: ["json", text("payload_json")],
     experiment_id: ["string", text("experiment_id")],
-    group_name: ["string", (r) => groupName(r.group_id)],
+    group_name: ["string", (r) => context().groupNames.get(r.group_id) ?? ""],
     seq: ["int64", (r) => (r.seq === null ? null : BigInt(r.seq))],
     ui_feed: ["string", text("ui_feed")],
     ui_watch: ["string", text("ui_watch")],
+    timestamp_flag: [
+      "string",
+      (r) => timestampFlag(Number(r.timestamp_ms), Number(r.received_at_ms), context().createdMs),
+    ],
   };
   return EXPORT_COLUMNS.map((c) => [c, ...columns[c]] as const);
 }
@@ -98,17 +115,24 @@ export type ExportFilter = EventFilter;
 
 /** Reads of the events store for admins, rendered for HTTP: NDJSON and CSV streams, trajectories. */
 export function createEventStoreReader(db: Db) {
-  const groupNames = async (where: { experiment_id: string } | { id: string }) =>
-    new Map(
-      ((await db("groups").where(where).select("id", "name")) as { id: string; name: string }[]).map((g) => [
-        g.id,
-        g.name,
-      ]),
-    );
+  async function contextOf(experimentId: string): Promise<Context> {
+    const [groups, experiment] = await Promise.all([
+      db("groups").where({ experiment_id: experimentId }).select("id", "name") as Promise<
+        { id: string; name: string }[]
+      >,
+      db("experiments").where({ id: experimentId }).first("created_at") as Promise<
+        { created_at: Date } | undefined
+      >,
+    ]);
+    return {
+      groupNames: new Map(groups.map((g) => [g.id, g.name])),
+      createdMs: experiment ? new Date(experiment.created_at).getTime() : 0,
+    };
+  }
 
   async function* pages(filter: ExportFilter): AsyncGenerator<StoredEvent[]> {
-    const names = await groupNames({ experiment_id: filter.experimentId });
-    for await (const rows of eventPages(db, filter)) yield rows.map((r) => presentEvent(r, names));
+    const context = await contextOf(filter.experimentId);
+    for await (const rows of eventPages(db, filter)) yield rows.map((r) => presentEvent(r, context));
   }
 
   return {
@@ -144,11 +168,11 @@ export function createEventStoreReader(db: Db) {
 
     /** Parquet with the same columns, streamed a row group (10,000 events) at a time. */
     parquet(filter: ExportFilter): Readable {
-      let names: ReadonlyMap<string, string> = new Map();
+      let context: Context = { groupNames: new Map(), createdMs: 0 };
       return parquetStream({
-        columns: parquetColumns((groupId) => names.get(groupId) ?? ""),
+        columns: parquetColumns(() => context),
         pages: (async function* () {
-          names = await groupNames({ experiment_id: filter.experimentId });
+          context = await contextOf(filter.experimentId);
           // Pages of 500 rows: the driver's rows die young instead of piling up in the old generation.
           yield* eventExportPages(db, filter, 500);
         })(),
@@ -169,8 +193,8 @@ export function createEventStoreReader(db: Db) {
 
     /** A participant's events in time order, without the high-frequency and tab-state types. */
     async trajectory(userId: string): Promise<StoredEvent[]> {
-      const user = (await db("users").where({ id: userId }).first("group_id")) as
-        | { group_id: string }
+      const user = (await db("users").where({ id: userId }).first("experiment_id")) as
+        | { experiment_id: string }
         | undefined;
       if (!user) throw notFound("participant");
       const rows = await participantEvents(
@@ -178,8 +202,8 @@ export function createEventStoreReader(db: Db) {
         userId,
         EVENT_TYPES.filter((t) => !TRAJECTORY_EXCLUDED.has(t)),
       );
-      const names = await groupNames({ id: user.group_id });
-      return rows.map((r) => presentEvent(r, names));
+      const context = await contextOf(user.experiment_id);
+      return rows.map((r) => presentEvent(r, context));
     },
   };
 }

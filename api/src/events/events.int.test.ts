@@ -343,6 +343,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
       "seq",
       "ui_feed",
       "ui_watch",
+      "timestamp_flag",
     ]);
     expect(mine[0]).toMatchObject({ experiment_id: study.experiment.id, group_name: study.groups[0]?.name });
     const since = events[2]?.timestamp;
@@ -351,7 +352,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     );
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect(csv.text.split("\r\n")[0]).toBe(
-      "event_id,session_id,user_id,login_id,group_id,event_type,video_id,timestamp,received_at,watch_ratio,watch_duration,position_in_feed,algorithm_feed,algorithm_watch,payload,experiment_id,group_name,seq,ui_feed,ui_watch",
+      "event_id,session_id,user_id,login_id,group_id,event_type,video_id,timestamp,received_at,watch_ratio,watch_duration,position_in_feed,algorithm_feed,algorithm_watch,payload,experiment_id,group_name,seq,ui_feed,ui_watch,timestamp_flag",
     );
     const records = parseCsv(csv.text, { columns: true }) as Record<string, string>[];
     const layout = records.find((r) => r.event_id === events[4]?.event_id);

@@ -65,7 +65,7 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
       audit: "export.events",
       tag: "events",
       summary: "Export the experiment's events (NDJSON or CSV, streamed)",
-      description: `Columns: event_id, session_id, user_id, login_id, group_id, event_type, video_id, timestamp, received_at, watch_ratio, watch_duration, position_in_feed, algorithm_feed, algorithm_watch, payload (JSON text in CSV), experiment_id, group_name, seq, ui_feed, ui_watch (the UI in force when the event arrived: a preset key, none, or <template id>@<version>; empty on events logged before 0.2). Ordered by client timestamp, ties broken by session and seq (events without a seq last). \`types\` filters by event type (${EVENT_TYPES.length} types); \`since\`/\`until\` filter by client timestamp.`,
+      description: `Columns: event_id, session_id, user_id, login_id, group_id, event_type, video_id, timestamp, received_at, watch_ratio, watch_duration, position_in_feed, algorithm_feed, algorithm_watch, payload (JSON text in CSV), experiment_id, group_name, seq, ui_feed, ui_watch (the UI in force when the event arrived: a preset key, none, or <template id>@<version>; empty on events logged before 0.2), timestamp_flag (future, before_study or stale when the client timestamp cannot be right; empty otherwise). Ordered by client timestamp, ties broken by session and seq (events without a seq last). \`types\` filters by event type (${EVENT_TYPES.length} types); \`since\`/\`until\` filter by client timestamp.`,
       access: "admin",
       params: IdParams,
       query: ExportQuery,

@@ -81,6 +81,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
         seq: "BIGINT",
         ui_feed: "VARCHAR",
         ui_watch: "VARCHAR",
+        timestamp_flag: "VARCHAR",
       });
       const rows = await duckdb(
         `SELECT event_id, login_id, group_name, seq, watch_ratio, position_in_feed, payload->>'context' AS context,

@@ -1,11 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { PROJECTIONS, replay } from "@feedlab/projector";
-import { encodeLoggedEvent, type Video } from "@feedlab/schemas";
+import { PROJECTIONS, redriveDeadLetters, replay } from "@feedlab/projector";
+import {
+  encodeLoggedEvent,
+  forgetWriterSchema,
+  LOGGED_EVENT_SCHEMA,
+  schemaFingerprint,
+  type Video,
+} from "@feedlab/schemas";
+import avro from "avsc";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, EVENT_BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
+import { openEventLog, type Store } from "../main.ts";
 
 const READ_MODELS = [
   "events",
@@ -33,9 +41,9 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
   });
   const db = () => app.runtime.db;
   /** Writes bytes into the event log as another writer would, bypassing intake. */
-  const writeRaw = async (sessionId: string, value: Buffer) => {
+  const writeRaw = async (sessionId: string, value: Buffer, eventId = randomUUID()) => {
     if (backend !== "kafka") {
-      await db()("event_log").insert({ event_id: randomUUID(), session_id: sessionId, record: value });
+      await db()("event_log").insert({ event_id: eventId, session_id: sessionId, record: value });
       return;
     }
     const config = app.runtime.config;
@@ -63,9 +71,16 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
 
   it("rebuilds exactly the rows the live run wrote, for all projections and for one", async () => {
     const ext = (i: number) => (study.videos[i] as Video).external_id;
+    const sends: Promise<unknown>[] = [];
     for (let u = 0; u < 4; u++) {
       const p = await joinWithSession(app.client(), study.experiment.id, `replay-${u}`);
+      // A second session of the same participant (on Kafka, most likely another partition) watching
+      // the same videos at the same time: which watch came first must not depend on which
+      // partition is applied first.
+      const second = { ...p, sessionId: randomUUID() };
+      expect((await p.client.post("/sessions", { session_id: second.sessionId })).status).toBe(201);
       const events = [];
+      const again = [];
       for (let i = 0; i < 8; i++) {
         const v = ext((u + i) % 8);
         events.push(wireEvent("VIDEO_PLAY", { video_id: v }));
@@ -78,11 +93,21 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
               payload: { duration: 30, totalWatchedTime: 28, completionRate: 0.93 },
             }),
           );
+        again.push(wireEvent("VIDEO_WATCHED_1S", { video_id: ext((u + 7 * i) % 8), seq: i }));
       }
-      // Sent in two batches, the second repeating part of the first (a client retry).
-      await sendEvents(p, events.slice(0, 10));
-      await sendEvents(p, events.slice(5));
+      // Sent in two batches, the second repeating part of the first (a client retry), while the
+      // second session sends its own.
+      sends.push(
+        (async () => {
+          await sendEvents(p, events.slice(0, 10));
+          await sendEvents(p, events.slice(5));
+        })(),
+        (async () => {
+          for (let i = 0; i < again.length; i += 2) await sendEvents(second, again.slice(i, i + 2));
+        })(),
+      );
     }
+    await Promise.all(sends);
     await settle();
     const live = await snapshot();
     expect((live.co_views ?? []).length).toBeGreaterThan(0);
@@ -151,5 +176,169 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
     ]);
     expect(await db()("events").where({ event_id: after.event_id }).first("event_id")).toBeDefined();
     expect(() => app.runtime.projector.healthcheck()).not.toThrow();
+  });
+
+  it("re-drives dead letters after the fix: a newer writer's record applies once its schema is published, broken ones stay", async () => {
+    const p = await joinWithSession(app.client(), study.experiment.id, "newer-writer");
+    const next = {
+      ...LOGGED_EVENT_SCHEMA,
+      fields: [
+        ...LOGGED_EVENT_SCHEMA.fields,
+        { name: "client_timezone", type: ["null", "string"], default: null },
+      ],
+    };
+    const fingerprint = schemaFingerprint(next);
+    // Unknown here, even if this test's run on another backend looked it up.
+    forgetWriterSchema(fingerprint);
+    const eventId = randomUUID();
+    const now = Date.now();
+    const value = Buffer.concat([
+      Buffer.from([0xc3, 0x01]),
+      Buffer.from(fingerprint, "hex"),
+      avro.Type.forSchema(next as unknown as avro.Schema).toBuffer({
+        event_id: eventId,
+        session_id: p.sessionId,
+        user_id: p.userId,
+        login_id: "newer-writer",
+        experiment_id: study.experiment.id,
+        group_id: study.groups[0]?.id ?? "",
+        event_type: "REACTION_ADDED",
+        video_id: null,
+        timestamp: now,
+        received_at: now,
+        watch_ratio: null,
+        watch_duration: null,
+        position_in_feed: null,
+        algorithm_feed: "recency",
+        algorithm_watch: "recency",
+        payload: JSON.stringify({ reaction: "wow" }),
+        seq: null,
+        ui_feed: null,
+        ui_watch: null,
+        client_timezone: "Europe/Berlin",
+      }),
+    ]);
+    // Written before its writer published the schema (a release that skipped that step, say).
+    await writeRaw(p.sessionId, value, eventId);
+    await sendEvents(p, [wireEvent("PAGE_LOAD")]);
+    await settle();
+    const reasons = async () =>
+      ((await db()("dead_letters").orderBy("id").select("reason")) as { reason: string }[]).map(
+        (d) => d.reason,
+      );
+    expect(await reasons()).toContainEqual(expect.stringMatching(/unknown writer schema .*fingerprint/));
+    if (backend === "kafka") {
+      // The dead-letter topic keeps the record's key (its session) with the reason beside it.
+      const config = app.runtime.config;
+      const kafka = new Kafka({
+        clientId: "dlq-reader",
+        brokers: [...config.kafkaBrokers],
+        logLevel: logLevel.NOTHING,
+      });
+      const consumer = kafka.consumer({ groupId: `dlq-${randomUUID()}` });
+      await consumer.connect();
+      await consumer.subscribe({ topic: `${config.kafkaTopic}.dlq`, fromBeginning: true });
+      const seen: { key: string; headers: Record<string, string> }[] = [];
+      await new Promise<void>((resolve) => {
+        void consumer.run({
+          eachMessage: async ({ message }) => {
+            seen.push({
+              key: String(message.key),
+              headers: Object.fromEntries(
+                Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]),
+              ),
+            });
+            if (seen.some((m) => m.key === p.sessionId)) resolve();
+          },
+        });
+      });
+      await consumer.disconnect();
+      expect(seen.find((m) => m.key === p.sessionId)?.headers["feedlab-reason"]).toMatch(
+        /unknown writer schema/,
+      );
+    }
+
+    // The fix: the schema is published where that writer would have put it.
+    if (backend === "kafka") {
+      const config = app.runtime.config;
+      const kafka = new Kafka({
+        clientId: "next-release",
+        brokers: [...config.kafkaBrokers],
+        logLevel: logLevel.NOTHING,
+      });
+      const producer = kafka.producer();
+      await producer.connect();
+      await producer.send({
+        topic: `${config.kafkaTopic}.schemas`,
+        messages: [{ key: fingerprint, value: JSON.stringify({ version: 3, schema: next }) }],
+      });
+      await producer.disconnect();
+    } else {
+      await db()("event_log_schemas").insert({ fingerprint, version: 3, schema: JSON.stringify(next) });
+    }
+    forgetWriterSchema(fingerprint);
+    const before = (await reasons()).length;
+    // As `feedlab dlq redrive` does: a log opened afresh, which looks the schema up.
+    const store = { db: db(), dbKind: backend === "postgres" ? "postgres" : "pglite" } as Store;
+    const fresh = await openEventLog(app.runtime.config, app.runtime.log, store);
+    const result = await redriveDeadLetters({
+      db: db(),
+      log: fresh,
+      multiProcess: backend === "postgres",
+    }).finally(() => fresh.close());
+    expect(result.resolved).toBe(1);
+    expect(result.failing.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/^undecodable record/),
+      expect.stringMatching(/^cannot apply/),
+    ]);
+    expect((await reasons()).length).toBe(before - 1);
+    expect(await db()("events").where({ event_id: eventId }).first("event_type")).toEqual({
+      event_type: "REACTION_ADDED",
+    });
+  });
+
+  it("refuses to replay a log whose oldest records are gone, and leaves the read models as they were", async () => {
+    const p = await joinWithSession(app.client(), study.experiment.id, "retention");
+    await sendEvents(p, [wireEvent("PAGE_LOAD"), wireEvent("PAGE_LOAD")]);
+    await settle();
+    const before = await snapshot();
+    if (backend === "kafka") {
+      // As retention would: the start of a partition deleted.
+      const config = app.runtime.config;
+      const kafka = new Kafka({
+        clientId: "ops",
+        brokers: [...config.kafkaBrokers],
+        logLevel: logLevel.NOTHING,
+      });
+      const admin = kafka.admin();
+      await admin.connect();
+      const [partition, head] = [...(await app.runtime.eventLog.position())].find(([, o]) => o >= 1) as [
+        number,
+        number,
+      ];
+      await admin.fetchTopicMetadata({ topics: [config.kafkaTopic] });
+      await admin.deleteTopicRecords({
+        topic: config.kafkaTopic,
+        partitions: [{ partition, offset: String(head) }],
+      });
+      await admin.disconnect();
+      await expect(
+        replay({ db: db(), log: app.runtime.eventLog, logger: app.runtime.log, multiProcess: false }),
+      ).rejects.toThrow(
+        new RegExp(
+          `no longer holds its oldest records \\(partition ${partition} starts at offset ${head}\\).*nothing was changed`,
+        ),
+      );
+      expect(await snapshot()).toEqual(before);
+    } else {
+      // The embedded log never drops records: replay goes ahead.
+      await replay({
+        db: db(),
+        log: app.runtime.eventLog,
+        logger: app.runtime.log,
+        multiProcess: backend === "postgres",
+      });
+      expect(await snapshot()).toEqual(before);
+    }
   });
 });

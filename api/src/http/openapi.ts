@@ -1,4 +1,4 @@
-import { ErrorBody } from "@feedlab/schemas";
+import { ErrorBody, wireEventSchemas } from "@feedlab/schemas";
 import type { TSchema } from "@sinclair/typebox";
 import type { Route } from "./route.ts";
 
@@ -103,7 +103,8 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
         adminCookie: { type: "apiKey", in: "cookie", name: "feedlab_admin" },
         participantCookie: { type: "apiKey", in: "cookie", name: "feedlab_participant" },
       },
-      schemas: { Error: plain(ErrorBody) },
+      // Each event type's wire form, as GET /api/v1/schemas/events.json serves them.
+      schemas: { Error: plain(ErrorBody), ...wireEventSchemas() },
     },
     paths,
   };

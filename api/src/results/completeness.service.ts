@@ -10,7 +10,8 @@ export const lossRate = (numbered: number, missing: number): number | null =>
 /**
  * Data completeness (api.md: `GET .../completeness`): the gaps in each session's client sequence
  * numbers, summed per participant and group, from the session activity read model. A participant
- * whose loss rate is above the threshold is flagged.
+ * whose loss rate is above the threshold is flagged. Beside it, the client clocks: each participant's
+ * offset and the events whose client time is implausible.
  */
 export function createCompletenessService({ db }: ServiceDeps) {
   return {
@@ -32,6 +33,10 @@ export function createCompletenessService({ db }: ServiceDeps) {
         const numbered = list.reduce((s, x) => s + x.numbered, 0);
         const missing = list.reduce((s, x) => s + x.missing, 0);
         const loss_rate = lossRate(numbered, missing);
+        // The session whose clock was furthest off speaks for the participant.
+        const offsets = list.map((x) => x.clock_offset_ms).filter((o): o is number => o !== null);
+        const clock_offset_ms =
+          offsets.length === 0 ? null : offsets.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a));
         return {
           user_id: u.id,
           login_id: u.login_id,
@@ -41,6 +46,8 @@ export function createCompletenessService({ db }: ServiceDeps) {
           missing,
           loss_rate,
           flagged: loss_rate !== null && loss_rate > threshold,
+          clock_offset_ms,
+          implausible_times: list.reduce((s, x) => s + x.implausible_times, 0),
           numbered,
         };
       });
@@ -59,6 +66,7 @@ export function createCompletenessService({ db }: ServiceDeps) {
             missing,
             loss_rate: lossRate(numbered, missing),
             flagged: list.filter((p) => p.flagged).length,
+            implausible_times: list.reduce((s, p) => s + p.implausible_times, 0),
           };
         }),
         participants: participants.map(({ numbered: _, ...p }) => p),

@@ -18,8 +18,49 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
 
   const settled = async () =>
     expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+  // Client times of a moment ago, as a browser with a right clock sends them.
   const numbered = (from: number, to: number) =>
-    Array.from({ length: to - from + 1 }, (_, i) => wireEvent("PAGE_LOAD", { seq: from + i }));
+    Array.from({ length: to - from + 1 }, (_, i) =>
+      wireEvent("PAGE_LOAD", { seq: from + i, timestamp: new Date(Date.now() - 2000).toISOString() }),
+    );
+
+  it("gives each participant's clock offset and counts client times in the future or a day before arrival", async () => {
+    const study = await createStudy(admin, { status: "running", weights: [1] });
+    const right = await joinWithSession(app.client(), study.experiment.id, "right-clock");
+    await sendEvents(right, numbered(1, 3));
+    const ahead = await joinWithSession(app.client(), study.experiment.id, "clock-ahead");
+    // A clock ten minutes ahead, and one event stamped in 1970 (a clock reset).
+    const tenAhead = () => new Date(Date.now() + 600_000).toISOString();
+    await sendEvents(ahead, [
+      wireEvent("PAGE_LOAD", { seq: 1, timestamp: tenAhead() }),
+      wireEvent("PAGE_LOAD", { seq: 2, timestamp: tenAhead() }),
+      wireEvent("PAGE_LOAD", { seq: 3, timestamp: "1970-01-01T00:00:01.000Z" }),
+    ]);
+    await settled();
+    const r = await admin.get<ExperimentCompleteness>(
+      `/api/v1/admin/experiments/${study.experiment.id}/completeness`,
+    );
+    const byLogin = new Map(r.body.participants.map((p) => [p.login_id, p]));
+    const rightOffset = byLogin.get("right-clock")?.clock_offset_ms ?? Number.NaN;
+    expect(rightOffset).toBeGreaterThanOrEqual(2000);
+    expect(rightOffset).toBeLessThan(60_000);
+    expect(byLogin.get("right-clock")?.implausible_times).toBe(0);
+    const aheadOffset = byLogin.get("clock-ahead")?.clock_offset_ms ?? Number.NaN;
+    expect(aheadOffset).toBeLessThan(-590_000);
+    expect(aheadOffset).toBeGreaterThan(-600_000);
+    expect(byLogin.get("clock-ahead")?.implausible_times).toBe(3);
+    expect(r.body.groups[0]?.implausible_times).toBe(3);
+
+    // The export flags each implausible time instead of passing it silently.
+    const ndjson = await admin.get(`/api/v1/admin/experiments/${study.experiment.id}/events?format=ndjson`);
+    const rows = String(ndjson.text)
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { login_id: string; timestamp_flag: string | null });
+    const flags = (login: string) => rows.filter((e) => e.login_id === login).map((e) => e.timestamp_flag);
+    expect(flags("right-clock")).toEqual([null, null, null]);
+    expect(flags("clock-ahead").sort()).toEqual(["before_study", "future", "future"]);
+  });
 
   it("counts a lost batch as a gap in the session's seq, per participant and arm, and flags the participant", async () => {
     const study = await createStudy(admin, { status: "running", weights: [1] });
@@ -30,7 +71,7 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
     const whole = await joinWithSession(app.client(), study.experiment.id, "whole");
     await sendEvents(whole, numbered(1, 10));
     // An API client's events carry no seq: counted, never a gap.
-    await sendEvents(whole, [wireEvent("PAGE_LOAD")]);
+    await sendEvents(whole, [wireEvent("PAGE_LOAD", { timestamp: new Date().toISOString() })]);
     await settled();
 
     const r = await admin.get<ExperimentCompleteness>(
@@ -56,6 +97,7 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
         missing: 5,
         loss_rate: 5 / 25,
         flagged: 1,
+        implausible_times: 0,
       },
     ]);
     // A higher threshold flags nobody.

@@ -9,10 +9,13 @@ import {
   type LogPosition,
   type LogRecord,
   recordErasure,
+  type Scan,
+  type ScanOptions,
   type SubscribeOptions,
   type Subscription,
 } from "./event-log.ts";
 import { groupCommit } from "./group-commit.ts";
+import { createWriterResolver, tableSchemaSource } from "./writer-schemas.ts";
 
 export interface EmbeddedLogOptions {
   readonly db: Knex;
@@ -66,6 +69,10 @@ function recordsJson(rows: readonly PendingRow[]): string {
 export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLogOptions): EventLog {
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
+  // This release's schema is published with its first append; other writers' are looked up when read.
+  const schemas = tableSchemaSource(db);
+  const resolveWriters = createWriterResolver(schemas);
+  let published: Promise<unknown> | null = null;
 
   // Concurrent appends share one transaction (group commit); a failed group is retried batch by batch.
   const enqueue = groupCommit(write, { isolate: true });
@@ -74,6 +81,11 @@ export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLo
 
   /** Writes several callers' batches in one transaction; returns each caller's result. */
   async function write(batches: readonly (readonly LoggedEvent[])[]): Promise<AppendResult[]> {
+    published ??= schemas.publish().catch((err: unknown) => {
+      published = null;
+      throw err;
+    });
+    await published;
     const rows = new Map<string, PendingRow>();
     for (const batch of batches) {
       for (const e of batch) {
@@ -144,11 +156,63 @@ export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLo
       .where("position", ">", afterOffset)
       .orderBy("position")
       .limit(max)
-      .select("position", "record")) as {
+      .select("position", "record", "session_id")) as {
       position: string | number;
       record: Uint8Array;
+      session_id: string;
     }[];
-    return rows.map((r) => ({ partition: 0, offset: num(r.position), value: r.record }));
+    const records: LogRecord[] = rows.map((r) => ({
+      partition: 0,
+      offset: num(r.position),
+      value: r.record,
+      original: { key: r.session_id, value: r.record, headers: {} },
+    }));
+    await resolveWriters(
+      records.map((r) => r.value),
+      via,
+    );
+    return records;
+  }
+
+  /** Reads after a position, to a limit or following (polling), in the caller's transaction if given. */
+  function scan(o: ScanOptions): Scan {
+    let stopped = false;
+    let wake: (() => void) | null = null;
+    const last = o.until?.get(0);
+    const done = (async () => {
+      let after = o.after.get(0) ?? -1;
+      while (!stopped) {
+        if (last !== undefined && after >= last) return;
+        const want = last === undefined ? o.maxBatch : Math.min(o.maxBatch, last - after);
+        const records = (await read(0, after, want, o.via)).filter(
+          (r) => last === undefined || r.offset <= last,
+        );
+        if (records.length === 0) {
+          if (last !== undefined) return;
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, pollMs);
+            wake = () => {
+              clearTimeout(t);
+              resolve();
+            };
+            appended.once("appended", wake);
+          });
+          if (wake) appended.off("appended", wake);
+          wake = null;
+          continue;
+        }
+        await o.onBatch(records);
+        after = (records[records.length - 1] as LogRecord).offset;
+      }
+    })();
+    return {
+      done,
+      stop: async () => {
+        stopped = true;
+        wake?.();
+        await done.catch(() => {});
+      },
+    };
   }
 
   /**
@@ -242,6 +306,8 @@ export function createEmbeddedLog({ db, multiProcess, pollMs = 200 }: EmbeddedLo
     append,
     read,
     subscribe,
+    scan,
+    firstOffsets: async () => new Map([[0, 0]]),
     position: async () => {
       const r = await db("event_log").max({ m: "position" }).first<{ m: string | number | null }>();
       return new Map([[0, num(r?.m ?? -1)]]);

@@ -40,4 +40,20 @@ export const eventLogMigrations: readonly Migration[] = [
       await db.schema.dropTableIfExists("event_log_erasures");
     },
   },
+  {
+    // Writers' Avro schemas by fingerprint (docs/events.md, schema evolution): each writer publishes
+    // its own, so a reader of another release decodes every record with its writer's schema.
+    name: "ingest/003-writer-schemas",
+    async up(db) {
+      await db.schema.createTable("event_log_schemas", (t) => {
+        t.string("fingerprint", 16).primary();
+        t.integer("version");
+        t.jsonb("schema").notNullable();
+        t.timestamp("registered_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("event_log_schemas");
+    },
+  },
 ];

@@ -1,4 +1,4 @@
-import type { LoggedEvent } from "@feedlab/schemas";
+import { decodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { rowsOf } from "../db/sql.ts";
 
@@ -19,6 +19,22 @@ export interface LogRecord {
    * so its value is empty). Consumers pass over it.
    */
   readonly erased?: true;
+  /** The event, where the log had to decode the record to open it (Kafka: encrypted fields). */
+  readonly event?: LoggedEvent;
+  /**
+   * The record as the log holds it, where that differs from `value` (Kafka: still encrypted, with
+   * its key and headers): what a dead letter keeps, so that erasure still reaches it.
+   */
+  readonly original?: {
+    readonly key: string | null;
+    readonly value: Uint8Array;
+    readonly headers: Readonly<Record<string, string>>;
+  };
+}
+
+/** The event of a record: decoded by the log already, or from its Avro value. Throws when undecodable. */
+export function eventOf(r: LogRecord): LoggedEvent {
+  return r.event ?? decodeLoggedEvent(r.value);
 }
 
 /** Whose records an erasure removes: the participants and their sessions (the log's record keys). */
@@ -49,6 +65,26 @@ export interface AppendResult {
  * partition, or -1 when nothing was applied.
  */
 export type CheckpointReader = (partition: number) => Promise<number>;
+
+/** Reading the log without a checkpoint or a consumer group (replay, `feedlab tail`). */
+export interface ScanOptions {
+  /** Per partition, the last offset already seen: delivery starts after it (-1: from the start). */
+  readonly after: LogPosition;
+  /** Per partition, the last offset to deliver; without it the scan follows new records until stopped. */
+  readonly until?: LogPosition;
+  readonly maxBatch: number;
+  /** Runs reads in the caller's transaction when the log lives in the same database. */
+  readonly via?: Knex.Transaction;
+  /** Batches of one partition, in order; the scan waits for each. Throwing ends the scan with that error. */
+  readonly onBatch: (records: readonly LogRecord[]) => Promise<void>;
+}
+
+export interface Scan {
+  /** Settles when every partition reached `until` (or the scan was stopped), or with the scan's error. */
+  readonly done: Promise<void>;
+  /** Stops the scan (after the batch in progress). Idempotent. */
+  stop(): Promise<void>;
+}
 
 export interface Subscription {
   /** Stops delivery and waits for the batch in progress to finish. Idempotent. */
@@ -87,6 +123,13 @@ export interface EventLog {
    * the read in a caller's transaction when the log lives in the same database.
    */
   read(partition: number, afterOffset: number, max: number, via?: Knex.Transaction): Promise<LogRecord[]>;
+  /** Delivers records after a position, to a limit or following, leaving nothing behind on the log. */
+  scan(options: ScanOptions): Scan;
+  /**
+   * Per partition, the offset of its oldest record still held: 0 unless retention (or a
+   * delete-records call) removed the start of the partition. The embedded log never does.
+   */
+  firstOffsets(): Promise<LogPosition>;
   /**
    * Erases participants' records in the caller's transaction: records them in `event_log_erasures`
    * (nothing of theirs is appended or projected afterwards), then deletes their records (embedded)

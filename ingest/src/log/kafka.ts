@@ -1,4 +1,13 @@
-import { encodeLoggedEvent, LOGGED_EVENT_FINGERPRINT, type LoggedEvent } from "@feedlab/schemas";
+import {
+  CURRENT_WRITER,
+  decodeLoggedEvent,
+  encodeLoggedEvent,
+  encodeLoggedEventConfluent,
+  LOGGED_EVENT_FINGERPRINT,
+  type LoggedEvent,
+  type SealedFields,
+  sealableFields,
+} from "@feedlab/schemas";
 import {
   type Admin,
   type Consumer,
@@ -17,10 +26,22 @@ import {
   type LogRecord,
   LogUnavailableError,
   recordErasure,
+  type Scan,
+  type ScanOptions,
   type SubscribeOptions,
   type Subscription,
 } from "./event-log.ts";
 import { groupCommit } from "./group-commit.ts";
+import {
+  dropConsumer,
+  fnv1a,
+  type Placement,
+  partitionOf,
+  readCompacted,
+  retentionOf,
+  retentionProblem,
+  throwawayGroup,
+} from "./kafka-topics.ts";
 import {
   createDbKeyring,
   createMirrorKeyring,
@@ -29,9 +50,30 @@ import {
   seal,
   unseal,
 } from "./keyring.ts";
+import {
+  createWriterResolver,
+  type RegistryOptions,
+  registrySchemaSource,
+  type SchemaSource,
+  type StoredSchema,
+} from "./writer-schemas.ts";
 
-/** The header naming whose key encrypted a record's value (absent: a plain record from before keys). */
-const KEY_HEADER = "feedlab-key";
+export { fnv1a, partitionOf };
+
+/** Headers every record carries. */
+export const HEADERS = {
+  /** The event's id: consumers deduplicate on it (delivery is at least once). */
+  eventId: "feedlab-event-id",
+  /** The participant whose key encrypted the record (absent: a plain record from before keys). */
+  key: "feedlab-key",
+  /** What the key encrypted: `fields` (login_id and payload) or `record` (the whole value). */
+  encryption: "feedlab-encryption",
+  /** Hex SHA-256 of the writer's schema (kept for consumers of releases before single-object framing). */
+  schema: "feedlab-schema-fingerprint",
+} as const;
+
+/** What a participant key encrypts on the topic. */
+export type Encryption = "fields" | "record";
 
 /**
  * The keys' mirror topic: compacted, so a destroyed key's record and its tombstone are cleaned away
@@ -50,6 +92,9 @@ const KEYS_TOPIC_CONFIG = [
  */
 const PARTITIONS_IN_PARALLEL = 3;
 
+/** Event ids produced recently, whose repeats (client retries) are not produced again. */
+const RECENT_IDS = 200_000;
+
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
   /** The topic of this contract version (default `feedlab.events.v1`); the dead-letter topic is `<topic>.dlq`. */
@@ -61,20 +106,16 @@ export interface KafkaLogOptions {
   /** Longest an append may wait for the brokers before it fails as unavailable. */
   readonly sendTimeoutMs?: number;
   /**
-   * The database holding participant keys (`event_log_keys`). Without it the log is read-only, with
-   * keys read from the `<topic>.keys` mirror (`feedlab tail`).
+   * The database holding participant keys (`event_log_keys`). Without it the log is read-only: it
+   * creates no topic and no producer, and reads keys from the `<topic>.keys` mirror (`feedlab tail`).
    */
   readonly db?: Knex;
-}
-
-/** 32-bit FNV-1a of a string: the partition of a session is `fnv1a(session_id) mod partitions`. */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  /** `retention.ms` of topics this adapter creates (-1, the default: records are kept forever). */
+  readonly retentionMs?: number;
+  /** What participant keys encrypt (default `fields`: the values stay readable by standard Avro tools). */
+  readonly encryption?: Encryption;
+  /** A Confluent-compatible schema registry: values then use the Confluent wire format. */
+  readonly registryUrl?: string | null;
 }
 
 function kafkaLogger(logger: Logger) {
@@ -87,16 +128,32 @@ function kafkaLogger(logger: Logger) {
     };
 }
 
+interface Message {
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers?: Record<string, unknown>;
+}
+
+const headerText = (v: unknown): string | null => {
+  if (v === undefined || v === null) return null;
+  return Array.isArray(v) ? String(v[0]) : String(v);
+};
+
 /**
- * The Kafka adapter of the event log: one topic per contract version, keyed and partitioned by
- * session id so a session's events stay in order; values are Avro records with the schema's
- * fingerprint in a header; an idempotent producer waits for all in-sync replicas. Appends arriving
- * together go out as one produce request. Offsets are per partition; consumers keep their own
- * checkpoints beside the rows they write (nothing relies on Kafka's committed offsets).
+ * The Kafka adapter of the event log: one topic per contract version, keyed by session id and
+ * placed by the Java client's default partitioner, so a session's events stay in order and line up
+ * with other topics keyed by session; values are Avro single-object encoded (or in the Confluent wire
+ * format with a registry), with the participant's login and payload encrypted under their own key
+ * (crypto-shredding, see docs/erasure.md); an idempotent producer waits for all in-sync replicas.
+ * Appends arriving together go out as one produce request. Offsets are per partition; consumers
+ * keep their own checkpoints beside the rows they write.
  */
 export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
   const { topic, logger } = options;
+  const readOnly = !options.db;
   const sendTimeoutMs = options.sendTimeoutMs ?? 5000;
+  const encryption = options.encryption ?? "fields";
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: [...options.brokers],
@@ -107,112 +164,222 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     logCreator: kafkaLogger(logger),
   });
   const keysTopic = `${topic}.keys`;
+  const schemasTopic = `${topic}.schemas`;
   const admin: Admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: [
-      { topic, numPartitions: options.partitions, replicationFactor: -1 },
-      { topic: `${topic}.dlq`, numPartitions: 1, replicationFactor: -1 },
-      { topic: keysTopic, numPartitions: 1, replicationFactor: -1, configEntries: KEYS_TOPIC_CONFIG },
-    ],
-  });
+  let producer: Producer | null = null;
+  try {
+    const existing = new Set(await admin.listTopics());
+    if (readOnly) {
+      if (!existing.has(topic))
+        throw new LogUnavailableError(
+          `There is no topic ${topic} on ${options.brokers.join(",")}: nothing has been logged there yet (set FEEDLAB_KAFKA_TOPIC to the topic Feedlab writes).`,
+        );
+    } else {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          {
+            topic,
+            numPartitions: options.partitions,
+            replicationFactor: -1,
+            configEntries: [
+              { name: "retention.ms", value: String(options.retentionMs ?? -1) },
+              { name: "retention.bytes", value: "-1" },
+            ],
+          },
+          {
+            topic: `${topic}.dlq`,
+            numPartitions: 1,
+            replicationFactor: -1,
+            configEntries: [{ name: "retention.ms", value: "-1" }],
+          },
+          { topic: keysTopic, numPartitions: 1, replicationFactor: -1, configEntries: KEYS_TOPIC_CONFIG },
+          {
+            topic: schemasTopic,
+            numPartitions: 1,
+            replicationFactor: -1,
+            configEntries: [{ name: "cleanup.policy", value: "compact" }],
+          },
+        ].filter((t) => !existing.has(t.topic)),
+      });
+    }
+  } catch (err) {
+    await admin.disconnect();
+    throw err;
+  }
   const meta = await admin.fetchTopicMetadata({ topics: [topic] });
   const partitions = meta.topics[0]?.partitions.length ?? options.partitions;
 
-  const producer: Producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-  });
-  await producer.connect();
+  if (!readOnly) {
+    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    await producer.connect();
+  }
   const consumers = new Set<Consumer>();
+  const scans = new Set<Scan>();
+
   const keyring: Keyring = options.db
     ? createDbKeyring(options.db, {
         publish: async (entries) => {
-          await producer.send({
+          await (producer as Producer).send({
             topic: keysTopic,
             acks: -1,
             messages: [...entries].map(([user, key]) => ({ key: user, value: key })),
           });
         },
       })
-    : createMirrorKeyring(readMirror);
+    : createMirrorKeyring(() => readCompacted(kafka, admin, keysTopic));
 
-  /** The mirror topic read to its end: each participant's key, tombstoned ones left out. */
-  async function readMirror(): Promise<Map<string, Buffer>> {
-    const keys = new Map<string, Buffer>();
-    const offsets = await admin.fetchTopicOffsets(keysTopic);
-    const ends = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
-    const pending = new Set([...ends].filter(([, high]) => high > 0).map(([p]) => p));
-    if (pending.size === 0) return keys;
-    const consumer = kafka.consumer({
-      groupId: `feedlab-keys-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
-    });
-    try {
-      await consumer.connect();
-      await consumer.subscribe({ topic: keysTopic, fromBeginning: true });
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new LogUnavailableError(`the keys topic ${keysTopic} could not be read within 30 s`)),
-          30_000,
-        );
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        consumer
-          .run({
-            autoCommit: false,
-            eachMessage: async ({ partition, message }) => {
-              const user = message.key?.toString();
-              if (user) {
-                if (message.value && message.value.length > 0) keys.set(user, Buffer.from(message.value));
-                else keys.delete(user);
-              }
-              if (Number(message.offset) >= (ends.get(partition) ?? 0) - 1) pending.delete(partition);
-              if (pending.size === 0) done();
-            },
-          })
-          .catch(reject);
+  // Writers' schemas: published to the compacted `<topic>.schemas` (or a registry); read by fingerprint.
+  let schemaCache: Map<string, Buffer> | null = null;
+  const topicSchemas: SchemaSource = {
+    async publish() {
+      await (producer as Producer).send({
+        topic: schemasTopic,
+        acks: -1,
+        messages: [
+          {
+            key: CURRENT_WRITER.fingerprint,
+            value: JSON.stringify({ version: CURRENT_WRITER.version, schema: CURRENT_WRITER.schema }),
+          },
+        ],
       });
-    } finally {
-      await consumer.disconnect();
+      return undefined;
+    },
+    async byFingerprint(fingerprints) {
+      if (!schemaCache || fingerprints.some((f) => !schemaCache?.has(f)))
+        schemaCache = await readCompacted(kafka, admin, schemasTopic);
+      const out = new Map<string, StoredSchema>();
+      for (const f of fingerprints) {
+        const v = schemaCache.get(f);
+        if (v) out.set(f, JSON.parse(v.toString("utf8")) as StoredSchema);
+      }
+      return out;
+    },
+  };
+  const registry: RegistryOptions | null = options.registryUrl
+    ? { url: options.registryUrl, subject: `${topic}-value` }
+    : null;
+  const schemas = registry ? registrySchemaSource(registry, topicSchemas) : topicSchemas;
+  const resolveWriters = createWriterResolver(schemas);
+  let registryId: number | undefined;
+
+  let placement: Placement = "murmur2";
+  try {
+    if (!readOnly) {
+      registryId = await schemas.publish();
+      placement = await placementOf();
+      const problem = retentionProblem(topic, await retentionOf(admin, topic));
+      if (problem) logger.error({ topic }, `EVENTS WILL BE LOST: ${problem}`);
     }
-    return keys;
+  } catch (err) {
+    await producer?.disconnect();
+    await admin.disconnect();
+    throw err;
   }
 
   /**
-   * Log records of fetched messages: values encrypted with a participant's key are decrypted; those
-   * whose key is destroyed are erased records (empty).
+   * How the topic places sessions: murmur2 (the Java client's default) unless the topic was created
+   * by a release that placed them by FNV-1a, seen from where its newest records sit. A topic keeps
+   * its placement, so that a session's records never change partition.
+   */
+  async function placementOf(): Promise<Placement> {
+    if (partitions === 1) return "murmur2";
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const newest = offsets.filter((o) => Number(o.high) > Number(o.low)).slice(0, 4);
+    if (newest.length === 0) return "murmur2";
+    const keyed: { partition: number; key: string }[] = [];
+    const s = scan({
+      after: new Map(newest.map((o) => [o.partition, Number(o.high) - 2])),
+      until: new Map(newest.map((o) => [o.partition, Number(o.high) - 1])),
+      maxBatch: 10,
+      raw: true,
+      onBatch: async (records) => {
+        for (const r of records)
+          if (r.original?.key) keyed.push({ partition: r.partition, key: r.original.key });
+      },
+    });
+    await s.done;
+    const fits = (p: Placement) => keyed.every((k) => partitionOf(k.key, partitions, p) === k.partition);
+    if (keyed.length > 0 && !fits("murmur2") && fits("fnv1a")) {
+      logger.warn(
+        { topic },
+        "this topic places sessions by FNV-1a (it was created by a release before 0.3); Feedlab keeps that placement so sessions stay in order. New topics use the Java client's default partitioner.",
+      );
+      return "fnv1a";
+    }
+    return "murmur2";
+  }
+
+  /**
+   * Log records of fetched messages: encrypted values or fields are decrypted; those whose key is
+   * destroyed are erased records (empty). Writers' schemas this process does not know yet are looked
+   * up first.
    */
   async function recordsOf(
     partition: number,
-    messages: readonly { offset: string; value: Buffer | null; headers?: Record<string, unknown> }[],
+    messages: readonly Message[],
+    raw = false,
   ): Promise<LogRecord[]> {
-    const owner = (m: (typeof messages)[number]) => {
-      const h = m.headers?.[KEY_HEADER];
-      return h === undefined || h === null ? null : String(h);
-    };
-    const owners = [...new Set(messages.map(owner).filter((o): o is string => o !== null))];
-    const keys = owners.length > 0 ? await keyring.find(owners) : new Map<string, ParticipantKey>();
-    return messages.map((m) => {
+    const ownerOf = (m: Message) => headerText(m.headers?.[HEADERS.key]);
+    const owners = [...new Set(messages.map(ownerOf).filter((o): o is string => o !== null))];
+    const keys = owners.length > 0 && !raw ? await keyring.find(owners) : new Map<string, ParticipantKey>();
+    const out: LogRecord[] = [];
+    for (const m of messages) {
       const offset = Number(m.offset);
-      const value = m.value ?? new Uint8Array();
-      const user = owner(m);
-      if (user === null) return { partition, offset, value };
+      const value: Uint8Array = m.value ?? new Uint8Array();
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(m.headers ?? {})) {
+        const t = headerText(v);
+        if (t !== null) headers[k] = t;
+      }
+      const original = { key: m.key?.toString() ?? null, value, headers };
+      const user = ownerOf(m);
+      if (raw || user === null) {
+        out.push({ partition, offset, value, original });
+        continue;
+      }
       const key = keys.get(user);
-      if (!key) return { partition, offset, value: new Uint8Array(), erased: true };
+      if (!key) {
+        out.push({ partition, offset, value: new Uint8Array(), erased: true, original });
+        continue;
+      }
+      if (headers[HEADERS.encryption] === "fields") {
+        out.push({ partition, offset, value, original });
+        continue;
+      }
       try {
-        return { partition, offset, value: unseal(key, value) };
+        out.push({ partition, offset, value: unseal(key, value), original });
       } catch {
         // Altered bytes: handed on as they are, and the consumer's decoding dead-letters them.
-        return { partition, offset, value };
+        out.push({ partition, offset, value, original });
+      }
+    }
+    if (raw) return out;
+    await resolveWriters(out.filter((r) => !r.erased).map((r) => r.value));
+    // Records with encrypted fields are decoded here, where the key is at hand.
+    return out.map((r) => {
+      if (r.erased || r.original?.headers[HEADERS.encryption] !== "fields") return r;
+      const key = keys.get(r.original.headers[HEADERS.key] ?? "") as ParticipantKey;
+      try {
+        return { ...r, event: decodeLoggedEvent(r.value, (sealed) => openFields(key, sealed)) };
+      } catch {
+        return r;
       }
     });
   }
 
+  const recent = new Map<string, { partition: number; offset: number }>();
+  const remember = (eventId: string, at: { partition: number; offset: number }) => {
+    if (recent.size >= RECENT_IDS) {
+      const oldest = recent.keys().next().value;
+      if (oldest !== undefined) recent.delete(oldest);
+    }
+    recent.set(eventId, at);
+  };
+
   async function send(batches: readonly (readonly LoggedEvent[])[]): Promise<AppendResult[]> {
+    if (!producer) throw new Error("This process reads the log only; it cannot append.");
     let keys: Map<string, ParticipantKey>;
     try {
       keys = await keyring.keysFor([...new Set(batches.flatMap((b) => b.map((e) => e.user_id)))]);
@@ -222,19 +389,17 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       });
     }
     const byPartition = new Map<number, { key: string; value: Buffer; eventId: string; owner: string }[]>();
+    const taken = new Set<string>();
     for (const batch of batches) {
       for (const e of batch) {
         const key = keys.get(e.user_id);
-        // No key: the participant was erased while this batch was on its way.
-        if (!key) continue;
-        const p = fnv1a(e.session_id) % partitions;
+        // No key: the participant was erased while this batch was on its way. A repeat of an event
+        // produced a moment ago (a client's retry) is not produced again.
+        if (!key || taken.has(e.event_id) || recent.has(e.event_id)) continue;
+        taken.add(e.event_id);
+        const p = partitionOf(e.session_id, partitions, placement);
         const list = byPartition.get(p) ?? [];
-        list.push({
-          key: e.session_id,
-          value: seal(key, encodeLoggedEvent(e)),
-          eventId: e.event_id,
-          owner: e.user_id,
-        });
+        list.push({ key: e.session_id, value: encode(e, key), eventId: e.event_id, owner: e.user_id });
         byPartition.set(p, list);
       }
     }
@@ -244,43 +409,69 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         partition,
         key: m.key,
         value: m.value,
-        headers: { "feedlab-schema-fingerprint": LOGGED_EVENT_FINGERPRINT, [KEY_HEADER]: m.owner },
+        headers: {
+          [HEADERS.eventId]: m.eventId,
+          [HEADERS.key]: m.owner,
+          [HEADERS.encryption]: encryption,
+          [HEADERS.schema]: LOGGED_EVENT_FINGERPRINT,
+        },
       })),
     );
-    if (messages.length === 0) return batches.map(() => ({ position: new Map(), appended: 0 }));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(new LogUnavailableError(`the Kafka brokers did not acknowledge within ${sendTimeoutMs} ms`)),
-        sendTimeoutMs,
-      );
-    });
-    let meta: Awaited<ReturnType<Producer["send"]>>;
-    try {
-      meta = await Promise.race([producer.send({ topic, acks: -1, messages }), timeout]);
-    } catch (err) {
-      if (err instanceof LogUnavailableError) throw err;
-      throw new LogUnavailableError(`Kafka refused the batch: ${(err as Error).message}`, { cause: err });
-    } finally {
-      clearTimeout(timer);
-    }
-    // Offsets: each partition's messages are consecutive from the batch's base offset.
     const offsetOf = new Map<string, { partition: number; offset: number }>();
-    for (const [partition, list] of order) {
-      const base = Number(meta.find((m) => m.partition === partition)?.baseOffset ?? Number.NaN);
-      list.forEach((m, i) => {
-        offsetOf.set(m.eventId, { partition, offset: base + i });
+    if (messages.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new LogUnavailableError(`the Kafka brokers did not acknowledge within ${sendTimeoutMs} ms`),
+            ),
+          sendTimeoutMs,
+        );
       });
+      let meta: Awaited<ReturnType<Producer["send"]>>;
+      try {
+        meta = await Promise.race([producer.send({ topic, acks: -1, messages }), timeout]);
+      } catch (err) {
+        if (err instanceof LogUnavailableError) throw err;
+        throw new LogUnavailableError(`Kafka refused the batch: ${(err as Error).message}`, { cause: err });
+      } finally {
+        clearTimeout(timer);
+      }
+      // Offsets: each partition's messages are consecutive from the batch's base offset.
+      for (const [partition, list] of order) {
+        const base = Number(meta.find((m) => m.partition === partition)?.baseOffset ?? Number.NaN);
+        list.forEach((m, i) => {
+          const at = { partition, offset: base + i };
+          offsetOf.set(m.eventId, at);
+          remember(m.eventId, at);
+        });
+      }
     }
+    const counted = new Set<string>();
     return batches.map((batch) => {
       const position = new Map<number, number>();
+      let appended = 0;
       for (const e of batch) {
-        const at = offsetOf.get(e.event_id);
+        const fresh = offsetOf.get(e.event_id);
+        const at = fresh ?? recent.get(e.event_id);
         if (at) position.set(at.partition, Math.max(position.get(at.partition) ?? -1, at.offset));
+        if (fresh && !counted.has(e.event_id)) {
+          counted.add(e.event_id);
+          appended++;
+        }
       }
-      return { position, appended: batch.filter((e) => offsetOf.has(e.event_id)).length };
+      return { position, appended };
     });
+  }
+
+  /** A record's value: the Avro frame with the participant's fields sealed, or the whole frame sealed. */
+  function encode(e: LoggedEvent, key: ParticipantKey): Buffer {
+    if (encryption === "record") return seal(key, encodeLoggedEvent(e));
+    const sealed = sealFields(key, sealableFields(e));
+    return registryId === undefined
+      ? encodeLoggedEvent(e, sealed)
+      : encodeLoggedEventConfluent(e, registryId, sealed);
   }
 
   // Appends waiting while a send is in flight go out together in the next one (group commit).
@@ -342,40 +533,105 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     };
   }
 
-  /** Reads records after an offset of one partition, with a throwaway consumer (replay and tools). */
+  /**
+   * Reads after a position with a throwaway consumer that commits nothing, seeks each partition
+   * itself, and deletes its group when done: no trace on the brokers.
+   */
+  function scan(o: ScanOptions & { raw?: boolean }): Scan {
+    const after = new Map(o.after);
+    const until = o.until ? new Map(o.until) : null;
+    const pending = new Set(
+      until ? [...until].filter(([p, last]) => last > (after.get(p) ?? -1)).map(([p]) => p) : [],
+    );
+    const groupId = throwawayGroup("scan");
+    const consumer = kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: 15_000,
+      heartbeatInterval: 1000,
+      maxBytesPerPartition: 4 * 1024 * 1024,
+    });
+    let stopped = false;
+    let finish: (err?: unknown) => void = () => {};
+    const finished = new Promise<void>((resolve, reject) => {
+      finish = (err) => (err ? reject(err) : resolve());
+    });
+    const run = async () => {
+      if (until && pending.size === 0) return;
+      await consumer.connect();
+      if (stopped) return;
+      await consumer.subscribe({ topic, fromBeginning: true });
+      consumer.on(consumer.events.GROUP_JOIN, () => {
+        for (let p = 0; p < partitions; p++) {
+          if (until && !pending.has(p)) continue;
+          const from = after.get(p);
+          if (from !== undefined) consumer.seek({ topic, partition: p, offset: String(from + 1) });
+        }
+      });
+      await consumer.run({
+        autoCommit: false,
+        eachBatch: async ({ batch }) => {
+          const p = batch.partition;
+          if (stopped || (until && !pending.has(p))) return;
+          const last = until?.get(p) ?? Number.POSITIVE_INFINITY;
+          const from = after.get(p) ?? -1;
+          const wanted = batch.messages.filter((m) => {
+            const offset = Number(m.offset);
+            return offset > from && offset <= last;
+          });
+          for (let i = 0; i < wanted.length; i += o.maxBatch) {
+            const records = await recordsOf(p, wanted.slice(i, i + o.maxBatch), o.raw);
+            if (records.length === 0) continue;
+            try {
+              await o.onBatch(records);
+            } catch (err) {
+              finish(err);
+              stopped = true;
+              return;
+            }
+            after.set(p, (records[records.length - 1] as LogRecord).offset);
+          }
+          if (until && (after.get(p) ?? -1) >= last) {
+            pending.delete(p);
+            consumer.pause([{ topic, partitions: [p] }]);
+            if (pending.size === 0) finish();
+          }
+        },
+      });
+    };
+    const started = run().catch((err) => finish(err));
+    const done = finished.finally(async () => {
+      stopped = true;
+      await started;
+      await dropConsumer(admin, consumer, groupId);
+    });
+    if (until && pending.size === 0) finish();
+    const handle: Scan = {
+      done,
+      stop: async () => {
+        if (!stopped) finish();
+        stopped = true;
+        await done.catch(() => {});
+      },
+    };
+    scans.add(handle);
+    done.catch(() => {}).finally(() => scans.delete(handle));
+    return handle;
+  }
+
+  /** Reads records after an offset of one partition (tools and tests). */
   async function read(partition: number, afterOffset: number, max: number): Promise<LogRecord[]> {
     const head = (await position()).get(partition) ?? -1;
     if (afterOffset >= head) return [];
-    const consumer = kafka.consumer({
-      groupId: `feedlab-reader-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
-    });
     const out: LogRecord[] = [];
-    try {
-      await consumer.connect();
-      await consumer.subscribe({ topic, fromBeginning: true });
-      const want = Math.min(head, afterOffset + max);
-      await new Promise<void>((resolve, reject) => {
-        consumer
-          .run({
-            autoCommit: false,
-            eachBatch: async ({ batch }) => {
-              if (batch.partition !== partition) return;
-              const wanted = batch.messages.filter((m) => {
-                const offset = Number(m.offset);
-                return offset > afterOffset && offset <= want;
-              });
-              out.push(...(await recordsOf(partition, wanted)));
-              if (out.length > 0 && (out[out.length - 1] as LogRecord).offset >= want) resolve();
-            },
-          })
-          .catch(reject);
-        consumer.on(consumer.events.GROUP_JOIN, () => {
-          consumer.seek({ topic, partition, offset: String(afterOffset + 1) });
-        });
-      });
-    } finally {
-      await consumer.disconnect();
-    }
+    await scan({
+      after: new Map([[partition, afterOffset]]),
+      until: new Map([[partition, Math.min(head, afterOffset + max)]]),
+      maxBatch: max,
+      onBatch: async (records) => {
+        out.push(...records);
+      },
+    }).done;
     return out;
   }
 
@@ -386,6 +642,11 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     subscribe,
     position,
     read,
+    scan: (o) => scan(o),
+    firstOffsets: async () => {
+      const offsets = await admin.fetchTopicOffsets(topic);
+      return new Map(offsets.map((o) => [o.partition, Number(o.low)]));
+    },
     erase: async ({ userIds }, via) => {
       // Key creation waits (it holds this lock shared): no new key for someone being erased.
       await via.raw("select pg_advisory_xact_lock(?)", [APPEND_LOCK]);
@@ -396,7 +657,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         keys,
         afterCommit: async () => {
           for (let i = 0; i < userIds.length; i += 1000) {
-            await producer.send({
+            await (producer as Producer).send({
               topic: keysTopic,
               acks: -1,
               messages: userIds.slice(i, i + 1000).map((u) => ({ key: u, value: null })),
@@ -406,12 +667,20 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       };
     },
     deadLetter: async (records) => {
+      if (!producer) return;
+      // The record as the topic held it (still encrypted, so erasure reaches it here too), with its
+      // key and headers, and why it could not be applied.
       await producer.send({
         topic: `${topic}.dlq`,
         acks: -1,
         messages: records.map((r) => ({
-          value: Buffer.from(r.value),
-          headers: { "feedlab-reason": r.reason, "feedlab-source": `${topic}/${r.partition}/${r.offset}` },
+          key: r.original?.key ?? null,
+          value: Buffer.from(r.original?.value ?? r.value),
+          headers: {
+            ...(r.original?.headers ?? {}),
+            "feedlab-reason": r.reason,
+            "feedlab-source": `${topic}/${r.partition}/${r.offset}`,
+          },
         })),
       });
     },
@@ -419,9 +688,27 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       await admin.describeCluster();
     },
     close: async () => {
+      for (const s of [...scans]) await s.stop();
       for (const c of consumers) await c.disconnect();
-      await producer.disconnect();
+      await producer?.disconnect();
       await admin.disconnect();
     },
+  };
+}
+
+const B64 = "base64";
+
+/** Seals a record's participant fields: each becomes base64 of AES-256-GCM (iv, ciphertext, tag). */
+function sealFields(key: ParticipantKey, f: SealedFields): SealedFields {
+  return {
+    login_id: seal(key, Buffer.from(f.login_id, "utf8")).toString(B64),
+    payload: seal(key, Buffer.from(f.payload, "utf8")).toString(B64),
+  };
+}
+
+function openFields(key: ParticipantKey, f: SealedFields): SealedFields {
+  return {
+    login_id: unseal(key, Buffer.from(f.login_id, B64)).toString("utf8"),
+    payload: unseal(key, Buffer.from(f.payload, B64)).toString("utf8"),
   };
 }

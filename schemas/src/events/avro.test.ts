@@ -1,6 +1,19 @@
+import { readFileSync } from "node:fs";
 import avro from "avsc";
 import { describe, expect, it } from "vitest";
-import { decodeLoggedEvent, encodeLoggedEvent, LOGGED_EVENT_SCHEMA, LOGGED_EVENT_SCHEMA_V1 } from "./avro.ts";
+import {
+  decodeLoggedEvent,
+  encodeLoggedEvent,
+  encodeLoggedEventConfluent,
+  IncompatibleSchemaError,
+  LOGGED_EVENT_SCHEMA,
+  LOGGED_EVENT_SCHEMA_V1,
+  LOGGED_EVENT_VERSIONS,
+  registerWriterSchema,
+  sealableFields,
+  UnknownWriterError,
+  writerSchemas,
+} from "./avro.ts";
 import type { LoggedEvent } from "./wire.ts";
 
 const event: LoggedEvent = {
@@ -60,5 +73,94 @@ describe("the logged event's Avro encoding", () => {
     expect(() => decodeLoggedEvent(bytes)).toThrow(
       /unknown writer schema \(CRC-64-AVRO fingerprint 0100000000000000\)/,
     );
+  });
+});
+
+/** A next release's schema, changed as docs/events.md allows: one field added at the end with a default. */
+const NEXT_SCHEMA = {
+  ...LOGGED_EVENT_SCHEMA,
+  fields: [
+    ...LOGGED_EVENT_SCHEMA.fields,
+    { name: "client_timezone", type: ["null", "string"], default: null },
+  ],
+};
+const nextType = avro.Type.forSchema(NEXT_SCHEMA as unknown as avro.Schema);
+
+/** The fingerprint in the next writer's header: unknown here until its schema is registered. */
+let nextFingerprint = "00".repeat(8);
+
+/** A record as the next release writes it: its own fingerprint in the single-object header. */
+function writtenByNext(e: LoggedEvent & { client_timezone: string | null }): Buffer {
+  return Buffer.concat([
+    Buffer.from([0xc3, 0x01]),
+    Buffer.from(nextFingerprint, "hex"),
+    nextType.toBuffer({
+      ...e,
+      timestamp: Date.parse(e.timestamp),
+      received_at: Date.parse(e.received_at),
+      payload: JSON.stringify(e.payload),
+    }),
+  ]);
+}
+
+describe("schema evolution: each record is read with its writer's schema", () => {
+  it("has every revision committed as an .avsc file equal to the schema it writes and reads", () => {
+    for (const { version, schema } of LOGGED_EVENT_VERSIONS) {
+      const file = new URL(`../../avro/logged-event.v${version}.avsc`, import.meta.url);
+      expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(schema);
+    }
+  });
+
+  it("reads a newer writer's record once its schema is registered: the added field is skipped, a new event type carried", () => {
+    // Registering the next writer's schema is what the log's schema store does for a reader.
+    const newer = {
+      ...event,
+      event_type: "REACTION_ADDED" as LoggedEvent["event_type"],
+      client_timezone: "Europe/Berlin",
+    };
+    expect(() => decodeLoggedEvent(writtenByNext(newer))).toThrow(UnknownWriterError);
+    nextFingerprint = registerWriterSchema(NEXT_SCHEMA, 3);
+    expect(writerSchemas().map((w) => w.version)).toEqual([1, 2, 3]);
+    const read = decodeLoggedEvent(writtenByNext(newer));
+    expect(read).toEqual({ ...event, event_type: "REACTION_ADDED" });
+  });
+
+  it("lets a newer reader read this release's record, the added field taking its default", () => {
+    const resolver = nextType.createResolver(
+      avro.Type.forSchema(LOGGED_EVENT_SCHEMA as unknown as avro.Schema),
+    );
+    const bytes = encodeLoggedEvent(event);
+    const read = nextType.fromBuffer(bytes.subarray(10), resolver) as Record<string, unknown>;
+    expect(read).toMatchObject({ event_id: event.event_id, ui_watch: "none", client_timezone: null });
+  });
+
+  it("refuses to register a schema that changes a field's type, naming the problem", () => {
+    const broken = {
+      ...LOGGED_EVENT_SCHEMA,
+      fields: (LOGGED_EVENT_SCHEMA.fields as { name: string }[]).map((f) =>
+        f.name === "event_id" ? { ...f, type: "int" } : f,
+      ),
+    };
+    expect(() => registerWriterSchema(broken, 4)).toThrow(IncompatibleSchemaError);
+  });
+
+  it("reads the Confluent wire format by the registry's schema id", () => {
+    const bytes = encodeLoggedEventConfluent(event, 41);
+    expect([...bytes.subarray(0, 5)]).toEqual([0, 0, 0, 0, 41]);
+    expect(() => decodeLoggedEvent(bytes)).toThrow(/schema registry id 41/);
+    registerWriterSchema(LOGGED_EVENT_SCHEMA, 2, 41);
+    expect(decodeLoggedEvent(bytes)).toEqual(event);
+  });
+
+  it("writes sealed participant fields in place and opens them when read", () => {
+    const sealed = { login_id: "c2VhbGVkLWxvZ2lu", payload: "c2VhbGVkLXBheWxvYWQ=" };
+    const bytes = encodeLoggedEvent(event, sealed);
+    expect(bytes.includes(Buffer.from("alice"))).toBe(false);
+    expect(bytes.includes(Buffer.from("Sourdough"))).toBe(false);
+    const opened = decodeLoggedEvent(bytes, (f) => {
+      expect(f).toEqual(sealed);
+      return sealableFields(event);
+    });
+    expect(opened).toEqual(event);
   });
 });

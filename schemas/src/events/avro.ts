@@ -1,5 +1,4 @@
 import avro from "avsc";
-import { isEventType } from "./types.ts";
 import type { LoggedEvent } from "./wire.ts";
 
 /** The fields every revision of the record has, in order (revision 1). */
@@ -7,7 +6,11 @@ const FIELDS_V1 = [
   { name: "event_id", type: "string", doc: "Client-generated UUID; unique" },
   { name: "session_id", type: "string" },
   { name: "user_id", type: "string" },
-  { name: "login_id", type: "string" },
+  {
+    name: "login_id",
+    type: "string",
+    doc: "On Kafka with header feedlab-encryption=fields: base64 of AES-256-GCM (iv, ciphertext, tag) under the participant's key",
+  },
   { name: "experiment_id", type: "string" },
   { name: "group_id", type: "string" },
   { name: "event_type", type: "string", doc: "One of the 33 types" },
@@ -19,7 +22,11 @@ const FIELDS_V1 = [
   { name: "position_in_feed", type: ["null", "int"], default: null },
   { name: "algorithm_feed", type: "string" },
   { name: "algorithm_watch", type: "string" },
-  { name: "payload", type: "string", doc: "JSON object text" },
+  {
+    name: "payload",
+    type: "string",
+    doc: "JSON object text; on Kafka with header feedlab-encryption=fields, sealed like login_id",
+  },
   { name: "seq", type: ["null", "long"], default: null, doc: "Client per-session sequence number" },
 ] as const;
 
@@ -95,64 +102,236 @@ function fingerprintLE(t: avro.Type): Buffer {
 const SINGLE_OBJECT_MARKER = [0xc3, 0x01] as const;
 const HEADER_BYTES = 10;
 
-/**
- * The writers' schemas this version reads, by the CRC-64-AVRO fingerprint of their parsing
- * canonical form (little-endian, as single-object encoding carries it): the current revision is
- * decoded directly, older ones are resolved to it (new fields take their defaults).
- */
+/** The revisions of the record this release knows, oldest first (each also committed as `.avsc`). */
+export const LOGGED_EVENT_VERSIONS = [
+  { version: 1, schema: LOGGED_EVENT_SCHEMA_V1 },
+  { version: 2, schema: LOGGED_EVENT_SCHEMA },
+] as const;
+
+/** The revision this release writes. */
+export const LOGGED_EVENT_VERSION = 2;
+
+const CURRENT_FINGERPRINT = fingerprintLE(type);
 const typeV1 = typeOf(LOGGED_EVENT_SCHEMA_V1);
 const V1_RESOLVER = type.createResolver(typeV1);
-const CURRENT_FINGERPRINT = fingerprintLE(type);
-const WRITERS = new Map<string, { resolver?: avro.Resolver }>([
-  [fingerprintLE(typeV1).toString("hex"), { resolver: V1_RESOLVER }],
-  [CURRENT_FINGERPRINT.toString("hex"), {}],
-]);
+
+/** A writer's schema this process can read, by its fingerprint (hex of the single-object header's 8 bytes). */
+export interface WriterSchema {
+  readonly fingerprint: string;
+  /** The revision number its writer gave it (null when it came without one). */
+  readonly version: number | null;
+  readonly schema: object;
+}
+
+interface KnownWriter extends WriterSchema {
+  /** Absent for the current revision (decoded directly); otherwise resolves the writer's to ours. */
+  readonly resolver?: avro.Resolver;
+}
 
 /**
- * Encodes a logged event in Avro's single-object encoding: the marker C3 01, the 8-byte
- * CRC-64-AVRO fingerprint of the writer's schema (little-endian), then the Avro binary body.
+ * The writers' schemas this process reads: this release's revisions, and those other writers
+ * published (a newer release's, found by fingerprint in the log's schema store) once registered.
+ * Old records resolve to the current revision (new fields take their defaults); a newer writer's
+ * record resolves too (fields this release does not know are skipped).
  */
-export function encodeLoggedEvent(e: LoggedEvent): Buffer {
-  const body = type.toBuffer({
+const writers = new Map<string, KnownWriter>();
+/** Confluent schema-registry ids of writer schemas, for values in the Confluent wire format. */
+const registryIds = new Map<number, KnownWriter>();
+
+function known(schema: object, version: number | null): KnownWriter {
+  const t = typeOf(schema);
+  const fingerprint = fingerprintLE(t).toString("hex");
+  const existing = writers.get(fingerprint);
+  if (existing) return existing;
+  // The schema as its writer gave it (docs included), for readers to see.
+  const given = JSON.parse(JSON.stringify(schema)) as object;
+  const writer: KnownWriter =
+    fingerprint === CURRENT_FINGERPRINT.toString("hex")
+      ? { fingerprint, version, schema: given }
+      : { fingerprint, version, schema: given, resolver: type.createResolver(t) };
+  writers.set(fingerprint, writer);
+  return writer;
+}
+for (const v of LOGGED_EVENT_VERSIONS) known(v.schema, v.version);
+
+/** This release's schema with its fingerprint, as writers publish it. */
+export const CURRENT_WRITER: WriterSchema = writers.get(CURRENT_FINGERPRINT.toString("hex")) as WriterSchema;
+
+/** A writer's schema this release cannot resolve to its own (not a LoggedEvent, or an incompatible change). */
+export class IncompatibleSchemaError extends Error {}
+
+/**
+ * Makes a writer's schema readable (idempotent): checks that it resolves to this release's record
+ * and answers its fingerprint. Throws IncompatibleSchemaError when it does not.
+ */
+export function registerWriterSchema(
+  schema: unknown,
+  version: number | null = null,
+  registryId?: number,
+): string {
+  let writer: KnownWriter;
+  try {
+    writer = known(schema as object, version);
+  } catch (err) {
+    throw new IncompatibleSchemaError(
+      `a writer's schema this release cannot read: ${(err as Error).message}`,
+    );
+  }
+  if (registryId !== undefined) registryIds.set(registryId, writer);
+  return writer.fingerprint;
+}
+
+/** The fingerprint a schema's single-object values carry (hex of the 8 header bytes), without registering it. */
+export function schemaFingerprint(schema: unknown): string {
+  return fingerprintLE(typeOf(schema)).toString("hex");
+}
+
+/** Forgets another writer's schema (tests: the next lookup goes to the log's schema store again). */
+export function forgetWriterSchema(fingerprint: string): void {
+  if (LOGGED_EVENT_VERSIONS.some((v) => schemaFingerprint(v.schema) === fingerprint)) return;
+  writers.delete(fingerprint);
+  for (const [id, w] of registryIds) if (w.fingerprint === fingerprint) registryIds.delete(id);
+}
+
+/** Every writer's schema this process reads, by revision then fingerprint. */
+export function writerSchemas(): WriterSchema[] {
+  return [...writers.values()]
+    .map(({ fingerprint, version, schema }) => ({ fingerprint, version, schema }))
+    .sort((a, b) => (a.version ?? 1e9) - (b.version ?? 1e9) || a.fingerprint.localeCompare(b.fingerprint));
+}
+
+/** Where a value says its writer's schema is: by fingerprint (single-object), by registry id (Confluent), or none (raw revision 1). */
+export type WriterRef =
+  | { readonly kind: "fingerprint"; readonly fingerprint: string }
+  | { readonly kind: "registry"; readonly id: number }
+  | { readonly kind: "raw" };
+
+/** The confluent wire format's first byte. */
+const CONFLUENT_MAGIC = 0x00;
+
+/** Where a value names its writer's schema. */
+export function writerOf(bytes: Uint8Array): WriterRef {
+  if (
+    bytes[0] === SINGLE_OBJECT_MARKER[0] &&
+    bytes[1] === SINGLE_OBJECT_MARKER[1] &&
+    bytes.length >= HEADER_BYTES
+  )
+    return { kind: "fingerprint", fingerprint: Buffer.from(bytes.subarray(2, HEADER_BYTES)).toString("hex") };
+  if (bytes[0] === CONFLUENT_MAGIC && bytes.length >= 5)
+    return { kind: "registry", id: Buffer.from(bytes.subarray(1, 5)).readUInt32BE(0) };
+  return { kind: "raw" };
+}
+
+/** True when this process can decode the value (its writer's schema is registered). */
+export function knowsWriterOf(bytes: Uint8Array): boolean {
+  const ref = writerOf(bytes);
+  return (
+    ref.kind === "raw" ||
+    (ref.kind === "fingerprint" ? writers.has(ref.fingerprint) : registryIds.has(ref.id))
+  );
+}
+
+/** The Avro record of an event, as this release writes it. */
+function recordOf(e: LoggedEvent) {
+  return {
     ...e,
     timestamp: Date.parse(e.timestamp),
     received_at: Date.parse(e.received_at),
     payload: JSON.stringify(e.payload),
-  });
-  return Buffer.concat([Buffer.from(SINGLE_OBJECT_MARKER), CURRENT_FINGERPRINT, body]);
+  };
+}
+
+/**
+ * Encodes a logged event in Avro's single-object encoding: the marker C3 01, the 8-byte
+ * CRC-64-AVRO fingerprint of the writer's schema (little-endian), then the Avro binary body.
+ * `sealed` replaces the fields a participant key encrypts (see the Kafka log) with their ciphertext.
+ */
+export function encodeLoggedEvent(e: LoggedEvent, sealed?: SealedFields): Buffer {
+  const record = recordOf(e);
+  if (sealed) {
+    record.login_id = sealed.login_id;
+    record.payload = sealed.payload;
+  }
+  return Buffer.concat([Buffer.from(SINGLE_OBJECT_MARKER), CURRENT_FINGERPRINT, type.toBuffer(record)]);
+}
+
+/**
+ * Encodes a logged event in the Confluent wire format: the magic byte 0, the schema's 4-byte id in
+ * the registry (big-endian), then the Avro binary body.
+ */
+export function encodeLoggedEventConfluent(
+  e: LoggedEvent,
+  registryId: number,
+  sealed?: SealedFields,
+): Buffer {
+  const record = recordOf(e);
+  if (sealed) {
+    record.login_id = sealed.login_id;
+    record.payload = sealed.payload;
+  }
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(registryId, 1);
+  return Buffer.concat([head, type.toBuffer(record)]);
+}
+
+/** The fields of a record that a participant key encrypts on Kafka, as their ciphertext (base64). */
+export interface SealedFields {
+  readonly login_id: string;
+  readonly payload: string;
+}
+
+/** The fields a participant key encrypts, in the clear: the login and the payload's JSON text. */
+export function sealableFields(e: LoggedEvent): SealedFields {
+  return { login_id: e.login_id, payload: JSON.stringify(e.payload) };
 }
 
 /**
  * Decodes a logged event with its writer's schema: a single-object encoded value by the schema its
- * fingerprint names, and a value without the marker as the raw revision-1 binary that release 0.1.0
- * wrote (its first byte is the length of a 36-character event id, never C3). Throws on bytes that
- * are not a LoggedEvent, or whose writer's schema this version does not know.
+ * fingerprint names, a Confluent-framed value by its registry id, and a value without either as the
+ * raw revision-1 binary that release 0.1.0 wrote (its first byte is the length of a 36-character
+ * event id, never C3 or 0). An event type this release does not know (a newer writer's) is carried
+ * as it is. `open` decrypts sealed fields (see `encodeLoggedEvent`). Throws on bytes that are not a
+ * LoggedEvent, or whose writer's schema is not registered.
  */
-export function decodeLoggedEvent(buf: Buffer | Uint8Array): LoggedEvent {
-  const bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf);
+export function decodeLoggedEvent(
+  buf: Buffer | Uint8Array,
+  open?: (sealed: SealedFields) => SealedFields,
+): LoggedEvent {
+  const bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const ref = writerOf(bytes);
   let decoded: unknown;
-  if (bytes[0] === SINGLE_OBJECT_MARKER[0] && bytes[1] === SINGLE_OBJECT_MARKER[1]) {
-    const fingerprint = bytes.subarray(2, HEADER_BYTES).toString("hex");
-    const writer = WRITERS.get(fingerprint);
-    if (!writer) throw new Error(`unknown writer schema (CRC-64-AVRO fingerprint ${fingerprint})`);
-    decoded = type.fromBuffer(bytes.subarray(HEADER_BYTES), writer.resolver);
-  } else {
-    decoded = type.fromBuffer(bytes, V1_RESOLVER);
+  if (ref.kind === "raw") decoded = type.fromBuffer(bytes, V1_RESOLVER);
+  else {
+    const writer = ref.kind === "fingerprint" ? writers.get(ref.fingerprint) : registryIds.get(ref.id);
+    if (!writer)
+      throw new UnknownWriterError(
+        ref.kind === "fingerprint"
+          ? `unknown writer schema (CRC-64-AVRO fingerprint ${ref.fingerprint})`
+          : `unknown writer schema (schema registry id ${ref.id})`,
+      );
+    decoded = type.fromBuffer(bytes.subarray(ref.kind === "fingerprint" ? HEADER_BYTES : 5), writer.resolver);
   }
-  const r = decoded as Omit<LoggedEvent, "timestamp" | "received_at" | "payload"> & {
+  const r = decoded as Omit<LoggedEvent, "timestamp" | "received_at" | "payload" | "login_id"> & {
+    login_id: string;
     timestamp: number;
     received_at: number;
     payload: string;
   };
-  if (!isEventType(r.event_type)) throw new Error(`unknown event_type "${r.event_type}" in the log`);
+  if (open) {
+    const clear = open({ login_id: r.login_id, payload: r.payload });
+    r.login_id = clear.login_id;
+    r.payload = clear.payload;
+  }
   const payload = JSON.parse(r.payload) as unknown;
   if (payload === null || typeof payload !== "object" || Array.isArray(payload))
     throw new Error("payload is not a JSON object");
   return {
     ...r,
-    event_type: r.event_type,
     timestamp: new Date(r.timestamp).toISOString(),
     received_at: new Date(r.received_at).toISOString(),
     payload: payload as Record<string, unknown>,
   };
 }
+
+/** A value whose writer's schema this process has not registered (look it up, then decode again). */
+export class UnknownWriterError extends Error {}

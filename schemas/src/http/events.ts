@@ -25,5 +25,12 @@ export const StoredEvent = Type.Object({
     description: "The feed page's UI when the event arrived: a preset key, none, or <template id>@<version>",
   }),
   ui_watch: Type.Union([Type.String(), Type.Null()], { description: "The watch page's UI, as ui_feed" }),
+  timestamp_flag: Type.Union(
+    [Type.Literal("future"), Type.Literal("before_study"), Type.Literal("stale"), Type.Null()],
+    {
+      description:
+        "Why the client timestamp cannot be right: more than a minute after the event arrived (future), more than a minute before the experiment was created (before_study), or a day or more before it arrived (stale); null when plausible",
+    },
+  ),
 });
 export type StoredEvent = Static<typeof StoredEvent>;

@@ -56,6 +56,11 @@ const Completeness = {
   ),
 };
 
+const ImplausibleTimes = Type.Integer({
+  description:
+    "Events whose client timestamp is more than a minute in the future of their arrival, or a day or more before it (a wrong client clock)",
+});
+
 /** api.md: `GET /api/v1/admin/experiments/{id}/completeness`. */
 export const ExperimentCompleteness = Type.Object({
   threshold: Type.Number({ description: "Participants with a loss_rate above it are flagged" }),
@@ -66,6 +71,7 @@ export const ExperimentCompleteness = Type.Object({
       participants: Type.Integer(),
       ...Completeness,
       flagged: Type.Integer({ description: "Participants of the group above the threshold" }),
+      implausible_times: ImplausibleTimes,
     }),
   ),
   participants: Type.Array(
@@ -76,6 +82,13 @@ export const ExperimentCompleteness = Type.Object({
       sessions: Type.Integer(),
       ...Completeness,
       flagged: Type.Boolean({ description: "loss_rate above the threshold" }),
+      clock_offset_ms: Nullable(
+        Type.Integer({
+          description:
+            "The participant's client clock against the server's: the least (arrival - client time) over a session's events, of the session furthest off. Positive: the client clock is behind (or events waited in its buffer); negative: ahead. Null for sessions from before 0.3",
+        }),
+      ),
+      implausible_times: ImplausibleTimes,
     }),
   ),
 });

@@ -44,4 +44,23 @@ export const sessionActivityMigrations: readonly Migration[] = [
       });
     },
   },
+  {
+    // Client clocks (docs/events.md): the least (arrival - client time) of a session's events, its
+    // clock offset (a client clock behind the server's gives a positive offset, one ahead a negative
+    // one; buffering only adds), and how many of its events carry an implausible client time.
+    name: "projector/session-activity/003-clock",
+    async up(db) {
+      await db.schema.alterTable("session_activity", (t) => {
+        t.bigInteger("clock_offset_ms");
+        t.integer("implausible_times").notNullable().defaultTo(0);
+      });
+      await requestRebuild(db, "session_activity");
+    },
+    async down(db) {
+      await db.schema.alterTable("session_activity", (t) => {
+        t.dropColumn("implausible_times");
+        t.dropColumn("clock_offset_ms");
+      });
+    },
+  },
 ];

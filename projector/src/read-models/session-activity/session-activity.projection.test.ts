@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALICE, AT, EXPERIMENT, logged } from "../../logged-event.fixture.ts";
-import { sessionActivityProjection } from "./session-activity.projection.ts";
+import { sessionActivityProjection, timestampFlag } from "./session-activity.projection.ts";
 
 describe("session activity projection", () => {
   it("counts each event of the session and widens its first and last times", () => {
@@ -11,8 +11,8 @@ describe("session activity projection", () => {
         table: "session_activity",
         key: { session_id: e.session_id },
         init: { user_id: ALICE, experiment_id: EXPERIMENT },
-        add: { event_count: 1, seq_count: 1 },
-        min: { first_event_at: "2026-11-24T12:00:00.000Z" },
+        add: { event_count: 1, seq_count: 1, implausible_times: 0 },
+        min: { first_event_at: "2026-11-24T12:00:00.000Z", clock_offset_ms: 100 },
         max: {
           last_event_at: "2026-11-24T12:00:00.000Z",
           last_received_at: "2026-11-24T12:00:00.100Z",
@@ -30,6 +30,32 @@ describe("session activity projection", () => {
 
   it("counts an event without a client seq (a server-side or API client's) but not as numbered", () => {
     const [op] = sessionActivityProjection.project(logged("PAGE_LOAD", { seq: null }), AT);
-    expect(op?.kind === "accumulate" && op.add).toEqual({ event_count: 1, seq_count: 0 });
+    expect(op?.kind === "accumulate" && op.add).toEqual({
+      event_count: 1,
+      seq_count: 0,
+      implausible_times: 0,
+    });
+  });
+
+  it("takes the client clock's offset from arrival less client time, and counts an implausible time", () => {
+    const ahead = logged("PAGE_LOAD", { timestamp: "2026-11-24T12:05:00.000Z" });
+    const [op] = sessionActivityProjection.project(ahead, AT);
+    expect(op?.kind === "accumulate" && op.min?.clock_offset_ms).toBe(-299_900);
+    expect(op?.kind === "accumulate" && op.add?.implausible_times).toBe(1);
+    const behind = logged("PAGE_LOAD", { timestamp: "2026-11-24T11:59:00.000Z" });
+    const [late] = sessionActivityProjection.project(behind, AT);
+    expect(late?.kind === "accumulate" && late.add?.implausible_times).toBe(0);
+  });
+});
+
+describe("a client time's flag in the exports", () => {
+  const arrived = Date.parse("2026-11-24T12:00:00.000Z");
+  const created = Date.parse("2026-11-20T09:00:00.000Z");
+  it("flags a time over a minute after arrival as future, one before the study, and one a day before arrival as stale", () => {
+    expect(timestampFlag(arrived + 61_000, arrived, created)).toBe("future");
+    expect(timestampFlag(arrived + 59_000, arrived, created)).toBeNull();
+    expect(timestampFlag(Date.parse("1970-01-01T00:00:00Z"), arrived, created)).toBe("before_study");
+    expect(timestampFlag(arrived - 25 * 3_600_000, arrived, created)).toBe("stale");
+    expect(timestampFlag(arrived - 5 * 60_000, arrived, created)).toBeNull();
   });
 });

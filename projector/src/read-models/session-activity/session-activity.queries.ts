@@ -27,19 +27,34 @@ export interface SessionCompleteness {
   /** The gaps in the session's `seq`: its highest `seq` less the numbered events (never below 0). */
   readonly missing: number;
   readonly last_received_at: Date;
+  /** The client clock's offset (least arrival less client time), null for a session from before 0.3. */
+  readonly clock_offset_ms: number | null;
+  /** Events whose client time was in the future of their arrival or a day or more before it. */
+  readonly implausible_times: number;
 }
 
 /** Per session of an experiment: events, numbered events and gaps in `seq` (api.md: completeness). */
 export async function sessionCompleteness(sql: Sql, experimentId: string): Promise<SessionCompleteness[]> {
   const rows = (await sql("session_activity")
     .where({ experiment_id: experimentId })
-    .select("session_id", "user_id", "event_count", "seq_count", "max_seq", "last_received_at")) as {
+    .select(
+      "session_id",
+      "user_id",
+      "event_count",
+      "seq_count",
+      "max_seq",
+      "last_received_at",
+      "clock_offset_ms",
+      "implausible_times",
+    )) as {
     session_id: string;
     user_id: string;
     event_count: number | string;
     seq_count: number | string;
     max_seq: number | string | null;
     last_received_at: Date;
+    clock_offset_ms: number | string | null;
+    implausible_times: number | string;
   }[];
   return rows.map((r) => {
     const numbered = Number(r.seq_count);
@@ -50,6 +65,8 @@ export async function sessionCompleteness(sql: Sql, experimentId: string): Promi
       numbered,
       missing: r.max_seq === null ? 0 : Math.max(0, Number(r.max_seq) - numbered),
       last_received_at: new Date(r.last_received_at),
+      clock_offset_ms: r.clock_offset_ms === null ? null : Number(r.clock_offset_ms),
+      implausible_times: Number(r.implausible_times),
     };
   });
 }

@@ -3,13 +3,14 @@ import { ALICE, AT, EXPERIMENT, logged } from "../../logged-event.fixture.ts";
 import { watchedProjection } from "./watched.projection.ts";
 
 describe("watched history projection", () => {
-  it("records a video as watched after one second of playback, with the first watch's time and place", () => {
+  it("records a video as watched after one second of playback, with the watch's time and place, the earliest winning", () => {
     const e = logged("VIDEO_WATCHED_1S", { video_id: "vid-1", received_at: "2026-11-24T12:00:01.000Z" });
     expect(watchedProjection.project(e, AT)).toEqual([
       {
         kind: "insert",
         table: "watched_videos",
         key: ["user_id", "video_id"],
+        least: ["first_watched_at", "log_partition", "log_offset"],
         row: {
           user_id: ALICE,
           video_id: "vid-1",

@@ -5,8 +5,8 @@ import { watchedMigrations } from "./watched.migration.ts";
 
 /**
  * Watched history for feed exclusion (spec: a video counts as watched after at least 1 s played, or
- * when it ended: VIDEO_WATCHED_1S or VIDEO_ENDED). The row keeps the first watch and where it sits in
- * the log; co-views pair each first watch (see ../co-views).
+ * when it ended: VIDEO_WATCHED_1S or VIDEO_ENDED). The row keeps the earliest watch (by arrival, then
+ * place in the log) and where it sits in the log; co-views pair each first watch (see ../co-views).
  */
 export const watchedProjection: Projection = {
   name: "watched",
@@ -20,6 +20,8 @@ export const watchedProjection: Projection = {
         kind: "insert",
         table: "watched_videos",
         key: ["user_id", "video_id"],
+        // The earliest watch wins, whatever order partitions are applied in (live and replay agree).
+        least: ["first_watched_at", "log_partition", "log_offset"],
         row: {
           user_id: e.user_id,
           video_id: e.video_id,

@@ -24,6 +24,7 @@ const stored = (type: (typeof EVENT_TYPES)[number], session = "s1"): StoredEvent
   seq: 1,
   ui_feed: "grid-desktop",
   ui_watch: "grid-desktop",
+  timestamp_flag: null,
 });
 
 describe("trajectory descriptions", () => {

@@ -6,6 +6,12 @@ import { Client } from "../harness/app.ts";
 import { createTestDatabase, type TestDatabase } from "../harness/database.ts";
 import { createStudy } from "../harness/fixtures.ts";
 import { startKafka } from "../harness/kafka.ts";
+import {
+  NEXT_EVENT_TYPE,
+  produceRaw,
+  publishNextSchema,
+  writtenByNextRelease,
+} from "../harness/next-release.ts";
 import { freePort } from "../harness/ports.ts";
 import { adminClient, type FeedlabProcess, runFeedlab, startRole } from "../harness/processes.ts";
 
@@ -117,17 +123,32 @@ describe("the scale-out deployment under faults (PostgreSQL + Kafka, separate AP
     const admin = await adminClient(api.url as string);
     const study = await createStudy(admin, { videoCount: 12, status: "running", weights: [1, 1] });
     const senders: Sender[] = [];
+    const participants: {
+      userId: string;
+      loginId: string;
+      sessionId: string;
+      experimentId: string;
+      groupId: string;
+    }[] = [];
     for (let i = 0; i < 6; i++) {
       const client = new Client(api.url as string);
-      await client.post("/api/v1/participants/join", {
+      const loginId = `fault-${randomUUID().slice(0, 6)}`;
+      const joined = await client.post<{ user_id: string; group_id: string }>("/api/v1/participants/join", {
         experiment_id: study.experiment.id,
-        login_id: `fault-${randomUUID().slice(0, 6)}`,
+        login_id: loginId,
       });
       const sessionId = randomUUID();
       await client.post("/sessions", { session_id: sessionId });
       senders.push({ client, sessionId });
+      participants.push({
+        userId: joined.body.user_id,
+        loginId,
+        sessionId,
+        experimentId: study.experiment.id,
+        groupId: joined.body.group_id,
+      });
     }
-    return { admin, videos: study.videos.map((v) => v.external_id), senders };
+    return { admin, videos: study.videos.map((v) => v.external_id), senders, participants };
   }
 
   async function intake(
@@ -247,6 +268,79 @@ describe("the scale-out deployment under faults (PostgreSQL + Kafka, separate AP
     await settled(await adminClient(api?.url as string));
     await expectExactlyOnce(acknowledged);
     void admin;
+  });
+
+  it("loses nothing in a rolling upgrade: processes restarted one by one while a newer release's writer adds a field and an event type", {
+    timeout: 300_000,
+  }, async () => {
+    const { videos, senders, participants } = await deployment(inject("kafkaBrokers"));
+    const brokers = inject("kafkaBrokers").split(",");
+    const topic = env.FEEDLAB_KAFKA_TOPIC as string;
+    const newer: string[] = [];
+    /** What the next release's API writes: its schema published first, then its records. */
+    const writeAsNextRelease = async (count: number) => {
+      await publishNextSchema({ brokers, topic });
+      const now = new Date().toISOString();
+      const messages = Array.from({ length: count }, (_, i) => {
+        const who = participants[i % participants.length] as (typeof participants)[number];
+        const id = randomUUID();
+        newer.push(id);
+        const value = writtenByNextRelease({
+          event_id: id,
+          session_id: who.sessionId,
+          user_id: who.userId,
+          login_id: who.loginId,
+          experiment_id: who.experimentId,
+          group_id: who.groupId,
+          event_type: i % 2 === 0 ? "VIDEO_PLAY" : NEXT_EVENT_TYPE,
+          video_id: videos[i % videos.length] as string,
+          timestamp: now,
+          received_at: now,
+          watch_ratio: null,
+          watch_duration: null,
+          position_in_feed: null,
+          algorithm_feed: "recency",
+          algorithm_watch: "recency",
+          payload: { currentTime: 0, duration: 30 },
+          seq: null,
+          ui_feed: null,
+          ui_watch: null,
+        });
+        return { key: who.sessionId, value, headers: { "feedlab-event-id": id } };
+      });
+      await produceRaw(brokers, topic, messages);
+    };
+    let rolling: Promise<void> = Promise.resolve();
+    const { acknowledged } = await intake(senders, videos, 160, async (n) => {
+      // The API restarts (stop, start on the same port), then the projector; meanwhile the new
+      // release writes, and the old projector reads its records.
+      if (n === 40) {
+        rolling = (async () => {
+          await api?.stop();
+          api = await startRole("api", env, apiPort);
+        })();
+      }
+      if (n === 80) await writeAsNextRelease(40);
+      if (n === 100) {
+        await rolling;
+        await projector?.stop();
+        projector = await startRole("projector", env);
+      }
+    });
+    await rolling;
+    await settled(await adminClient(api?.url as string));
+    const dead = await query(async (db) => (await db.query("SELECT reason FROM dead_letters")).rows);
+    expect(dead).toEqual([]);
+    for (const id of newer) acknowledged.add(id);
+    await expectExactlyOnce(acknowledged);
+    const types = await query(
+      async (db) =>
+        (await db.query("SELECT count(*)::int AS n FROM events WHERE event_type = $1", [NEXT_EVENT_TYPE]))
+          .rows[0] as {
+          n: number;
+        },
+    );
+    expect(types.n).toBe(20);
   });
 
   it("answers 503 while the broker is down and loses and doubles nothing once it is back", async () => {

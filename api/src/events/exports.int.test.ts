@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Survey } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { duckdb, duckdbTypes, pandasReadCsv, withFiles } from "../../../test/harness/analysis.ts";
@@ -94,6 +96,24 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
       expect(rows[impression]).toMatchObject({ position_in_feed: 0, context: "feed" });
       expect(rows.map((r) => [r.login_id, r.group_name, Number(r.ms)])).toEqual(
         ndjson.map((e) => [e.login_id, e.group_name, Date.parse(String(e.timestamp))]),
+      );
+      // docs/events.md's DuckDB query, as written there, gives the counts the events hold.
+      const doc = readFileSync(path.resolve(import.meta.dirname, "../../../docs/events.md"), "utf8");
+      const query = (
+        /```sql\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf("**DuckDB from an export.**")))?.[1] ?? ""
+      ).replace("'events.parquet'", from);
+      const perArm = await duckdb(query);
+      const names = [...new Set(ndjson.map((e) => String(e.group_name)))].sort();
+      expect(perArm).toEqual(
+        names.map((name) => {
+          const mine = ndjson.filter((e) => e.group_name === name);
+          return {
+            group_name: name,
+            participants: String(new Set(mine.map((e) => e.user_id)).size),
+            plays: String(mine.filter((e) => e.event_type === "VIDEO_PLAY").length),
+            wrong_client_times: String(mine.filter((e) => e.timestamp_flag !== null).length),
+          };
+        }),
       );
     });
   });

@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { PROJECTIONS, redriveDeadLetters, replay } from "@feedlab/projector";
-import {
-  encodeLoggedEvent,
-  forgetWriterSchema,
-  LOGGED_EVENT_SCHEMA,
-  schemaFingerprint,
-  type Video,
-} from "@feedlab/schemas";
-import avro from "avsc";
+import { encodeLoggedEvent, forgetWriterSchema, type Video } from "@feedlab/schemas";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, EVENT_BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
+import {
+  NEXT_EVENT_TYPE,
+  NEXT_FINGERPRINT,
+  publishNextSchema,
+  writtenByNextRelease,
+} from "../../../test/harness/next-release.ts";
 import { openEventLog, type Store } from "../main.ts";
 
 const READ_MODELS = [
@@ -180,44 +179,31 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
 
   it("re-drives dead letters after the fix: a newer writer's record applies once its schema is published, broken ones stay", async () => {
     const p = await joinWithSession(app.client(), study.experiment.id, "newer-writer");
-    const next = {
-      ...LOGGED_EVENT_SCHEMA,
-      fields: [
-        ...LOGGED_EVENT_SCHEMA.fields,
-        { name: "client_timezone", type: ["null", "string"], default: null },
-      ],
-    };
-    const fingerprint = schemaFingerprint(next);
     // Unknown here, even if this test's run on another backend looked it up.
-    forgetWriterSchema(fingerprint);
+    forgetWriterSchema(NEXT_FINGERPRINT);
     const eventId = randomUUID();
-    const now = Date.now();
-    const value = Buffer.concat([
-      Buffer.from([0xc3, 0x01]),
-      Buffer.from(fingerprint, "hex"),
-      avro.Type.forSchema(next as unknown as avro.Schema).toBuffer({
-        event_id: eventId,
-        session_id: p.sessionId,
-        user_id: p.userId,
-        login_id: "newer-writer",
-        experiment_id: study.experiment.id,
-        group_id: study.groups[0]?.id ?? "",
-        event_type: "REACTION_ADDED",
-        video_id: null,
-        timestamp: now,
-        received_at: now,
-        watch_ratio: null,
-        watch_duration: null,
-        position_in_feed: null,
-        algorithm_feed: "recency",
-        algorithm_watch: "recency",
-        payload: JSON.stringify({ reaction: "wow" }),
-        seq: null,
-        ui_feed: null,
-        ui_watch: null,
-        client_timezone: "Europe/Berlin",
-      }),
-    ]);
+    const now = new Date().toISOString();
+    const value = writtenByNextRelease({
+      event_id: eventId,
+      session_id: p.sessionId,
+      user_id: p.userId,
+      login_id: "newer-writer",
+      experiment_id: study.experiment.id,
+      group_id: study.groups[0]?.id ?? "",
+      event_type: NEXT_EVENT_TYPE,
+      video_id: null,
+      timestamp: now,
+      received_at: now,
+      watch_ratio: null,
+      watch_duration: null,
+      position_in_feed: null,
+      algorithm_feed: "recency",
+      algorithm_watch: "recency",
+      payload: { reaction: "wow" },
+      seq: null,
+      ui_feed: null,
+      ui_watch: null,
+    });
     // Written before its writer published the schema (a release that skipped that step, say).
     await writeRaw(p.sessionId, value, eventId);
     await sendEvents(p, [wireEvent("PAGE_LOAD")]);
@@ -259,24 +245,11 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
     }
 
     // The fix: the schema is published where that writer would have put it.
-    if (backend === "kafka") {
-      const config = app.runtime.config;
-      const kafka = new Kafka({
-        clientId: "next-release",
-        brokers: [...config.kafkaBrokers],
-        logLevel: logLevel.NOTHING,
-      });
-      const producer = kafka.producer();
-      await producer.connect();
-      await producer.send({
-        topic: `${config.kafkaTopic}.schemas`,
-        messages: [{ key: fingerprint, value: JSON.stringify({ version: 3, schema: next }) }],
-      });
-      await producer.disconnect();
-    } else {
-      await db()("event_log_schemas").insert({ fingerprint, version: 3, schema: JSON.stringify(next) });
-    }
-    forgetWriterSchema(fingerprint);
+    const config = app.runtime.config;
+    await publishNextSchema(
+      backend === "kafka" ? { brokers: config.kafkaBrokers, topic: config.kafkaTopic } : { db: db() },
+    );
+    forgetWriterSchema(NEXT_FINGERPRINT);
     const before = (await reasons()).length;
     // As `feedlab dlq redrive` does: a log opened afresh, which looks the schema up.
     const store = { db: db(), dbKind: backend === "postgres" ? "postgres" : "pglite" } as Store;
@@ -293,7 +266,7 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
     ]);
     expect((await reasons()).length).toBe(before - 1);
     expect(await db()("events").where({ event_id: eventId }).first("event_type")).toEqual({
-      event_type: "REACTION_ADDED",
+      event_type: NEXT_EVENT_TYPE,
     });
   });
 

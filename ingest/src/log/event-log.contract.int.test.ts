@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
-import {
-  forgetWriterSchema,
-  LOGGED_EVENT_SCHEMA,
-  type LoggedEvent,
-  schemaFingerprint,
-} from "@feedlab/schemas";
-import avro from "avsc";
-import { Kafka, logLevel } from "kafkajs";
+import { forgetWriterSchema, type LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDb } from "../../../api/src/db/db.ts";
 import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
+import {
+  NEXT_EVENT_TYPE,
+  NEXT_FINGERPRINT,
+  produceRaw,
+  publishNextSchema,
+  writtenByNextRelease,
+} from "../../../test/harness/next-release.ts";
 import { createKafkaLog } from "../index.ts";
 import { createEmbeddedLog } from "./embedded.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";
@@ -254,48 +254,18 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
   }, 60_000);
 
   it("reads a newer release's record with the schema that writer published: its added field skipped, its new event type carried", async () => {
-    const next = {
-      ...LOGGED_EVENT_SCHEMA,
-      fields: [
-        ...LOGGED_EVENT_SCHEMA.fields,
-        { name: "client_timezone", type: ["null", "string"], default: null },
-      ],
-    };
-    const type = avro.Type.forSchema(next as unknown as avro.Schema);
-    // The single-object header: C3 01 and the next schema's fingerprint, unknown to this process
-    // (forgotten if another adapter's run of this test looked it up) until the log's store has it.
-    const fingerprint = schemaFingerprint(next);
-    forgetWriterSchema(fingerprint);
+    // Unknown to this process (forgotten if another adapter's run of this test looked it up) until
+    // the log's schema store gives it.
+    forgetWriterSchema(NEXT_FINGERPRINT);
     const session = randomUUID();
-    const e = { ...event(session), event_type: "REACTION_ADDED" as LoggedEvent["event_type"] };
-    const value = Buffer.concat([
-      Buffer.from([0xc3, 0x01]),
-      Buffer.from(fingerprint, "hex"),
-      type.toBuffer({
-        ...e,
-        timestamp: Date.parse(e.timestamp),
-        received_at: Date.parse(e.received_at),
-        payload: JSON.stringify(e.payload),
-        client_timezone: "Europe/Berlin",
-      }),
-    ]);
+    const e = { ...event(session), event_type: NEXT_EVENT_TYPE };
+    const value = writtenByNextRelease(e);
     if (adapter === "kafka") {
-      const topic = kafkaTopic;
-      const kafka = new Kafka({
-        clientId: "next-release",
-        brokers: inject("kafkaBrokers").split(","),
-        logLevel: logLevel.NOTHING,
-      });
-      const producer = kafka.producer();
-      await producer.connect();
-      await producer.send({
-        topic: `${topic}.schemas`,
-        messages: [{ key: fingerprint, value: JSON.stringify({ version: 3, schema: next }) }],
-      });
-      await producer.send({ topic, messages: [{ key: session, value }] });
-      await producer.disconnect();
+      const brokers = inject("kafkaBrokers").split(",");
+      await publishNextSchema({ brokers, topic: kafkaTopic });
+      await produceRaw(brokers, kafkaTopic, [{ key: session, value }]);
     } else {
-      await db("event_log_schemas").insert({ fingerprint, version: 3, schema: JSON.stringify(next) });
+      await publishNextSchema({ db });
       await db("event_log").insert({ event_id: e.event_id, session_id: session, record: value });
     }
     const found = (await readAll(log)).filter((r) => !r.erased).map((r) => eventOf(r));

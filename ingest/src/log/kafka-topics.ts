@@ -25,19 +25,36 @@ export function fnv1a(s: string): number {
 const javaPartitioner = Partitioners.DefaultPartitioner();
 const metadataOf = new Map<number, { partitionId: number; leader: number }[]>();
 
+/**
+ * Sessions' murmur2 partitions, remembered: kafkajs computes murmur2 with 64-bit Long objects (about
+ * 13 us a key here), and a session sends many events.
+ */
+const placed = new Map<number, Map<string, number>>();
+const PLACED_MAX = 100_000;
+
 /** The partition of a session's records under a placement. */
 export function partitionOf(sessionId: string, partitions: number, placement: Placement = "murmur2"): number {
   if (placement === "fnv1a") return fnv1a(sessionId) % partitions;
+  let sessions = placed.get(partitions);
+  if (!sessions) {
+    sessions = new Map();
+    placed.set(partitions, sessions);
+  }
+  const known = sessions.get(sessionId);
+  if (known !== undefined) return known;
   let partitionMetadata = metadataOf.get(partitions);
   if (!partitionMetadata) {
     partitionMetadata = Array.from({ length: partitions }, (_, i) => ({ partitionId: i, leader: 0 }));
     metadataOf.set(partitions, partitionMetadata);
   }
-  return javaPartitioner({
+  const partition = javaPartitioner({
     topic: "",
     partitionMetadata: partitionMetadata as never,
     message: { key: sessionId, value: null },
   });
+  if (sessions.size >= PLACED_MAX) sessions.clear();
+  sessions.set(sessionId, partition);
+  return partition;
 }
 
 /** A consumer group id no one else uses, for a consumer that reads and leaves. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { LOGGED_EVENT_SCHEMA, type LoggedEvent } from "@feedlab/schemas";
+import type { LoggedEvent } from "@feedlab/schemas";
 import avro from "avsc";
 import { Kafka, logLevel } from "kafkajs";
 import type { Knex } from "knex";
@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDb } from "../../../api/src/db/db.ts";
 import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
+import { NEXT_SCHEMA, nextBody, produceRaw } from "../../../test/harness/next-release.ts";
 import { startFakeRegistry } from "../../../test/harness/schema-registry.ts";
 import { createKafkaLog } from "../index.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";
@@ -180,31 +181,13 @@ describe("the Kafka topic as standard tools see it", () => {
       expect(record).toMatchObject({ event_id: e.event_id, video_id: "yt-5" });
 
       // A newer writer's record, framed with the id its schema got: read via the registry.
-      const next = {
-        ...LOGGED_EVENT_SCHEMA,
-        fields: [
-          ...LOGGED_EVENT_SCHEMA.fields,
-          { name: "client_timezone", type: ["null", "string"], default: null },
-        ],
-      };
-      const nextId = registry.register(`${topic}-value`, next);
+      const nextId = registry.register(`${topic}-value`, NEXT_SCHEMA);
       const newer = event(randomUUID(), randomUUID(), 6);
       const head = Buffer.alloc(5);
       head.writeUInt32BE(nextId, 1);
-      const producer = kafka().producer();
-      await producer.connect();
-      const body = avro.Type.forSchema(next as unknown as avro.Schema).toBuffer({
-        ...newer,
-        timestamp: Date.parse(newer.timestamp),
-        received_at: Date.parse(newer.received_at),
-        payload: JSON.stringify(newer.payload),
-        client_timezone: "UTC",
-      });
-      await producer.send({
-        topic,
-        messages: [{ key: newer.session_id, value: Buffer.concat([head, body]) }],
-      });
-      await producer.disconnect();
+      await produceRaw(brokers(), topic, [
+        { key: newer.session_id, value: Buffer.concat([head, nextBody(newer, "UTC")]) },
+      ]);
       const partition = partitionOf(newer.session_id, 6);
       const head2 = (await log.position()).get(partition) ?? 0;
       const [read] = await log.read(partition, head2 - 1, 1);

@@ -5,7 +5,6 @@ import {
   encodeLoggedEventConfluent,
   LOGGED_EVENT_FINGERPRINT,
   type LoggedEvent,
-  type SealedFields,
   sealableFields,
 } from "@feedlab/schemas";
 import {
@@ -46,8 +45,10 @@ import {
   createDbKeyring,
   createMirrorKeyring,
   type Keyring,
+  openFields,
   type ParticipantKey,
   seal,
+  sealFields,
   unseal,
 } from "./keyring.ts";
 import {
@@ -562,11 +563,17 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       if (stopped) return;
       await consumer.subscribe({ topic, fromBeginning: true });
       consumer.on(consumer.events.GROUP_JOIN, () => {
+        const done: number[] = [];
         for (let p = 0; p < partitions; p++) {
-          if (until && !pending.has(p)) continue;
+          if (until && !pending.has(p)) {
+            done.push(p);
+            continue;
+          }
           const from = after.get(p);
           if (from !== undefined) consumer.seek({ topic, partition: p, offset: String(from + 1) });
         }
+        // Partitions with nothing to deliver are not fetched at all.
+        if (done.length > 0) consumer.pause([{ topic, partitions: done }]);
       });
       await consumer.run({
         autoCommit: false,
@@ -693,22 +700,5 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       await producer?.disconnect();
       await admin.disconnect();
     },
-  };
-}
-
-const B64 = "base64";
-
-/** Seals a record's participant fields: each becomes base64 of AES-256-GCM (iv, ciphertext, tag). */
-function sealFields(key: ParticipantKey, f: SealedFields): SealedFields {
-  return {
-    login_id: seal(key, Buffer.from(f.login_id, "utf8")).toString(B64),
-    payload: seal(key, Buffer.from(f.payload, "utf8")).toString(B64),
-  };
-}
-
-function openFields(key: ParticipantKey, f: SealedFields): SealedFields {
-  return {
-    login_id: unseal(key, Buffer.from(f.login_id, B64)).toString("utf8"),
-    payload: unseal(key, Buffer.from(f.payload, B64)).toString("utf8"),
   };
 }

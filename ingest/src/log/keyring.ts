@@ -6,6 +6,7 @@ import {
   randomBytes,
   randomFillSync,
 } from "node:crypto";
+import type { SealedFields } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { rowsOf } from "../db/sql.ts";
 import { APPEND_LOCK } from "./event-log.ts";
@@ -71,6 +72,22 @@ export function unseal(key: ParticipantKey, sealed: Uint8Array): Buffer {
     decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
     decipher.final(),
   ]);
+}
+
+/** Seals a record's participant fields: each becomes base64 of `seal` (iv, ciphertext, tag). */
+export function sealFields(key: ParticipantKey, f: SealedFields): SealedFields {
+  return {
+    login_id: seal(key, Buffer.from(f.login_id, "utf8")).toString("base64"),
+    payload: seal(key, Buffer.from(f.payload, "utf8")).toString("base64"),
+  };
+}
+
+/** The clear fields of `sealFields`' output; throws when the key is wrong or the bytes were altered. */
+export function openFields(key: ParticipantKey, f: SealedFields): SealedFields {
+  return {
+    login_id: unseal(key, Buffer.from(f.login_id, "base64")).toString("utf8"),
+    payload: unseal(key, Buffer.from(f.payload, "base64")).toString("utf8"),
+  };
 }
 
 /** The keyring of processes with the database: keys in `event_log_keys`, remembered in-process. */

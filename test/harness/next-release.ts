@@ -1,0 +1,91 @@
+import { LOGGED_EVENT_SCHEMA, type LoggedEvent, schemaFingerprint } from "@feedlab/schemas";
+import avro from "avsc";
+import { Kafka, logLevel } from "kafkajs";
+import type { Knex } from "knex";
+
+/**
+ * The logged-event schema as a next release would change it, by docs/events.md's rule: one field
+ * added at the end with a default. Tests write records with it to check that this release reads
+ * them (and the other way round).
+ */
+export const NEXT_SCHEMA = {
+  ...LOGGED_EVENT_SCHEMA,
+  fields: [
+    ...LOGGED_EVENT_SCHEMA.fields,
+    { name: "client_timezone", type: ["null", "string"], default: null },
+  ],
+};
+
+/** The fingerprint the next release's single-object values carry. */
+export const NEXT_FINGERPRINT = schemaFingerprint(NEXT_SCHEMA);
+
+/** The next release's event type, unknown to this one. */
+export const NEXT_EVENT_TYPE = "REACTION_ADDED" as LoggedEvent["event_type"];
+
+export const nextType = avro.Type.forSchema(NEXT_SCHEMA as unknown as avro.Schema);
+
+/** The Avro body of an event as the next release writes it. */
+export function nextBody(e: LoggedEvent, clientTimezone: string | null = "Europe/Berlin"): Buffer {
+  return nextType.toBuffer({
+    ...e,
+    timestamp: Date.parse(e.timestamp),
+    received_at: Date.parse(e.received_at),
+    payload: JSON.stringify(e.payload),
+    client_timezone: clientTimezone,
+  });
+}
+
+/** A value as the next release writes it: single-object encoded with its own fingerprint. */
+export function writtenByNextRelease(e: LoggedEvent, clientTimezone?: string | null): Buffer {
+  return Buffer.concat([
+    Buffer.from([0xc3, 0x01]),
+    Buffer.from(NEXT_FINGERPRINT, "hex"),
+    nextBody(e, clientTimezone),
+  ]);
+}
+
+/** What the next release publishes in a schema store: `{version, schema}`. */
+export const NEXT_STORED = JSON.stringify({ version: 3, schema: NEXT_SCHEMA });
+
+/** Publishes the next release's schema where its writer would: the log's schema store (topic or table). */
+export async function publishNextSchema(
+  store: { readonly brokers: readonly string[]; readonly topic: string } | { readonly db: Knex },
+): Promise<void> {
+  if ("db" in store) {
+    await store
+      .db("event_log_schemas")
+      .insert({ fingerprint: NEXT_FINGERPRINT, version: 3, schema: JSON.stringify(NEXT_SCHEMA) });
+    return;
+  }
+  const kafka = new Kafka({
+    clientId: "next-release",
+    brokers: [...store.brokers],
+    logLevel: logLevel.NOTHING,
+  });
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    await producer.send({
+      topic: `${store.topic}.schemas`,
+      messages: [{ key: NEXT_FINGERPRINT, value: NEXT_STORED }],
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** Produces raw records to a topic, as another writer would (no Feedlab code on the way). */
+export async function produceRaw(
+  brokers: readonly string[],
+  topic: string,
+  messages: { key: string; value: Buffer; headers?: Record<string, string> }[],
+): Promise<void> {
+  const kafka = new Kafka({ clientId: "other-writer", brokers: [...brokers], logLevel: logLevel.NOTHING });
+  const producer = kafka.producer();
+  await producer.connect();
+  try {
+    await producer.send({ topic, acks: -1, messages });
+  } finally {
+    await producer.disconnect();
+  }
+}

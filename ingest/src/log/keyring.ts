@@ -74,20 +74,24 @@ export function unseal(key: ParticipantKey, sealed: Uint8Array): Buffer {
   ]);
 }
 
-/** Seals a record's participant fields: each becomes base64 of `seal` (iv, ciphertext, tag). */
+/**
+ * Seals a record's participant fields with one cipher: `payload` becomes base64 of `seal` (iv,
+ * ciphertext, tag) of the login, a NUL, then the payload's JSON text; `login_id` is left empty. (A
+ * login never holds NUL: intake refuses it.)
+ */
 export function sealFields(key: ParticipantKey, f: SealedFields): SealedFields {
   return {
-    login_id: seal(key, Buffer.from(f.login_id, "utf8")).toString("base64"),
-    payload: seal(key, Buffer.from(f.payload, "utf8")).toString("base64"),
+    login_id: "",
+    payload: seal(key, Buffer.from(`${f.login_id}\u0000${f.payload}`, "utf8")).toString("base64"),
   };
 }
 
 /** The clear fields of `sealFields`' output; throws when the key is wrong or the bytes were altered. */
 export function openFields(key: ParticipantKey, f: SealedFields): SealedFields {
-  return {
-    login_id: unseal(key, Buffer.from(f.login_id, "base64")).toString("utf8"),
-    payload: unseal(key, Buffer.from(f.payload, "base64")).toString("utf8"),
-  };
+  const clear = unseal(key, Buffer.from(f.payload, "base64")).toString("utf8");
+  const cut = clear.indexOf("\u0000");
+  if (cut < 0) throw new Error("sealed fields without their separator");
+  return { login_id: clear.slice(0, cut), payload: clear.slice(cut + 1) };
 }
 
 /** The keyring of processes with the database: keys in `event_log_keys`, remembered in-process. */

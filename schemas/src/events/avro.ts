@@ -9,7 +9,7 @@ const FIELDS_V1 = [
   {
     name: "login_id",
     type: "string",
-    doc: "On Kafka with header feedlab-encryption=fields: base64 of AES-256-GCM (iv, ciphertext, tag) under the participant's key",
+    doc: "On Kafka with header feedlab-encryption=fields: empty (sealed in payload)",
   },
   { name: "experiment_id", type: "string" },
   { name: "group_id", type: "string" },
@@ -25,7 +25,7 @@ const FIELDS_V1 = [
   {
     name: "payload",
     type: "string",
-    doc: "JSON object text; on Kafka with header feedlab-encryption=fields, sealed like login_id",
+    doc: "JSON object text; on Kafka with header feedlab-encryption=fields: base64 of AES-256-GCM (12-byte iv, ciphertext, 16-byte tag) under the participant's key, of login_id, a NUL, then the JSON text",
   },
   { name: "seq", type: ["null", "long"], default: null, doc: "Client per-session sequence number" },
 ] as const;

@@ -197,6 +197,29 @@ describe("the Kafka topic as standard tools see it", () => {
     }
   });
 
+  it("reads inside the caller's transaction on an embedded database (a replay holds PGlite's only connection)", async () => {
+    const topic = `feedlab.std.${randomUUID()}`;
+    const writer = await open(topic);
+    const e = event(randomUUID(), randomUUID(), 8);
+    await writer.append([e]);
+    // A fresh process (`feedlab replay`): no participant key remembered yet.
+    const reader = await open(topic);
+    const head = await reader.position();
+    const seen: string[] = [];
+    await db.transaction(async (trx) => {
+      await reader.scan({
+        after: new Map([...head.keys()].map((p) => [p, -1])),
+        until: head,
+        maxBatch: 100,
+        via: trx,
+        onBatch: async (records) => {
+          seen.push(...records.map((r) => eventOf(r).event_id));
+        },
+      }).done;
+    });
+    expect(seen).toEqual([e.event_id]);
+  }, 60_000);
+
   it("creates the topic to keep records forever, and says loudly at start when an existing topic deletes them", async () => {
     const topic = `feedlab.std.${randomUUID()}`;
     await open(topic);

@@ -321,10 +321,12 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     partition: number,
     messages: readonly Message[],
     raw = false,
+    via?: Knex.Transaction,
   ): Promise<LogRecord[]> {
     const ownerOf = (m: Message) => headerText(m.headers?.[HEADERS.key]);
     const owners = [...new Set(messages.map(ownerOf).filter((o): o is string => o !== null))];
-    const keys = owners.length > 0 && !raw ? await keyring.find(owners) : new Map<string, ParticipantKey>();
+    const keys =
+      owners.length > 0 && !raw ? await keyring.find(owners, via) : new Map<string, ParticipantKey>();
     const out: LogRecord[] = [];
     for (const m of messages) {
       const offset = Number(m.offset);
@@ -587,7 +589,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
             return offset > from && offset <= last;
           });
           for (let i = 0; i < wanted.length; i += o.maxBatch) {
-            const records = await recordsOf(p, wanted.slice(i, i + o.maxBatch), o.raw);
+            const records = await recordsOf(p, wanted.slice(i, i + o.maxBatch), o.raw, o.via);
             if (records.length === 0) continue;
             try {
               await o.onBatch(records);

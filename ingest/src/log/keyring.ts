@@ -20,8 +20,11 @@ import { APPEND_LOCK } from "./event-log.ts";
 export interface Keyring {
   /** Keys to encrypt the participants' records with, created on first use. Erased participants get none. */
   keysFor(userIds: readonly string[]): Promise<Map<string, ParticipantKey>>;
-  /** Keys to read the participants' records with. A participant without one was erased. */
-  find(userIds: readonly string[]): Promise<Map<string, ParticipantKey>>;
+  /**
+   * Keys to read the participants' records with. A participant without one was erased. `via` reads
+   * them in the caller's transaction (a replay on PGlite holds its only connection).
+   */
+  find(userIds: readonly string[], via?: Knex.Transaction): Promise<Map<string, ParticipantKey>>;
   /** Destroys the participants' keys in the caller's transaction; answers how many there were. */
   destroy(userIds: readonly string[], via: Knex.Transaction): Promise<number>;
 }
@@ -154,9 +157,9 @@ export function createDbKeyring(db: Knex, mirror: KeyMirror): Keyring {
       }
       return pick(userIds);
     },
-    async find(userIds) {
+    async find(userIds, via) {
       const wanted = missing(userIds);
-      if (wanted.length > 0) remember(await load(db, wanted));
+      if (wanted.length > 0) remember(await load(via ?? db, wanted));
       return pick(userIds);
     },
     async destroy(userIds, via) {

@@ -1,5 +1,5 @@
 import type { LogRecord } from "@feedlab/ingest";
-import { erasedAmong, eventOf, rowsOf } from "@feedlab/ingest";
+import { erasedAmong, eventOf, LOG_HEADERS, rowsOf } from "@feedlab/ingest";
 import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { ERASE_LOCK } from "./erase.ts";
@@ -230,11 +230,14 @@ export interface DeadLetter {
   readonly headers: Readonly<Record<string, string>> | null;
 }
 
-/** A dead letter of a log record, keeping the record as the log holds it. */
-export function deadLetterOf(r: LogRecord, eventId: string | null, reason: string): DeadLetter {
+/**
+ * A dead letter of a log record, keeping the record as the log holds it; its event id where the log
+ * decoded the record or named the event in a header.
+ */
+export function deadLetterOf(r: LogRecord, reason: string): DeadLetter {
   return {
     place: { partition: r.partition, offset: r.offset },
-    eventId,
+    eventId: r.event?.event_id ?? r.original?.headers[LOG_HEADERS.eventId] ?? null,
     reason,
     value: r.original?.value ?? r.value,
     key: r.original?.key ?? null,
@@ -271,13 +274,7 @@ export async function applyRecords(
         place: { partition: r.partition, offset: r.offset },
       });
     } catch (err) {
-      dead.push(
-        deadLetterOf(
-          r,
-          r.original?.headers["feedlab-event-id"] ?? null,
-          `undecodable record: ${(err as Error).message}`,
-        ),
-      );
+      dead.push(deadLetterOf(r, `undecodable record: ${(err as Error).message}`));
     }
   }
   // Erasures wait for this batch, and this batch leaves out whoever an erasure before it took away.
@@ -337,4 +334,34 @@ export async function recordDeadLetters(
     )
     .onConflict(["consumer", "partition", "log_offset"])
     .ignore();
+}
+
+/**
+ * Applies records one at a time, each in a savepoint: a record whose data the database refuses goes
+ * to the dead letters (`cannot apply: ...`) and the others apply. What the live projector and replay
+ * fall back to when a whole batch failed on bad data, and how a dead letter is re-driven.
+ */
+export async function applyOneByOne(
+  trx: Knex.Transaction,
+  records: readonly LogRecord[],
+  projections: readonly Projection[],
+  consumer: string,
+  onRefused?: (record: LogRecord, err: unknown) => void,
+): Promise<{ applied: number; dead: DeadLetter[] }> {
+  let applied = 0;
+  const dead: DeadLetter[] = [];
+  for (const record of records) {
+    try {
+      const r = await trx.transaction((sp) => applyRecords(sp, [record], projections, consumer));
+      applied += r.applied;
+      dead.push(...r.dead);
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      const letter = deadLetterOf(record, `cannot apply: ${(err as Error).message}`);
+      await recordDeadLetters(trx, consumer, [letter]);
+      dead.push(letter);
+      onRefused?.(record, err);
+    }
+  }
+  return { applied, dead };
 }

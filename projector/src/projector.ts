@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import type { EventLog, LogPosition, LogRecord, Subscription } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { applyRecords, type DeadLetter, deadLetterOf, isDataError, recordDeadLetters } from "./apply.ts";
+import { applyOneByOne, applyRecords, type DeadLetter, isDataError } from "./apply.ts";
 import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
 import type { Projection } from "./read-model.ts";
 import { PROJECTIONS } from "./read-models/index.ts";
@@ -55,34 +55,16 @@ export function createProjector(options: ProjectorOptions) {
       const reached = new Map(stored);
       for (const r of todo) reached.set(r.partition, Math.max(reached.get(r.partition) ?? -1, r.offset));
       if (todo.length === 0) return reached;
-      if (!isolate) {
-        const r = await applyRecords(trx, todo, projections, consumer);
-        applied += r.applied;
-        dead.push(...r.dead);
-      } else {
-        for (const record of todo) {
-          try {
-            await trx.transaction(async (sp) => {
-              const r = await applyRecords(sp, [record], projections, consumer);
-              applied += r.applied;
-              dead.push(...r.dead);
-            });
-          } catch (err) {
-            if (!isDataError(err)) throw err;
-            const letter = deadLetterOf(
-              record,
-              record.event?.event_id ?? record.original?.headers["feedlab-event-id"] ?? null,
-              `cannot apply: ${(err as Error).message}`,
-            );
-            await recordDeadLetters(trx, consumer, [letter]);
-            dead.push(letter);
+      const r = isolate
+        ? await applyOneByOne(trx, todo, projections, consumer, (record, err) =>
             logger.warn(
               { partition: record.partition, offset: record.offset, err },
               "event sent to dead letters",
-            );
-          }
-        }
-      }
+            ),
+          )
+        : await applyRecords(trx, todo, projections, consumer);
+      applied += r.applied;
+      dead.push(...r.dead);
       // Only this batch's partitions: other partitions belong to other projectors (and their
       // checkpoints read above may already be stale), so writing them back would undo their progress.
       const own = new Set(todo.map((r) => r.partition));

@@ -1,6 +1,6 @@
 import type { EventLog } from "@feedlab/ingest";
 import type { Knex } from "knex";
-import { applyRecords, isDataError } from "./apply.ts";
+import { applyOneByOne } from "./apply.ts";
 import { DEFAULT_CONSUMER, lockPartitions } from "./checkpoints.ts";
 import { PROJECTIONS } from "./read-models/index.ts";
 
@@ -73,28 +73,18 @@ export async function redriveDeadLetters(options: {
     let reason: string | null = null;
     if (!record || record.offset !== letter.offset) {
       reason = "the record is no longer in the log";
+      await options.db("dead_letters").where({ id: letter.id }).update({ reason });
     } else {
-      try {
-        await options.db.transaction(async (trx: Knex.Transaction) => {
-          if (options.multiProcess) await lockPartitions(trx, consumer, [letter.partition]);
-          // Its own dead letter goes first, so that a failure records the new reason in its place.
-          await trx("dead_letters").where({ id: letter.id }).delete();
-          const r = await applyRecords(trx, [record], PROJECTIONS, consumer);
-          if (r.dead[0]) reason = r.dead[0].reason;
-        });
-      } catch (err) {
-        if (!isDataError(err)) throw err;
-        reason = `cannot apply: ${(err as Error).message}`;
-      }
+      await options.db.transaction(async (trx: Knex.Transaction) => {
+        if (options.multiProcess) await lockPartitions(trx, consumer, [letter.partition]);
+        // Its own dead letter goes; a record that still fails is dead-lettered again with the new reason.
+        await trx("dead_letters").where({ id: letter.id }).delete();
+        const r = await applyOneByOne(trx, [record], PROJECTIONS, consumer);
+        reason = r.dead[0]?.reason ?? null;
+      });
     }
     if (reason === null) resolved++;
-    else {
-      failing.push({ partition: letter.partition, offset: letter.offset, reason });
-      await options
-        .db("dead_letters")
-        .where({ id: letter.id })
-        .update({ reason: reason.slice(0, 2000) });
-    }
+    else failing.push({ partition: letter.partition, offset: letter.offset, reason });
     options.onProgress?.(i + 1, letters.length);
   }
   return { resolved, failing };

@@ -1,7 +1,7 @@
 import type { EventLog, LogRecord } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { applyRecords, deadLetterOf, isDataError, recordDeadLetters } from "./apply.ts";
+import { applyOneByOne, applyRecords, isDataError } from "./apply.ts";
 import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
 import type { Projection } from "./read-model.ts";
 import { PROJECTIONS } from "./read-models/index.ts";
@@ -40,7 +40,7 @@ export function projectionsNamed(names: readonly string[]): Projection[] {
 
 /**
  * Applies a batch as the live projector does: at once, or, when a record's data makes the batch
- * fail, record by record, each failing one going to the dead letters (a savepoint each).
+ * fail, record by record (a savepoint each), the failing ones going to the dead letters.
  */
 async function applyIsolating(
   trx: Knex.Transaction,
@@ -50,19 +50,9 @@ async function applyIsolating(
 ): Promise<void> {
   try {
     await trx.transaction((sp) => applyRecords(sp, batch, projections, consumer));
-    return;
   } catch (err) {
     if (!isDataError(err)) throw err;
-  }
-  for (const record of batch) {
-    try {
-      await trx.transaction((sp) => applyRecords(sp, [record], projections, consumer));
-    } catch (err) {
-      if (!isDataError(err)) throw err;
-      await recordDeadLetters(trx, consumer, [
-        deadLetterOf(record, record.event?.event_id ?? null, `cannot apply: ${(err as Error).message}`),
-      ]);
-    }
+    await applyOneByOne(trx, batch, projections, consumer);
   }
 }
 

@@ -16,6 +16,7 @@ export * from "./http/participants.ts";
 export * from "./http/recommenders.ts";
 export * from "./http/stats.ts";
 export * from "./http/surveys.ts";
+export * from "./http/text.ts";
 export * from "./http/training.ts";
 export * from "./http/ui.ts";
 export * from "./http/uuid.ts";

@@ -19,7 +19,7 @@ import {
   redriveDeadLetters,
   replay,
 } from "@feedlab/projector";
-import { EVENT_TYPES, isEventType, type LoggedEvent } from "@feedlab/schemas";
+import { EVENT_TYPES, isUuid, type LoggedEvent, parseEventTypes } from "@feedlab/schemas";
 import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
 import cliProgress from "cli-progress";
 import { createAuthService } from "../auth/auth.service.ts";
@@ -281,6 +281,15 @@ async function cmdDlq(config: Config, args: string[]) {
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
+/** Backup and restore progress on stderr: a line when a table starts, then every 100,000 rows. */
+function tableProgress(): (table: string, rows: number) => void {
+  let shown = "";
+  return (table, rows) => {
+    if (table !== shown || rows % 100_000 === 0) err(`  ${table}: ${rows} rows`);
+    shown = table;
+  };
+}
+
 async function cmdBackup(config: Config, args: string[]) {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   const file = positionals[0];
@@ -303,13 +312,9 @@ async function cmdBackup(config: Config, args: string[]) {
         );
         if (Number(hasSchema[0]?.n ?? 0) === 0)
           throw new UsageError("Nothing to back up: the database holds no Feedlab data yet.");
-        let shown = "";
         const result = await writeBackup(opened.db, createWriteStream(partial), {
           database: opened.kind,
-          onProgress: (table, rows) => {
-            if (table !== shown || rows % 100_000 === 0) err(`  ${table}: ${rows} rows`);
-            shown = table;
-          },
+          onProgress: tableProgress(),
         });
         summary = `${result.tables} tables, ${result.rows} rows`;
       } finally {
@@ -358,12 +363,8 @@ async function cmdRestore(config: Config, args: string[]) {
   const started = performance.now();
   const opened = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   try {
-    let shown = "";
     const result = await restoreBackup(opened.db, () => createReadStream(file), {
-      onProgress: (table, rows) => {
-        if (table !== shown || rows % 100_000 === 0) err(`  ${table}: ${rows} rows`);
-        shown = table;
-      },
+      onProgress: tableProgress(),
     });
     const where = opened.kind === "pglite" ? `the data folder ${config.dataDir}` : "PostgreSQL";
     const secs = ((performance.now() - started) / 1000).toFixed(1);
@@ -374,8 +375,6 @@ async function cmdRestore(config: Config, args: string[]) {
     await opened.close();
   }
 }
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function cmdTail(config: Config, args: string[]) {
   const { values } = parseArgs({
@@ -388,17 +387,12 @@ async function cmdTail(config: Config, args: string[]) {
       experiment: { type: "string" },
     },
   });
-  const types = new Set(
-    (values.type ?? [])
-      .flatMap((t) => t.split(","))
-      .map((t) => t.trim())
-      .filter(Boolean),
-  );
-  const unknownTypes = [...types].filter((t) => !isEventType(t));
-  if (unknownTypes.length > 0)
-    throw new UsageError(`Unknown event type ${unknownTypes.join(", ")}. Known: ${EVENT_TYPES.join(", ")}`);
+  const parsed = parseEventTypes(values.type ?? []);
+  if (parsed.unknown.length > 0)
+    throw new UsageError(`Unknown event type ${parsed.unknown.join(", ")}. Known: ${EVENT_TYPES.join(", ")}`);
+  const types = new Set(parsed.types);
   const experiment = values.experiment ?? null;
-  if (experiment !== null && !UUID_PATTERN.test(experiment))
+  if (experiment !== null && !isUuid(experiment))
     throw new UsageError("--experiment must be an experiment id");
   const lines = values.lines === undefined ? 10 : Number(values.lines);
   if (!Number.isInteger(lines) || lines < 0) throw new UsageError("--lines must be a whole number");
@@ -508,15 +502,13 @@ export async function main(argv: string[]): Promise<void> {
       err(e.message);
       process.exit(2);
     }
-    if (e instanceof LogIncompleteError || e instanceof LogUnavailableError) {
-      err(e.message);
-      process.exit(1);
-    }
-    if (e instanceof BackupError) {
-      err(e.message);
-      process.exit(1);
-    }
-    if (e instanceof DataDirLockedError) {
+    // Failures whose message tells the user what to do: no stack trace.
+    if (
+      e instanceof LogIncompleteError ||
+      e instanceof LogUnavailableError ||
+      e instanceof BackupError ||
+      e instanceof DataDirLockedError
+    ) {
       err(e.message);
       process.exit(1);
     }

@@ -131,11 +131,6 @@ interface Header {
 }
 
 /**
- * Restores a backup (`open` opens the file; it is read twice) into an empty database: the schema of the backup's release, its rows, then this
- * release's later migrations. Refuses a database that already holds tables, a file of a newer
- * release, and a file cut short (nothing is kept of it: the rows load in one transaction).
- */
-/**
  * Reads a whole backup file through once and checks it: a header this release reads, and the end line
  * with the counts it announces. Answers the header; throws BackupError otherwise.
  */
@@ -175,6 +170,12 @@ function parseHeader(line: string): Header {
   }
 }
 
+/**
+ * Restores a backup (`open` opens the file; it is read twice) into an empty database: the schema of
+ * the backup's release, its rows, then this release's later migrations. Refuses a database that
+ * already holds tables, a file of a newer release, and a file cut short (nothing is kept of it: the
+ * rows load in one transaction).
+ */
 export async function restoreBackup(
   db: Db,
   open: () => Readable,

@@ -4,6 +4,7 @@ import {
   EventBatch,
   EventBatchResult,
   IdParams,
+  parseEventTypes,
   StoredEvent,
   Uuid,
 } from "@feedlab/schemas";
@@ -75,20 +76,19 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
       },
       handler: async (ctx, { params, query }) => {
         await eventStore.assertExperiment(params.id);
-        const types = query.types
-          ? query.types
-              .split(",")
-              .map((t) => t.trim())
-              .filter(Boolean)
-          : undefined;
-        const unknown = (types ?? []).filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+        const { types, unknown } = parseEventTypes(query.types ?? "");
         if (unknown.length > 0) {
           throw unprocessable("unknown_event_type", `Unknown event type(s): ${unknown.join(", ")}`, {
             field: "types",
             types: unknown,
           });
         }
-        const filter = { experimentId: params.id, types, since: query.since, until: query.until };
+        const filter = {
+          experimentId: params.id,
+          types: types.length > 0 ? types : undefined,
+          since: query.since,
+          until: query.until,
+        };
         const stamp = new Date().toISOString().replace(/[:.]/g, "-");
         if (query.format === "csv") {
           ctx.type = "text/csv; charset=utf-8";

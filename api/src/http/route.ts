@@ -1,3 +1,4 @@
+import { isStorableText } from "@feedlab/schemas/http/text.ts";
 import type Router from "@koa/router";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { Middleware } from "koa";
@@ -135,8 +136,7 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
 
 /** Where a JSON value holds text PostgreSQL cannot store (a NUL, an unpaired surrogate), or null. */
 function unstorableAt(value: unknown, path: string): string | null {
-  const bad = (s: string) => s.includes("\u0000") || !s.isWellFormed();
-  if (typeof value === "string") return bad(value) ? path : null;
+  if (typeof value === "string") return isStorableText(value) ? null : path;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const at = unstorableAt(value[i], `${path}/${i}`);
@@ -146,8 +146,9 @@ function unstorableAt(value: unknown, path: string): string | null {
   }
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      if (bad(k)) return `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-      const at = unstorableAt(v, `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+      const here = `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      if (!isStorableText(k)) return here;
+      const at = unstorableAt(v, here);
       if (at) return at;
     }
   }

@@ -3,6 +3,7 @@ import {
   type EventRejection,
   type EventType,
   isEventType,
+  isStorableText,
   MAX_PAYLOAD_CHARS,
   MAX_PAYLOAD_DEPTH,
   PAYLOADS,
@@ -40,8 +41,7 @@ function describe(e: ErrorObject): { code: string; message: string } {
 
 /** Finds strings PostgreSQL's jsonb cannot hold (NUL, lone surrogates) and measures nesting depth. */
 function inspect(value: unknown, depth = 0): { depth: number; badString: boolean } {
-  if (typeof value === "string")
-    return { depth, badString: value.includes("\u0000") || !value.isWellFormed() };
+  if (typeof value === "string") return { depth, badString: !isStorableText(value) };
   if (value === null || typeof value !== "object") return { depth, badString: false };
   let max = depth;
   for (const v of Array.isArray(value) ? value : Object.values(value)) {
@@ -50,7 +50,7 @@ function inspect(value: unknown, depth = 0): { depth: number; badString: boolean
     if (r.depth > max) max = r.depth;
     if (max > MAX_PAYLOAD_DEPTH) return { depth: max, badString: false };
   }
-  if (!Array.isArray(value) && Object.keys(value).some((k) => k.includes("\u0000") || !k.isWellFormed())) {
+  if (!Array.isArray(value) && Object.keys(value).some((k) => !isStorableText(k))) {
     return { depth: max, badString: true };
   }
   return { depth: max, badString: false };
@@ -136,10 +136,7 @@ export function createEventValidator(): (raw: unknown) => EventCheck {
         },
       };
     }
-    if (
-      typeof event.video_id === "string" &&
-      (event.video_id.includes("\u0000") || !event.video_id.isWellFormed())
-    ) {
+    if (typeof event.video_id === "string" && !isStorableText(event.video_id)) {
       return {
         ok: false,
         rejection: {

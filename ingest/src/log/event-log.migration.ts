@@ -56,4 +56,19 @@ export const eventLogMigrations: readonly Migration[] = [
       await db.schema.dropTableIfExists("event_log_schemas");
     },
   },
+  {
+    // How each Kafka topic places sessions on partitions (docs/events.md, Partitioning): decided on a
+    // topic's first start under this release and kept, so later starts need not read the topic.
+    name: "ingest/004-topic-placement",
+    async up(db) {
+      await db.schema.createTable("event_log_topics", (t) => {
+        t.string("topic", 255).primary();
+        t.string("placement", 16).notNullable();
+        t.timestamp("decided_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("event_log_topics");
+    },
+  },
 ];

@@ -32,6 +32,18 @@ export interface LogRecord {
   };
 }
 
+/** Headers every Kafka record carries (the embedded log has none). */
+export const LOG_HEADERS = {
+  /** The event's id: consumers deduplicate on it (delivery is at least once). */
+  eventId: "feedlab-event-id",
+  /** The participant whose key encrypted the record (absent: a plain record from before keys). */
+  key: "feedlab-key",
+  /** What the key encrypted: `fields` (login_id and payload) or `record` (the whole value). */
+  encryption: "feedlab-encryption",
+  /** Hex SHA-256 of the writer's schema (kept for consumers of releases before single-object framing). */
+  schema: "feedlab-schema-fingerprint",
+} as const;
+
 /** The event of a record: decoded by the log already, or from its Avro value. Throws when undecodable. */
 export function eventOf(r: LogRecord): LoggedEvent {
   return r.event ?? decodeLoggedEvent(r.value);

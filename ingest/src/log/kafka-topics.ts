@@ -1,4 +1,4 @@
-import { type Admin, type Consumer, type Kafka, Partitioners } from "kafkajs";
+import kafkajs, { type Admin, type Consumer, type Kafka, Partitioners } from "kafkajs";
 import { LogUnavailableError } from "./event-log.ts";
 
 // Kafka plumbing the log adapter shares: where a session's records go, reading a compacted topic to
@@ -137,7 +137,8 @@ export async function retentionOf(admin: Admin, topic: string): Promise<Retentio
     includeSynonyms: false,
     resources: [
       {
-        type: 2 /* TOPIC */,
+        // kafkajs's enum (read from its CommonJS exports: Node does not see it as a named export).
+        type: kafkajs.ConfigResourceTypes.TOPIC,
         name: topic,
         configNames: ["cleanup.policy", "retention.ms", "retention.bytes"],
       },

@@ -21,6 +21,7 @@ import {
   APPEND_LOCK,
   type AppendResult,
   type EventLog,
+  LOG_HEADERS,
   type LogPosition,
   type LogRecord,
   LogUnavailableError,
@@ -60,18 +61,6 @@ import {
 } from "./writer-schemas.ts";
 
 export { fnv1a, partitionOf };
-
-/** Headers every record carries. */
-export const HEADERS = {
-  /** The event's id: consumers deduplicate on it (delivery is at least once). */
-  eventId: "feedlab-event-id",
-  /** The participant whose key encrypted the record (absent: a plain record from before keys). */
-  key: "feedlab-key",
-  /** What the key encrypted: `fields` (login_id and payload) or `record` (the whole value). */
-  encryption: "feedlab-encryption",
-  /** Hex SHA-256 of the writer's schema (kept for consumers of releases before single-object framing). */
-  schema: "feedlab-schema-fingerprint",
-} as const;
 
 /** What a participant key encrypts on the topic. */
 export type Encryption = "fields" | "record";
@@ -280,11 +269,31 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   }
 
   /**
-   * How the topic places sessions: murmur2 (the Java client's default) unless the topic was created
-   * by a release that placed them by FNV-1a, seen from where its newest records sit. A topic keeps
-   * its placement, so that a session's records never change partition.
+   * How the topic places sessions, decided once per topic and kept in the database
+   * (`event_log_topics`), so that later starts read a row instead of the topic. A topic keeps its
+   * placement, so that a session's records never change partition.
    */
   async function placementOf(): Promise<Placement> {
+    const db = options.db as Knex;
+    const stored = async () =>
+      (
+        (await db("event_log_topics").where({ topic }).first("placement")) as
+          | { placement: Placement }
+          | undefined
+      )?.placement;
+    const known = await stored();
+    if (known) return known;
+    const detected = await detectPlacement();
+    await db("event_log_topics").insert({ topic, placement: detected }).onConflict("topic").ignore();
+    // Another process may have decided first: its decision holds.
+    return (await stored()) ?? detected;
+  }
+
+  /**
+   * murmur2 (the Java client's default) unless the topic was filled by a release that placed
+   * sessions by FNV-1a, seen from where its newest records sit.
+   */
+  async function detectPlacement(): Promise<Placement> {
     if (partitions === 1) return "murmur2";
     const offsets = await admin.fetchTopicOffsets(topic);
     const newest = offsets.filter((o) => Number(o.high) > Number(o.low)).slice(0, 4);
@@ -323,7 +332,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     raw = false,
     via?: Knex.Transaction,
   ): Promise<LogRecord[]> {
-    const ownerOf = (m: Message) => headerText(m.headers?.[HEADERS.key]);
+    const ownerOf = (m: Message) => headerText(m.headers?.[LOG_HEADERS.key]);
     const owners = [...new Set(messages.map(ownerOf).filter((o): o is string => o !== null))];
     const keys =
       owners.length > 0 && !raw ? await keyring.find(owners, via) : new Map<string, ParticipantKey>();
@@ -347,7 +356,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         out.push({ partition, offset, value: new Uint8Array(), erased: true, original });
         continue;
       }
-      if (headers[HEADERS.encryption] === "fields") {
+      if (headers[LOG_HEADERS.encryption] === "fields") {
         out.push({ partition, offset, value, original });
         continue;
       }
@@ -362,8 +371,8 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     await resolveWriters(out.filter((r) => !r.erased).map((r) => r.value));
     // Records with encrypted fields are decoded here, where the key is at hand.
     return out.map((r) => {
-      if (r.erased || r.original?.headers[HEADERS.encryption] !== "fields") return r;
-      const key = keys.get(r.original.headers[HEADERS.key] ?? "") as ParticipantKey;
+      if (r.erased || r.original?.headers[LOG_HEADERS.encryption] !== "fields") return r;
+      const key = keys.get(r.original.headers[LOG_HEADERS.key] ?? "") as ParticipantKey;
       try {
         return { ...r, event: decodeLoggedEvent(r.value, (sealed) => openFields(key, sealed)) };
       } catch {
@@ -413,10 +422,10 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
         key: m.key,
         value: m.value,
         headers: {
-          [HEADERS.eventId]: m.eventId,
-          [HEADERS.key]: m.owner,
-          [HEADERS.encryption]: encryption,
-          [HEADERS.schema]: LOGGED_EVENT_FINGERPRINT,
+          [LOG_HEADERS.eventId]: m.eventId,
+          [LOG_HEADERS.key]: m.owner,
+          [LOG_HEADERS.encryption]: encryption,
+          [LOG_HEADERS.schema]: LOGGED_EVENT_FINGERPRINT,
         },
       })),
     );

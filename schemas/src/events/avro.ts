@@ -231,14 +231,15 @@ export function knowsWriterOf(bytes: Uint8Array): boolean {
   );
 }
 
-/** The Avro record of an event, as this release writes it. */
-function recordOf(e: LoggedEvent) {
-  return {
+/** The Avro body of an event as this release writes it; `sealed` replaces the fields a key encrypts. */
+function bodyOf(e: LoggedEvent, sealed?: SealedFields): Buffer {
+  return type.toBuffer({
     ...e,
     timestamp: Date.parse(e.timestamp),
     received_at: Date.parse(e.received_at),
-    payload: JSON.stringify(e.payload),
-  };
+    login_id: sealed ? sealed.login_id : e.login_id,
+    payload: sealed ? sealed.payload : JSON.stringify(e.payload),
+  });
 }
 
 /**
@@ -247,12 +248,7 @@ function recordOf(e: LoggedEvent) {
  * `sealed` replaces the fields a participant key encrypts (see the Kafka log) with their ciphertext.
  */
 export function encodeLoggedEvent(e: LoggedEvent, sealed?: SealedFields): Buffer {
-  const record = recordOf(e);
-  if (sealed) {
-    record.login_id = sealed.login_id;
-    record.payload = sealed.payload;
-  }
-  return Buffer.concat([Buffer.from(SINGLE_OBJECT_MARKER), CURRENT_FINGERPRINT, type.toBuffer(record)]);
+  return Buffer.concat([Buffer.from(SINGLE_OBJECT_MARKER), CURRENT_FINGERPRINT, bodyOf(e, sealed)]);
 }
 
 /**
@@ -264,14 +260,9 @@ export function encodeLoggedEventConfluent(
   registryId: number,
   sealed?: SealedFields,
 ): Buffer {
-  const record = recordOf(e);
-  if (sealed) {
-    record.login_id = sealed.login_id;
-    record.payload = sealed.payload;
-  }
   const head = Buffer.alloc(5);
   head.writeUInt32BE(registryId, 1);
-  return Buffer.concat([head, type.toBuffer(record)]);
+  return Buffer.concat([head, bodyOf(e, sealed)]);
 }
 
 /** The fields of a record that a participant key encrypts on Kafka, as their ciphertext (base64). */

@@ -131,3 +131,12 @@ export const ENDED_MIN_RATIO = 0.5;
 export const WATCHED_TYPES = set("VIDEO_WATCHED_1S", "VIDEO_ENDED");
 
 export const isEventType = (t: string): t is EventType => (EVENT_TYPES as readonly string[]).includes(t);
+
+/** A comma-separated list of event types (an export's `types`, `feedlab tail --type`): the names, and those unknown. */
+export function parseEventTypes(lists: string | readonly string[]): { types: string[]; unknown: string[] } {
+  const types = (typeof lists === "string" ? [lists] : lists)
+    .flatMap((l) => l.split(","))
+    .map((t) => t.trim())
+    .filter(Boolean);
+  return { types, unknown: types.filter((t) => !isEventType(t)) };
+}

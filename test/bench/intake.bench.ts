@@ -31,13 +31,14 @@ const NORMAL: EventType[] = [
 ];
 const HIGH: EventType[] = ["MOUSE_MOVEMENT", "SCROLL", "VIEWPORT_VISIBILITY", "VIDEO_PROGRESS"];
 
-interface Participant {
+export interface Participant {
   client: Client;
   sessionId: string;
   seq: number;
 }
 
-function batch(p: Participant, videos: readonly string[], highFrequency: boolean) {
+/** A batch as a participant's browser sends it: 20 normal events, or 50 high-frequency ones. */
+export function batch(p: Pick<Participant, "seq">, videos: readonly string[], highFrequency: boolean) {
   const types = highFrequency ? HIGH : NORMAL;
   const size = highFrequency ? 50 : 20;
   const now = Date.now();

@@ -4,7 +4,7 @@
 // Central with Maven into a cache folder; later runs start in seconds. The last line printed is
 // `KAFKA_BROKERS=127.0.0.1:PORT`. Kafka's command-line tools come with it, as scripts in
 // .cache/kafka/bin (kafka-console-consumer, kafka-console-producer, kafka-topics,
-// kafka-consumer-groups, kafka-get-offsets): `export PATH=$PWD/.cache/kafka/bin:$PATH`.
+// kafka-consumer-groups, kafka-get-offsets, kafka-producer-perf-test): `export PATH=$PWD/.cache/kafka/bin:$PATH`.
 //
 //   npm run kafka                 start (or report the running broker)
 //   npm run kafka -- stop         stop it
@@ -71,6 +71,7 @@ const TOOLS = {
   "kafka-topics": "org.apache.kafka.tools.TopicCommand",
   "kafka-consumer-groups": "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
   "kafka-get-offsets": "org.apache.kafka.tools.GetOffsetShell",
+  "kafka-producer-perf-test": "org.apache.kafka.tools.ProducerPerformance",
 };
 
 function writeTools() {

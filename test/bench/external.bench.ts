@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { expectedIds } from "./external-ranking.ts";
-import { benchDatabase, get, openLoop, summary } from "./feed-data.ts";
+import { benchDatabase } from "./feed-data.ts";
+import { get, openLoop, summary } from "./load.ts";
 import { percentile, startServer } from "./support.ts";
 
 export const name = "external";

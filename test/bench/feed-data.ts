@@ -5,10 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { Agent, request } from "undici";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { startPostgres } from "../harness/postgres.ts";
-import { percentile } from "./support.ts";
 
 export const BUILTIN_KEYS = ["recency", "random", "popularity", "similarity", "learned_model"] as const;
 
@@ -300,72 +298,3 @@ export async function benchDatabase(backend: "pglite" | "postgres"): Promise<Ben
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
-
-/** The load generator's HTTP client: keep-alive connections, lighter than `fetch` per request. */
-const agent = new Agent({ connections: 4096, pipelining: 1, keepAliveTimeout: 60_000 });
-
-/** GET with headers; answers the status and the body text. */
-export async function get(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; text: string }> {
-  const res = await request(url, {
-    method: "GET",
-    headers,
-    dispatcher: agent,
-    headersTimeout: 120_000,
-    bodyTimeout: 120_000,
-  });
-  return { status: res.statusCode, text: await res.body.text() };
-}
-
-export interface LoadResult {
-  readonly sent: number;
-  readonly ok: number;
-  readonly failed: number;
-  /** Latencies in ms, sorted, measured from the moment each request was due (open loop). */
-  readonly latencies: number[];
-  readonly seconds: number;
-}
-
-/**
- * Open-loop load: `fire` is called at a fixed rate, whatever the answers, for `seconds`. Latency is
- * counted from when a request was due, so a stalled server (or client) shows in the figures
- * instead of slowing the rate down (no coordinated omission).
- */
-export async function openLoop(
-  rate: number,
-  seconds: number,
-  fire: (i: number) => Promise<boolean>,
-): Promise<LoadResult> {
-  const latencies: number[] = [];
-  let ok = 0;
-  let failed = 0;
-  const inflight = new Set<Promise<void>>();
-  const start = performance.now();
-  const total = Math.round(rate * seconds);
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const p = fire(i).then(
-      (good) => {
-        latencies.push(performance.now() - due);
-        if (good) ok++;
-        else failed++;
-      },
-      () => {
-        latencies.push(performance.now() - due);
-        failed++;
-      },
-    );
-    inflight.add(p);
-    p.finally(() => inflight.delete(p));
-  }
-  await Promise.all(inflight);
-  latencies.sort((a, b) => a - b);
-  return { sent: total, ok, failed, latencies, seconds: (performance.now() - start) / 1000 };
-}
-
-export const summary = (r: LoadResult) =>
-  `p50 ${percentile(r.latencies, 50).toFixed(1)} ms, p99 ${percentile(r.latencies, 99).toFixed(1)} ms, max ${(r.latencies.at(-1) ?? 0).toFixed(0)} ms (${r.ok}/${r.sent} ok, ${(r.sent / r.seconds).toFixed(0)} req/s)`;

@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { promisify } from "node:util";
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import { Kafka, logLevel } from "kafkajs";
 import { startKafka } from "../harness/kafka.ts";
@@ -6,11 +9,53 @@ import { freePort } from "../harness/ports.ts";
 import { startPostgres } from "../harness/postgres.ts";
 import { adminClient, startRole } from "../harness/processes.ts";
 import { batch, measure } from "./intake.bench.ts";
+import { postgresFloor } from "./intake-floor.ts";
 import { memoryOf } from "./support.ts";
 
 export const name = "intake-kafka";
 export const description =
-  "The same intake load on the scale-out deployment: PostgreSQL, Kafka (KRaft, one broker), one API process and one projector process, all on this machine; floor: the same batches, Avro-encoded, produced straight to the same broker by the same number of clients (idempotent producer, acks from all replicas), which is the cheapest way to log them durably here";
+  "The same intake load on the scale-out deployment: PostgreSQL, Kafka (KRaft, one broker), one API process and one projector process, all on this machine; floors: Kafka's own kafka-producer-perf-test (records of the same size, acks from all replicas, idempotent), the same batches produced straight to the broker with kafkajs, and PostgreSQL writing the same rows (events store, read models, checkpoints) with Feedlab's statements (goals: 50% of the lower floor, lag p99 < 250 ms)";
+
+const KAFKA_BIN = path.resolve(import.meta.dirname, "../../.cache/kafka/bin");
+
+/**
+ * The broker's own produce rate: Apache Kafka's kafka-producer-perf-test (the Java client, batching
+ * as it does by default) sending `records` records of `bytes` bytes to a fresh 6-partition topic with
+ * Feedlab's durability settings. Answers records per second (its summary line).
+ */
+async function perfTestFloor(brokers: string, bytes: number, records = 300_000): Promise<number> {
+  const kafka = new Kafka({
+    clientId: "bench-perf",
+    brokers: brokers.split(","),
+    logLevel: logLevel.NOTHING,
+  });
+  const topic = `feedlab.perf-${randomUUID().slice(0, 8)}`;
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6 }] });
+  await admin.disconnect();
+  const { stdout } = await promisify(execFile)(
+    path.join(KAFKA_BIN, "kafka-producer-perf-test"),
+    [
+      "--topic",
+      topic,
+      "--num-records",
+      String(records),
+      "--record-size",
+      String(bytes),
+      "--throughput",
+      "-1",
+      "--producer-props",
+      `bootstrap.servers=${brokers}`,
+      "acks=all",
+      "enable.idempotence=true",
+    ],
+    { maxBuffer: 16 * 2 ** 20 },
+  );
+  const summary = /(\d+) records sent, ([\d.]+) records\/sec/.exec(stdout.trim().split("\n").at(-1) ?? "");
+  if (!summary) throw new Error(`kafka-producer-perf-test printed no summary:\n${stdout.slice(-500)}`);
+  return Number(summary[2]);
+}
 
 /**
  * The floor of the accepted rate: the load generator's batches produced straight to the broker, as
@@ -95,11 +140,42 @@ export async function run() {
       },
     });
     const floor = await brokerFloor(kafka.brokers);
+    const sample = batch({ seq: 0 }, ["video-0"], false).map((w) =>
+      encodeLoggedEvent({
+        watch_ratio: null,
+        watch_duration: null,
+        position_in_feed: null,
+        video_id: null,
+        ...w,
+        session_id: randomUUID(),
+        user_id: randomUUID(),
+        login_id: "bench-0",
+        experiment_id: randomUUID(),
+        group_id: randomUUID(),
+        received_at: new Date().toISOString(),
+        algorithm_feed: "popularity",
+        algorithm_watch: "similarity",
+        payload: w.payload as Record<string, unknown>,
+        ui_feed: "grid-desktop",
+        ui_watch: "grid-desktop",
+      }),
+    );
+    const bytes = Math.round(sample.reduce((a, b) => a + b.length, 0) / sample.length);
+    const perf = await perfTestFloor(kafka.brokers, bytes);
+    const sent = Number(result["events sent"]);
+    const database = await postgresFloor(postgres.url, Math.min(200_000, Math.max(40_000, sent)));
     const accepted = Number(result["accepted events/s"]);
+    const projected = Number(result["accepted + projected events/s"]);
+    const lower = Math.min(perf, database);
     return {
       ...result,
-      "floor: the same batches produced straight to the broker (events/s)": Math.round(floor),
-      "accepted / floor": Number((accepted / floor).toFixed(2)),
+      [`floor: kafka-producer-perf-test, ${bytes}-byte records (records/s)`]: Math.round(perf),
+      "floor: the same batches produced straight to the broker with kafkajs (events/s)": Math.round(floor),
+      "floor: PostgreSQL writing the same rows (events/s)": Math.round(database),
+      "accepted / perf-test floor": Number((accepted / perf).toFixed(2)),
+      "accepted + projected / the lower of the perf-test and PostgreSQL floors": Number(
+        (projected / lower).toFixed(2),
+      ),
     };
   } finally {
     await kafka.stop();

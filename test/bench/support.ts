@@ -21,7 +21,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(path.join(tmpdir(), "feedlab-bench-"));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/feedlab.mjs"), "start"], {
+  const child = spawn(process.execPath, [...profileFlags(), path.join(ROOT, "bin/feedlab.mjs"), "start"], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -61,6 +61,42 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       child.kill("SIGTERM");
       await exited;
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile into DIR when it exits (open it in Chrome's
+ * DevTools, Performance tab). NODE_OPTIONS cannot carry --cpu-prof; the launcher keeps these flags
+ * when it re-executes itself with the server's V8 settings.
+ */
+export function profileFlags(env = process.env): string[] {
+  const dir = env.BENCH_CPU_PROF;
+  return dir ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(dir)] : [];
+}
+
+/** The floor of the serving benchmarks (floor-http.server.ts) in its own process. */
+export async function startFloorServer(): Promise<{
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "floor-http.server.ts")], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`floor server exited with ${code}`)));
+    child.stdout?.once("data", () => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
     },
   };
 }

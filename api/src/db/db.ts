@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import knexPkg, { type Knex } from "knex";
 import { adoptLegacyMigrations, migrationSource } from "./migrations/index.ts";
-import { createPgliteProxy } from "./pglite-proxy.ts";
+import { createPgliteProxy, type PgliteProxy, type PgliteSession } from "./pglite-proxy.ts";
 
 const { knex } = knexPkg;
 
@@ -12,14 +12,27 @@ interface QueryObject {
 }
 type ClientBase = new (
   config: Knex.Config,
-) => { processResponse(obj: QueryObject, runner: unknown): unknown };
+) => {
+  processResponse(obj: QueryObject, runner: unknown): unknown;
+  initializePool(config: Record<string, unknown>): void;
+  _acquireOnlyConnection(): Promise<unknown>;
+  destroyRawConnection(connection: unknown): Promise<void>;
+};
 
 const require = createRequire(import.meta.url);
+
+/** Sessions of the embedded database in the pool (see pglite-proxy.ts): the depth of its queue. */
+const PGLITE_SESSIONS = 8;
 
 /**
  * The knex client of the embedded database. knex-pglite (and through it PGlite's JavaScript) is
  * loaded only when a process opens PGlite: a process on PostgreSQL never needs it, and every module
  * loaded stays in the server's memory for its lifetime.
+ *
+ * knex-pglite fixes its pool at one connection, PGlite being one session; then the engine waits for
+ * the event loop between any two statements (the result travels back, knex releases the connection,
+ * the next query is sent). This client's pool holds several sessions of the worker (pglite-proxy.ts),
+ * which queues their statements and keeps a transaction to its own session.
  *
  * knex-pglite reports `del()` queries as command "DEL", which knex's pg response handling does not
  * recognise, so deletes answer a raw result instead of the row count: the subclass names them "delete".
@@ -27,6 +40,17 @@ const require = createRequire(import.meta.url);
 function pgliteClient(): ClientBase {
   const ClientPgLite = require("knex-pglite") as ClientBase;
   return class PgLiteClient extends ClientPgLite {
+    declare pglite: PgliteProxy;
+    override initializePool(config: Record<string, unknown>): void {
+      super.initializePool({ ...config, pool: { min: 0, max: PGLITE_SESSIONS } });
+    }
+    override async _acquireOnlyConnection(): Promise<PgliteSession> {
+      await this.pglite.waitReady;
+      return this.pglite.session();
+    }
+    override async destroyRawConnection(connection: PgliteSession): Promise<void> {
+      await connection.close();
+    }
     override processResponse(obj: QueryObject, runner: unknown): unknown {
       return super.processResponse(obj.method === "del" ? { ...obj, method: "delete" } : obj, runner);
     }
@@ -76,6 +100,7 @@ export function openDb(options: DbOptions): OpenDb {
     close: async () => {
       try {
         await db.destroy();
+        await pglite.close();
       } finally {
         release();
       }

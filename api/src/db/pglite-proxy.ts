@@ -14,14 +14,30 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+export interface PgliteResult {
+  rows: unknown[];
+  fields: unknown[];
+  affectedRows?: number;
+}
+
+/** One session of the embedded database: what knex-pglite uses of a PGlite instance. */
+export interface PgliteSession {
+  readonly waitReady: Promise<void>;
+  query(sql: string, params?: unknown[]): Promise<PgliteResult>;
+  /** Releases the session (a transaction it left open is rolled back); the database stays open. */
+  close(): Promise<void>;
+}
+
 /**
- * The part of PGlite's interface that knex-pglite uses (`waitReady`, `query`, `close`), backed by
- * PGlite running in a worker thread (pglite-worker.ts).
+ * PGlite running in a worker thread (pglite-worker.ts), with as many sessions as the caller opens:
+ * statements of different sessions queue in the worker, so the engine never waits for this thread
+ * between two of them, and a session's open transaction holds the others back (see the worker).
  */
 export function createPgliteProxy(dataDir: string | null) {
   const worker = new Worker(new URL("./pglite-worker.ts", import.meta.url), { workerData: { dataDir } });
   const pending = new Map<number, Pending>();
   let nextId = 1;
+  let sessions = 0;
   let failed: Error | null = null;
   const waitReady = new Promise<void>((resolve, reject) => {
     const onReady = (m: { ready?: boolean; error?: Record<string, unknown> }) => {
@@ -61,11 +77,23 @@ export function createPgliteProxy(dataDir: string | null) {
 
   return {
     waitReady,
-    query: (sql: string, params?: unknown[]) =>
-      send<{ rows: unknown[]; fields: unknown[]; affectedRows?: number }>({ sql, params }),
+    /** A new session of the database. */
+    session(): PgliteSession {
+      const session = ++sessions;
+      return {
+        waitReady,
+        query: (sql, params) => send<PgliteResult>({ session, sql, params }),
+        close: async () => {
+          if (!failed) await send({ session, end: true });
+        },
+      };
+    },
+    /** Closes the database and stops the worker. */
     close: async () => {
       if (!failed) await send({ close: true });
       await worker.terminate();
     },
   };
 }
+
+export type PgliteProxy = ReturnType<typeof createPgliteProxy>;

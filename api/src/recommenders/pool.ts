@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Video } from "@feedlab/schemas";
 import { type Db, rowsOf } from "../db/db.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
@@ -65,6 +66,8 @@ export function buildPool(experimentId: string, rows: readonly VideoRow[]): Pool
 
 interface Entry {
   pool?: Pool;
+  /** Digest of the text the pool was built from: a reload that reads the same keeps the same Pool. */
+  digest?: string;
   loading?: Promise<Pool>;
   loadedAt: number;
 }
@@ -93,7 +96,7 @@ export function createPoolCache(options: PoolCacheOptions) {
     else if (change.type === "videos" || change.type === "resync") entries.clear();
   });
 
-  async function load(experimentId: string): Promise<Pool> {
+  async function load(experimentId: string): Promise<{ digest: string; build: () => Pool }> {
     // One JSON text rather than a row per video: pools hold thousands of videos, and text is far
     // cheaper to move than rows (PGlite's worker, the pg wire protocol). Timestamps arrive as ISO
     // strings and jsonb columns as JSON, which presentVideo takes as they are.
@@ -103,15 +106,24 @@ export function createPoolCache(options: PoolCacheOptions) {
       [experimentId],
     );
     const text = rowsOf<{ videos: string }>(result)[0]?.videos ?? "[]";
-    return buildPool(experimentId, JSON.parse(text) as VideoRow[]);
+    return {
+      digest: createHash("sha256").update(text).digest("base64"),
+      build: () => buildPool(experimentId, JSON.parse(text) as VideoRow[]),
+    };
   }
 
-  /** Loads into `entry`, keeping the result only if the entry was not dropped meanwhile. */
+  /**
+   * Loads into `entry`, keeping the result only if the entry was not dropped meanwhile. A background
+   * reload that reads what the pool was built from keeps that Pool, and so everything derived from
+   * it (similarity, popularity, warmed neighbours): the backstop reload costs a query, not a rebuild.
+   */
   function start(experimentId: string, entry: Entry): Promise<Pool> {
     const loading = load(experimentId).then(
-      (pool) => {
+      ({ digest, build }) => {
+        const pool = entry.pool && entry.digest === digest ? entry.pool : build();
         if (entries.get(experimentId) === entry) {
           entry.pool = pool;
+          entry.digest = digest;
           entry.loadedAt = now();
         }
         if (entry.loading === loading) entry.loading = undefined;

@@ -9,6 +9,8 @@ import type { Pool } from "./pool.ts";
 export const CO_VIEWS_KEPT = 50;
 /** How many learned neighbours of a video are read. */
 const LEARNED_NEIGHBOURS_KEPT = 1000;
+/** Videos whose co-views or learned neighbours one round trip of a warm-up reads. */
+export const WARM_BATCH = 500;
 
 /** Popularity of a pool: indices by VIDEO_PLAY count (descending), ties newest first. */
 export interface PopularityOrder {
@@ -112,16 +114,45 @@ export function createReadModels(options: ReadModelOptions) {
     { fallback: [], refreshMs, max: 100_000, now },
   );
 
+  /** Pools whose videos' co-views / learned neighbours were loaded ahead (per cache generation). */
+  const warmed = { coViews: new WeakMap<Pool, number>(), learned: new WeakMap<Pool, number>() };
+  const generation = { coViews: 0, learned: 0 };
+
   bus.subscribe((change) => {
     if (change.type === "resync") {
       popularityByExperiment.clear();
       coViewCache.clear();
+      generation.coViews++;
     }
     if (change.type === "resync" || change.type === "model") {
       learnedSimilarCache.clear();
       learnedRankingCache.clear();
+      generation.learned++;
     }
   });
+
+  /**
+   * Loads `kind` for every video of the pool into its cache, WARM_BATCH videos a round trip, one
+   * after the other (requests' own reads queue between them), once per pool and cache generation.
+   */
+  function warm(pool: Pool, kind: "coViews" | "learned"): Promise<void> {
+    if (warmed[kind].get(pool) === generation[kind]) return Promise.resolve();
+    warmed[kind].set(pool, generation[kind]);
+    const load = (keys: string[]) =>
+      kind === "coViews" ? coViewCache.getMany(keys) : learnedSimilarCache.getMany(keys);
+    return (async () => {
+      for (let from = 0; from < pool.size; from += WARM_BATCH) {
+        const keys = pool.videos
+          .slice(from, from + WARM_BATCH)
+          .map((v) => keyOf(pool.experimentId, v.external_id));
+        await load(keys);
+      }
+    })().catch((err) => {
+      // Not warmed: requests load what they need; a later request tries again.
+      warmed[kind].delete(pool);
+      throw err;
+    });
+  }
 
   async function computePopularity(pool: Pool): Promise<PopularityOrder> {
     const plays = new Float64Array(pool.size);
@@ -147,6 +178,13 @@ export function createReadModels(options: ReadModelOptions) {
   };
 
   return {
+    /**
+     * Reads the co-views (`coViews`) or learned neighbours (`learned`) of every pool video ahead of
+     * the requests that need them (a recommender calls this when it first serves a pool). Resolves
+     * when done; a second call for the same pool and data resolves at once.
+     */
+    warm,
+
     /** Pool indices of the participant's watched videos (VIDEO_WATCHED_1S or VIDEO_ENDED), newest first. */
     async watched(userId: string, pool: Pool): Promise<number[]> {
       return indicesOf(pool, await watchedVideoIds(db, userId));

@@ -25,7 +25,7 @@ function harness() {
 }
 
 describe("RefreshingCache", () => {
-  it("loads the missing keys of a batch with one call and shares it with concurrent callers", async () => {
+  it("loads the missing keys of calls made in the same turn with one call, shared by concurrent callers", async () => {
     const h = harness();
     const [a, b] = await Promise.all([h.cache.getMany(["x", "y"]), h.cache.get("x")]);
     expect(a).toEqual(["x@1", "y@1"]);
@@ -39,9 +39,17 @@ describe("RefreshingCache", () => {
     h.bump();
     h.tick(1500);
     expect(await h.cache.get("x")).toBe("x@1");
-    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
     expect(await h.cache.get("x")).toBe("x@2");
     expect(h.loads).toEqual([["x"], ["x"]]);
+  });
+
+  it("loads keys asked for in a later turn with a call of their own", async () => {
+    const h = harness();
+    await h.cache.get("x");
+    await h.cache.getMany(["x", "y"]);
+    expect(h.loads).toEqual([["x"], ["y"]]);
   });
 
   it("gives the fallback for a key the loader leaves out, and keeps at most max keys", async () => {

@@ -7,9 +7,10 @@ interface Entry<V> {
 /**
  * A cache for values that may be a little old but must come fast: a value older than `refreshMs` is
  * still answered at once while a fresh one loads in the background (stale-while-revalidate); only a
- * key never loaded waits, and concurrent callers share one load. Loads are batched: `getMany` loads
- * all its missing keys with one call of `loadMany` (one database round trip). At most `max` keys are
- * kept (least recently loaded go first). In-process only.
+ * key never loaded waits, and concurrent callers share one load. Loads are batched: the keys missing
+ * or stale in every call made until the event loop turns (several requests' worth) are loaded with
+ * one call of `loadMany` (one database round trip). At most `max` keys are kept (least recently
+ * loaded go first). In-process only.
  */
 export class RefreshingCache<V> {
   readonly #loadMany: (keys: readonly string[]) => Promise<ReadonlyMap<string, V>>;
@@ -18,6 +19,8 @@ export class RefreshingCache<V> {
   readonly #max: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry<V>>();
+  /** Keys waiting for the next batch, with how to settle their entries' `loading`. */
+  #queued: { key: string; entry: Entry<V>; settle: (value: V | Error) => void }[] = [];
 
   /** `fallback` is the value of a key `loadMany` leaves out (say, a video without co-views). */
   constructor(
@@ -38,8 +41,6 @@ export class RefreshingCache<V> {
   /** The values of `keys`, in order. */
   getMany(keys: readonly string[]): Promise<V[]> {
     const entries: Entry<V>[] = [];
-    const missing = new Map<string, Entry<V>>();
-    const stale = new Map<string, Entry<V>>();
     for (const key of keys) {
       let entry = this.#entries.get(key);
       if (!entry) {
@@ -48,24 +49,32 @@ export class RefreshingCache<V> {
         this.#evict();
       }
       entries.push(entry);
-      if (entry.loading) continue;
-      if (entry.value === undefined) missing.set(key, entry);
-      else if (this.#now() - entry.at > this.#refreshMs) stale.set(key, entry);
+      if (!entry.loading && (entry.value === undefined || this.#now() - entry.at > this.#refreshMs))
+        this.#queue(key, entry);
     }
-    if (stale.size > 0) this.#start([...stale]).catch(() => {});
-    if (missing.size > 0) this.#start([...missing]).catch(() => {});
     // Entries with a value answer it (even while a refresh runs); the others wait for their load.
     return Promise.all(entries.map((e) => (e.value !== undefined ? e.value : (e.loading as Promise<V>))));
   }
 
-  #start(batch: readonly [string, Entry<V>][]): Promise<Map<string, V>> {
-    const all = this.#loadMany(batch.map(([key]) => key)).then(
+  #queue(key: string, entry: Entry<V>): void {
+    let settle: (value: V | Error) => void = () => {};
+    entry.loading = new Promise<V>((resolve, reject) => {
+      settle = (v) => (v instanceof Error ? reject(v) : resolve(v));
+    });
+    // Awaited by callers only; keep a rejection nobody waits for from going unhandled.
+    entry.loading.catch(() => {});
+    if (this.#queued.length === 0) setImmediate(() => this.#flush());
+    this.#queued.push({ key, entry, settle });
+  }
+
+  #flush(): void {
+    const batch = this.#queued;
+    this.#queued = [];
+    this.#loadMany(batch.map((b) => b.key)).then(
       (values) => {
-        const out = new Map<string, V>();
         const at = this.#now();
-        for (const [key, entry] of batch) {
+        for (const { key, entry, settle } of batch) {
           const value = values.get(key) ?? this.#fallback;
-          out.set(key, value);
           entry.value = value;
           entry.at = at;
           entry.loading = undefined;
@@ -74,18 +83,16 @@ export class RefreshingCache<V> {
             this.#entries.delete(key);
             this.#entries.set(key, entry);
           }
+          settle(value);
         }
-        return out;
       },
       (err) => {
-        for (const [, entry] of batch) entry.loading = undefined;
-        throw err;
+        for (const { entry, settle } of batch) {
+          entry.loading = undefined;
+          settle(err instanceof Error ? err : new Error(String(err)));
+        }
       },
     );
-    for (const [key, entry] of batch) entry.loading = all.then((m) => m.get(key) as V);
-    // The per-key promises are awaited by callers only; keep a rejection from going unhandled.
-    for (const [, entry] of batch) entry.loading?.catch(() => {});
-    return all;
   }
 
   #evict(): void {

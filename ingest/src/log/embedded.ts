@@ -34,7 +34,7 @@ const num = (v: unknown) => Number(v);
  * participants are left out (an erasure and an append in flight: appends and erasures hold the same
  * lock, so the append sees the erasure). Rows keep the batch's order (the anti-join may not).
  */
-const INSERT_RECORDS = `insert into event_log (event_id, session_id, record)
+export const INSERT_RECORDS = `insert into event_log (event_id, session_id, record)
   select r.event_id, r.session_id, decode(r.record, 'base64')
   from rows from (json_to_recordset(?::json) as (event_id uuid, session_id uuid, user_id uuid, record text))
     with ordinality as r(event_id, session_id, user_id, record, ord)
@@ -43,14 +43,15 @@ const INSERT_RECORDS = `insert into event_log (event_id, session_id, record)
   on conflict (event_id) do nothing
   returning position, event_id`;
 
-interface PendingRow {
+export interface PendingRow {
   readonly event_id: string;
   readonly session_id: string;
   readonly user_id: string;
   readonly record: Buffer;
 }
 
-function recordsJson(rows: readonly PendingRow[]): string {
+/** INSERT_RECORDS's parameter. */
+export function recordsJson(rows: readonly PendingRow[]): string {
   return JSON.stringify(
     rows.map((r) => ({
       event_id: r.event_id,

@@ -11,8 +11,6 @@ export interface Neighbour {
 
 /** How many neighbours of a video are kept. */
 export const NEIGHBOURS_KEPT = 100;
-/** How many videos' neighbour lists an index keeps (then it starts afresh). */
-const NEIGHBOUR_LISTS_KEPT = 10_000;
 /** A term in more than this share of the pool (and more than COMMON_MIN videos) does not nominate neighbours. */
 const COMMON_SHARE = 0.1;
 const COMMON_MIN = 1000;
@@ -55,7 +53,8 @@ export function termsOf(v: VideoMetadata): Map<string, number> {
 /**
  * Item-to-item similarity from video metadata: TF-IDF vectors of each video's terms, cosine
  * similarity through an inverted index. Built once per pool (a pool change or a video edit gives a
- * new pool and so a new index); a video's neighbours are computed on first use and kept.
+ * new pool and so a new index); a video's neighbours are computed on first use (or ahead of it, see
+ * `neighbourArrays`) and kept, in typed arrays (12 bytes a neighbour).
  */
 export class MetadataIndex {
   readonly #size: number;
@@ -63,7 +62,8 @@ export class MetadataIndex {
   readonly #vectors: { terms: Int32Array; weights: Float32Array }[];
   /** Per term: the videos that have it and their weights. */
   readonly #postings: { videos: Int32Array; weights: Float32Array }[];
-  readonly #neighbours = new Map<number, readonly Neighbour[]>();
+  /** Per video, once computed: neighbour indices and scores, best first. */
+  readonly #neighbours: ({ index: Int32Array; score: Float64Array } | undefined)[];
   readonly #scores: Float32Array;
 
   constructor(videos: readonly VideoMetadata[]) {
@@ -113,6 +113,12 @@ export class MetadataIndex {
       weights: Float32Array.from(l.weights),
     }));
     this.#scores = new Float32Array(n);
+    this.#neighbours = new Array(n);
+  }
+
+  /** Whether a video's neighbours are computed already (a call of `neighbours` costs nothing then). */
+  has(index: number): boolean {
+    return this.#neighbours[index] !== undefined;
   }
 
   /** Weight of term `term` in video `j`'s vector (0 when absent). */
@@ -139,10 +145,16 @@ export class MetadataIndex {
    * the exact cosine either way.
    */
   neighbours(index: number): readonly Neighbour[] {
-    const cached = this.#neighbours.get(index);
+    const { index: indices, score } = this.neighbourArrays(index);
+    return Array.from(indices, (j, k) => ({ index: j, score: score[k] as number }));
+  }
+
+  /** `neighbours` as typed arrays (kept: the same arrays on every call). */
+  neighbourArrays(index: number): { readonly index: Int32Array; readonly score: Float64Array } {
+    const cached = this.#neighbours[index];
     if (cached) return cached;
     const vector = this.#vectors[index];
-    if (!vector) return [];
+    if (!vector) return { index: new Int32Array(0), score: new Float64Array(0) };
     const scores = this.#scores;
     const touched: number[] = [];
     const maxPosting = Math.max(COMMON_MIN, Math.floor(this.#size * COMMON_SHARE));
@@ -178,9 +190,12 @@ export class MetadataIndex {
     }
     found.sort((a, b) => b.score - a.score || a.index - b.index);
     const kept = found.length > NEIGHBOURS_KEPT ? found.slice(0, NEIGHBOURS_KEPT) : found;
-    if (this.#neighbours.size >= NEIGHBOUR_LISTS_KEPT) this.#neighbours.clear();
-    this.#neighbours.set(index, kept);
-    return kept;
+    const arrays = {
+      index: Int32Array.from(kept, (n) => n.index),
+      score: Float64Array.from(kept, (n) => n.score),
+    };
+    this.#neighbours[index] = arrays;
+    return arrays;
   }
 }
 

@@ -14,6 +14,8 @@ export function createLearnedModelRecommender(readModels: ReadModels): Recommend
     async recommend(request) {
       const { pool, current } = request;
       if (current) {
+        // Every video's neighbours are read ahead, a batch a round trip, once per pool and model.
+        readModels.warm(pool, "learned").catch(() => {});
         const [similar, { order }] = await Promise.all([
           readModels.learnedSimilar(pool, current.index),
           readModels.popularity(pool),

@@ -40,24 +40,43 @@ export function blend(
     .sort((a, b) => b.score - a.score || a.index - b.index);
 }
 
-/** Per pool, memoised results (a new pool starts afresh); cleared when it grows past MEMO_MAX. */
+/** A ranked list of pool indices with their scores, best first. */
+export interface Ranked {
+  readonly index: Int32Array;
+  readonly score: Float64Array;
+}
+
+/** Per pool, memoised results (a new pool starts afresh); cleared when it grows past `max`. */
 class PoolMemo<K, V> {
   readonly #byPool = new WeakMap<Pool, Map<K, V>>();
+  readonly #max: number;
+  constructor(max = Number.POSITIVE_INFINITY) {
+    this.#max = max;
+  }
   of(pool: Pool): Map<K, V> {
     let m = this.#byPool.get(pool);
     if (!m) {
       m = new Map();
       this.#byPool.set(pool, m);
     }
-    if (m.size > MEMO_MAX) m.clear();
+    if (m.size > this.#max) m.clear();
     return m;
   }
 }
-const MEMO_MAX = 5000;
-/** Blended lists per video, with the co-view answer they were made from. */
-const blended = new PoolMemo<number, { coViews: unknown; list: Neighbour[] }>();
+/** Blended lists per video (at most one per pool video), with the co-view answer they were made from. */
+const blended = new PoolMemo<number, { coViews: unknown; list: Ranked }>();
 /** Feed orders per list of seeds, with the blended lists they were made from. */
-const feedOrders = new PoolMemo<string, { lists: readonly Neighbour[][]; order: number[] }>();
+const feedOrders = new PoolMemo<string, { lists: readonly Ranked[]; order: number[] }>(5000);
+
+/** `blend` on typed arrays (the metadata list itself when there are no co-views). */
+function blendRanked(meta: Ranked, coViews: readonly (readonly [number, number])[]): Ranked {
+  if (coViews.length === 0) return meta;
+  const list = blend(
+    Array.from(meta.index, (index, k) => ({ index, score: meta.score[k] as number })),
+    coViews,
+  );
+  return { index: Int32Array.from(list, (n) => n.index), score: Float64Array.from(list, (n) => n.score) };
+}
 
 /**
  * Videos' neighbours in the pool: metadata similarity blended with this experiment's co-views. A
@@ -67,7 +86,7 @@ export async function similarTo(
   readModels: ReadModels,
   pool: Pool,
   indices: readonly number[],
-): Promise<Neighbour[][]> {
+): Promise<Ranked[]> {
   const meta = metadataIndexOf(pool.videos);
   const memo = blended.of(pool);
   const externalIds = indices.map((i) => pool.videos[i]?.external_id ?? "");
@@ -81,18 +100,46 @@ export async function similarTo(
       const j = pool.indexByExternalId.get(other);
       if (j !== undefined && j !== index && count > 0) coViews.push([j, count]);
     }
-    const list = blend(meta.neighbours(index), coViews);
+    const list = blendRanked(meta.neighbourArrays(index), coViews);
     memo.set(index, { coViews: answer, list });
     return list;
   });
 }
 
+/** How long the warm-up computes before letting requests in (ms). */
+const WARM_SLICE_MS = 3;
+const warmedPools = new WeakSet<Pool>();
+
+/**
+ * Computes every pool video's blended neighbours ahead of the requests that need them: the co-views
+ * are read WARM_BATCH videos a round trip (readModels.warm), and the metadata similarity and blends
+ * are computed a few milliseconds at a time, so that requests are served in between. Once per pool.
+ */
+export function warmSimilarity(readModels: ReadModels, pool: Pool): Promise<void> {
+  if (warmedPools.has(pool)) return Promise.resolve();
+  warmedPools.add(pool);
+  return (async () => {
+    await readModels.warm(pool, "coViews");
+    let slice = performance.now();
+    for (let i = 0; i < pool.size; i++) {
+      await similarTo(readModels, pool, [i]);
+      if (performance.now() - slice > WARM_SLICE_MS) {
+        await new Promise((r) => setImmediate(r));
+        slice = performance.now();
+      }
+    }
+  })().catch(() => {
+    // Requests compute what they need; a later request tries again.
+    warmedPools.delete(pool);
+  });
+}
+
 /** The similarity part of the ranking: of the current video, else of the recent watches, else none. */
-async function similarOrder(readModels: ReadModels, request: RecommendRequest): Promise<number[]> {
+async function similarOrder(readModels: ReadModels, request: RecommendRequest): Promise<Iterable<number>> {
   const { pool } = request;
   if (request.current) {
     const [list] = await similarTo(readModels, pool, [request.current.index]);
-    return (list ?? []).map((n) => n.index);
+    return list?.index ?? [];
   }
   if (request.watched.length === 0) return [];
   const seeds = request.watched.slice(0, FEED_SEEDS);
@@ -104,7 +151,9 @@ async function similarOrder(readModels: ReadModels, request: RecommendRequest): 
   const scores = new Map<number, number>();
   lists.forEach((list, k) => {
     const w = DECAY ** k;
-    for (const n of list) scores.set(n.index, (scores.get(n.index) ?? 0) + w * n.score);
+    list.index.forEach((j, q) => {
+      scores.set(j, (scores.get(j) ?? 0) + w * (list.score[q] as number));
+    });
   });
   const order = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([i]) => i);
   memo.set(seedKey, { lists, order });
@@ -121,6 +170,7 @@ export function createSimilarityRecommender(readModels: ReadModels): Recommender
     key: "similarity",
     async recommend(request) {
       const { pool } = request;
+      void warmSimilarity(readModels, pool);
       const [similar, { order }] = await Promise.all([
         similarOrder(readModels, request),
         readModels.popularity(pool),

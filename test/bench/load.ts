@@ -1,0 +1,149 @@
+// The load generator of the serving benchmarks (feed, external): undici's keep-alive pool, open and
+// closed loops, and what the generator itself costs (its CPU use, so a figure limited by the
+// generator shows as such).
+import { readFileSync } from "node:fs";
+import { Agent, request } from "undici";
+import { percentile } from "./support.ts";
+
+/** Keep-alive connections, lighter than `fetch` per request. */
+const agent = new Agent({ connections: 4096, pipelining: 1, keepAliveTimeout: 60_000 });
+
+/** GET with headers; answers the status and the body text. */
+export async function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const res = await request(url, {
+    method: "GET",
+    headers,
+    dispatcher: agent,
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
+  return { status: res.statusCode, text: await res.body.text() };
+}
+
+export interface LoadResult {
+  readonly sent: number;
+  readonly ok: number;
+  readonly failed: number;
+  /** Latencies in ms, sorted: from when each request was due (open loop) or sent (closed loop). */
+  readonly latencies: number[];
+  readonly seconds: number;
+  /** CPU the load generator's process used meanwhile, as a share of one core (1 = a whole core). */
+  readonly generatorCpu: number;
+  /** CPU the measured server used meanwhile (share of one core), when its pid was given. */
+  readonly serverCpu: number | null;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc; null when unknown. */
+export function cpuSecondsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after the command name (which may hold spaces, hence the last ")"): utime is the 12th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Measures the CPU of this process and of `serverPid` over `work`. */
+async function withCpu<T extends Omit<LoadResult, "generatorCpu" | "serverCpu">>(
+  serverPid: number | undefined,
+  work: () => Promise<T>,
+): Promise<T & Pick<LoadResult, "generatorCpu" | "serverCpu">> {
+  const own = process.cpuUsage();
+  const server = cpuSecondsOf(serverPid);
+  const result = await work();
+  const used = process.cpuUsage(own);
+  const serverEnd = cpuSecondsOf(serverPid);
+  return {
+    ...result,
+    generatorCpu: (used.user + used.system) / 1e6 / result.seconds,
+    serverCpu: server === null || serverEnd === null ? null : (serverEnd - server) / result.seconds,
+  };
+}
+
+/**
+ * Open-loop load: `fire` is called at a fixed rate, whatever the answers, for `seconds`. Latency is
+ * counted from when a request was due, so a stalled server (or client) shows in the figures
+ * instead of slowing the rate down (no coordinated omission).
+ */
+export function openLoop(
+  rate: number,
+  seconds: number,
+  fire: (i: number) => Promise<boolean>,
+  serverPid?: number,
+): Promise<LoadResult> {
+  return withCpu(serverPid, async () => {
+    const latencies: number[] = [];
+    let ok = 0;
+    let failed = 0;
+    const inflight = new Set<Promise<void>>();
+    const start = performance.now();
+    const total = Math.round(rate * seconds);
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      // A request sent a little early (the timer's granularity) counts from when it was sent.
+      const from = Math.min(due, performance.now());
+      const p = fire(i).then(
+        (good) => {
+          latencies.push(performance.now() - from);
+          if (good) ok++;
+          else failed++;
+        },
+        () => {
+          latencies.push(performance.now() - from);
+          failed++;
+        },
+      );
+      inflight.add(p);
+      p.finally(() => inflight.delete(p));
+    }
+    await Promise.all(inflight);
+    latencies.sort((a, b) => a - b);
+    return { sent: total, ok, failed, latencies, seconds: (performance.now() - start) / 1000 };
+  });
+}
+
+/**
+ * Closed-loop load: `concurrency` clients each send their next request as soon as the previous one
+ * is answered, for `seconds`: the rate the server sustains when saturated.
+ */
+export function closedLoop(
+  concurrency: number,
+  seconds: number,
+  fire: (i: number) => Promise<boolean>,
+  serverPid?: number,
+): Promise<LoadResult> {
+  return withCpu(serverPid, async () => {
+    const latencies: number[] = [];
+    let ok = 0;
+    let failed = 0;
+    let n = 0;
+    const start = performance.now();
+    const until = start + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < until) {
+          const sent = performance.now();
+          const good = await fire(n++).catch(() => false);
+          latencies.push(performance.now() - sent);
+          if (good) ok++;
+          else failed++;
+        }
+      }),
+    );
+    latencies.sort((a, b) => a - b);
+    return { sent: n, ok, failed, latencies, seconds: (performance.now() - start) / 1000 };
+  });
+}
+
+const share = (x: number | null) => (x === null ? "?" : `${Math.round(x * 100)}%`);
+
+export const summary = (r: LoadResult) =>
+  `p50 ${percentile(r.latencies, 50).toFixed(1)} ms, p99 ${percentile(r.latencies, 99).toFixed(1)} ms, max ${(r.latencies.at(-1) ?? 0).toFixed(0)} ms (${r.ok}/${r.sent} ok, ${(r.sent / r.seconds).toFixed(0)} req/s; CPU: server ${share(r.serverCpu)}, generator ${share(r.generatorCpu)} of a core)`;

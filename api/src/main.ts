@@ -185,6 +185,9 @@ export async function openRuntime(
     multiProcess,
   });
   const progress = createProgressWatcher({ db, consumer: projector.consumer, local: projector });
+  // The embedded database has one process, whose projector is the only writer of watched history:
+  // the feed keeps it in memory instead of reading it on every request.
+  if (kind === "pglite") recommenders.readModels.followWatched(projector);
   const events = createEventsService({ ...deps, log: eventLog, counters: metrics.events, monitoring });
   metrics.watchProjector({
     stats: projector.stats,

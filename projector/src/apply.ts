@@ -251,6 +251,14 @@ export function isDataError(err: unknown): boolean {
   return typeof code === "string" && /^(22|23|42)/.test(code);
 }
 
+/** What applying records did: how many applied, the dead letters, and the events applied. */
+export interface Applied {
+  readonly applied: number;
+  readonly dead: DeadLetter[];
+  /** The events the projections applied (first copies; not repeats, erased or dead records). */
+  readonly events: LoggedEvent[];
+}
+
 /**
  * Applies decoded records to the given projections inside the caller's transaction. The events
  * store goes first; every other projection applies an event only where the events store recorded
@@ -262,7 +270,7 @@ export async function applyRecords(
   records: readonly LogRecord[],
   projections: readonly Projection[],
   consumer: string,
-): Promise<{ applied: number; dead: DeadLetter[] }> {
+): Promise<Applied> {
   let decoded: { event: LoggedEvent; place: LogPlace }[] = [];
   const dead: DeadLetter[] = [];
   for (const r of records) {
@@ -310,7 +318,7 @@ export async function applyRecords(
   }
   const applied = fresh.length;
   await recordDeadLetters(trx, consumer, dead);
-  return { applied, dead };
+  return { applied, dead, events: fresh.map((d) => d.event) };
 }
 
 export async function recordDeadLetters(
@@ -347,14 +355,16 @@ export async function applyOneByOne(
   projections: readonly Projection[],
   consumer: string,
   onRefused?: (record: LogRecord, err: unknown) => void,
-): Promise<{ applied: number; dead: DeadLetter[] }> {
+): Promise<Applied> {
   let applied = 0;
   const dead: DeadLetter[] = [];
+  const events: LoggedEvent[] = [];
   for (const record of records) {
     try {
       const r = await trx.transaction((sp) => applyRecords(sp, [record], projections, consumer));
       applied += r.applied;
       dead.push(...r.dead);
+      events.push(...r.events);
     } catch (err) {
       if (!isDataError(err)) throw err;
       const letter = deadLetterOf(record, `cannot apply: ${(err as Error).message}`);
@@ -363,5 +373,5 @@ export async function applyOneByOne(
       onRefused?.(record, err);
     }
   }
-  return { applied, dead };
+  return { applied, dead, events };
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { EventLog, LogPosition, LogRecord, Subscription } from "@feedlab/ingest";
+import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { applyOneByOne, applyRecords, type DeadLetter, isDataError } from "./apply.ts";
@@ -40,8 +41,9 @@ export function createProjector(options: ProjectorOptions) {
   async function applyInTransaction(
     records: readonly LogRecord[],
     isolate: boolean,
-  ): Promise<{ next: Map<number, number>; dead: DeadLetter[] }> {
+  ): Promise<{ next: Map<number, number>; dead: DeadLetter[]; events: LoggedEvent[] }> {
     const dead: DeadLetter[] = [];
+    const events: LoggedEvent[] = [];
     const next = await db.transaction(async (trx) => {
       if (multiProcess)
         await lockPartitions(
@@ -65,17 +67,18 @@ export function createProjector(options: ProjectorOptions) {
         : await applyRecords(trx, todo, projections, consumer);
       applied += r.applied;
       dead.push(...r.dead);
+      events.push(...r.events);
       // Only this batch's partitions: other partitions belong to other projectors (and their
       // checkpoints read above may already be stale), so writing them back would undo their progress.
       const own = new Set(todo.map((r) => r.partition));
       await writeCheckpoints(trx, consumer, new Map([...reached].filter(([p]) => own.has(p))));
       return reached;
     });
-    return { next, dead };
+    return { next, dead, events };
   }
 
   async function onBatch(records: readonly LogRecord[]): Promise<void> {
-    let result: { next: Map<number, number>; dead: DeadLetter[] };
+    let result: { next: Map<number, number>; dead: DeadLetter[]; events: LoggedEvent[] };
     try {
       result = await applyInTransaction(records, false);
     } catch (err) {
@@ -85,6 +88,14 @@ export function createProjector(options: ProjectorOptions) {
     }
     lastError = null;
     deadLettered += result.dead.length;
+    // Before progress: whoever waits for these positions finds caches told of what they changed.
+    if (result.events.length > 0) {
+      try {
+        progress.emit("applied", result.events);
+      } catch (err) {
+        logger.error({ err }, "a listener of applied events failed");
+      }
+    }
     for (const [p, o] of result.next) reached.set(p, Math.max(reached.get(p) ?? -1, o));
     progress.emit("progress");
     if (result.dead.length > 0 && log.deadLetter) {
@@ -139,6 +150,14 @@ export function createProjector(options: ProjectorOptions) {
     /** Positions applied by this process's projector. */
     reached: (): LogPosition => reached,
     stats: () => ({ applied, deadLettered }),
+    /**
+     * Called, in this process, with the events of each batch the projector committed, before the
+     * batch's positions count as reached (read-after waiters are released after the listeners ran).
+     */
+    onApplied(listener: (events: readonly LoggedEvent[]) => void): () => void {
+      progress.on("applied", listener);
+      return () => progress.off("applied", listener);
+    },
     onProgress(listener: () => void): () => void {
       progress.on("progress", listener);
       return () => progress.off("progress", listener);

@@ -167,6 +167,29 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
       const related = await feed(p, `&after=${sent.body.position}`, s.v("v3").id);
       expect(names(s, related)).toEqual(["v1", "v0"]);
     });
+
+    it("leaves out each new watch at once with after, also when the participant's history was read before", async () => {
+      const s = await study({ feed: "recency", watch: "recency" }, plain(5));
+      const p = await joinWithSession(app.client(), s.experimentId, "w2");
+      // Served first (the embedded database then keeps the history in memory), watched after.
+      expect(names(s, await feed(p))).toEqual(["v4", "v3", "v2", "v1", "v0"]);
+      for (const [watched, left] of [
+        ["v4", ["v3", "v2", "v1", "v0"]],
+        ["v1", ["v3", "v2", "v0"]],
+      ] as const) {
+        const sent = await sendEvents(p, [
+          wireEvent("VIDEO_WATCHED_1S", { video_id: s.v(watched).external_id }),
+        ]);
+        expect(names(s, await feed(p, `&after=${sent.body.position}`))).toEqual(left);
+        expect(names(s, await feed(p))).toEqual(left);
+      }
+      // Another participant's watch leaves this one's page as it was.
+      const other = await joinWithSession(app.client(), s.experimentId, "w3");
+      const sent = await sendEvents(other, [
+        wireEvent("VIDEO_WATCHED_1S", { video_id: s.v("v3").external_id }),
+      ]);
+      expect(names(s, await feed(p, `&after=${sent.body.position}`))).toEqual(["v3", "v2", "v0"]);
+    });
   });
 
   describe("similarity", () => {

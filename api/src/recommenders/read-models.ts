@@ -1,4 +1,5 @@
 import { playCounts, topCoViewed, watchedVideoIds } from "@feedlab/projector";
+import { type LoggedEvent, WATCHED_TYPES } from "@feedlab/schemas";
 import { learnedNeighbours, learnedRanking } from "@feedlab/trainer";
 import type { Db } from "../db/db.ts";
 import { RefreshingCache } from "../system/refreshing-cache.ts";
@@ -10,7 +11,7 @@ export const CO_VIEWS_KEPT = 50;
 /** How many learned neighbours of a video are read. */
 const LEARNED_NEIGHBOURS_KEPT = 1000;
 /** Videos whose co-views or learned neighbours one round trip of a warm-up reads. */
-export const WARM_BATCH = 500;
+export const WARM_BATCH = 100;
 
 /** Popularity of a pool: indices by VIDEO_PLAY count (descending), ties newest first. */
 export interface PopularityOrder {
@@ -118,7 +119,31 @@ export function createReadModels(options: ReadModelOptions) {
   const warmed = { coViews: new WeakMap<Pool, number>(), learned: new WeakMap<Pool, number>() };
   const generation = { coViews: 0, learned: 0 };
 
+  /**
+   * Watched history per participant (external ids), kept only while `followWatched` tells this
+   * process of every change to it; `changedAt` is bumped by each change so that a read in flight
+   * across one is answered but not kept.
+   */
+  const watchedCache = new Map<string, readonly string[]>();
+  const watchedChangedAt = new Map<string, number>();
+  let watchedChanges = 0;
+  /** Bumped whenever watchedChangedAt loses entries: reads begun before are not kept. */
+  let watchedClears = 0;
+  let watchedFollowed = false;
+  const WATCHED_KEPT = 100_000;
+  const clearWatched = () => {
+    watchedCache.clear();
+    watchedChangedAt.clear();
+    watchedClears++;
+  };
+  const forgetWatched = (userId: string) => {
+    watchedCache.delete(userId);
+    if (watchedChangedAt.size >= WATCHED_KEPT) clearWatched();
+    watchedChangedAt.set(userId, ++watchedChanges);
+  };
+
   bus.subscribe((change) => {
+    if (change.type === "resync" || change.type === "participants_erased") clearWatched();
     if (change.type === "resync") {
       popularityByExperiment.clear();
       coViewCache.clear();
@@ -185,9 +210,38 @@ export function createReadModels(options: ReadModelOptions) {
      */
     warm,
 
-    /** Pool indices of the participant's watched videos (VIDEO_WATCHED_1S or VIDEO_ENDED), newest first. */
+    /**
+     * Pool indices of the participant's watched videos (VIDEO_WATCHED_1S or VIDEO_ENDED), newest
+     * first: read from the read model on every request, or, once `followWatched` is on, from memory
+     * that the projector's batches update.
+     */
     async watched(userId: string, pool: Pool): Promise<number[]> {
-      return indicesOf(pool, await watchedVideoIds(db, userId));
+      if (!watchedFollowed) return indicesOf(pool, await watchedVideoIds(db, userId));
+      const cached = watchedCache.get(userId);
+      if (cached) return indicesOf(pool, cached);
+      const changed = watchedChangedAt.get(userId);
+      const clears = watchedClears;
+      const ids = await watchedVideoIds(db, userId);
+      // Kept only if nothing changed it meanwhile (else the next request reads again).
+      if (watchedChangedAt.get(userId) === changed && watchedClears === clears) {
+        if (watchedCache.size >= WATCHED_KEPT) watchedCache.clear();
+        watchedCache.set(userId, ids);
+      }
+      return indicesOf(pool, ids);
+    },
+
+    /**
+     * Keeps participants' watched history in memory, told of every change by `source`: the projector
+     * of this process, when it is the only writer of the read model (the embedded database, one
+     * process). It calls back after each committed batch and before read-after waiters are released,
+     * so a request that waited for its events sees them. A database read that a change crossed is
+     * answered but not kept.
+     */
+    followWatched(source: { onApplied(listener: (events: readonly LoggedEvent[]) => void): () => void }) {
+      watchedFollowed = true;
+      return source.onApplied((events) => {
+        for (const e of events) if (WATCHED_TYPES.has(e.event_type)) forgetWatched(e.user_id);
+      });
     },
 
     /** The pool by play count in this experiment (every VIDEO_PLAY, autoplay included), ties newest first. */

@@ -18,15 +18,16 @@ export const COMPILE_CACHE_DIR = path.join(root, ".cache", "node-compile-cache")
  * command line nor NODE_OPTIONS sets it already (so `NODE_OPTIONS=--max-semi-space-size=16` restores
  * V8's default).
  *
- * `--max-semi-space-size=4` (MB): V8 sizes the young generation from the heap limit, which it
+ * `--max-semi-space-size=8` (MB): V8 sizes the young generation from the heap limit, which it
  * derives from the machine's memory (semi-spaces of 16 MB on a 24 GB machine), while the API's live
- * heap is about 30 MB. Request work (a CSV export, a feed page) allocates short-lived objects, which
- * 4 MB semi-spaces still collect young. surveys-csv benchmark, PostgreSQL: idle RSS 137 -> 113 MB,
- * high-water mark over start and a 1M-row export 168 -> 145 MB, throughput unchanged within the
- * noise. The cost is more frequent (each cheaper) scavenges; 2 MB was too small (objects were
- * promoted before they died, and the peak rose).
+ * heap is about 30 MB. Measured on 2026-11-25 (README, "Garbage collection"): with 4 MB, which an
+ * earlier release chose for the CSV export's memory, the feed served half the requests per second
+ * (1,700-1,900 against 3,300-3,700 closed loop) and its p99 at 500 requests/s was 2-4 times higher:
+ * requests allocate more than 4 MB semi-spaces hold between scavenges, so short-lived objects were
+ * promoted and the old generation collected often. The export's peak memory was the same with 4 and
+ * 16 MB that day (157-158 MB). 8 MB serves the feed like 16 MB with a smaller idle heap.
  */
-export const SERVER_V8_FLAGS = ["--max-semi-space-size=4"];
+export const SERVER_V8_FLAGS = ["--max-semi-space-size=8"];
 
 /**
  * Node flags for any command of a Kafka deployment. kafkajs 2.2.4 sets a timer with a negative delay

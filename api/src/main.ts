@@ -498,6 +498,15 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
       }));
       const server = await listen(buildApp(rt), config.host, config.port);
       stops.push(() => closeServer(server));
+      // In the background: running studies' neighbours, ready before their participants ask.
+      const warming = performance.now();
+      rt.recommenders.warmRunning().then(
+        (pools) => {
+          if (pools > 0)
+            log.info({ pools, ms: Math.round(performance.now() - warming) }, "recommenders warmed");
+        },
+        (err: unknown) => log.warn({ err }, "recommenders not warmed; pages load what they need"),
+      );
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
       const base = config.publicUrl.replace(`:${config.port}`, `:${port}`);

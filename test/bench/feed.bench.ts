@@ -13,7 +13,7 @@
 // or postgres or both, comma-separated; BENCH_CPU_PROF=DIR profiles the server.
 import os from "node:os";
 import { BUILTIN_KEYS, benchDatabase, type Seeded, seed } from "./feed-data.ts";
-import { closedLoop, get, type LoadResult, openLoop, summary } from "./load.ts";
+import { closedLoop, cpuSecondsOf, get, type LoadResult, openLoop, summary } from "./load.ts";
 import { percentile, startFloorServer, startServer } from "./support.ts";
 
 export const name = "feed";
@@ -69,6 +69,21 @@ function floorRequests(url: string, bytes: number) {
   };
 }
 
+/**
+ * Waits until the server is idle (under 5% of a core over a second: start-up work such as warming
+ * recommenders is done), at most 5 minutes; answers the seconds waited.
+ */
+async function settled(pid: number | undefined): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    const before = cpuSecondsOf(pid);
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = cpuSecondsOf(pid);
+    if (before === null || after === null || after - before < 0.05 || performance.now() - start > 300_000)
+      return Math.round((performance.now() - start) / 1000);
+  }
+}
+
 const p99 = (r: LoadResult) => percentile(r.latencies, 99);
 const rateOf = (r: LoadResult) => r.ok / r.seconds;
 
@@ -93,6 +108,7 @@ export async function run(): Promise<Record<string, number | string>> {
           `${data.counts.videos} videos, ${data.counts.events} events, ${data.counts.watched_videos} watched rows, ${data.counts.co_views} co-view pairs, ${data.counts.recommendation_cache} CF rows, ${data.counts.item_similarity} learned neighbours in ${((performance.now() - t) / 1000).toFixed(0)} s`;
         const server = await startServer(database.env);
         const pid = server.child.pid;
+        figures[`${label}: server settled (start-up work done) after`] = `${await settled(pid)} s`;
         const met = { p99: 0, closed: 0, pages: 0 };
         try {
           for (const key of BUILTIN_KEYS) {

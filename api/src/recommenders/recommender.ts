@@ -51,6 +51,11 @@ export interface Recommender {
   readonly propensity?: (eligible: number) => number | null;
   /** One call that says what came back and why ids were dropped (external sources); never counted. */
   probe?(request: RecommendRequest): Promise<ProbeResult>;
+  /**
+   * Prepares what pages of this pool will need (neighbours of every video), so that no request
+   * computes or reads it on a miss. Idempotent per pool; recommend() starts it too.
+   */
+  warm?(pool: Pool): Promise<void>;
 }
 
 /** One real call's outcome, for the console's "Test" button (api.md: `POST .../test`). */

@@ -74,7 +74,37 @@ export function createRecommenderServices(deps: RecommenderServicesDeps) {
     duration: metrics.served,
     monitoring,
   });
-  return { registry, pools, readModels, dispatcher, build };
+  /**
+   * Warms the recommenders of every running experiment's groups (their pools' neighbours), one
+   * experiment after the other, in the background of a starting server: the first participants'
+   * pages find them ready. Resolves with how many pools were warmed.
+   */
+  async function warmRunning(): Promise<number> {
+    const rows = (await db("groups as g")
+      .join("experiments as e", "e.id", "g.experiment_id")
+      .where("e.status", "running")
+      .distinct("g.experiment_id", "g.algorithm_feed", "g.algorithm_watch")) as {
+      experiment_id: string;
+      algorithm_feed: string;
+      algorithm_watch: string;
+    }[];
+    let warmed = 0;
+    for (const experimentId of new Set(rows.map((r) => r.experiment_id))) {
+      const keys = new Set(
+        rows
+          .filter((r) => r.experiment_id === experimentId)
+          .flatMap((r) => [r.algorithm_feed, r.algorithm_watch]),
+      );
+      const warmers = [...keys].flatMap((k) => builtins.get(k)?.warm ?? []);
+      if (warmers.length === 0) continue;
+      const pool = await pools.get(experimentId);
+      for (const warm of warmers) await warm(pool);
+      warmed++;
+    }
+    return warmed;
+  }
+
+  return { registry, pools, readModels, dispatcher, build, warmRunning };
 }
 
 export type RecommenderServices = ReturnType<typeof createRecommenderServices>;

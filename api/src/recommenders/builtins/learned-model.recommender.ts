@@ -11,6 +11,7 @@ import { idsOf, pageOfChain, type Recommender } from "../recommender.ts";
 export function createLearnedModelRecommender(readModels: ReadModels): Recommender {
   return {
     key: "learned_model",
+    warm: (pool) => readModels.warm(pool, "learned"),
     async recommend(request) {
       const { pool, current } = request;
       if (current) {

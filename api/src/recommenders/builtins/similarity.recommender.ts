@@ -168,6 +168,7 @@ async function similarOrder(readModels: ReadModels, request: RecommendRequest): 
 export function createSimilarityRecommender(readModels: ReadModels): Recommender {
   return {
     key: "similarity",
+    warm: (pool) => warmSimilarity(readModels, pool),
     async recommend(request) {
       const { pool } = request;
       void warmSimilarity(readModels, pool);

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Db, openDb, rowsOf } from "./db.ts";
+
+// The embedded database's pool holds several sessions of one PGlite engine (pglite-proxy.ts): each
+// must behave as a connection of its own would on PostgreSQL.
+describe("sessions of the embedded database", () => {
+  let dir: string;
+  let db: Db;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "feedlab-sessions-"));
+    ({ db, close } = openDb({ databaseUrl: null, dataDir: dir }));
+    await db.raw("create table t (n int primary key)");
+  });
+  afterAll(async () => {
+    await close?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const count = async () => Number(rowsOf<{ n: string }>(await db.raw("select count(*) as n from t"))[0]?.n);
+
+  it("holds other sessions' statements while a transaction is open, and lets them see it once committed", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let inside = false;
+    const trx = db.transaction(async (t) => {
+      await t("t").insert({ n: 1 });
+      inside = true;
+      await held;
+      await t("t").insert({ n: 2 });
+    });
+    while (!inside) await new Promise((r) => setTimeout(r, 5));
+    let seen: number | undefined;
+    const outside = count().then((n) => {
+      seen = n;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    // Not run inside the open transaction (it would have seen 1 row), not run at all yet.
+    expect(seen).toBeUndefined();
+    release();
+    await trx;
+    await outside;
+    expect(seen).toBe(2);
+    await db("t").delete();
+  });
+
+  it("rolls back a failed transaction without touching the statements other sessions sent meanwhile", async () => {
+    const failing = db
+      .transaction(async (t) => {
+        await t("t").insert({ n: 10 });
+        await t("t").insert({ n: 10 });
+      })
+      .catch((err: { code?: string }) => err.code);
+    const others = (async () => {
+      await db("t").insert({ n: 20 });
+      const first = await count();
+      await db("t").insert({ n: 21 });
+      return [first, await count()];
+    })();
+    expect(await failing).toBe("23505");
+    expect(await others).toEqual([1, 2]);
+    expect((await db("t").orderBy("n").pluck("n")) as number[]).toEqual([20, 21]);
+  });
+
+  it("runs many concurrent statements, all answered", async () => {
+    const n = await Promise.all(Array.from({ length: 200 }, (_, i) => db.raw("select ?::int as i", [i])));
+    expect(n.map((r) => rowsOf<{ i: number }>(r)[0]?.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+});

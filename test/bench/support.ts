@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "../harness/app.ts";
 import { freePort } from "../harness/ports.ts";
+import { profileFlags } from "../harness/processes.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BENCH_ADMIN = { username: "admin", password: "bench-password-1" } as const;
@@ -63,16 +64,6 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile into DIR when it exits (open it in Chrome's
- * DevTools, Performance tab). NODE_OPTIONS cannot carry --cpu-prof; the launcher keeps these flags
- * when it re-executes itself with the server's V8 settings.
- */
-export function profileFlags(env = process.env): string[] {
-  const dir = env.BENCH_CPU_PROF;
-  return dir ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(dir)] : [];
 }
 
 /** The floor of the serving benchmarks (floor-http.server.ts) in its own process. */

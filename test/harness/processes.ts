@@ -19,6 +19,16 @@ export interface FeedlabProcess {
   stop(): Promise<number | null>;
 }
 
+/**
+ * BENCH_CPU_PROF=DIR: a started process writes a V8 CPU profile into DIR when it exits (open it in
+ * Chrome's DevTools, Performance tab). NODE_OPTIONS cannot carry --cpu-prof; the launcher keeps these
+ * flags when it re-executes itself with the server's V8 settings.
+ */
+export function profileFlags(env = process.env): string[] {
+  const dir = env.BENCH_CPU_PROF;
+  return dir ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(dir)] : [];
+}
+
 /** Starts a role as its own process and waits until it is up (the API's banner, or the role's line). */
 export async function startRole(
   role: "api" | "projector" | "trainer" | "all",
@@ -27,7 +37,7 @@ export async function startRole(
 ): Promise<FeedlabProcess> {
   const headless = role === "projector" || role === "trainer";
   const p = port ?? (headless ? 0 : await freePort());
-  const child = spawn(process.execPath, [BIN, "start", "--role", role], {
+  const child = spawn(process.execPath, [...profileFlags(), BIN, "start", "--role", role], {
     cwd: ROOT,
     env: {
       ...process.env,

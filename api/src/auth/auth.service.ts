@@ -167,11 +167,8 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
     /** Resolves a cookie token to its principal, or null when unknown or expired. */
     async resolve(token: string): Promise<Principal | null> {
       const hash = sha256(token);
-      const cached = resolved.get(hash);
-      if (cached && cached.expiresAt > now().getTime()) return cached.principal;
-      const principal = await lookup(hash);
-      if (principal) resolved.set(hash, { principal: principal.principal, expiresAt: principal.expiresAt });
-      return principal?.principal ?? null;
+      const found = await resolved.fetch(hash, async () => (await lookup(hash)) ?? undefined);
+      return found && found.expiresAt > now().getTime() ? found.principal : null;
     },
 
     /** Forgets every resolved cookie (participants were erased: their cookies must answer 401 now). */

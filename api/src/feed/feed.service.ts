@@ -55,21 +55,21 @@ export function createFeedService({ db, dispatcher, sessions, bus, groupCacheMs 
   });
 
   async function algorithmsOf(groupId: string): Promise<GroupAlgorithms> {
-    const cached = groups.get(groupId);
-    if (cached) return cached;
+    return (await groups.fetch(groupId, () => readAlgorithms(groupId))) as GroupAlgorithms;
+  }
+
+  async function readAlgorithms(groupId: string): Promise<GroupAlgorithms> {
     const row = (await db("groups")
       .where({ id: groupId })
       .first("algorithm_feed", "algorithm_watch", "recommender_params")) as
       | { algorithm_feed: string; algorithm_watch: string; recommender_params: unknown }
       | undefined;
     // A participant's group cannot be deleted while they exist (users.group_id is RESTRICT).
-    const value: GroupAlgorithms = {
+    return {
       feed: row?.algorithm_feed ?? "",
       watch: row?.algorithm_watch ?? "",
       params: json(row?.recommender_params, {}),
     };
-    groups.set(groupId, value);
-    return value;
   }
 
   return {

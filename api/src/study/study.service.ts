@@ -211,12 +211,10 @@ export function createStudyService({ db, now }: ServiceDeps) {
      * the post survey). Cached briefly per participant. Returns the participant, let through.
      */
     async admit(p: ParticipantPrincipal, area: StudyArea): Promise<ParticipantPrincipal> {
-      let known = gateCache.get(p.userId);
-      if (!known) {
+      const known = (await gateCache.fetch(p.userId, async () => {
         const r = await row(p.userId);
-        known = { status: r.experiment_status, consentPending: consentPending(r) };
-        gateCache.set(p.userId, known);
-      }
+        return { status: r.experiment_status, consentPending: consentPending(r) };
+      })) as { status: ExperimentStatus; consentPending: boolean };
       if (known.consentPending)
         throw forbidden("consent_required", "Please read and agree to the consent form first.");
       if (known.status === "paused")

@@ -2,12 +2,19 @@
  * A small time-bounded cache for hot lookups on request paths. Entries expire after `ttlMs`; the
  * oldest entries go first when `max` is reached. In-process only: other processes see a change
  * when their entry expires, so `ttlMs` is the longest a stale value may serve.
+ *
+ * `fetch` also refreshes ahead: an entry past half its life is answered and read again in the
+ * background, so a key in steady use never makes a request wait for its lookup, and no value is ever
+ * served past `ttlMs`.
  */
 export class TtlCache<V> {
   readonly #ttlMs: number;
   readonly #max: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, { value: V; expires: number }>();
+  readonly #refreshing = new Set<string>();
+  /** Bumped by delete and clear: a lookup begun before one is not stored. */
+  #generation = 0;
 
   constructor(options: { ttlMs: number; max: number; now?: () => number }) {
     this.#ttlMs = options.ttlMs;
@@ -33,11 +40,42 @@ export class TtlCache<V> {
     this.#entries.set(key, { value, expires: this.#now() + this.#ttlMs });
   }
 
+  /**
+   * The cached value, or `load`'s (stored unless `load` answers undefined, which removes the key). A
+   * value past half its life is answered while `load` reads it again in the background.
+   */
+  async fetch(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const e = this.#entries.get(key);
+    const now = this.#now();
+    if (e && e.expires > now) {
+      if (e.expires - now < this.#ttlMs / 2 && !this.#refreshing.has(key)) {
+        this.#refreshing.add(key);
+        this.#load(key, load)
+          .catch(() => {})
+          .finally(() => this.#refreshing.delete(key));
+      }
+      return e.value;
+    }
+    return this.#load(key, load);
+  }
+
+  async #load(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const generation = this.#generation;
+    const value = await load();
+    if (generation === this.#generation) {
+      if (value === undefined) this.#entries.delete(key);
+      else this.set(key, value);
+    }
+    return value;
+  }
+
   delete(key: string): void {
     this.#entries.delete(key);
+    this.#generation++;
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#generation++;
   }
 }

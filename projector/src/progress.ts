@@ -3,10 +3,17 @@ import type { Knex } from "knex";
 import { readCheckpoints } from "./checkpoints.ts";
 import type { Projector } from "./projector.ts";
 
+interface Waiter {
+  readonly target: LogPosition;
+  finish(ok: boolean): void;
+}
+
 /**
  * Read-your-writes: waits, bounded, until the projections have passed a log position. Uses the
  * local projector's progress when this process runs one, and the stored checkpoints otherwise
- * (another process projects).
+ * (another process projects). However many requests wait, one loop reads the checkpoints (every
+ * `pollMs` while any waits): each waiter polling on its own made the database's load grow with the
+ * number of requests in flight, which slowed the projector it waited for.
  */
 export function createProgressWatcher(options: {
   db: Knex;
@@ -16,37 +23,52 @@ export function createProgressWatcher(options: {
 }) {
   const { db, consumer, local } = options;
   const pollMs = options.pollMs ?? 25;
+  const waiters = new Set<Waiter>();
+  let polling = false;
+
+  const settle = (reached: LogPosition) => {
+    for (const w of waiters) if (covers(reached, w.target)) w.finish(true);
+  };
+  local?.onProgress(() => {
+    if (waiters.size > 0) settle(local.reached());
+  });
+
+  async function poll(): Promise<void> {
+    if (polling) return;
+    polling = true;
+    try {
+      while (waiters.size > 0) {
+        await new Promise((r) => setTimeout(r, pollMs));
+        if (waiters.size === 0) break;
+        try {
+          settle(await readCheckpoints(db, consumer));
+        } catch {
+          // The database is busy or down: keep waiting until the deadlines.
+        }
+      }
+    } finally {
+      polling = false;
+    }
+  }
+
   return {
     /** Resolves true once `target` is applied, false when `timeoutMs` passes first. */
     async waitFor(target: LogPosition, timeoutMs: number): Promise<boolean> {
       if (target.size === 0) return true;
       if (local && covers(local.reached(), target)) return true;
       if (covers(await readCheckpoints(db, consumer), target)) return true;
-      const deadline = Date.now() + timeoutMs;
       return new Promise<boolean>((resolve) => {
-        let done = false;
-        let timer: NodeJS.Timeout | null = null;
-        const finish = (ok: boolean) => {
-          if (done) return;
-          done = true;
-          off?.();
-          if (timer) clearTimeout(timer);
-          resolve(ok);
+        const waiter: Waiter = {
+          target,
+          finish: (ok) => {
+            if (!waiters.delete(waiter)) return;
+            clearTimeout(timer);
+            resolve(ok);
+          },
         };
-        const off = local?.onProgress(() => {
-          if (covers(local.reached(), target)) finish(true);
-        });
-        const poll = async () => {
-          if (done) return;
-          if (Date.now() >= deadline) return finish(false);
-          try {
-            if (covers(await readCheckpoints(db, consumer), target)) return finish(true);
-          } catch {
-            // The database is busy or down: keep waiting until the deadline.
-          }
-          timer = setTimeout(poll, Math.min(local ? pollMs * 8 : pollMs, Math.max(1, deadline - Date.now())));
-        };
-        timer = setTimeout(poll, pollMs);
+        const timer = setTimeout(() => waiter.finish(false), timeoutMs);
+        waiters.add(waiter);
+        void poll();
       });
     },
   };

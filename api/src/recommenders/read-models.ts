@@ -45,6 +45,10 @@ interface PopularityEntry {
   loading?: Promise<PopularityOrder>;
 }
 
+/** Whether two lists of (video, count) pairs are the same, in the same order. */
+const samePairs = (a: readonly (readonly [string, number])[], b: readonly (readonly [string, number])[]) =>
+  a.length === b.length && a.every(([id, n], i) => b[i]?.[0] === id && b[i]?.[1] === n);
+
 const keyOf = (experimentId: string, externalId: string) => `${experimentId}\u0000${externalId}`;
 const split = (key: string) => key.split("\u0000") as [string, string];
 
@@ -90,7 +94,8 @@ export function createReadModels(options: ReadModelOptions) {
         const partners = await topCoViewed(db, experimentId, ids, CO_VIEWS_KEPT);
         return new Map([...partners].map(([id, list]) => [id, list.slice(0, CO_VIEWS_KEPT)]));
       }),
-    { fallback: [], refreshMs, max: 50_000, now },
+    // Unchanged co-views keep their array: the similarity built-in's blends made from it stay valid.
+    { fallback: [], refreshMs, max: 50_000, now, equal: samePairs },
   );
 
   /** The trainer's neighbours of a video (item_similarity), best first. */
@@ -121,7 +126,7 @@ export function createReadModels(options: ReadModelOptions) {
 
   /**
    * Watched history per participant (external ids), kept only while `followWatched` tells this
-   * process of every change to it; `changedAt` is bumped by each change so that a read in flight
+   * process of every change to it; `watchedChangedAt` is bumped by each change so that a read in flight
    * across one is answered but not kept.
    */
   const watchedCache = new Map<string, readonly string[]>();

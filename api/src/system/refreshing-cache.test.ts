@@ -52,6 +52,33 @@ describe("RefreshingCache", () => {
     expect(h.loads).toEqual([["x"], ["y"]]);
   });
 
+  it("keeps the held value when a refresh loads an equal one", async () => {
+    let clock = 0;
+    let value = { n: 1 };
+    const cache = new RefreshingCache<{ n: number }>(
+      async (keys) => new Map(keys.map((k) => [k, { ...value }])),
+      {
+        fallback: { n: 0 },
+        refreshMs: 1000,
+        max: 10,
+        now: () => clock,
+        equal: (a, b) => a.n === b.n,
+      },
+    );
+    const first = await cache.get("k");
+    clock += 1500;
+    await cache.get("k");
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.get("k")).toBe(first);
+    value = { n: 2 };
+    clock += 1500;
+    await cache.get("k");
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.get("k")).toEqual({ n: 2 });
+  });
+
   it("gives the fallback for a key the loader leaves out, and keeps at most max keys", async () => {
     const h = harness();
     expect(await h.cache.get("absent")).toBe("none");

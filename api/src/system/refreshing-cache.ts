@@ -18,20 +18,32 @@ export class RefreshingCache<V> {
   readonly #refreshMs: number;
   readonly #max: number;
   readonly #now: () => number;
+  readonly #equal: ((a: V, b: V) => boolean) | undefined;
   readonly #entries = new Map<string, Entry<V>>();
   /** Keys waiting for the next batch, with how to settle their entries' `loading`. */
   #queued: { key: string; entry: Entry<V>; settle: (value: V | Error) => void }[] = [];
 
-  /** `fallback` is the value of a key `loadMany` leaves out (say, a video without co-views). */
+  /**
+   * `fallback` is the value of a key `loadMany` leaves out (say, a video without co-views). With
+   * `equal`, a refresh that loads a value equal to the one held keeps the held one (the same object),
+   * so what callers derived from it stays valid.
+   */
   constructor(
     loadMany: (keys: readonly string[]) => Promise<ReadonlyMap<string, V>>,
-    options: { fallback: V; refreshMs: number; max: number; now?: () => number },
+    options: {
+      fallback: V;
+      refreshMs: number;
+      max: number;
+      now?: () => number;
+      equal?: (a: V, b: V) => boolean;
+    },
   ) {
     this.#loadMany = loadMany;
     this.#fallback = options.fallback;
     this.#refreshMs = options.refreshMs;
     this.#max = options.max;
     this.#now = options.now ?? Date.now;
+    this.#equal = options.equal;
   }
 
   get(key: string): Promise<V> {
@@ -74,7 +86,9 @@ export class RefreshingCache<V> {
       (values) => {
         const at = this.#now();
         for (const { key, entry, settle } of batch) {
-          const value = values.get(key) ?? this.#fallback;
+          const loaded = values.get(key) ?? this.#fallback;
+          const value =
+            entry.value !== undefined && this.#equal?.(entry.value, loaded) ? entry.value : loaded;
           entry.value = value;
           entry.at = at;
           entry.loading = undefined;

@@ -20,12 +20,11 @@ export const COMPILE_CACHE_DIR = path.join(root, ".cache", "node-compile-cache")
  *
  * `--max-semi-space-size=8` (MB): V8 sizes the young generation from the heap limit, which it
  * derives from the machine's memory (semi-spaces of 16 MB on a 24 GB machine), while the API's live
- * heap is about 30 MB. Measured on 2026-11-25 (README, "Garbage collection"): with 4 MB, which an
- * earlier release chose for the CSV export's memory, the feed served half the requests per second
- * (1,700-1,900 against 3,300-3,700 closed loop) and its p99 at 500 requests/s was 2-4 times higher:
- * requests allocate more than 4 MB semi-spaces hold between scavenges, so short-lived objects were
- * promoted and the old generation collected often. The export's peak memory was the same with 4 and
- * 16 MB that day (157-158 MB). 8 MB serves the feed like 16 MB with a smaller idle heap.
+ * heap is about 30 MB. Request work (a CSV export, a feed page) allocates short-lived objects, which
+ * 8 MB semi-spaces still collect young. Measured on 2026-11-25 (README, "Garbage collection"): the
+ * surveys CSV export of 1M rows on PostgreSQL peaked at 150 MB with 8 MB, 168 MB with 4 MB (the
+ * earlier setting) and 156 MB with 16 MB (idle 124, 116 and 138 MB); the feed's throughput and tails
+ * were the same with all three within the machine's noise.
  */
 export const SERVER_V8_FLAGS = ["--max-semi-space-size=8"];
 

@@ -15,6 +15,32 @@ import { batch } from "./intake.bench.ts";
 /** Rows per transaction: the projector's largest batch. */
 const CHUNK = 2000;
 
+/** An event of a generated batch as the API logs it, stamped for `who`. */
+export function loggedEventOf(
+  w: ReturnType<typeof batch>[number],
+  who: { session: string; user: string; login: string; experiment: string; group: string },
+): LoggedEvent {
+  return {
+    watch_ratio: null,
+    watch_duration: null,
+    position_in_feed: null,
+    video_id: null,
+    ...w,
+    session_id: who.session,
+    user_id: who.user,
+    login_id: who.login,
+    experiment_id: who.experiment,
+    group_id: who.group,
+    event_type: w.event_type,
+    received_at: new Date().toISOString(),
+    algorithm_feed: "popularity",
+    algorithm_watch: "similarity",
+    payload: w.payload as Record<string, unknown>,
+    ui_feed: "grid-desktop",
+    ui_watch: "grid-desktop",
+  };
+}
+
 /** `count` events as the load generator sends them (4 normal batches to 1 high-frequency), stamped. */
 export function loggedEvents(count: number, participants = 32): LoggedEvent[] {
   const people = Array.from({ length: participants }, () => ({
@@ -28,27 +54,16 @@ export function loggedEvents(count: number, participants = 32): LoggedEvent[] {
   const out: LoggedEvent[] = [];
   for (let n = 0; out.length < count; n++) {
     const p = people[n % people.length] as (typeof people)[number];
-    const now = new Date().toISOString();
     for (const w of batch(p, videos, n % 5 === 4)) {
-      out.push({
-        watch_ratio: null,
-        watch_duration: null,
-        position_in_feed: null,
-        video_id: null,
-        ...w,
-        session_id: p.session,
-        user_id: p.user,
-        login_id: `floor-${n % people.length}`,
-        experiment_id: experiment,
-        group_id: groups[n % 2] as string,
-        event_type: w.event_type,
-        received_at: now,
-        algorithm_feed: "popularity",
-        algorithm_watch: "similarity",
-        payload: w.payload as Record<string, unknown>,
-        ui_feed: "grid-desktop",
-        ui_watch: "grid-desktop",
-      });
+      out.push(
+        loggedEventOf(w, {
+          session: p.session,
+          user: p.user,
+          login: `floor-${n % people.length}`,
+          experiment,
+          group: groups[n % 2] as string,
+        }),
+      );
     }
   }
   return out.slice(0, count);

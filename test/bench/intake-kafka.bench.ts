@@ -2,14 +2,14 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
-import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import { encodeLoggedEvent } from "@feedlab/schemas";
 import { Kafka, logLevel } from "kafkajs";
 import { startKafka } from "../harness/kafka.ts";
 import { freePort } from "../harness/ports.ts";
 import { startPostgres } from "../harness/postgres.ts";
 import { adminClient, startRole } from "../harness/processes.ts";
 import { batch, measure } from "./intake.bench.ts";
-import { postgresFloor } from "./intake-floor.ts";
+import { loggedEventOf, postgresFloor } from "./intake-floor.ts";
 import { memoryOf } from "./support.ts";
 
 export const name = "intake-kafka";
@@ -84,27 +84,14 @@ async function brokerFloor(brokers: string, seconds = 15, clients = 8): Promise<
     Array.from({ length: clients }, async (_, c) => {
       for (let n = 0; performance.now() < until; n++) {
         const session = sessions[(c + clients * (n % 4)) % sessions.length] as (typeof sessions)[number];
-        const now = new Date().toISOString();
         const messages = batch(session, videos, n % 5 === 4).map((w) => {
-          const e: LoggedEvent = {
-            watch_ratio: null,
-            watch_duration: null,
-            position_in_feed: null,
-            video_id: null,
-            ...w,
-            session_id: session.id,
-            user_id: session.id,
-            login_id: `bench-${c}`,
-            experiment_id: session.id,
-            group_id: session.id,
-            event_type: w.event_type,
-            received_at: now,
-            algorithm_feed: "popularity",
-            algorithm_watch: "similarity",
-            payload: w.payload as Record<string, unknown>,
-            ui_feed: "grid-desktop",
-            ui_watch: "grid-desktop",
-          };
+          const e = loggedEventOf(w, {
+            session: session.id,
+            user: session.id,
+            login: `bench-${c}`,
+            experiment: session.id,
+            group: session.id,
+          });
           return { key: session.id, value: encodeLoggedEvent(e) };
         });
         await producer.send({ topic, acks: -1, messages });
@@ -140,26 +127,9 @@ export async function run() {
       },
     });
     const floor = await brokerFloor(kafka.brokers);
-    const sample = batch({ seq: 0 }, ["video-0"], false).map((w) =>
-      encodeLoggedEvent({
-        watch_ratio: null,
-        watch_duration: null,
-        position_in_feed: null,
-        video_id: null,
-        ...w,
-        session_id: randomUUID(),
-        user_id: randomUUID(),
-        login_id: "bench-0",
-        experiment_id: randomUUID(),
-        group_id: randomUUID(),
-        received_at: new Date().toISOString(),
-        algorithm_feed: "popularity",
-        algorithm_watch: "similarity",
-        payload: w.payload as Record<string, unknown>,
-        ui_feed: "grid-desktop",
-        ui_watch: "grid-desktop",
-      }),
-    );
+    const id = randomUUID();
+    const who = { session: id, user: id, login: "bench-0", experiment: id, group: id };
+    const sample = batch({ seq: 0 }, ["video-0"], false).map((w) => encodeLoggedEvent(loggedEventOf(w, who)));
     const bytes = Math.round(sample.reduce((a, b) => a + b.length, 0) / sample.length);
     const perf = await perfTestFloor(kafka.brokers, bytes);
     const sent = Number(result["events sent"]);

@@ -1,21 +1,23 @@
 // `node test/bench/run.ts surveys-csv`: CSV export of 100,000 survey responses with 10 questions each
 // (1,000,000 rows), streamed over HTTP from an API process of its own. Figures: rows per second of the
-// download and the API process's peak memory, on PostgreSQL (a throwaway cluster) and on PGlite.
+// download and the API process's peak memory, on PostgreSQL (a throwaway cluster) and on PGlite,
+// each beside its floor (surveys-csv.floor.ts: the export function alone in a process of its own).
 // Goal (issue "Surveys end to end"): at least 100,000 rows/s, streamed, peak RSS under 150 MB.
 // BENCH_RESPONSES overrides the number of responses; BENCH_BACKENDS=postgres (or pglite) runs one.
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
-import { COMPILE_CACHE_DIR } from "../../bin/node-settings.mjs";
+import { COMPILE_CACHE_DIR, SERVER_V8_FLAGS } from "../../bin/node-settings.mjs";
 import { startPostgres } from "../harness/postgres.ts";
 import { memoryOf, startServer } from "./support.ts";
 
 export const name = "surveys-csv";
 export const description =
-  "CSV export of 100,000 responses x 10 questions (1M rows), streamed over HTTP; rows/s and API peak RSS";
+  "CSV export of 100,000 responses x 10 questions (1M rows), streamed over HTTP; rows/s and API peak RSS, beside a floor: the same export function alone in a Node process of its own, to /dev/null";
 
 const RESPONSES = Number(process.env.BENCH_RESPONSES ?? 100_000);
 const QUESTIONS = 10;
@@ -174,6 +176,21 @@ const V8_SETTINGS: readonly (readonly [string, string])[] = [
   ["V8 default semi-space", "--max-semi-space-size=16"],
 ];
 
+/**
+ * The floor: surveys-csv.floor.ts in a process of its own (same Node, same V8 settings as the server),
+ * exporting the same survey with the same function to /dev/null.
+ */
+function floor(env: Record<string, string>, surveyId: string) {
+  const r = spawnSync(
+    process.execPath,
+    [...SERVER_V8_FLAGS, path.join(import.meta.dirname, "surveys-csv.floor.ts")],
+    { env: { ...process.env, ...env, SURVEY_ID: surveyId }, encoding: "utf8", maxBuffer: 2 ** 20 },
+  );
+  const line = r.stdout.trim().split("\n").at(-1) ?? "";
+  if (r.status !== 0 || !line.startsWith("{")) throw new Error(`the floor failed:\n${r.stderr}`);
+  return JSON.parse(line) as { rows: number; rowsPerSecond: number; idleRss: number; peakRss: number };
+}
+
 export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
   // From its second start on, `feedlab start` runs without Node's TypeScript stripper (20-25 MB).
@@ -185,13 +202,18 @@ export async function run(): Promise<Record<string, number | string>> {
     seedSeconds: number,
   ) => {
     figures[`${backend}: seeding`] = `${RESPONSES} responses in ${seedSeconds.toFixed(1)} s`;
+    const f = floor(env, surveyId);
+    figures[`${backend}, floor (the export function alone, own process): rows/s`] = Math.round(
+      f.rowsPerSecond,
+    );
+    figures[`${backend}, floor: RSS idle -> peak`] = `${mb(f.idleRss)} -> ${mb(f.peakRss)}`;
     for (const [setting, nodeOptions] of V8_SETTINGS) {
       const m = await measure(env, surveyId, nodeOptions);
       const label = `${backend}, ${setting}`;
       figures[`${label}: rows/s`] =
-        `${Math.round(m.rowsPerSecond)} (${m.rows} rows, ${m.megabytes.toFixed(0)} MB in ${m.seconds.toFixed(2)} s, first byte ${m.firstByteMs.toFixed(0)} ms)`;
+        `${Math.round(m.rowsPerSecond)} (${m.rows} rows, ${m.megabytes.toFixed(0)} MB in ${m.seconds.toFixed(2)} s, first byte ${m.firstByteMs.toFixed(0)} ms; ${(m.rowsPerSecond / f.rowsPerSecond).toFixed(2)} of the floor)`;
       figures[`${label}: RSS idle -> peak`] =
-        `${mb(m.idleRss)} -> ${mb(m.sampledPeakRss)} (since start ${mb(m.maxRss)})`;
+        `${mb(m.idleRss)} -> ${mb(m.sampledPeakRss)} (since start ${mb(m.maxRss)}; peak ${(m.sampledPeakRss / f.peakRss).toFixed(2)}x the floor's)`;
     }
   };
 

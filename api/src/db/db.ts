@@ -65,7 +65,7 @@ export interface DbOptions {
   readonly databaseUrl: string | null;
   /** Folder of the embedded database (`<dataDir>/pgdata`); ignored with a databaseUrl. */
   readonly dataDir: string;
-  /** Connection pool size for PostgreSQL (PGlite has exactly one connection). */
+  /** Connection pool size for PostgreSQL (PGlite's pool is PGLITE_SESSIONS sessions of one engine). */
   readonly poolMax?: number;
 }
 
@@ -89,8 +89,8 @@ export function openDb(options: DbOptions): OpenDb {
   const dir = path.join(options.dataDir, "pgdata");
   mkdirSync(dir, { recursive: true });
   const release = lockDataDir(options.dataDir);
-  // knex-pglite fixes the pool at one connection: PGlite is single-user. The engine runs in a
-  // worker thread (pglite-proxy.ts) so that it does not compete with HTTP for the event loop.
+  // PGlite is one Postgres session, run in a worker thread (pglite-proxy.ts) so that it does not
+  // compete with HTTP for the event loop; the pool's sessions share it (see pgliteClient).
   const pglite = createPgliteProxy(dir);
   const config = { client: pgliteClient(), dialect: "postgres", connection: () => ({ pglite }) };
   const db = knex(config as unknown as Knex.Config);

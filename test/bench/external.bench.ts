@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { expectedIds } from "./external-ranking.ts";
-import { benchDatabase } from "./feed-data.ts";
+import { type BenchUser, benchDatabase, type Seeded } from "./feed-data.ts";
 import { get, openLoop, summary } from "./load.ts";
-import { percentile, startServer } from "./support.ts";
+import { percentile, startFloorServer, startServer } from "./support.ts";
 
 export const name = "external";
 export const description =
@@ -59,6 +59,49 @@ function startFake(videoIds: string[]) {
   };
 }
 
+/**
+ * The load: each slow participant starts at a random moment of the first DELAY_MS, then asks again
+ * as soon as answered, so USERS requests are in flight from then on; once they are, built-in
+ * requests at BUILTIN_RATE. `slow` answers null when right, else what was wrong.
+ */
+async function load(
+  data: Seeded,
+  fake: ReturnType<typeof startFake>,
+  slow: (u: BenchUser, expected: readonly string[]) => Promise<string | null>,
+  builtinRequest: (i: number) => Promise<boolean>,
+) {
+  const until = performance.now() + SECONDS * 1000;
+  let correct = 0;
+  let wrong = 0;
+  let firstWrong = "";
+  const latencies: number[] = [];
+  const loops = data.fresh.map(async (u) => {
+    await new Promise((r) => setTimeout(r, Math.random() * DELAY_MS));
+    const expected = expectedIds(u.userId, data.videoIds, 21).slice(0, 20);
+    while (performance.now() < until) {
+      const t = performance.now();
+      const problem = await slow(u, expected).catch((err: unknown) => String(err));
+      if (problem === null) correct++;
+      else {
+        wrong++;
+        firstWrong ||= problem;
+      }
+      latencies.push(performance.now() - t);
+    }
+  });
+  await new Promise((r) => setTimeout(r, DELAY_MS + 500));
+  const fakeDuring = await fake.report();
+  const builtin = await openLoop(
+    BUILTIN_RATE,
+    Math.max(1, SECONDS - (DELAY_MS + 500) / 1000 - 1),
+    builtinRequest,
+  );
+  await Promise.all(loops);
+  const fakeAfter = await fake.report();
+  latencies.sort((a, b) => a - b);
+  return { correct, wrong, firstWrong, latencies, builtin, fakeDuring, fakeAfter };
+}
+
 export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
   for (const backend of BACKENDS) {
@@ -76,8 +119,9 @@ export async function run(): Promise<Record<string, number | string>> {
           fresh: { group: KEY, count: USERS },
         });
       })();
-      fake = startFake(data.videoIds);
-      const { port } = await fake.ready;
+      const started = startFake(data.videoIds);
+      fake = started;
+      const { port } = await started.ready;
       await database.db("recommenders").insert({
         key: KEY,
         kind: "external_http",
@@ -107,54 +151,18 @@ export async function run(): Promise<Record<string, number | string>> {
           return res.status === 200 && (JSON.parse(res.text) as { items: unknown[] }).items.length === 20;
         };
         await openLoop(BUILTIN_RATE, 3, builtinRequest);
-
-        // 1. The slow participants: each starts at a random moment of the first DELAY_MS, then asks
-        //    again as soon as answered, so USERS requests are in flight from then on.
-        const started = performance.now();
-        const until = started + SECONDS * 1000;
-        let correct = 0;
-        let wrong = 0;
-        const latencies: number[] = [];
-        let firstWrong = "";
-        const loops = data.fresh.map(async (u) => {
-          await new Promise((r) => setTimeout(r, Math.random() * DELAY_MS));
-          const expected = expectedIds(u.userId, data.videoIds, 21).slice(0, 20);
-          while (performance.now() < until) {
-            const t = performance.now();
-            try {
-              const res = await get(`${server.url}/feed?session_id=${u.sessionId}&limit=20`, {
-                cookie: u.cookie,
-              });
-              const text = res.text;
-              const body =
-                res.status === 200
-                  ? (JSON.parse(text) as { items: { id: string }[]; has_more: boolean })
-                  : null;
-              const ok = body?.has_more === true && body.items.map((v) => v.id).join() === expected.join();
-              if (ok) correct++;
-              else {
-                wrong++;
-                firstWrong ||= `HTTP ${res.status} ${text.slice(0, 200)}`;
-              }
-            } catch (err) {
-              wrong++;
-              firstWrong ||= String(err);
-            }
-            latencies.push(performance.now() - t);
-          }
-        });
-
-        // 2. Meanwhile, once all slow requests are in flight: built-in feed requests at a fixed rate.
-        await new Promise((r) => setTimeout(r, DELAY_MS + 500));
-        const fakeDuring = await fake.report();
-        const builtin = await openLoop(
-          BUILTIN_RATE,
-          Math.max(1, SECONDS - (DELAY_MS + 500) / 1000 - 1),
-          builtinRequest,
-        );
-        await Promise.all(loops);
-        const fakeAfter = await fake.report();
-        latencies.sort((a, b) => a - b);
+        const slowRequest = async (u: BenchUser, expected: readonly string[]) => {
+          const res = await get(`${server.url}/feed?session_id=${u.sessionId}&limit=20`, {
+            cookie: u.cookie,
+          });
+          const body =
+            res.status === 200
+              ? (JSON.parse(res.text) as { items: { id: string }[]; has_more: boolean })
+              : null;
+          const ok = body?.has_more === true && body.items.map((v) => v.id).join() === expected.join();
+          return ok ? null : `HTTP ${res.status} ${res.text.slice(0, 200)}`;
+        };
+        const r = await load(data, started, slowRequest, builtinRequest);
         const metrics = await (await fetch(`${server.url}/metrics`)).text();
         const failures = [
           ...metrics.matchAll(/feedlab_recommender_external_failures_total\{[^}]*kind="(\w+)"\} (\d+)/g),
@@ -162,18 +170,41 @@ export async function run(): Promise<Record<string, number | string>> {
           .map((m) => `${m[1]}=${m[2]}`)
           .join(", ");
         figures[`${label}: slow requests answered`] =
-          `${correct + wrong} (${correct} correct, ${wrong} wrong${firstWrong ? `: ${firstWrong}` : ""})`;
+          `${r.correct + r.wrong} (${r.correct} correct, ${r.wrong} wrong${r.firstWrong ? `: ${r.firstWrong}` : ""})`;
         figures[`${label}: in flight at the service`] =
-          `${fakeDuring.inFlight} when the built-in load started, at most ${fakeAfter.maxInFlight}`;
+          `${r.fakeDuring.inFlight} when the built-in load started, at most ${r.fakeAfter.maxInFlight}`;
         figures[`${label}: slow request latency`] =
-          `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`;
+          `p50 ${percentile(r.latencies, 50).toFixed(0)} ms, p99 ${percentile(r.latencies, 99).toFixed(0)} ms`;
         figures[`${label}: external failures (metrics)`] = failures || "none";
-        figures[`${label}: built-in recency /feed at ${BUILTIN_RATE}/s meanwhile`] = summary(builtin);
-        figures[`${label}: built-in p99 (ms)`] = Number(percentile(builtin.latencies, 99).toFixed(1));
+        figures[`${label}: built-in recency /feed at ${BUILTIN_RATE}/s meanwhile`] = summary(r.builtin);
+        figures[`${label}: built-in p99 (ms)`] = Number(percentile(r.builtin.latencies, 99).toFixed(1));
         figures[`${label}: server peak RSS (MB)`] = server.peakRssMb();
         figures[`${label}: machine load average (1 min) at the end`] = os.loadavg()[0]?.toFixed(2) ?? "";
       } finally {
         await server.stop();
+      }
+      // The floor: the same load against a plain node:http server that relays each slow request to
+      // the same service with undici and answers built-in requests with a constant body.
+      const floor = await startFloorServer({ RELAY_URL: `http://127.0.0.1:${port}/recommend` });
+      try {
+        const builtinFloor = async () => {
+          const res = await get(`${floor.url}/floor?bytes=11226`, {});
+          return res.status === 200;
+        };
+        const slowFloor = async (u: BenchUser, expected: readonly string[]) => {
+          const res = await get(`${floor.url}/relay?user_id=${u.userId}&limit=21`, {});
+          const ids = res.status === 200 ? (JSON.parse(res.text) as { video_ids: string[] }).video_ids : [];
+          return ids.slice(0, 20).join() === expected.join()
+            ? null
+            : `HTTP ${res.status} ${res.text.slice(0, 200)}`;
+        };
+        const f = await load(data, started, slowFloor, builtinFloor);
+        figures[`${label}: floor: slow requests answered`] = `${f.correct + f.wrong} (${f.correct} correct)`;
+        figures[`${label}: floor: slow request latency`] =
+          `p50 ${percentile(f.latencies, 50).toFixed(0)} ms, p99 ${percentile(f.latencies, 99).toFixed(0)} ms`;
+        figures[`${label}: floor: constant body at ${BUILTIN_RATE}/s meanwhile`] = summary(f.builtin);
+      } finally {
+        await floor.stop();
       }
     } finally {
       await fake?.close();

@@ -1,7 +1,12 @@
 // The floor of the serving benchmarks: a plain node:http server (no framework, no database) that
 // answers every GET with a constant JSON body of `?bytes=N` bytes (default FLOOR_BYTES), on the port
-// PORT. Started as its own process, as `feedlab start` is, by feed.bench.ts.
+// PORT. `GET /relay?user_id=U&limit=N` instead posts {user_id, limit} to RELAY_URL with undici's
+// keep-alive pool (as Feedlab calls an external recommender) and answers its body (external.bench.ts).
+// Started as its own process, as `feedlab start` is, by feed.bench.ts and external.bench.ts.
 import http from "node:http";
+import { Agent, request } from "undici";
+
+const relay = new Agent({ connections: 1024, keepAliveTimeout: 60_000 });
 
 const bodies = new Map<number, Buffer>();
 const bodyOf = (bytes: number) => {
@@ -15,6 +20,25 @@ const bodyOf = (bytes: number) => {
 };
 
 const server = http.createServer((req, res) => {
+  if (req.url?.startsWith("/relay?")) {
+    const query = new URLSearchParams(req.url.slice("/relay?".length));
+    request(process.env.RELAY_URL ?? "", {
+      method: "POST",
+      dispatcher: relay,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ user_id: query.get("user_id"), limit: Number(query.get("limit")) }),
+    }).then(
+      async (r) => {
+        const body = Buffer.from(await r.body.arrayBuffer());
+        res.writeHead(r.statusCode, { "content-type": "application/json", "content-length": body.length });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(502).end();
+      },
+    );
+    return;
+  }
   const q = req.url?.indexOf("bytes=") ?? -1;
   const bytes = q >= 0 ? Number.parseInt(req.url?.slice(q + 6) ?? "", 10) : Number(process.env.FLOOR_BYTES);
   const body = bodyOf(Number.isFinite(bytes) ? bytes : 0);

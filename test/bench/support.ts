@@ -66,15 +66,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   };
 }
 
-/** The floor of the serving benchmarks (floor-http.server.ts) in its own process. */
-export async function startFloorServer(): Promise<{
+/** The floor of the serving benchmarks (floor-http.server.ts) in its own process; `env` adds to its environment. */
+export async function startFloorServer(env: Record<string, string> = {}): Promise<{
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "floor-http.server.ts")], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {

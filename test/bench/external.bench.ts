@@ -10,7 +10,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { expectedIds } from "./external-ranking.ts";
 import { type BenchUser, benchDatabase, type Seeded } from "./feed-data.ts";
-import { get, openLoop, summary } from "./load.ts";
+import { floorRequest, get, openLoop, summary } from "./load.ts";
 import { percentile, startFloorServer, startServer } from "./support.ts";
 
 export const name = "external";
@@ -119,6 +119,7 @@ export async function run(): Promise<Record<string, number | string>> {
           fresh: { group: KEY, count: USERS },
         });
       })();
+      let builtinBytes = 0;
       const started = startFake(data.videoIds);
       fake = started;
       const { port } = await started.ready;
@@ -148,6 +149,7 @@ export async function run(): Promise<Record<string, number | string>> {
           const res = await get(`${server.url}/feed?session_id=${u.sessionId}&limit=20`, {
             cookie: u.cookie,
           });
+          builtinBytes = Buffer.byteLength(res.text);
           return res.status === 200 && (JSON.parse(res.text) as { items: unknown[] }).items.length === 20;
         };
         await openLoop(BUILTIN_RATE, 3, builtinRequest);
@@ -187,10 +189,8 @@ export async function run(): Promise<Record<string, number | string>> {
       // the same service with undici and answers built-in requests with a constant body.
       const floor = await startFloorServer({ RELAY_URL: `http://127.0.0.1:${port}/recommend` });
       try {
-        const builtinFloor = async () => {
-          const res = await get(`${floor.url}/floor?bytes=11226`, {});
-          return res.status === 200;
-        };
+        // Built-in requests of the floor: a constant body of the built-in page's size.
+        const builtinFloor = floorRequest(floor.url, builtinBytes);
         const slowFloor = async (u: BenchUser, expected: readonly string[]) => {
           const res = await get(`${floor.url}/relay?user_id=${u.userId}&limit=21`, {});
           const ids = res.status === 200 ? (JSON.parse(res.text) as { video_ids: string[] }).video_ids : [];

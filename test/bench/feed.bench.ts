@@ -13,7 +13,8 @@
 // or postgres or both, comma-separated; BENCH_CPU_PROF=DIR profiles the server.
 import os from "node:os";
 import { BUILTIN_KEYS, benchDatabase, type Seeded, seed } from "./feed-data.ts";
-import { closedLoop, cpuSecondsOf, get, type LoadResult, openLoop, summary } from "./load.ts";
+import { closedLoop, floorRequest, get, type LoadResult, openLoop, summary } from "./load.ts";
+import { cpuSecondsOf } from "./proc.ts";
 import { percentile, startFloorServer, startServer } from "./support.ts";
 
 export const name = "feed";
@@ -59,14 +60,6 @@ function pageRequests(url: string, data: Seeded, key: string, surface: "feed" | 
     return good;
   };
   return { fire, meanBytes: () => Math.round(bytes / Math.max(1, answered)) };
-}
-
-/** The floor's requests: the same generator, a constant body of `bytes`, parsed like a page. */
-function floorRequests(url: string, bytes: number) {
-  return async () => {
-    const res = await get(`${url}/floor?bytes=${bytes}`, {});
-    return res.status === 200 && Array.isArray((JSON.parse(res.text) as { items: unknown[] }).items);
-  };
 }
 
 /**
@@ -118,7 +111,7 @@ export async function run(): Promise<Record<string, number | string>> {
               const requests = pageRequests(server.url, data, key, surface);
               await openLoop(RATE, WARMUP_SECONDS, requests.fire, pid);
               const open = await openLoop(RATE, SECONDS, requests.fire, pid);
-              const floorFire = floorRequests(floor.url, requests.meanBytes());
+              const floorFire = floorRequest(floor.url, requests.meanBytes());
               const floorOpen = await openLoop(RATE, SECONDS, floorFire, floor.child.pid);
               const closed = await closedLoop(CONCURRENCY, CLOSED_SECONDS, requests.fire, pid);
               const floorClosed = await closedLoop(CONCURRENCY, CLOSED_SECONDS, floorFire, floor.child.pid);

@@ -1,8 +1,8 @@
 // The load generator of the serving benchmarks (feed, external): undici's keep-alive pool, open and
 // closed loops, and what the generator itself costs (its CPU use, so a figure limited by the
 // generator shows as such).
-import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
+import { cpuSecondsOf } from "./proc.ts";
 import { percentile } from "./support.ts";
 
 /** Keep-alive connections, lighter than `fetch` per request. */
@@ -23,6 +23,17 @@ export async function get(
   return { status: res.statusCode, text: await res.body.text() };
 }
 
+/**
+ * A request of the floor (floor-http.server.ts): the same generator, a constant body of `bytes`,
+ * parsed like a page.
+ */
+export function floorRequest(url: string, bytes: number): () => Promise<boolean> {
+  return async () => {
+    const res = await get(`${url}/floor?bytes=${bytes}`, {});
+    return res.status === 200 && Array.isArray((JSON.parse(res.text) as { items: unknown[] }).items);
+  };
+}
+
 export interface LoadResult {
   readonly sent: number;
   readonly ok: number;
@@ -34,19 +45,6 @@ export interface LoadResult {
   readonly generatorCpu: number;
   /** CPU the measured server used meanwhile (share of one core), when its pid was given. */
   readonly serverCpu: number | null;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc; null when unknown. */
-export function cpuSecondsOf(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    // Fields after the command name (which may hold spaces, hence the last ")"): utime is the 12th.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 /** Measures the CPU of this process and of `serverPid` over `work`. */

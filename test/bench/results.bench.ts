@@ -10,7 +10,8 @@ import { eventPages } from "@feedlab/projector";
 import pg from "pg";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { startPostgres } from "../harness/postgres.ts";
-import { memoryOf, startServer } from "./support.ts";
+import { memoryOf } from "./proc.ts";
+import { startServer } from "./support.ts";
 
 export const name = "results";
 export const description =

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "../harness/app.ts";
 import { freePort } from "../harness/ports.ts";
 import { profileFlags } from "../harness/processes.ts";
+import { memoryOf } from "./proc.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BENCH_ADMIN = { username: "admin", password: "bench-password-1" } as const;
@@ -90,20 +91,6 @@ export async function startFloorServer(env: Record<string, string> = {}): Promis
       await exited;
     },
   };
-}
-
-/**
- * VmRSS (now) and VmHWM (the high-water mark since the process started) of a process, in bytes, from
- * /proc (Linux), as an operator would see them; zeros once the process is gone.
- */
-export function memoryOf(pid: number | undefined): { rss: number; hwm: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
-    return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
-  } catch {
-    return { rss: 0, hwm: 0 };
-  }
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

@@ -13,7 +13,8 @@ import pg from "pg";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { COMPILE_CACHE_DIR, SERVER_V8_FLAGS } from "../../bin/node-settings.mjs";
 import { startPostgres } from "../harness/postgres.ts";
-import { memoryOf, startServer } from "./support.ts";
+import { memoryOf } from "./proc.ts";
+import { startServer } from "./support.ts";
 
 export const name = "surveys-csv";
 export const description =

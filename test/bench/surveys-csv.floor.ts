@@ -2,24 +2,18 @@
 // server uses (exportResponsesCsv) over the same database, written to /dev/null, with no server, HTTP
 // or other modules loaded: the cheapest way to do the same work here. Prints one JSON line: rows per
 // second and this process's RSS before and at its peak. DATABASE_URL or FEEDLAB_DATA_DIR, SURVEY_ID.
-import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { openDb } from "../../api/src/db/db.ts";
 import { exportResponsesCsv } from "../../api/src/surveys/responses.csv.ts";
-
-const rss = () => {
-  const status = readFileSync("/proc/self/status", "utf8");
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
-};
+import { memoryOf } from "./proc.ts";
 
 const { db, close } = openDb({
   databaseUrl: process.env.DATABASE_URL || null,
   dataDir: process.env.FEEDLAB_DATA_DIR ?? "",
 });
 await db.raw("select 1");
-const idle = rss().rss;
+const idle = memoryOf(process.pid).rss;
 let lines = 0;
 const start = performance.now();
 await pipeline(
@@ -34,5 +28,7 @@ await pipeline(
 );
 const seconds = (performance.now() - start) / 1000;
 const rows = lines - 1;
-console.log(JSON.stringify({ rows, rowsPerSecond: rows / seconds, idleRss: idle, peakRss: rss().hwm }));
+console.log(
+  JSON.stringify({ rows, rowsPerSecond: rows / seconds, idleRss: idle, peakRss: memoryOf(process.pid).hwm }),
+);
 await close();

@@ -1,7 +1,8 @@
 // The engine floors of the intake benchmarks: the same rows Feedlab writes for the same events (the
 // log's records, the events store, every read model and the consumer's checkpoint), written straight
 // through the database with Feedlab's own statements, with no HTTP, validation, group commit,
-// subscription or projector loop in between: the cheapest way to store these events durably here.
+// subscription or projector loop in between: the cheapest way to store these events durably here;
+// and the latency of one batch written that way alone, the floor of the projection lag.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { applyRecords, DEFAULT_CONSUMER, PROJECTIONS, writeCheckpoints } from "@
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { batch } from "./intake.bench.ts";
+import { percentile } from "./support.ts";
 
 /** Rows per transaction: the projector's largest batch. */
 const CHUNK = 2000;
@@ -69,45 +71,83 @@ export function loggedEvents(count: number, participants = 32): LoggedEvent[] {
   return out.slice(0, count);
 }
 
-/**
- * Writes `events` (encoded beforehand) CHUNK at a time, one transaction each: the log records (the
- * embedded log's table; not with Kafka, where the broker holds them), then every projection and the
- * checkpoint, as the append path and the projector write them. Answers events per second.
- */
-export async function writeFloor(db: Db, events: readonly LoggedEvent[], logRows: boolean): Promise<number> {
-  const rows = events.map((e) => ({
+interface EncodedRow {
+  readonly event_id: string;
+  readonly session_id: string;
+  readonly user_id: string;
+  readonly record: Buffer;
+}
+
+const encoded = (events: readonly LoggedEvent[]): EncodedRow[] =>
+  events.map((e) => ({
     event_id: e.event_id,
     session_id: e.session_id,
     user_id: e.user_id,
     record: encodeLoggedEvent(e),
   }));
-  // The first transaction warms the engine up (plans, caches) and is not counted.
+
+/**
+ * Writes rows in one transaction: the log records (the embedded log's table; not with Kafka, where
+ * the broker holds them), then every projection and the checkpoint, as the append path and the
+ * projector write them. `offset` places the rows when the log is not a table here.
+ */
+async function writeTransaction(db: Db, rows: readonly EncodedRow[], offset: number, logRows: boolean) {
+  await db.transaction(async (trx) => {
+    const offsets = new Map(rows.map((r, k) => [r.event_id, offset + k]));
+    if (logRows) {
+      const placed = rowsOf<{ position: string | number; event_id: string }>(
+        await trx.raw(INSERT_RECORDS, [recordsJson(rows)]),
+      );
+      for (const r of placed) offsets.set(r.event_id, Number(r.position));
+    }
+    const records: LogRecord[] = rows.map((r) => ({
+      partition: 0,
+      offset: offsets.get(r.event_id) ?? -1,
+      value: r.record,
+    }));
+    await applyRecords(trx, records, PROJECTIONS, DEFAULT_CONSUMER);
+    await writeCheckpoints(trx, DEFAULT_CONSUMER, new Map([[0, Math.max(...offsets.values())]]));
+  });
+}
+
+/** What a floor measured: events per second, and the latency of one batch written alone. */
+export interface Floor {
+  readonly rate: number;
+  /** A batch of BATCH events written alone, BATCHES times: p50 and p99 in ms (the lag's floor). */
+  readonly batchP50: number;
+  readonly batchP99: number;
+}
+
+/** The mean batch of the load generator's 4:1 mix, and how many are written alone for the latency. */
+const BATCH = 26;
+const BATCHES = 200;
+
+/**
+ * Writes `events` (encoded beforehand) CHUNK at a time, one transaction each, for the rate (the first
+ * transaction warms the engine up and is not counted); then BATCHES batches of BATCH events one after
+ * the other, each alone, for the latency.
+ */
+export async function writeFloor(db: Db, events: readonly LoggedEvent[], logRows: boolean): Promise<Floor> {
+  const rows = encoded(events);
   let start = performance.now();
   for (let i = 0; i < rows.length; i += CHUNK) {
     if (i === CHUNK) start = performance.now();
-    const chunk = rows.slice(i, i + CHUNK);
-    await db.transaction(async (trx) => {
-      const offsets = new Map(chunk.map((r, k) => [r.event_id, i + k]));
-      if (logRows) {
-        const placed = rowsOf<{ position: string | number; event_id: string }>(
-          await trx.raw(INSERT_RECORDS, [recordsJson(chunk)]),
-        );
-        for (const r of placed) offsets.set(r.event_id, Number(r.position));
-      }
-      const records: LogRecord[] = chunk.map((r) => ({
-        partition: 0,
-        offset: offsets.get(r.event_id) ?? -1,
-        value: r.record,
-      }));
-      await applyRecords(trx, records, PROJECTIONS, DEFAULT_CONSUMER);
-      await writeCheckpoints(trx, DEFAULT_CONSUMER, new Map([[0, Math.max(...offsets.values())]]));
-    });
+    await writeTransaction(db, rows.slice(i, i + CHUNK), i, logRows);
   }
-  return (events.length - CHUNK) / ((performance.now() - start) / 1000);
+  const rate = (events.length - CHUNK) / ((performance.now() - start) / 1000);
+  const batches = encoded(loggedEvents(BATCH * BATCHES));
+  const latencies: number[] = [];
+  for (let i = 0; i < batches.length; i += BATCH) {
+    const t = performance.now();
+    await writeTransaction(db, batches.slice(i, i + BATCH), rows.length + i, logRows);
+    latencies.push(performance.now() - t);
+  }
+  latencies.sort((a, b) => a - b);
+  return { rate, batchP50: percentile(latencies, 50), batchP99: percentile(latencies, 99) };
 }
 
 /** The floor on a fresh embedded database (PGlite in a worker thread, as `feedlab start` runs it). */
-export async function embeddedFloor(count: number): Promise<number> {
+export async function embeddedFloor(count: number): Promise<Floor> {
   const dir = mkdtempSync(path.join(tmpdir(), "feedlab-intake-floor-"));
   const { db, close } = openDb({ databaseUrl: null, dataDir: dir });
   try {
@@ -120,7 +160,7 @@ export async function embeddedFloor(count: number): Promise<number> {
 }
 
 /** The floor on a PostgreSQL database (a fresh one of the server at `url`), the log being Kafka. */
-export async function postgresFloor(url: string, count: number): Promise<number> {
+export async function postgresFloor(url: string, count: number): Promise<Floor> {
   const { default: pg } = await import("pg");
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

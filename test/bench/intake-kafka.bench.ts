@@ -10,11 +10,21 @@ import { startPostgres } from "../harness/postgres.ts";
 import { adminClient, startRole } from "../harness/processes.ts";
 import { batch, measure } from "./intake.bench.ts";
 import { loggedEventOf, postgresFloor } from "./intake-floor.ts";
-import { memoryOf } from "./support.ts";
+import { memoryOf } from "./proc.ts";
 
 export const name = "intake-kafka";
 export const description =
   "The same intake load on the scale-out deployment: PostgreSQL, Kafka (KRaft, one broker), one API process and one projector process, all on this machine; floors: Kafka's own kafka-producer-perf-test (records of the same size, acks from all replicas, idempotent), the same batches produced straight to the broker with kafkajs, and PostgreSQL writing the same rows (events store, read models, checkpoints) with Feedlab's statements (goals: 50% of the lower floor, lag p99 < 250 ms)";
+
+/** A new topic of 6 partitions, named `<prefix>-<random>`, for a floor. */
+async function freshTopic(kafka: Kafka, prefix: string): Promise<string> {
+  const topic = `${prefix}-${randomUUID().slice(0, 8)}`;
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6 }] });
+  await admin.disconnect();
+  return topic;
+}
 
 const KAFKA_BIN = path.resolve(import.meta.dirname, "../../.cache/kafka/bin");
 
@@ -29,11 +39,7 @@ async function perfTestFloor(brokers: string, bytes: number, records = 300_000):
     brokers: brokers.split(","),
     logLevel: logLevel.NOTHING,
   });
-  const topic = `feedlab.perf-${randomUUID().slice(0, 8)}`;
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6 }] });
-  await admin.disconnect();
+  const topic = await freshTopic(kafka, "feedlab.perf");
   const { stdout } = await promisify(execFile)(
     path.join(KAFKA_BIN, "kafka-producer-perf-test"),
     [
@@ -68,11 +74,7 @@ async function brokerFloor(brokers: string, seconds = 15, clients = 8): Promise<
     brokers: brokers.split(","),
     logLevel: logLevel.NOTHING,
   });
-  const topic = `feedlab.floor-${randomUUID().slice(0, 8)}`;
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6 }] });
-  await admin.disconnect();
+  const topic = await freshTopic(kafka, "feedlab.floor");
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   const sessions = Array.from({ length: clients * 4 }, () => ({ id: randomUUID(), seq: 0 }));
@@ -136,12 +138,13 @@ export async function run() {
     const database = await postgresFloor(postgres.url, Math.min(200_000, Math.max(40_000, sent)));
     const accepted = Number(result["accepted events/s"]);
     const projected = Number(result["accepted + projected events/s"]);
-    const lower = Math.min(perf, database);
+    const lower = Math.min(perf, database.rate);
     return {
       ...result,
       [`floor: kafka-producer-perf-test, ${bytes}-byte records (records/s)`]: Math.round(perf),
       "floor: the same batches produced straight to the broker with kafkajs (events/s)": Math.round(floor),
-      "floor: PostgreSQL writing the same rows (events/s)": Math.round(database),
+      "floor: PostgreSQL writing the same rows (events/s)": Math.round(database.rate),
+      "lag floor: a batch of 26 events written alone to PostgreSQL, p50 / p99 (ms)": `${database.batchP50.toFixed(1)} / ${database.batchP99.toFixed(1)}`,
       "accepted / perf-test floor": Number((accepted / perf).toFixed(2)),
       "accepted + projected / the lower of the perf-test and PostgreSQL floors": Number(
         (projected / lower).toFixed(2),

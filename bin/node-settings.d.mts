@@ -7,3 +7,8 @@ export declare function missingFlags(
   execArgv?: readonly string[],
   nodeOptions?: string,
 ): string[];
+export declare const SERVER_ENV: Readonly<Record<string, string>>;
+export declare function missingEnv(
+  wanted: Readonly<Record<string, string>>,
+  env?: Record<string, string | undefined>,
+): Record<string, string>;

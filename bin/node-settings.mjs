@@ -29,6 +29,21 @@ export const COMPILE_CACHE_DIR = path.join(root, ".cache", "node-compile-cache")
 export const SERVER_V8_FLAGS = ["--max-semi-space-size=8"];
 
 /**
+ * Environment of the long-running server, each variable set only where the environment does not set
+ * it already. `MALLOC_ARENA_MAX=2`: glibc gives every thread that allocates its own malloc arenas
+ * and seldom returns their memory; the server's worker threads (the embedded database, the Parquet
+ * export, the trainer's pool) each kept tens of MB resident after their peak. Measured on 2026-11-25
+ * (README, "Memory"): the Parquet export of 1M events peaked at 211-223 MB with 2 arenas and 230 MB
+ * with glibc's default (one per thread, up to 8 per core).
+ */
+export const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
+
+/** The variables of `wanted` that `env` does not set. */
+export function missingEnv(wanted, env = process.env) {
+  return Object.fromEntries(Object.entries(wanted).filter(([name]) => env[name] === undefined));
+}
+
+/**
  * Node flags for any command of a Kafka deployment. kafkajs 2.2.4 sets a timer with a negative delay
  * on every connection, which Node 24 reports on stderr as a TimeoutNegativeWarning
  * (tulios/kafkajs#1751, not fixed upstream); Node runs it after 1 ms, which is what kafkajs means.

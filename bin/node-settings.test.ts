@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { kafkaFlags, missingFlags, SERVER_V8_FLAGS } from "./node-settings.mjs";
+import { kafkaFlags, missingEnv, missingFlags, SERVER_ENV, SERVER_V8_FLAGS } from "./node-settings.mjs";
 
 describe("the launcher's Node flags", () => {
   it("silences kafkajs's timer warning only in Kafka deployments", () => {
@@ -14,5 +14,10 @@ describe("the launcher's Node flags", () => {
     expect(missingFlags(SERVER_V8_FLAGS, ["--max-semi-space-size=16"], "")).toEqual([]);
     expect(missingFlags(SERVER_V8_FLAGS, [], "--max_semi_space_size=16")).toEqual([]);
     expect(missingFlags(["--disable-warning=TimeoutNegativeWarning"], [], "--inspect")).toHaveLength(1);
+  });
+
+  it("sets the server's malloc arenas only when the environment does not", () => {
+    expect(missingEnv(SERVER_ENV, {})).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(missingEnv(SERVER_ENV, { MALLOC_ARENA_MAX: "8" })).toEqual({});
   });
 });

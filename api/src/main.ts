@@ -75,7 +75,7 @@ export const ROLES: readonly Role[] = ["api", "projector", "trainer", "all"];
 
 /** The database, migrated, with the process's one clock and id generator. Every role and command starts here. */
 export async function openStore(config: Config, log: Logger, options: { migrate?: boolean } = {}) {
-  const { db, kind, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { db, kind, link, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     if (options.migrate ?? true) {
       const applied = await migrate(db);
@@ -86,7 +86,7 @@ export async function openStore(config: Config, log: Logger, options: { migrate?
     throw err;
   }
   const deps: ServiceDeps = { db, newId: randomUUID, now: () => new Date() };
-  return { db, dbKind: kind as DbKind, deps, close };
+  return { db, dbKind: kind as DbKind, link, deps, close };
 }
 
 export type Store = Awaited<ReturnType<typeof openStore>>;
@@ -139,7 +139,7 @@ export async function openRuntime(
   options: { migrate?: boolean; lookup?: LookupFunction } = {},
 ) {
   const store = await openStore(config, log, options);
-  const { db, dbKind: kind, deps, close: closeDb } = store;
+  const { db, dbKind: kind, link, deps, close: closeDb } = store;
   const metrics = createMetrics();
   let eventLog: EventLog;
   try {
@@ -232,7 +232,7 @@ export async function openRuntime(
     surveys: createSurveysService(deps),
     surveyResponses: createSurveyResponsesService({ ...deps, sessions, study }),
     events,
-    eventStore: createEventStoreReader(db),
+    eventStore: createEventStoreReader(db, link),
     training: createTrainingService(deps),
     stats: createStatsService(deps),
     completeness: createCompletenessService(deps),

@@ -1,17 +1,21 @@
 // `npm run bench -- results`: an experiment with 1,000,000 events (2,000 participants in three arms).
 // Figures: GET .../stats (counts, rates and clustered intervals) against its floor, one aggregate
-// query of the same read model's counts; the Parquet events export over HTTP against its floor,
-// reading the same rows page by page from the database; and the API process's peak RSS during it
-// against the CSV export of the same events (each export on a fresh process).
+// query of the same read model's counts; the Parquet events export over HTTP against two floors:
+// reading the same rows page by page from the database (this process), and the export's own pipeline
+// (the same pages, columns and row group writer) in a process of its own, to /dev/null, with the
+// export worker's heap limits (results.floor.ts), for rows/s and memory; the API process's peak RSS
+// is also compared with the CSV export of the same events (each export on a fresh process).
 // Goals (issue "Results per arm"): stats under 100 ms; Parquet at 100,000 rows/s or more, RSS < 200 MB.
 // BENCH_EVENTS overrides the number of events; runs on PostgreSQL (a throwaway cluster).
 import { randomUUID } from "node:crypto";
-import { eventPages } from "@feedlab/projector";
+import { eventExportPages } from "@feedlab/projector";
 import pg from "pg";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
+import { EXPORT_HEAP } from "../../api/src/events/parquet.ts";
+import { SERVER_ENV } from "../../bin/node-settings.mjs";
 import { startPostgres } from "../harness/postgres.ts";
 import { memoryOf } from "./proc.ts";
-import { startServer } from "./support.ts";
+import { runFloorProcess, startServer } from "./support.ts";
 
 export const name = "results";
 export const description =
@@ -157,7 +161,9 @@ export async function run(): Promise<Record<string, number | string>> {
       figures["stats floor: one aggregate query (median)"] = `${floorStats.toFixed(1)} ms`;
       const t2 = performance.now();
       let rows = 0;
-      for await (const page of eventPages(db, { experimentId: experiment })) rows += page.length;
+      // The rows the export reads, as it reads them (times as epoch ms, payloads as text), in pages
+      // of 2,000 (the export's largest).
+      for await (const page of eventExportPages(db, { experimentId: experiment }, 2000)) rows += page.length;
       const floorSeconds = (performance.now() - t2) / 1000;
       figures["export floor: read the rows page by page"] =
         `${Math.round(rows / floorSeconds)} rows/s (${rows} rows in ${floorSeconds.toFixed(1)} s)`;
@@ -180,6 +186,24 @@ export async function run(): Promise<Record<string, number | string>> {
       `${csv.idleMb} MB -> ${csv.peakMb} MB (${Math.round(csv.rowsPerSecond)} rows/s)`;
     figures["Parquet peak / CSV peak"] = (parquet.peakMb / csv.peakMb).toFixed(2);
     delete figures._floorRowsPerSecond;
+    // The export's own pipeline in a process of its own, in its main thread with the export worker's
+    // heap limits (V8's young generation is three semi-spaces) and the server's malloc arenas.
+    const floor = runFloorProcess<{ rowsPerSecond: number; idleRss: number; peakRss: number }>(
+      "results.floor.ts",
+      [
+        `--max-old-space-size=${EXPORT_HEAP.maxOldGenerationSizeMb}`,
+        `--max-semi-space-size=${Math.round(EXPORT_HEAP.maxYoungGenerationSizeMb / 3)}`,
+      ],
+      { ...SERVER_ENV, DATABASE_URL: url.href, EXPERIMENT_ID: experiment },
+    );
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+    figures["Parquet floor: the export's pipeline alone, to /dev/null"] =
+      `${Math.round(floor.rowsPerSecond)} rows/s, RSS ${mb(floor.idleRss)} MB -> ${mb(floor.peakRss)} MB`;
+    figures["Parquet export / its pipeline alone (rows/s)"] = (
+      parquet.rowsPerSecond / floor.rowsPerSecond
+    ).toFixed(2);
+    figures["RSS the export adds: server / pipeline alone"] =
+      `${parquet.peakMb - parquet.idleMb} MB / ${mb(floor.peakRss - floor.idleRss)} MB`;
 
     const server = await startServer({ DATABASE_URL: url.href, KAFKA_BROKERS: "" });
     try {

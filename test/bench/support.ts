@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -97,4 +97,19 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i] as number;
+}
+
+/**
+ * Runs a benchmark's floor script (test/bench/*.floor.ts) as a process of its own with Node `flags`
+ * and `env` added; answers the JSON line it prints last.
+ */
+export function runFloorProcess<T>(script: string, flags: readonly string[], env: Record<string, string>): T {
+  const r = spawnSync(process.execPath, [...flags, path.join(import.meta.dirname, script)], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 2 ** 20,
+  });
+  const line = r.stdout.trim().split("\n").at(-1) ?? "";
+  if (r.status !== 0 || !line.startsWith("{")) throw new Error(`the floor ${script} failed:\n${r.stderr}`);
+  return JSON.parse(line) as T;
 }

@@ -4,7 +4,6 @@
 // each beside its floor (surveys-csv.floor.ts: the export function alone in a process of its own).
 // Goal (issue "Surveys end to end"): at least 100,000 rows/s, streamed, peak RSS under 150 MB.
 // BENCH_RESPONSES overrides the number of responses; BENCH_BACKENDS=postgres (or pglite) runs one.
-import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +13,7 @@ import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { COMPILE_CACHE_DIR, SERVER_V8_FLAGS } from "../../bin/node-settings.mjs";
 import { startPostgres } from "../harness/postgres.ts";
 import { memoryOf } from "./proc.ts";
-import { startServer } from "./support.ts";
+import { runFloorProcess, startServer } from "./support.ts";
 
 export const name = "surveys-csv";
 export const description =
@@ -182,14 +181,11 @@ const V8_SETTINGS: readonly (readonly [string, string])[] = [
  * exporting the same survey with the same function to /dev/null.
  */
 function floor(env: Record<string, string>, surveyId: string) {
-  const r = spawnSync(
-    process.execPath,
-    [...SERVER_V8_FLAGS, path.join(import.meta.dirname, "surveys-csv.floor.ts")],
-    { env: { ...process.env, ...env, SURVEY_ID: surveyId }, encoding: "utf8", maxBuffer: 2 ** 20 },
+  return runFloorProcess<{ rows: number; rowsPerSecond: number; idleRss: number; peakRss: number }>(
+    "surveys-csv.floor.ts",
+    SERVER_V8_FLAGS,
+    { ...env, SURVEY_ID: surveyId },
   );
-  const line = r.stdout.trim().split("\n").at(-1) ?? "";
-  if (r.status !== 0 || !line.startsWith("{")) throw new Error(`the floor failed:\n${r.stderr}`);
-  return JSON.parse(line) as { rows: number; rowsPerSecond: number; idleRss: number; peakRss: number };
 }
 
 export async function run(): Promise<Record<string, number | string>> {

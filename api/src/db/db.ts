@@ -1,62 +1,14 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
+import type { MessagePort } from "node:worker_threads";
 import knexPkg, { type Knex } from "knex";
+import { type DbLink, pgliteClient } from "./clients.ts";
 import { adoptLegacyMigrations, migrationSource } from "./migrations/index.ts";
-import { createPgliteProxy, type PgliteProxy, type PgliteSession } from "./pglite-proxy.ts";
+import { createPgliteProxy } from "./pglite-proxy.ts";
 
 const { knex } = knexPkg;
 
-interface QueryObject {
-  method?: string;
-}
-type ClientBase = new (
-  config: Knex.Config,
-) => {
-  processResponse(obj: QueryObject, runner: unknown): unknown;
-  initializePool(config: Record<string, unknown>): void;
-  _acquireOnlyConnection(): Promise<unknown>;
-  destroyRawConnection(connection: unknown): Promise<void>;
-};
-
-const require = createRequire(import.meta.url);
-
-/** Sessions of the embedded database in the pool (see pglite-proxy.ts): the depth of its queue. */
-const PGLITE_SESSIONS = 8;
-
-/**
- * The knex client of the embedded database. knex-pglite (and through it PGlite's JavaScript) is
- * loaded only when a process opens PGlite: a process on PostgreSQL never needs it, and every module
- * loaded stays in the server's memory for its lifetime.
- *
- * knex-pglite fixes its pool at one connection, PGlite being one session; then the engine waits for
- * the event loop between any two statements (the result travels back, knex releases the connection,
- * the next query is sent). This client's pool holds several sessions of the worker (pglite-proxy.ts),
- * which queues their statements and keeps a transaction to its own session.
- *
- * knex-pglite reports `del()` queries as command "DEL", which knex's pg response handling does not
- * recognise, so deletes answer a raw result instead of the row count: the subclass names them "delete".
- */
-function pgliteClient(): ClientBase {
-  const ClientPgLite = require("knex-pglite") as ClientBase;
-  return class PgLiteClient extends ClientPgLite {
-    declare pglite: PgliteProxy;
-    override initializePool(config: Record<string, unknown>): void {
-      super.initializePool({ ...config, pool: { min: 0, max: PGLITE_SESSIONS } });
-    }
-    override async _acquireOnlyConnection(): Promise<PgliteSession> {
-      await this.pglite.waitReady;
-      return this.pglite.session();
-    }
-    override async destroyRawConnection(connection: PgliteSession): Promise<void> {
-      await connection.close();
-    }
-    override processResponse(obj: QueryObject, runner: unknown): unknown {
-      return super.processResponse(obj.method === "del" ? { ...obj, method: "delete" } : obj, runner);
-    }
-  };
-}
-
+export type { DbLink } from "./clients.ts";
 export type Db = Knex;
 export type DbKind = "pglite" | "postgres";
 
@@ -72,6 +24,8 @@ export interface DbOptions {
 export interface OpenDb {
   readonly db: Db;
   readonly kind: DbKind;
+  /** How another thread opens this database (openLinkedDb); its `transfer` goes with the message. */
+  link(): { link: DbLink; transfer: MessagePort[] };
   /** Closes the pool (and releases the embedded database's folder). */
   close(): Promise<void>;
 }
@@ -84,7 +38,8 @@ export function openDb(options: DbOptions): OpenDb {
       connection: options.databaseUrl,
       pool: { min: 0, max: options.poolMax ?? 10 },
     });
-    return { db, kind: "postgres", close: () => db.destroy() };
+    const link = { databaseUrl: options.databaseUrl };
+    return { db, kind: "postgres", link: () => ({ link, transfer: [] }), close: () => db.destroy() };
   }
   const dir = path.join(options.dataDir, "pgdata");
   mkdirSync(dir, { recursive: true });
@@ -97,6 +52,10 @@ export function openDb(options: DbOptions): OpenDb {
   return {
     db,
     kind: "pglite",
+    link: () => {
+      const port = pglite.connect();
+      return { link: { pglite: port }, transfer: [port] };
+    },
     close: async () => {
       try {
         await db.destroy();

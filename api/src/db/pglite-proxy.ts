@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 
 /** An error from the database, with PostgreSQL's fields (code, constraint, ...). */
 export class PgliteError extends Error {
@@ -28,27 +28,19 @@ export interface PgliteSession {
   close(): Promise<void>;
 }
 
+/** Where a proxy sends its requests: the database worker itself, or a port it listens on. */
+type Channel = Pick<Worker, "postMessage" | "on">;
+
 /**
- * PGlite running in a worker thread (pglite-worker.ts), with as many sessions as the caller opens:
- * statements of different sessions queue in the worker, so the engine never waits for this thread
- * between two of them, and a session's open transaction holds the others back (see the worker).
+ * Sessions of the database over `channel`: requests {id, session, sql, params} out, {id, result} or
+ * {id, error} back. `waitReady` settles when the engine has started.
  */
-export function createPgliteProxy(dataDir: string | null) {
-  const worker = new Worker(new URL("./pglite-worker.ts", import.meta.url), { workerData: { dataDir } });
+function sessionsOver(channel: Channel, waitReady: Promise<void>) {
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let sessions = 0;
   let failed: Error | null = null;
-  const waitReady = new Promise<void>((resolve, reject) => {
-    const onReady = (m: { ready?: boolean; error?: Record<string, unknown> }) => {
-      if (m.ready === undefined) return;
-      worker.off("message", onReady);
-      if (m.ready) resolve();
-      else reject(new PgliteError(m.error ?? {}));
-    };
-    worker.on("message", onReady);
-  });
-  worker.on("message", (m: { id?: number; result?: unknown; error?: Record<string, unknown> }) => {
+  channel.on("message", (m: { id?: number; result?: unknown; error?: Record<string, unknown> }) => {
     if (m.id === undefined) return;
     const p = pending.get(m.id);
     if (!p) return;
@@ -61,22 +53,23 @@ export function createPgliteProxy(dataDir: string | null) {
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  worker.on("error", (err) => fail(err));
-  worker.on("exit", (code) => {
-    if (code !== 0) fail(new Error(`the database worker exited with code ${code}`));
-  });
 
   function send<T>(msg: Record<string, unknown>): Promise<T> {
     if (failed) return Promise.reject(failed);
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ id, ...msg });
+      channel.postMessage({ id, ...msg });
     });
   }
 
   return {
     waitReady,
+    send,
+    fail,
+    get failed() {
+      return failed;
+    },
     /** A new session of the database. */
     session(): PgliteSession {
       const session = ++sessions;
@@ -88,12 +81,56 @@ export function createPgliteProxy(dataDir: string | null) {
         },
       };
     },
+  };
+}
+
+/**
+ * PGlite running in a worker thread (pglite-worker.ts), with as many sessions as the caller opens:
+ * statements of different sessions queue in the worker, so the engine never waits for this thread
+ * between two of them, and a session's open transaction holds the others back (see the worker).
+ */
+export function createPgliteProxy(dataDir: string | null) {
+  const worker = new Worker(new URL("./pglite-worker.ts", import.meta.url), { workerData: { dataDir } });
+  const waitReady = new Promise<void>((resolve, reject) => {
+    const onReady = (m: { ready?: boolean; error?: Record<string, unknown> }) => {
+      if (m.ready === undefined) return;
+      worker.off("message", onReady);
+      if (m.ready) resolve();
+      else reject(new PgliteError(m.error ?? {}));
+    };
+    worker.on("message", onReady);
+  });
+  const proxy = sessionsOver(worker, waitReady);
+  worker.on("error", (err) => proxy.fail(err));
+  worker.on("exit", (code) => {
+    if (code !== 0) proxy.fail(new Error(`the database worker exited with code ${code}`));
+  });
+
+  return {
+    waitReady,
+    session: proxy.session,
+    /**
+     * A port another thread opens sessions of this database on (pgliteOverPort): a Parquet export
+     * reads its rows in its own thread, straight from the database worker.
+     */
+    connect(): MessagePort {
+      const { port1, port2 } = new MessageChannel();
+      worker.postMessage({ connect: port2 }, [port2]);
+      return port1;
+    },
     /** Closes the database and stops the worker. */
     close: async () => {
-      if (!failed) await send({ close: true });
+      if (!proxy.failed) await proxy.send({ close: true });
       await worker.terminate();
     },
   };
+}
+
+/** The sessions of a database whose worker gave `port` (createPgliteProxy's `connect`), in another thread. */
+export function pgliteOverPort(port: MessagePort): Pick<PgliteProxy, "waitReady" | "session"> {
+  const proxy = sessionsOver(port as unknown as Channel, Promise.resolve());
+  port.on("close", () => proxy.fail(new Error("the database closed")));
+  return { waitReady: proxy.waitReady, session: proxy.session };
 }
 
 export type PgliteProxy = ReturnType<typeof createPgliteProxy>;

@@ -1,18 +1,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { MessagePort } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, openDb, rowsOf } from "./db.ts";
+import { openLinkedDb } from "./clients.ts";
+import { type Db, type OpenDb, openDb, rowsOf } from "./db.ts";
 
 // The embedded database's pool holds several sessions of one PGlite engine (pglite-proxy.ts): each
 // must behave as a connection of its own would on PostgreSQL.
 describe("sessions of the embedded database", () => {
   let dir: string;
   let db: Db;
+  let link: OpenDb["link"];
   let close: () => Promise<void>;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "feedlab-sessions-"));
-    ({ db, close } = openDb({ databaseUrl: null, dataDir: dir }));
+    ({ db, link, close } = openDb({ databaseUrl: null, dataDir: dir }));
     await db.raw("create table t (n int primary key)");
   });
   afterAll(async () => {
@@ -70,5 +73,27 @@ describe("sessions of the embedded database", () => {
   it("runs many concurrent statements, all answered", async () => {
     const n = await Promise.all(Array.from({ length: 200 }, (_, i) => db.raw("select ?::int as i", [i])));
     expect(n.map((r) => rowsOf<{ i: number }>(r)[0]?.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+
+  it("serves another thread's sessions through a port, and rolls back what it left open when the port closes", async () => {
+    await db("t").delete();
+    const { link: other } = link();
+    const linked = openLinkedDb(other);
+    expect(rowsOf<{ i: number }>(await linked.raw("select 7 as i"))[0]?.i).toBe(7);
+    let inside = false;
+    // A transaction the other thread never ends (an export whose thread was stopped).
+    void linked
+      .transaction(async (t) => {
+        await t("t").insert({ n: 30 });
+        inside = true;
+        await new Promise(() => {});
+      })
+      .catch(() => {});
+    while (!inside) await new Promise((r) => setTimeout(r, 5));
+    (other as { pglite: MessagePort }).pglite.close();
+    expect(await count()).toBe(0);
+    await db("t").insert({ n: 31 });
+    expect((await db("t").pluck("n")) as number[]).toEqual([31]);
+    await db("t").delete();
   });
 });

@@ -1,23 +1,32 @@
 // Runs PGlite in a worker thread: the Postgres engine (WASM) and its wire-protocol code leave the
 // event loop that serves HTTP, so the two use both cores. Messages: {id, session, sql, params} or
-// {id, session, end} or {id, close} in; {id, result} or {id, error} out.
+// {id, session, end} or {id, close} in; {id, result} or {id, error} out. {connect: port} hands over a
+// port on which another thread sends the same requests and gets its answers (pglite-proxy.ts).
 //
 // PGlite is one Postgres session. The main thread's pool has several sessions (pglite-proxy.ts), so
 // that the next statement is already here while the engine runs the current one. Statements run one
 // at a time in arrival order, except that while a session holds an open transaction only that
 // session's statements run: the others wait, in order, until it commits or rolls back. So every
 // session sees Postgres's semantics of its own connection.
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 
 interface Request {
   readonly id: number;
+  /** A session of the thread that sent the request (each thread numbers its own). */
   readonly session?: number;
   readonly sql?: string;
   readonly params?: unknown[];
   /** The session is released: roll back a transaction it left open. */
   readonly end?: boolean;
   readonly close?: boolean;
+}
+
+/** A request and where its answer goes; `session` is unique across threads. */
+interface Queued {
+  readonly req: Request;
+  readonly reply: MessagePort;
+  readonly session: string;
 }
 
 const port = parentPort;
@@ -48,40 +57,40 @@ function errorFields(err: unknown) {
 
 let ready = false;
 /** Requests not yet run, in arrival order. */
-const waiting: Request[] = [];
+const waiting: Queued[] = [];
 /** The session whose transaction is open, if any: only its requests may run. */
-let owner: number | undefined;
+let owner: string | undefined;
 let running = false;
 
-async function runOne(req: Request): Promise<void> {
+async function runOne({ req, reply, session }: Queued): Promise<void> {
   if (req.close) {
     await pg.close();
-    port?.postMessage({ id: req.id, result: null });
+    reply.postMessage({ id: req.id, result: null });
     return;
   }
   if (req.end) {
-    if (owner === req.session && pg.isInTransaction()) await pg.query("rollback").catch(() => {});
-    if (owner === req.session) owner = undefined;
-    port?.postMessage({ id: req.id, result: null });
+    if (owner === session && pg.isInTransaction()) await pg.query("rollback").catch(() => {});
+    if (owner === session) owner = undefined;
+    reply.postMessage({ id: req.id, result: null });
     return;
   }
   try {
     const r = await pg.query(req.sql ?? "", req.params ?? []);
-    port?.postMessage({
+    reply.postMessage({
       id: req.id,
       result: { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows },
     });
   } catch (err) {
-    port?.postMessage({ id: req.id, error: errorFields(err) });
+    reply.postMessage({ id: req.id, error: errorFields(err) });
   } finally {
-    owner = pg.isInTransaction() ? req.session : undefined;
+    owner = pg.isInTransaction() ? session : undefined;
   }
 }
 
 /** The next request allowed to run: the oldest, or the oldest of the session in a transaction. */
-function next(): Request | undefined {
+function next(): Queued | undefined {
   const i =
-    owner === undefined ? (waiting.length > 0 ? 0 : -1) : waiting.findIndex((r) => r.session === owner);
+    owner === undefined ? (waiting.length > 0 ? 0 : -1) : waiting.findIndex((q) => q.session === owner);
   return i < 0 ? undefined : waiting.splice(i, 1)[0];
 }
 
@@ -104,7 +113,23 @@ pg.waitReady.then(
   (err) => port.postMessage({ ready: false, error: errorFields(err) }),
 );
 
-port.on("message", (req: Request) => {
-  waiting.push(req);
-  void pump();
-});
+/** Takes the requests that arrive on `from`; the thread behind it is the `thread`th to connect. */
+function listen(from: MessagePort, thread: number): void {
+  from.on("message", (m: Request | { connect: MessagePort }) => {
+    if ("connect" in m) return listen(m.connect, ++threads);
+    waiting.push({ req: m, reply: from, session: `${thread}:${m.session}` });
+    void pump();
+  });
+  // A thread that stopped (an export whose client went away) leaves no transaction open behind it.
+  from.on("close", () => {
+    const mine = (session: string) => session.startsWith(`${thread}:`);
+    for (let i = waiting.length - 1; i >= 0; i--)
+      if (mine((waiting[i] as Queued).session)) waiting.splice(i, 1);
+    if (owner !== undefined && mine(owner)) {
+      waiting.unshift({ req: { id: -1, end: true }, reply: from, session: owner });
+      void pump();
+    }
+  });
+}
+let threads = 0;
+listen(port as MessagePort, 0);

@@ -1,54 +1,23 @@
 import { Readable } from "node:stream";
 import {
-  type EventExportRow,
   type EventFilter,
   type EventRow,
-  eventExportPages,
   eventPages,
   participantEvents,
   timestampFlag,
 } from "@feedlab/projector";
 import { EVENT_TYPES, type StoredEvent, TRAJECTORY_EXCLUDED } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db, OpenDb } from "../db/db.ts";
 import { iso, json } from "../db/present.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import { csvRow } from "../http/csv.ts";
 import { notFound } from "../http/errors.ts";
-import { type Kind, parquetStream } from "./parquet.ts";
-
-/** Columns of the events export, in order (api.md). */
-export const EXPORT_COLUMNS = [
-  "event_id",
-  "session_id",
-  "user_id",
-  "login_id",
-  "group_id",
-  "event_type",
-  "video_id",
-  "timestamp",
-  "received_at",
-  "watch_ratio",
-  "watch_duration",
-  "position_in_feed",
-  "algorithm_feed",
-  "algorithm_watch",
-  "payload",
-  "experiment_id",
-  "group_name",
-  "seq",
-  "ui_feed",
-  "ui_watch",
-  "timestamp_flag",
-] as const;
-
-/** What presenting an event needs of its experiment: group names and when the study was created. */
-interface Context {
-  readonly groupNames: ReadonlyMap<string, string>;
-  readonly createdMs: number;
-}
+import { EXPORT_COLUMNS, type ExportContext } from "./event-columns.ts";
+import type { EventExportJob } from "./event-export.worker.ts";
+import { parquetExport } from "./parquet.ts";
 
 /** A stored event for admins, with its group's name and a flag on an implausible client time. */
-export const presentEvent = (r: EventRow, { groupNames, createdMs }: Context): StoredEvent => ({
+export const presentEvent = (r: EventRow, { groupNames, createdMs }: ExportContext): StoredEvent => ({
   event_id: r.event_id,
   session_id: r.session_id,
   user_id: r.user_id,
@@ -76,46 +45,11 @@ export const presentEvent = (r: EventRow, { groupNames, createdMs }: Context): S
   ),
 });
 
-/**
- * Each export column's Parquet type and how it is read from a row as the database returned it
- * (times as epoch milliseconds, the payload as JSON text: nothing parsed on the way).
- */
-function parquetColumns(context: () => Context) {
-  const text = (c: keyof EventExportRow) => (r: EventExportRow) => r[c] ?? null;
-  const columns: Record<(typeof EXPORT_COLUMNS)[number], readonly [Kind, (r: EventExportRow) => unknown]> = {
-    event_id: ["string", text("event_id")],
-    session_id: ["string", text("session_id")],
-    user_id: ["string", text("user_id")],
-    login_id: ["string", text("login_id")],
-    group_id: ["string", text("group_id")],
-    event_type: ["string", text("event_type")],
-    video_id: ["string", text("video_id")],
-    timestamp: ["timestamp", (r) => BigInt(r.timestamp_ms)],
-    received_at: ["timestamp", (r) => BigInt(r.received_at_ms)],
-    watch_ratio: ["double", text("watch_ratio")],
-    watch_duration: ["double", text("watch_duration")],
-    position_in_feed: ["int32", text("position_in_feed")],
-    algorithm_feed: ["string", text("algorithm_feed")],
-    algorithm_watch: ["string", text("algorithm_watch")],
-    payload: ["json", text("payload_json")],
-    experiment_id: ["string", text("experiment_id")],
-    group_name: ["string", (r) => context().groupNames.get(r.group_id) ?? ""],
-    seq: ["int64", (r) => (r.seq === null ? null : BigInt(r.seq))],
-    ui_feed: ["string", text("ui_feed")],
-    ui_watch: ["string", text("ui_watch")],
-    timestamp_flag: [
-      "string",
-      (r) => timestampFlag(Number(r.timestamp_ms), Number(r.received_at_ms), context().createdMs),
-    ],
-  };
-  return EXPORT_COLUMNS.map((c) => [c, ...columns[c]] as const);
-}
-
 export type ExportFilter = EventFilter;
 
 /** Reads of the events store for admins, rendered for HTTP: NDJSON and CSV streams, trajectories. */
-export function createEventStoreReader(db: Db) {
-  async function contextOf(experimentId: string): Promise<Context> {
+export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
+  async function contextOf(experimentId: string): Promise<ExportContext> {
     const [groups, experiment] = await Promise.all([
       db("groups").where({ experiment_id: experimentId }).select("id", "name") as Promise<
         { id: string; name: string }[]
@@ -166,29 +100,20 @@ export function createEventStoreReader(db: Db) {
       );
     },
 
-    /** Parquet with the same columns, streamed a row group (10,000 events) at a time. */
-    parquet(filter: ExportFilter): Readable {
-      let context: Context = { groupNames: new Map(), createdMs: 0 };
-      return parquetStream({
-        columns: parquetColumns(() => context),
-        pages: (async function* () {
-          context = await contextOf(filter.experimentId);
-          // Pages of 500 rows: the driver's rows die young instead of piling up in the old generation.
-          yield* eventExportPages(db, filter, 500);
-        })(),
-        createdBy: "feedlab",
-        // Ids and names: nobody filters them by range, and their min/max cost time to compute.
-        noStatistics: [
-          "event_id",
-          "session_id",
-          "user_id",
-          "login_id",
-          "group_id",
-          "experiment_id",
-          "video_id",
-        ],
-        plain: ["event_id"],
-      });
+    /**
+     * Parquet with the same columns, streamed a row group (10,000 events) at a time by a worker
+     * thread that reads the rows from the database itself (event-export.worker.ts).
+     */
+    async parquet(filter: ExportFilter): Promise<Readable> {
+      const context = await contextOf(filter.experimentId);
+      const { link: db, transfer } = link();
+      const job: EventExportJob = {
+        db,
+        filter,
+        groupNames: [...context.groupNames],
+        createdMs: context.createdMs,
+      };
+      return parquetExport(new URL("./event-export.worker.ts", import.meta.url), job, transfer);
     },
 
     /** A participant's events in time order, without the high-frequency and tab-state types. */

@@ -97,7 +97,7 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
         } else if (query.format === "parquet") {
           ctx.type = "application/vnd.apache.parquet";
           ctx.attachment(`events-${params.id}-${stamp}.parquet`);
-          ctx.body = eventStore.parquet(filter);
+          ctx.body = await eventStore.parquet(filter);
         } else {
           ctx.type = "application/x-ndjson; charset=utf-8";
           ctx.attachment(`events-${params.id}-${stamp}.ndjson`);

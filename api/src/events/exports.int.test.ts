@@ -49,6 +49,28 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     await app?.stop();
   });
 
+  /** A study of its own with `count` events of 64 KB payload each (26 MB for 400). */
+  async function studyWithLargeEvents(count: number) {
+    const own = await createStudy(admin, { status: "running", weights: [1], videoCount: 1 });
+    await app.runtime.db.raw(
+      `insert into events (event_id, session_id, user_id, login_id, experiment_id, group_id, event_type,
+         video_id, timestamp, received_at, algorithm_feed, algorithm_watch, payload, seq, log_partition,
+         log_offset)
+       select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'p' || g, ?, ?, 'PAGE_LOAD', null,
+         timestamptz '2026-11-01 00:00:00+00' + g * interval '1 second', now(), 'recency', 'recency',
+         jsonb_build_object('url', repeat('x', 65000), 'pageType', 'feed'), g, 0, 1000000 + g
+       from generate_series(1, ?) g`,
+      [own.experiment.id, own.groups[0]?.id as string, count],
+    );
+    return own;
+  }
+
+  /** The process's Parquet exports in progress, from /metrics. */
+  async function exportsRunning(): Promise<number> {
+    const metrics = await app.client().get("/metrics");
+    return Number(/^feedlab_parquet_exports_running (\d+)$/m.exec(metrics.text)?.[1]);
+  }
+
   const events = `/api/v1/admin/experiments/${"{id}"}/events`;
   const eventsOf = (query: string) => `${events.replace("{id}", study.experiment.id)}?${query}`;
 
@@ -119,19 +141,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
   });
 
   it("exports events with large payloads in bounded row groups (the encoder's heap is capped)", async () => {
-    const own = await createStudy(admin, { status: "running", weights: [1], videoCount: 1 });
-    const group = own.groups[0]?.id as string;
-    // 400 events of 64 KB each: 26 MB of payload text, more than a row group may hold.
-    await app.runtime.db.raw(
-      `insert into events (event_id, session_id, user_id, login_id, experiment_id, group_id, event_type,
-         video_id, timestamp, received_at, algorithm_feed, algorithm_watch, payload, seq, log_partition,
-         log_offset)
-       select gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 'p' || g, ?, ?, 'PAGE_LOAD', null,
-         timestamptz '2026-11-01 00:00:00+00' + g * interval '1 second', now(), 'recency', 'recency',
-         jsonb_build_object('url', repeat('x', 65000), 'pageType', 'feed'), g, 0, 1000000 + g
-       from generate_series(1, 400) g`,
-      [own.experiment.id, group],
-    );
+    const own = await studyWithLargeEvents(400);
     const parquet = await admin.download(
       `/api/v1/admin/experiments/${own.experiment.id}/events?format=parquet`,
     );
@@ -147,6 +157,32 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
       );
       expect(Number(groups[0]?.n)).toBeGreaterThan(1);
     });
+  });
+
+  it("stops a Parquet export whose client went away, and serves the next one whole", async () => {
+    // 1,000 events of 64 KB: row groups of about 16 MB each, more than the export keeps in flight
+    // while its client does not read.
+    const own = await studyWithLargeEvents(1000);
+    const url = `/api/v1/admin/experiments/${own.experiment.id}/events?format=parquet`;
+    const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const aborted = new AbortController();
+    const res = await fetch(admin.base + url, { headers: { cookie }, signal: aborted.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(first.value?.byteLength).toBeGreaterThan(0);
+    expect(await exportsRunning()).toBe(1);
+    aborted.abort();
+    await expect.poll(exportsRunning, { timeout: 10_000, interval: 100 }).toBe(0);
+
+    const whole = await admin.download(url);
+    expect(whole.status).toBe(200);
+    await withFiles(async (file) => {
+      const [row] = await duckdb(
+        `SELECT count(*) AS n FROM read_parquet('${await file("again.parquet", whole.bytes)}')`,
+      );
+      expect(row).toMatchObject({ n: "1000" });
+    });
+    expect(await exportsRunning()).toBe(0);
   });
 
   it("writes CSV that pandas and DuckDB read with numbers as numbers and times as times", async () => {

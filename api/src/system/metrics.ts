@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { runningExports } from "../events/parquet.ts";
 
 interface ProjectionProgress {
   /** Records in the log not yet applied, from the log head and the stored checkpoints. */
@@ -67,6 +68,14 @@ export function createMetrics() {
       registers: [registry],
     }),
   };
+  new Gauge({
+    name: "feedlab_parquet_exports_running",
+    help: "Parquet exports in progress in this process (each in a worker thread with its own heap)",
+    registers: [registry],
+    collect() {
+      this.set(runningExports());
+    },
+  });
   return {
     registry,
     httpRequests,

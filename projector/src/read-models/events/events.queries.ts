@@ -78,12 +78,13 @@ export interface EventExportRow {
 
 /**
  * The same pages in the same order, read for a columnar export: no Date or JSON parsing on the way
- * in (the export writes epoch milliseconds and JSON text as they come).
+ * in (the export writes epoch milliseconds and JSON text as they come). `pageSize` may be a function,
+ * asked before each page (the export sizes its pages by the bytes of the previous one).
  */
 export async function* eventExportPages(
   sql: Sql,
   filter: EventFilter,
-  pageSize = PAGE,
+  pageSize: number | (() => number) = PAGE,
 ): AsyncGenerator<EventExportRow[]> {
   yield* keysetPages<EventExportRow>(
     sql,
@@ -121,11 +122,12 @@ async function* keysetPages<Row>(
   sql: Sql,
   filter: EventFilter,
   columns: readonly (string | Knex.Raw)[],
-  pageSize: number,
+  pageSize: number | (() => number),
 ): AsyncGenerator<Row[]> {
   type Cursor = { cursor_at: string; session_id: string; seq: string | number | null; event_id: string };
   let cursor: Cursor | null = null;
   for (;;) {
+    const size = typeof pageSize === "number" ? pageSize : pageSize();
     let q = sql("events").where("experiment_id", filter.experimentId);
     if (filter.types && filter.types.length > 0) q = q.whereIn("event_type", filter.types);
     if (filter.since) q = q.where("timestamp", ">=", filter.since);
@@ -145,7 +147,7 @@ async function* keysetPages<Row>(
       .orderBy("session_id")
       .orderByRaw(`coalesce(seq, ${NO_SEQ})`)
       .orderBy("event_id")
-      .limit(pageSize)
+      .limit(size)
       .select(...columns, sql.raw(`"timestamp"::text as cursor_at`))) as (Row & Cursor)[];
     const last = rows[rows.length - 1];
     if (!last) return;
@@ -156,7 +158,7 @@ async function* keysetPages<Row>(
       seq: last.seq,
       event_id: last.event_id,
     };
-    if (rows.length < pageSize) return;
+    if (rows.length < size) return;
   }
 }
 

@@ -1,31 +1,9 @@
 import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
+import { implausibleTime } from "./client-clock.ts";
 import { sessionActivityMigrations } from "./session-activity.migration.ts";
 
-/**
- * A client time later than its arrival by more than this is in the future, and earlier than the
- * study's creation by more than this is before it (clocks a minute off are common).
- */
-export const FUTURE_TOLERANCE_MS = 60_000;
-/** A client time earlier than its arrival by more than this is implausible (the runtime sends within minutes). */
-export const STALE_TOLERANCE_MS = 24 * 3_600_000;
-
-/** A client time that cannot be right: in the future of its arrival, or a day or more before it. */
-export function implausibleTime(offsetMs: number): boolean {
-  return offsetMs < -FUTURE_TOLERANCE_MS || offsetMs > STALE_TOLERANCE_MS;
-}
-
-/** Why an event's client time cannot be right, or null (docs/events.md, "Client clocks"). */
-export function timestampFlag(
-  clientMs: number,
-  receivedMs: number,
-  studyCreatedMs: number,
-): "future" | "before_study" | "stale" | null {
-  if (clientMs - receivedMs > FUTURE_TOLERANCE_MS) return "future";
-  if (clientMs < studyCreatedMs - FUTURE_TOLERANCE_MS) return "before_study";
-  if (receivedMs - clientMs > STALE_TOLERANCE_MS) return "stale";
-  return null;
-}
+export { FUTURE_TOLERANCE_MS, implausibleTime, STALE_TOLERANCE_MS, timestampFlag } from "./client-clock.ts";
 
 /**
  * Session activity: first and last event times, event count, highest sequence number and how many

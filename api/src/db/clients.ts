@@ -1,0 +1,76 @@
+// The knex clients of the two databases, without the migrations and services db.ts brings: a worker
+// thread that reads the database (the Parquet export) loads only this module.
+import { createRequire } from "node:module";
+import type { MessagePort } from "node:worker_threads";
+import knexPkg, { type Knex } from "knex";
+import { type PgliteProxy, type PgliteSession, pgliteOverPort } from "./pglite-proxy.ts";
+
+const { knex } = knexPkg;
+
+interface QueryObject {
+  method?: string;
+}
+type ClientBase = new (
+  config: Knex.Config,
+) => {
+  processResponse(obj: QueryObject, runner: unknown): unknown;
+  initializePool(config: Record<string, unknown>): void;
+  _acquireOnlyConnection(): Promise<unknown>;
+  destroyRawConnection(connection: unknown): Promise<void>;
+};
+
+const require = createRequire(import.meta.url);
+
+/** Sessions of the embedded database in the pool (see pglite-proxy.ts): the depth of its queue. */
+const PGLITE_SESSIONS = 8;
+
+/**
+ * The knex client of the embedded database. knex-pglite (and through it PGlite's JavaScript) is
+ * loaded only when a process opens PGlite: a process on PostgreSQL never needs it, and every module
+ * loaded stays in the server's memory for its lifetime.
+ *
+ * knex-pglite fixes its pool at one connection, PGlite being one session; then the engine waits for
+ * the event loop between any two statements (the result travels back, knex releases the connection,
+ * the next query is sent). This client's pool holds several sessions of the worker (pglite-proxy.ts),
+ * which queues their statements and keeps a transaction to its own session.
+ *
+ * knex-pglite reports `del()` queries as command "DEL", which knex's pg response handling does not
+ * recognise, so deletes answer a raw result instead of the row count: the subclass names them "delete".
+ */
+export function pgliteClient(): ClientBase {
+  const ClientPgLite = require("knex-pglite") as ClientBase;
+  return class PgLiteClient extends ClientPgLite {
+    declare pglite: Pick<PgliteProxy, "waitReady" | "session">;
+    override initializePool(config: Record<string, unknown>): void {
+      super.initializePool({ ...config, pool: { min: 0, max: PGLITE_SESSIONS } });
+    }
+    override async _acquireOnlyConnection(): Promise<PgliteSession> {
+      await this.pglite.waitReady;
+      return this.pglite.session();
+    }
+    override async destroyRawConnection(connection: PgliteSession): Promise<void> {
+      await connection.close();
+    }
+    override processResponse(obj: QueryObject, runner: unknown): unknown {
+      return super.processResponse(obj.method === "del" ? { ...obj, method: "delete" } : obj, runner);
+    }
+  };
+}
+
+/**
+ * A database as another thread of this process reaches it: PostgreSQL by its URL, the embedded one
+ * through a port of its worker (PGlite is one engine per process).
+ */
+export type DbLink = { readonly databaseUrl: string } | { readonly pglite: MessagePort };
+
+/** The database of `link` in a worker thread, with a pool of one connection. */
+export function openLinkedDb(link: DbLink): Knex {
+  if ("databaseUrl" in link)
+    return knex({ client: "pg", connection: link.databaseUrl, pool: { min: 0, max: 1 } });
+  const pglite = pgliteOverPort(link.pglite);
+  return knex({
+    client: pgliteClient(),
+    dialect: "postgres",
+    connection: () => ({ pglite }),
+  } as unknown as Knex.Config);
+}

@@ -60,9 +60,13 @@ export function eventParquet(context: ExportContext): ParquetOptions<EventExport
 const job = workerData as EventExportJob | undefined;
 if (job) {
   const db = openLinkedDb(job.db);
-  await postParquet(
-    pagesOf(db, job.filter),
-    eventParquet({ groupNames: new Map(job.groupNames), createdMs: job.createdMs }),
-  );
-  await db.destroy();
+  // The connection is closed before the last bytes go out: the thread is stopped once they have.
+  const pages = async function* () {
+    try {
+      yield* pagesOf(db, job.filter);
+    } finally {
+      await db.destroy();
+    }
+  };
+  await postParquet(pages(), eventParquet({ groupNames: new Map(job.groupNames), createdMs: job.createdMs }));
 }

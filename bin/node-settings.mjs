@@ -32,9 +32,9 @@ export const SERVER_V8_FLAGS = ["--max-semi-space-size=8"];
  * Environment of the long-running server, each variable set only where the environment does not set
  * it already. `MALLOC_ARENA_MAX=2`: glibc gives every thread that allocates its own malloc arenas
  * and seldom returns their memory; the server's worker threads (the embedded database, the Parquet
- * export, the trainer's pool) each kept tens of MB resident after their peak. Measured on 2026-11-25
- * (README, "Memory"): the Parquet export of 1M events peaked at 211-223 MB with 2 arenas and 230 MB
- * with glibc's default (one per thread, up to 8 per core).
+ * export, the trainer's pool) each kept tens of MB resident after their peak. With two arenas the
+ * Parquet export of 1M events peaked lower in single runs on 2026-11-25 (README, "Results and
+ * exports"); the threads' allocations are few and large, so sharing arenas costs them little.
  */
 export const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
 

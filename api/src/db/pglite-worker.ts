@@ -22,12 +22,17 @@ interface Request {
   readonly close?: boolean;
 }
 
-/** A request and where its answer goes; `session` is unique across threads. */
+/** A request and where its answer goes; `session` is unique across threads (see sessionKey). */
 interface Queued {
   readonly req: Request;
   readonly reply: MessagePort;
-  readonly session: string;
+  readonly session: number;
 }
+
+/** Sessions a thread may number, at most: a session's key holds its thread and its own number. */
+const PER_THREAD = 2 ** 32;
+const sessionKey = (thread: number, session: number) => thread * PER_THREAD + session;
+const threadOf = (key: number) => Math.floor(key / PER_THREAD);
 
 const port = parentPort;
 if (!port) throw new Error("pglite-worker.ts runs as a worker thread");
@@ -59,7 +64,7 @@ let ready = false;
 /** Requests not yet run, in arrival order. */
 const waiting: Queued[] = [];
 /** The session whose transaction is open, if any: only its requests may run. */
-let owner: string | undefined;
+let owner: number | undefined;
 let running = false;
 
 async function runOne({ req, reply, session }: Queued): Promise<void> {
@@ -117,12 +122,12 @@ pg.waitReady.then(
 function listen(from: MessagePort, thread: number): void {
   from.on("message", (m: Request | { connect: MessagePort }) => {
     if ("connect" in m) return listen(m.connect, ++threads);
-    waiting.push({ req: m, reply: from, session: `${thread}:${m.session}` });
+    waiting.push({ req: m, reply: from, session: sessionKey(thread, m.session ?? 0) });
     void pump();
   });
   // A thread that stopped (an export whose client went away) leaves no transaction open behind it.
   from.on("close", () => {
-    const mine = (session: string) => session.startsWith(`${thread}:`);
+    const mine = (session: number) => threadOf(session) === thread;
     for (let i = waiting.length - 1; i >= 0; i--)
       if (mine((waiting[i] as Queued).session)) waiting.splice(i, 1);
     if (owner !== undefined && mine(owner)) {

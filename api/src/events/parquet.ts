@@ -41,9 +41,9 @@ export const EXPORT_WINDOW = 2;
 
 /**
  * The export worker's heap: small, so that it collects early instead of growing (the worker keeps a
- * row group in typed arrays off the heap, and its pages are small enough to die young). Measured on
- * 2026-11-25 with 1M events (README, "Results and exports"): 32 MB of old generation served as fast
- * as 48 and 64 within the machine's noise, with a lower peak; 24 MB was a third slower.
+ * row group in typed arrays off the heap, and its pages are small enough to die young). In single runs
+ * with 1M events on 2026-11-25, 16 MB ran out of memory, 24 MB was slower, and 48 or 64 MB were no
+ * faster and peaked higher (README, "Results and exports").
  */
 export const EXPORT_HEAP = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } as const;
 

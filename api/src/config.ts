@@ -13,6 +13,13 @@ export interface Config {
   readonly host: string;
   /** Where the embedded database lives (`FEEDLAB_DATA_DIR`, default `./data`). */
   readonly dataDir: string;
+  /**
+   * Where uploaded media are kept (`FEEDLAB_MEDIA_DIR`, default `<data folder>/media`). Every API
+   * process of a scale-out deployment must see the same folder (a shared volume).
+   */
+  readonly mediaDir: string;
+  /** The largest upload accepted, in bytes (`FEEDLAB_MAX_UPLOAD_MB`, default 2048 MB). */
+  readonly maxUploadBytes: number;
   /** A `postgres://` URL switches from embedded PGlite to PostgreSQL (`DATABASE_URL`). */
   readonly databaseUrl: string | null;
   /** Kafka brokers; switches from the embedded event log to Kafka (`KAFKA_BROKERS`). */
@@ -110,6 +117,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const port = int("PORT", 8080, 0, 65535);
   const host = str("HOST") ?? "127.0.0.1";
   const dataDir = path.resolve(cwd, str("FEEDLAB_DATA_DIR") ?? "data");
+  const mediaDir = path.resolve(cwd, str("FEEDLAB_MEDIA_DIR") ?? path.join(dataDir, "media"));
+  const maxUploadBytes = int("FEEDLAB_MAX_UPLOAD_MB", 2048, 1, 1024 * 1024) * 1024 * 1024;
 
   const databaseUrl = str("DATABASE_URL") ?? null;
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -175,6 +184,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port,
     host,
     dataDir,
+    mediaDir,
+    maxUploadBytes,
     databaseUrl,
     kafkaBrokers: Object.freeze(kafkaBrokers),
     kafkaTopic,

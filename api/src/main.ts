@@ -37,6 +37,8 @@ import { createFeedService } from "./feed/feed.service.ts";
 import { groupRoutes } from "./groups/groups.routes.ts";
 import { createGroupsService } from "./groups/groups.service.ts";
 import { createApp } from "./http/app.ts";
+import { mediaRoutes, UPLOADS_PREFIX } from "./media/media.routes.ts";
+import { folderMediaStore } from "./media/media-store.ts";
 import { healthRoutes } from "./monitoring/health.routes.ts";
 import { createHealthService } from "./monitoring/health.service.ts";
 import { createMonitoringRecorder } from "./monitoring/recorder.ts";
@@ -279,6 +281,8 @@ export async function openRuntime(
     services,
     recommenders,
     changes,
+    /** Uploaded videos, captions and thumbnails (FEEDLAB_MEDIA_DIR). */
+    media: folderMediaStore(config.mediaDir),
     /** Starts this process's projector (roles `projector` and `all`). */
     startProjector: async () => {
       await runRequestedRebuilds({
@@ -314,6 +318,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...experimentRoutes(services),
     ...groupRoutes(services),
     ...videoRoutes(services),
+    ...mediaRoutes({ media: rt.media, maxUploadBytes: config.maxUploadBytes }),
     ...participantRoutes({
       db,
       participants: services.participants,
@@ -353,6 +358,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     },
     webBuildDir: options.webBuildDir ?? WEB_BUILD_DIR,
     mediaDirs: { demo: DEMO_MEDIA_DIR },
+    uploads: rt.media.serve(UPLOADS_PREFIX),
   });
 }
 

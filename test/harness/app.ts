@@ -157,12 +157,20 @@ export class Client {
   async request<T = unknown>(
     method: string,
     pathname: string,
-    options: { json?: unknown; body?: string; contentType?: string; headers?: Record<string, string> } = {},
+    options: {
+      json?: unknown;
+      body?: string;
+      contentType?: string;
+      headers?: Record<string, string>;
+      /** A multipart form (fetch sets its content type). */
+      form?: FormData;
+    } = {},
   ): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-    let body: string | undefined;
-    if (options.json !== undefined) {
+    let body: string | FormData | undefined;
+    if (options.form) body = options.form;
+    else if (options.json !== undefined) {
       body = JSON.stringify(options.json);
       headers["content-type"] = "application/json";
     } else if (options.body !== undefined) {
@@ -187,8 +195,11 @@ export class Client {
   }
 
   /** GET of a binary body (a Parquet export), as bytes. */
-  async download(pathname: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
-    const headers: Record<string, string> = {};
+  async download(
+    pathname: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+    const headers: Record<string, string> = { ...extraHeaders };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const res = await fetch(this.base + pathname, { headers });
     return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };

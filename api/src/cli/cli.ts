@@ -131,11 +131,11 @@ async function cmdVideos(config: Config, args: string[]) {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { format: { type: "string" } },
+    options: { format: { type: "string" }, update: { type: "boolean" } },
   });
   const file = positionals[0];
   if (sub !== "import" || !file)
-    throw new UsageError("Usage: feedlab videos import FILE [--format csv|json]");
+    throw new UsageError("Usage: feedlab videos import FILE [--format csv|json] [--update]");
   const format = values.format ?? (path.extname(file).toLowerCase() === ".json" ? "json" : "csv");
   if (format !== "csv" && format !== "json") throw new UsageError("--format must be csv or json");
   let text: string;
@@ -157,8 +157,6 @@ async function cmdVideos(config: Config, args: string[]) {
   try {
     const videos = createVideosService({ ...store.deps, onChange: (change) => void changes.publish(change) });
     const parsed = parseImport(text, format);
-    if (parsed.ignoredColumns.length > 0)
-      out(`Ignoring unknown columns: ${parsed.ignoredColumns.join(", ")}`);
     const bar = new cliProgress.SingleBar(
       {
         format: "Importing [{bar}] {percentage}% | {value}/{total} rows",
@@ -171,14 +169,17 @@ async function cmdVideos(config: Config, args: string[]) {
     bar.start(parsed.rows.length, 0);
     const summary = await importVideos(videos, parsed.rows, {
       onProgress: (done) => bar.update(done),
+      update: values.update === true,
     });
     bar.stop();
-    out(`${summary.imported} imported, ${summary.rejected.length} rejected (of ${parsed.rows.length} rows).`);
+    out(
+      `${summary.imported} imported, ${summary.updated} updated, ${summary.rejected.length} rejected (of ${parsed.rows.length} rows).`,
+    );
     for (const r of summary.rejected.slice(0, 50)) {
       out(`  row ${r.row}${r.external_id ? ` (${r.external_id})` : ""}: ${r.code}: ${r.message}`);
     }
     if (summary.rejected.length > 50) out(`  ... and ${summary.rejected.length - 50} more`);
-    if (summary.imported === 0 && summary.rejected.length > 0) process.exitCode = 1;
+    if (summary.imported + summary.updated === 0 && summary.rejected.length > 0) process.exitCode = 1;
   } finally {
     await changes.stop();
     await store.close();

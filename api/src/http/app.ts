@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import Router from "@koa/router";
-import Koa from "koa";
+import Koa, { type Middleware } from "koa";
 import helmet from "koa-helmet";
 import type { Logger } from "pino";
 import type { Metrics } from "../system/metrics.ts";
@@ -24,6 +24,8 @@ export interface AppDeps extends MountDeps {
   readonly webBuildDir: string;
   /** Media served under `/media/<name>/...`. */
   readonly mediaDirs: Readonly<Record<string, string>>;
+  /** Serves uploaded media (under `/media/uploads/`). */
+  readonly uploads?: Middleware<AppState>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -173,6 +175,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(docsMiddleware());
   for (const [name, dir] of Object.entries(deps.mediaDirs))
     app.use(serveFolder(`/media/${name}/`, dir, 86400));
+  if (deps.uploads) app.use(deps.uploads);
   app.use(serveWebApp(deps.webBuildDir, isApiPath));
   app.use((ctx) => {
     throw new HttpError(404, "not_found", `Nothing at ${ctx.method} ${ctx.path}.`);

@@ -75,7 +75,9 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
             required: true,
             content: Object.fromEntries(["application/json", ...r.rawBodyTypes].map((t) => [t, {}])),
           }
-        : undefined;
+        : r.streamedBody
+          ? { required: true, content: { [r.streamedBody.contentType]: { schema: r.streamedBody.schema } } }
+          : undefined;
     paths[r.path] ??= {};
     const op = paths[r.path] as Record<string, unknown>;
     op[r.method] = {

@@ -34,6 +34,11 @@ export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema>
   readonly bodyLimitBytes?: number;
   /** Media types accepted besides JSON. The handler then gets the raw text in `input.raw`. */
   readonly rawBodyTypes?: readonly string[];
+  /**
+   * A body the handler reads from the request stream itself (an upload): documented in the OpenAPI
+   * document with this media type and schema, never read before the handler runs.
+   */
+  readonly streamedBody?: { readonly contentType: string; readonly schema: Record<string, unknown> };
   /** Media types besides application/json whose body is JSON all the same (`text/plain` from sendBeacon). */
   readonly jsonBodyTypes?: readonly string[];
   readonly responses: Readonly<Record<number, ResponseSpec>>;

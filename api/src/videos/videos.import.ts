@@ -1,5 +1,6 @@
 import { type ImportRejection, type ImportSummary, VideoInput } from "@feedlab/schemas";
 import { parse as parseCsv } from "csv-parse/sync";
+import { closest, distance } from "fastest-levenshtein";
 import { unprocessable } from "../http/errors.ts";
 import { compileBody } from "../http/validation.ts";
 import type { VideosService } from "./videos.service.ts";
@@ -9,10 +10,33 @@ export type ImportFormat = "csv" | "json";
 const NUMERIC = new Set(["duration_seconds", "view_count"]);
 const KNOWN_COLUMNS = new Set(Object.keys(VideoInput.properties));
 
-/** Parsed import rows plus anything about the file worth telling the user. */
+/** Parsed import rows. */
 export interface ParsedImport {
   readonly rows: readonly unknown[];
-  readonly ignoredColumns: readonly string[];
+}
+
+/**
+ * Columns of a CSV header that name no video field are the file's error (422 `unknown_columns`),
+ * each with the field it probably means: a misspelled column would otherwise leave its data behind.
+ */
+function checkColumns(header: readonly string[]): void {
+  const unknown = header.filter((c) => !KNOWN_COLUMNS.has(c));
+  if (unknown.length === 0) return;
+  const known = [...KNOWN_COLUMNS];
+  const suggestions: Record<string, string> = {};
+  for (const c of unknown) {
+    const guess = closest(c.toLowerCase().replace(/[\s-]+/g, "_"), known);
+    if (distance(c.toLowerCase().replace(/[\s-]+/g, "_"), guess) <= Math.max(2, Math.floor(guess.length / 4)))
+      suggestions[c] = guess;
+  }
+  const named = unknown.map((c) =>
+    suggestions[c] ? `"${c}" (did you mean "${suggestions[c]}"?)` : `"${c}"`,
+  );
+  throw unprocessable(
+    "unknown_columns",
+    `The file has ${unknown.length === 1 ? "a column" : "columns"} Feedlab does not know: ${named.join(", ")}. Rename or remove ${unknown.length === 1 ? "it" : "them"}; nothing was imported. Known columns: ${known.join(", ")}.`,
+    { columns: unknown, suggestions, known },
+  );
 }
 
 /**
@@ -32,7 +56,7 @@ export function parseImport(text: string, format: ImportFormat): ParsedImport {
     if (!Array.isArray(rows)) {
       throw unprocessable("invalid_file", 'A JSON import is an array of videos or {"videos": [...]}.');
     }
-    return { rows, ignoredColumns: [] };
+    return { rows };
   }
   let records: Record<string, string>[];
   try {
@@ -46,11 +70,8 @@ export function parseImport(text: string, format: ImportFormat): ParsedImport {
   } catch (err) {
     throw unprocessable("invalid_file", `The file is not valid CSV: ${(err as Error).message}`);
   }
-  const header = records[0] ? Object.keys(records[0]) : [];
-  return {
-    rows: records.map(csvRecordToVideo),
-    ignoredColumns: header.filter((c) => !KNOWN_COLUMNS.has(c)),
-  };
+  checkColumns(records[0] ? Object.keys(records[0]) : []);
+  return { rows: records.map(csvRecordToVideo) };
 }
 
 function csvRecordToVideo(record: Record<string, string>): Record<string, unknown> {
@@ -67,7 +88,7 @@ function csvRecordToVideo(record: Record<string, string>): Record<string, unknow
             .split(/[|;]/)
             .map((t) => t.trim())
             .filter(Boolean);
-    } else if (key === "comments") {
+    } else if (key === "comments" || key === "captions") {
       out[key] = tryJson(raw);
     } else {
       out[key] = raw;
@@ -89,6 +110,11 @@ const validateVideo = compileBody<VideoInput>(VideoInput);
 export interface ImportOptions {
   /** Called as rows are checked and stored: `(done, total)`. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Rows whose `external_id` is stored already update that video (the fields the row gives; its id,
+   * pools and events stay) instead of being rejected.
+   */
+  readonly update?: boolean;
 }
 
 /**
@@ -136,27 +162,29 @@ export async function importVideos(
   options.onProgress?.(Math.floor(total / 2), total);
 
   const existing = await videos.existingExternalIds(accepted.map((a) => a.video.external_id));
-  const fresh = accepted.filter((a) => {
-    if (!existing.has(a.video.external_id)) return true;
-    rejected.push({
-      row: a.row,
-      external_id: a.video.external_id,
-      code: "duplicate_external_id",
-      message: "a video with this external_id already exists",
-      field: "external_id",
-    });
-    return false;
-  });
-  await videos.insertAll(
+  const fresh: typeof accepted = [];
+  const updates: typeof accepted = [];
+  for (const a of accepted) {
+    if (!existing.has(a.video.external_id)) fresh.push(a);
+    else if (options.update) updates.push(a);
+    else
+      rejected.push({
+        row: a.row,
+        external_id: a.video.external_id,
+        code: "duplicate_external_id",
+        message:
+          "a video with this external_id already exists (import with “update existing videos” to change it)",
+        field: "external_id",
+      });
+  }
+  const half = Math.floor(total / 2);
+  const stored = Math.max(1, fresh.length + updates.length);
+  await videos.saveAll(
     fresh.map((a) => a.video),
-    (done) =>
-      options.onProgress?.(
-        Math.floor(total / 2) +
-          Math.round((done / Math.max(1, fresh.length)) * (total - Math.floor(total / 2))),
-        total,
-      ),
+    updates.map((a) => a.video),
+    (done) => options.onProgress?.(half + Math.round((done / stored) * (total - half)), total),
   );
   options.onProgress?.(total, total);
   rejected.sort((a, b) => a.row - b.row);
-  return { imported: fresh.length, rejected };
+  return { imported: fresh.length, updated: updates.length, rejected };
 }

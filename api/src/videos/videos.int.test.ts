@@ -1,6 +1,13 @@
 import type { ImportSummary, Video } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import {
+  BACKENDS,
+  type Client,
+  codeOf,
+  detailsOf,
+  startTestApp,
+  type TestApp,
+} from "../../../test/harness/app.ts";
 import { videoInput } from "../../../test/harness/fixtures.ts";
 
 describe.each(BACKENDS)("videos and pools (%s)", (backend) => {
@@ -97,22 +104,21 @@ describe.each(BACKENDS)("videos and pools (%s)", (backend) => {
     const existing = videoInput(12);
     await admin.post("/api/v1/admin/videos", { videos: [existing] });
     const csv = [
-      "external_id,url,title,channel_name,tags,duration_seconds,view_count,comments,extra",
-      'csv-a,https://cdn.example.org/a.webm,"Knots, explained",Rope Lab,sailing|knots,31,1200,"[{""author"":""Bo"",""text"":""Nice""}]",x',
-      "csv-b,ftp://nope,Bad url,,,,,,",
-      `${existing.external_id},https://cdn.example.org/c.webm,Exists,,,,,,`,
-      "csv-a,https://cdn.example.org/a2.webm,Repeat,,,,,,",
-      "csv-d,https://cdn.example.org/d.webm,Long video,,,ten,,,",
-      "csv-e,https://cdn.example.org/e.webm,Fine,,,,,,",
+      "external_id,url,title,channel_name,tags,duration_seconds,view_count,comments",
+      'csv-a,https://cdn.example.org/a.webm,"Knots, explained",Rope Lab,sailing|knots,31,1200,"[{""author"":""Bo"",""text"":""Nice""}]"',
+      "csv-b,ftp://nope,Bad url,,,,,",
+      `${existing.external_id},https://cdn.example.org/c.webm,Exists,,,,,`,
+      "csv-a,https://cdn.example.org/a2.webm,Repeat,,,,,",
+      "csv-d,https://cdn.example.org/d.webm,Long video,,,ten,,",
+      "csv-e,https://cdn.example.org/e.webm,Fine,,,,,",
     ].join("\n");
-    const r = await admin.request<ImportSummary & { ignored_columns: string[] }>(
-      "POST",
-      "/api/v1/admin/videos/import",
-      { body: csv, contentType: "text/csv" },
-    );
+    const r = await admin.request<ImportSummary>("POST", "/api/v1/admin/videos/import", {
+      body: csv,
+      contentType: "text/csv",
+    });
     expect(r.status).toBe(200);
     expect(r.body.imported).toBe(2);
-    expect(r.body.ignored_columns).toEqual(["extra"]);
+    expect(r.body.updated).toBe(0);
     expect(r.body.rejected.map((x) => [x.row, x.code, x.field])).toEqual([
       [2, "validation_failed", "url"],
       [3, "duplicate_external_id", "external_id"],
@@ -127,6 +133,48 @@ describe.each(BACKENDS)("videos and pools (%s)", (backend) => {
       duration_seconds: 31,
       comments: [{ author: "Bo", text: "Nice" }],
     });
+  });
+
+  it("updates the stored videos of a file's external ids when asked, keeping their ids and pools", async () => {
+    const stored = (
+      await admin.post<{ videos: Video[] }>("/api/v1/admin/videos", { videos: [videoInput(20)] })
+    ).body.videos[0] as Video;
+    const csv = [
+      "external_id,url,title,duration_seconds,captions",
+      `${stored.external_id},/media/uploads/new.mp4,Renamed,12,"[{""lang"":""en"",""url"":""/media/uploads/en.vtt""}]"`,
+      "csv-new,/media/uploads/other.mp4,Brand new,,",
+    ].join("\n");
+    const refused = await admin.request<ImportSummary>("POST", "/api/v1/admin/videos/import", {
+      body: csv,
+      contentType: "text/csv",
+    });
+    expect(refused.body.rejected.map((x) => x.code)).toEqual(["duplicate_external_id"]);
+    const r = await admin.request<ImportSummary>("POST", "/api/v1/admin/videos/import?update=true", {
+      body: csv.replace("csv-new", "csv-new-2"),
+      contentType: "text/csv",
+    });
+    expect(r.body).toEqual({ imported: 1, updated: 1, rejected: [] });
+    const after = (await admin.get<Video>(`/api/v1/admin/videos/${stored.id}`)).body;
+    expect(after).toMatchObject({
+      id: stored.id,
+      title: "Renamed",
+      url: "/media/uploads/new.mp4",
+      duration_seconds: 12,
+      channel_name: stored.channel_name,
+      captions: [{ lang: "en", url: "/media/uploads/en.vtt" }],
+    });
+  });
+
+  it("refuses a CSV file with a column that names no field (422 unknown_columns) and stores nothing", async () => {
+    const before = await count();
+    const r = await admin.request("POST", "/api/v1/admin/videos/import", {
+      body: "external_id,url,titel\nu-1,/m/u.webm,Typo\n",
+      contentType: "text/csv",
+    });
+    expect(r.status).toBe(422);
+    expect(codeOf(r)).toBe("unknown_columns");
+    expect(detailsOf(r)).toMatchObject({ columns: ["titel"], suggestions: { titel: "title" } });
+    expect(await count()).toBe(before);
   });
 
   it("answers 422 invalid_file and stores nothing when the file cannot be parsed", async () => {

@@ -15,6 +15,14 @@ import { route } from "../http/route.ts";
 import { importVideos, parseImport } from "./videos.import.ts";
 import type { VideosService } from "./videos.service.ts";
 
+const ImportQuery = Type.Object({
+  update: Type.Optional(
+    Type.Boolean({
+      description: "Rows whose external_id exists update that video instead of being rejected",
+    }),
+  ),
+});
+
 /** Imports may be large files. */
 const IMPORT_LIMIT_BYTES = 50 * 1024 * 1024;
 
@@ -48,20 +56,20 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       tag: "videos",
       summary: "Import a CSV or JSON file of videos",
       description:
-        "The body is the file itself (`text/csv` or `application/json`). Each row is checked on its own; accepted rows are stored in one transaction and rejected rows are listed with their reasons. CSV: a header row of video fields; `tags` separated by `|` or `;`; `comments` as a JSON array.",
+        "The body is the file itself (`text/csv` or `application/json`). Each row is checked on its own; accepted rows are stored in one transaction and rejected rows are listed with their reasons. A row whose `external_id` exists is rejected, or, with `update=true`, updates that video (the fields it gives). CSV: a header row of video fields (a column that names none is the file's error: 422 `unknown_columns`, with the field it probably means); `tags` separated by `|` or `;`; `comments` and `captions` as JSON arrays.",
       access: "admin",
       rawBodyTypes: ["text/csv", "application/csv", "text/plain"],
       bodyLimitBytes: IMPORT_LIMIT_BYTES,
       responses: {
         200: { description: "Summary", schema: ImportSummary },
-        422: { description: "invalid_file", schema: ErrorBody },
+        422: { description: "invalid_file or unknown_columns (nothing imported)", schema: ErrorBody },
       },
-      handler: async (ctx, { raw }) => {
+      query: ImportQuery,
+      handler: async (ctx, { raw, query }) => {
         if (!raw) throw badRequest("malformed_body", "Send the file as the request body.");
         const format = raw.mediaType === "application/json" ? "json" : "csv";
         const parsed = parseImport(raw.text, format);
-        const summary = await importVideos(videos, parsed.rows);
-        ctx.body = { ...summary, ignored_columns: parsed.ignoredColumns };
+        ctx.body = await importVideos(videos, parsed.rows, { update: query.update === true });
       },
     }),
     route({

@@ -1,4 +1,4 @@
-import type { Video, VideoInput, VideoPatch, VideoType } from "@feedlab/schemas";
+import type { Caption, Video, VideoInput, VideoPatch, VideoType } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -21,6 +21,7 @@ export interface VideoRow {
   thumbnail_url: string | null;
   published_at: Date | null;
   comments: unknown;
+  captions: unknown;
   created_at: Date;
   updated_at: Date;
 }
@@ -41,6 +42,7 @@ export const presentVideo = (r: VideoRow): Video => ({
   thumbnail_url: r.thumbnail_url,
   published_at: isoOrNull(r.published_at),
   comments: json<{ author: string; text: string }[]>(r.comments, []),
+  captions: json<Caption[]>(r.captions, []),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
@@ -64,9 +66,26 @@ function toRow(v: VideoInput, id: string, at: Date) {
     thumbnail_url: v.thumbnail_url ?? null,
     published_at: v.published_at ? new Date(v.published_at) : null,
     comments: JSON.stringify(v.comments ?? []),
+    captions: JSON.stringify(v.captions ?? []),
     created_at: at,
     updated_at: at,
   };
+}
+
+/** Column values of the fields a patch gives (jsonb encoded, the URL's type and player URL derived). */
+function changesOf(patch: VideoPatch, at: Date): Record<string, unknown> {
+  const changes: Record<string, unknown> = { updated_at: at };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    changes[k] =
+      k === "tags" || k === "comments" || k === "captions"
+        ? JSON.stringify(v)
+        : k === "published_at" && v
+          ? new Date(String(v))
+          : v;
+  }
+  if (patch.url) Object.assign(changes, resolveVideoUrl(patch.url));
+  return changes;
 }
 
 export interface VideosServiceDeps extends ServiceDeps {
@@ -129,9 +148,26 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
   return {
     existingExternalIds: (ids: readonly string[]) => existingExternalIds(db, ids),
 
-    /** Stores already-checked videos atomically: all of them or, on failure, none. */
-    insertAll: (videos: readonly VideoInput[], onChunk?: (done: number) => void) =>
-      db.transaction((trx) => insertRows(trx, videos, onChunk)),
+    /**
+     * Stores already-checked videos atomically, all of them or, on failure, none: `fresh` are new,
+     * `updates` replace the fields they give of the stored videos with their external ids.
+     */
+    async saveAll(
+      fresh: readonly VideoInput[],
+      updates: readonly VideoInput[],
+      onChunk?: (done: number) => void,
+    ): Promise<void> {
+      await db.transaction(async (trx) => {
+        await insertRows(trx, fresh, onChunk);
+        const at = now();
+        for (const [i, v] of updates.entries()) {
+          const { external_id, ...fields } = v;
+          await trx("videos").where({ external_id }).update(changesOf(fields, at));
+          if ((i + 1) % 500 === 0) onChunk?.(fresh.length + i + 1);
+        }
+      });
+      if (updates.length > 0) onChange?.({ type: "videos" });
+    },
 
     /** All or nothing: any duplicate external_id (in the batch or stored) refuses the whole batch. */
     async createMany(videos: readonly VideoInput[]): Promise<Video[]> {
@@ -176,18 +212,10 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
     },
 
     async update(id: string, patch: VideoPatch): Promise<Video> {
-      const changes: Record<string, unknown> = { updated_at: now() };
-      for (const [k, v] of Object.entries(patch)) {
-        if (v === undefined) continue;
-        changes[k] =
-          k === "tags" || k === "comments"
-            ? JSON.stringify(v)
-            : k === "published_at" && v
-              ? new Date(String(v))
-              : v;
-      }
-      if (patch.url) Object.assign(changes, resolveVideoUrl(patch.url));
-      const [row] = (await db("videos").where({ id }).update(changes).returning("*")) as VideoRow[];
+      const [row] = (await db("videos")
+        .where({ id })
+        .update(changesOf(patch, now()))
+        .returning("*")) as VideoRow[];
       if (!row) throw notFound("video");
       onChange?.({ type: "videos" });
       return presentVideo(row);

@@ -5,6 +5,17 @@ import { VIDEO_TYPES } from "./enums.ts";
 /** An absolute http(s) URL or a path on this server (starting with `/`). */
 const Url = Type.String({ minLength: 1, maxLength: 2048, pattern: "^(https?://[^\\s]+|/[^\\s]*)$" });
 
+/** A caption track of a video: its language (BCP 47) and the WebVTT file's URL. */
+export const Caption = Type.Object(
+  {
+    lang: Type.String({ minLength: 2, maxLength: 35, pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$" }),
+    url: Url,
+    label: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type Caption = Static<typeof Caption>;
+
 export const Comment = Type.Object(
   {
     author: Type.String({ minLength: 1, maxLength: 255 }),
@@ -25,6 +36,7 @@ const videoFields = {
   thumbnail_url: Type.Optional(Nullable(Url)),
   published_at: Type.Optional(Nullable(Timestamp)),
   comments: Type.Optional(Type.Array(Comment, { maxItems: 1000 })),
+  captions: Type.Optional(Type.Array(Caption, { maxItems: 50 })),
 };
 
 /** One video as submitted by an admin (`POST /api/v1/admin/videos` and imports). */
@@ -42,6 +54,7 @@ export const VideosCreate = Type.Object(
 );
 export type VideosCreate = Static<typeof VideosCreate>;
 
+/** Every field but `external_id`: events name a video by it, so it stays what the study recorded. */
 export const VideoPatch = Type.Partial(Type.Object(videoFields), {
   additionalProperties: false,
   minProperties: 1,
@@ -64,6 +77,7 @@ export const Video = Type.Object({
   thumbnail_url: Nullable(Type.String()),
   published_at: Nullable(Timestamp),
   comments: Type.Array(Comment),
+  captions: Type.Array(Caption),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -89,11 +103,9 @@ export const ImportRejection = Type.Object({
 export type ImportRejection = Static<typeof ImportRejection>;
 
 export const ImportSummary = Type.Object({
-  imported: Type.Integer(),
+  imported: Type.Integer({ description: "New videos stored" }),
+  updated: Type.Integer({ description: "Stored videos changed (with `update=true`)" }),
   rejected: Type.Array(ImportRejection),
-  ignored_columns: Type.Optional(
-    Type.Array(Type.String(), { description: "Columns of the file that name no video field (skipped)" }),
-  ),
 });
 export type ImportSummary = Static<typeof ImportSummary>;
 
@@ -102,3 +114,13 @@ export const VideoUsage = Type.Object({
   experiments: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() })),
 });
 export type VideoUsage = Static<typeof VideoUsage>;
+
+/** A stored upload (`POST /api/v1/admin/media`). */
+export const MediaUpload = Type.Object({
+  url: Type.String({ description: "Where Feedlab serves the file (HTTP Range, cached for good)" }),
+  content_type: Type.String(),
+  bytes: Type.Integer(),
+  kind: Type.Union([Type.Literal("video"), Type.Literal("captions"), Type.Literal("thumbnail")]),
+  lang: Type.Optional(Type.String({ description: "The captions' language" })),
+});
+export type MediaUpload = Static<typeof MediaUpload>;

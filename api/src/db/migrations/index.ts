@@ -11,6 +11,7 @@ import * as recruiting from "./023-recruiting.ts";
 import * as studyFlow from "./024-study-flow.ts";
 import * as audit from "./025-audit.ts";
 import * as dismissalsOnce from "./026-dismissals-once.ts";
+import * as videoCaptions from "./027-video-captions.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -26,6 +27,7 @@ const API_MIGRATIONS = {
   studyFlow: { name: "024-study-flow", ...studyFlow },
   audit: { name: "025-audit", ...audit },
   dismissalsOnce: { name: "026-dismissals-once", ...dismissalsOnce },
+  videoCaptions: { name: "027-video-captions", ...videoCaptions },
 } satisfies Record<string, Migration>;
 
 /**
@@ -46,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.studyFlow,
   API_MIGRATIONS.audit,
   API_MIGRATIONS.dismissalsOnce,
+  API_MIGRATIONS.videoCaptions,
 ];
 
 /**

@@ -19,6 +19,7 @@ const video = (i: number, over: Partial<Video>): Video => ({
   thumbnail_url: null,
   published_at: null,
   comments: [],
+  captions: [],
   created_at: "2026-01-01T00:00:00.000Z",
   updated_at: "2026-01-01T00:00:00.000Z",
   ...over,

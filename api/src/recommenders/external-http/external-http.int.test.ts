@@ -36,6 +36,7 @@ function rows(n: number): VideoRow[] {
     thumbnail_url: null,
     published_at: new Date(Date.UTC(2026, 0, 1 + i)),
     comments: [],
+    captions: [],
     created_at: new Date(Date.UTC(2026, 0, 1)),
     updated_at: new Date(Date.UTC(2026, 0, 1)),
   }));

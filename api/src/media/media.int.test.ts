@@ -1,0 +1,218 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { MediaUpload, Video } from "@feedlab/schemas";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BACKENDS,
+  type Client,
+  codeOf,
+  detailsOf,
+  startTestApp,
+  type TestApp,
+} from "../../../test/harness/app.ts";
+import { videoInput } from "../../../test/harness/fixtures.ts";
+
+const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/media");
+const clip = readFileSync(path.join(FIXTURES, "clip-1.mp4"));
+const captions = readFileSync(path.join(FIXTURES, "captions-en.vtt"));
+
+/** A form with `file` (and fields sent before it). */
+function form(bytes: Buffer, filename: string, fields: Record<string, string> = {}): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  f.append("file", new Blob([new Uint8Array(bytes)]), filename);
+  return f;
+}
+
+/** Files in the media folder, including those still being received. */
+function stored(dir: string): string[] {
+  const incoming = path.join(dir, ".incoming");
+  const inFlight = (() => {
+    try {
+      return readdirSync(incoming).map((f) => `.incoming/${f}`);
+    } catch {
+      return [];
+    }
+  })();
+  return [...readdirSync(dir).filter((f) => f !== ".incoming"), ...inFlight];
+}
+
+describe.each(BACKENDS)("media uploads (%s)", (backend) => {
+  let app: TestApp;
+  let admin: Client;
+  let mediaDir: string;
+  const upload = (f: FormData, query = "") =>
+    admin.request<MediaUpload>("POST", `/api/v1/admin/media${query}`, { form: f });
+
+  beforeAll(async () => {
+    mediaDir = mkdtempSync(path.join(tmpdir(), "feedlab-media-"));
+    app = await startTestApp(backend, { env: { FEEDLAB_MEDIA_DIR: mediaDir, FEEDLAB_MAX_UPLOAD_MB: "1" } });
+    admin = await app.admin();
+  });
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  it("stores an MP4 whole and serves it with its type, lasting cache headers and Range requests", async () => {
+    const r = await upload(form(clip, "my clip.mp4"));
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ content_type: "video/mp4", bytes: clip.length, kind: "video" });
+    expect(r.body.url).toMatch(/^\/media\/uploads\/[0-9a-f-]{36}\.mp4$/);
+
+    const whole = await admin.download(r.body.url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("content-type")).toBe("video/mp4");
+    expect(whole.headers.get("accept-ranges")).toBe("bytes");
+    expect(whole.headers.get("cache-control")).toContain("immutable");
+    expect(whole.bytes.equals(clip)).toBe(true);
+
+    const part = await app.client().download(r.body.url, { range: "bytes=100-199" });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 100-199/${clip.length}`);
+    expect(part.bytes.equals(clip.subarray(100, 200))).toBe(true);
+
+    const tail = await app.client().download(r.body.url, { range: "bytes=-10" });
+    expect(tail.status).toBe(206);
+    expect(tail.bytes.equals(clip.subarray(clip.length - 10))).toBe(true);
+
+    const beyond = await app.client().download(r.body.url, { range: `bytes=${clip.length + 10}-` });
+    expect(beyond.status).toBe(416);
+  });
+
+  it("stores WebVTT captions with their language, and refuses captions without one (nothing stored)", async () => {
+    const ok = await upload(form(captions, "en.vtt", { kind: "captions", lang: "en" }));
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ content_type: "text/vtt", kind: "captions", lang: "en" });
+    const served = await app.client().download(ok.body.url);
+    expect(served.headers.get("content-type")).toMatch(/^text\/vtt/);
+
+    const viaQuery = await upload(form(captions, "pt.vtt"), "?kind=captions&lang=pt-br");
+    expect(viaQuery.status).toBe(201);
+    expect(viaQuery.body.lang).toBe("pt-BR");
+
+    const before = stored(mediaDir);
+    const noLang = await upload(form(captions, "x.vtt", { kind: "captions" }));
+    expect(noLang.status).toBe(422);
+    expect(detailsOf<{ field: string }>(noLang)?.field).toBe("lang");
+    expect(stored(mediaDir)).toEqual(before);
+  });
+
+  it("answers 415 naming what the file is when its bytes are not of the kind asked for, and stores nothing", async () => {
+    const before = stored(mediaDir);
+    const text = await upload(form(Buffer.from("name,title\nx,y\n"), "videos.mp4"));
+    expect(text.status).toBe(415);
+    expect(codeOf(text)).toBe("unsupported_media_type");
+    const mp4AsCaptions = await upload(form(clip, "clip.vtt", { kind: "captions", lang: "en" }));
+    expect(mp4AsCaptions.status).toBe(415);
+    expect((mp4AsCaptions.body as unknown as { error: { message: string } }).error.message).toContain("MP4");
+    expect(stored(mediaDir)).toEqual(before);
+  });
+
+  it("answers 413 for a file over FEEDLAB_MAX_UPLOAD_MB and keeps none of it", async () => {
+    const before = stored(mediaDir);
+    // 1.5 MB that starts like an MP4: read until the limit cuts it off.
+    const big = Buffer.alloc(1.5 * 2 ** 20);
+    clip.copy(big, 0, 0, 64);
+    const r = await upload(form(big, "big.mp4"));
+    expect(r.status).toBe(413);
+    expect(codeOf(r)).toBe("upload_too_large");
+    expect(stored(mediaDir)).toEqual(before);
+  });
+
+  it("keeps nothing of an upload whose connection drops halfway", async () => {
+    const before = stored(mediaDir);
+    const boundary = "feedlab-test-boundary";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
+    const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const url = new URL("/api/v1/admin/media", app.url);
+    const req = http.request(url, {
+      method: "POST",
+      headers: {
+        cookie,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        "content-length": String(head.length + clip.length + 64),
+      },
+    });
+    req.on("error", () => undefined);
+    req.write(head);
+    req.write(clip.subarray(0, clip.length / 2));
+    // The server has the first half (its file is being received) before the connection drops.
+    for (let i = 0; i < 100 && stored(mediaDir).length === before.length; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(stored(mediaDir).some((f) => f.startsWith(".incoming/"))).toBe(true);
+    req.destroy();
+    for (let i = 0; i < 200 && stored(mediaDir).length !== before.length; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(stored(mediaDir)).toEqual(before);
+  });
+
+  it("serves nothing outside the stored files (no traversal, no files being received)", async () => {
+    // Raw requests: fetch would resolve the dot segments before sending.
+    const statusOf = (p: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get(new URL(app.url), { path: p }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+      });
+    for (const p of [
+      "/media/uploads/..%2F..%2F..%2Fetc%2Fpasswd",
+      "/media/uploads/../../package.json",
+      "/media/uploads/..%2f..%2fpackage.json",
+      "/media/uploads/.incoming/x",
+      "/media/uploads/%2e%2e/secret.mp4",
+    ])
+      expect(await statusOf(p), p).toBe(404);
+  });
+
+  it("takes uploads from the admin only", async () => {
+    const r = await app.client().request("POST", "/api/v1/admin/media", { form: form(clip, "c.mp4") });
+    expect(r.status).toBe(401);
+  });
+
+  it("keeps a video's captions and lets PATCH edit every metadata field", async () => {
+    const video = (
+      await admin.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+        videos: [videoInput(1, { captions: [{ lang: "en", url: "/media/uploads/a.vtt" }] })],
+      })
+    ).body.videos[0] as Video;
+    expect(video.captions).toEqual([{ lang: "en", url: "/media/uploads/a.vtt" }]);
+    const edit = {
+      url: "/media/uploads/00000000-0000-4000-8000-000000000001.mp4",
+      title: "Edited title",
+      channel_name: "Edited channel",
+      category: "Science",
+      description: "Edited description",
+      tags: ["edited"],
+      duration_seconds: 8,
+      view_count: 12,
+      thumbnail_url: "/media/uploads/00000000-0000-4000-8000-000000000002.jpg",
+      published_at: "2026-02-03T04:05:06.000Z",
+      comments: [{ author: "Bo", text: "Edited" }],
+      captions: [
+        { lang: "en", url: "/media/uploads/en.vtt", label: "English" },
+        { lang: "fr", url: "/media/uploads/fr.vtt" },
+      ],
+    };
+    const r = await admin.patch<Video>(`/api/v1/admin/videos/${video.id}`, edit);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      ...edit,
+      type: "native",
+      resolved_url: edit.url,
+      external_id: video.external_id,
+    });
+    expect((await admin.get<Video>(`/api/v1/admin/videos/${video.id}`)).body).toEqual(r.body);
+
+    const bad = await admin.patch(`/api/v1/admin/videos/${video.id}`, {
+      captions: [{ lang: "english!", url: "/x.vtt" }],
+    });
+    expect(bad.status).toBe(422);
+  });
+});

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Video } from "@feedlab/schemas";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +10,7 @@ import {
   type SentEvent,
   startRecordingProxy,
 } from "./harness/participant.ts";
+import { providerAction, serveProviderScript } from "./harness/provider.ts";
 
 /**
  * A fake of the provider's iframe API (`YT.Player`), enough to drive the adapter: a player with a
@@ -90,46 +89,20 @@ const FAKE_IFRAME_API = `
 })();
 `;
 
-async function startFakeYouTube() {
-  let served = 0;
-  const server = http.createServer((req, res) => {
-    if (req.url?.startsWith("/iframe_api")) {
-      served++;
-      res.writeHead(200, { "content-type": "text/javascript", "access-control-allow-origin": "*" });
-      res.end(FAKE_IFRAME_API);
-      return;
-    }
-    res.writeHead(404);
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/iframe_api`,
-    served: () => served,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 const fake = (page: Page, action: string, ...args: unknown[]) =>
-  page.evaluate(
-    ([a, rest]) =>
-      (window as unknown as { __fakeYT: Record<string, (...x: unknown[]) => void> }).__fakeYT[a as string]?.(
-        ...(rest as unknown[]),
-      ),
-    [action, args] as const,
-  );
+  providerAction(page, "__fakeYT", action, ...args);
 
 describe("the YouTube adapter against a fake of the provider's iframe API", () => {
   let app: TestApp;
   let wire: RecordingProxy;
-  let youtube: Awaited<ReturnType<typeof startFakeYouTube>>;
+  let youtube: Awaited<ReturnType<typeof serveProviderScript>>;
   let browser: Browser;
   let study: ParticipantStudy;
   let clip: Video;
   beforeAll(async () => {
     app = await startTestApp("pglite");
     wire = await startRecordingProxy(app.url);
-    youtube = await startFakeYouTube();
+    youtube = await serveProviderScript("/iframe_api", FAKE_IFRAME_API);
     browser = await launchBrowser();
     study = await createParticipantStudy(await app.admin(), {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },

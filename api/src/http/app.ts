@@ -109,12 +109,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
-          // The YouTube player adapter loads the provider's iframe API (and its widget script) from here.
+          // The YouTube and Vimeo player adapters load the providers' player APIs from here.
           // The console's layout editor compiles in the browser (esbuild's WebAssembly module, in a
           // worker started from a blob) and previews the module it made (a blob): the console only.
           "script-src": [
             "'self'",
             "https://www.youtube.com",
+            "https://player.vimeo.com",
             () => shellScripts(),
             (req: IncomingMessage) => (req.url?.startsWith("/admin") ? "'wasm-unsafe-eval' blob:" : ""),
           ],

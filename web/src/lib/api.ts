@@ -21,6 +21,7 @@ import type {
   GroupInput,
   ImportSummary,
   LoginRequest,
+  MediaUpload,
   ModelRun,
   NewVideo,
   Participant,
@@ -41,6 +42,7 @@ import type {
   UpdateExperimentRequest,
   Video,
   VideoList,
+  VideoPatch,
   VideoPool,
   VideoUsage,
 } from "./types.ts";
@@ -286,6 +288,11 @@ export class ApiClient extends ParticipantApi {
   deleteVideo(id: string): Promise<void> {
     return this.request("DELETE", `/api/v1/admin/videos/${enc(id)}`);
   }
+
+  /** Changes the fields given (any but the external id). */
+  updateVideo(id: string, patch: VideoPatch): Promise<Video> {
+    return this.request("PATCH", `/api/v1/admin/videos/${enc(id)}`, { body: patch });
+  }
 }
 
 /** The client for components and event handlers. */
@@ -308,24 +315,21 @@ export function importContentType(file: File): "text/csv" | "application/json" |
 }
 
 /**
- * Uploads a CSV or JSON file as is to `POST /api/v1/admin/videos/import`. Uses XMLHttpRequest because
- * `fetch` reports no upload progress; `onProgress` sees the upload fraction, then `processing` once the
- * body is sent and the server is working on it.
+ * Sends a body with XMLHttpRequest (fetch reports no upload progress) and answers the JSON reply.
+ * `onProgress` sees the upload fraction, then `processing` once the body is sent and the server works
+ * on it; `signal` cancels. A dropped connection rejects with `network_error`.
  */
-export function importVideos(
-  file: File,
+function sendWithProgress<T>(
+  url: string,
+  body: Blob | FormData,
+  contentType: string | null,
   onProgress: (progress: UploadProgress) => void,
-): Promise<ImportSummary> {
-  const contentType = importContentType(file);
-  if (!contentType) {
-    return Promise.reject(
-      new ApiError(0, "unsupported_file", "Choose a .csv or .json file.", { field: "file" }),
-    );
-  }
+  signal?: AbortSignal,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/v1/admin/videos/import");
-    xhr.setRequestHeader("content-type", contentType);
+    xhr.open("POST", url);
+    if (contentType) xhr.setRequestHeader("content-type", contentType);
     xhr.setRequestHeader("accept", "application/json");
     xhr.upload.onprogress = (event) => {
       onProgress({
@@ -334,20 +338,64 @@ export function importVideos(
       });
     };
     xhr.upload.onload = () => onProgress({ phase: "processing" });
-    xhr.onerror = () => reject(new ApiError(0, "network_error", "The upload failed. Check your connection."));
-    xhr.onabort = () => reject(new ApiError(0, "aborted", "The upload was cancelled."));
+    xhr.onerror = () =>
+      reject(
+        new ApiError(
+          0,
+          "network_error",
+          "The upload failed: the connection to the server was lost. Nothing was kept; try again.",
+        ),
+      );
+    xhr.onabort = () => reject(new ApiError(0, "aborted", "The upload was cancelled. Nothing was kept."));
     xhr.onload = () => {
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(errorFromResponse(xhr.status, xhr.responseText, xhr.getResponseHeader("retry-after")));
         return;
       }
       try {
-        resolve(JSON.parse(xhr.responseText) as ImportSummary);
+        resolve(JSON.parse(xhr.responseText) as T);
       } catch {
         reject(new ApiError(xhr.status, "invalid_response", "The server sent a response that is not JSON."));
       }
     };
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     onProgress({ phase: "uploading", fraction: 0 });
-    xhr.send(file);
+    xhr.send(body);
   });
+}
+
+/**
+ * Uploads a CSV or JSON file as is to `POST /api/v1/admin/videos/import`; with `update`, rows whose
+ * external id exists update that video.
+ */
+export function importVideos(
+  file: File,
+  onProgress: (progress: UploadProgress) => void,
+  options: { update?: boolean } = {},
+): Promise<ImportSummary> {
+  const contentType = importContentType(file);
+  if (!contentType) {
+    return Promise.reject(
+      new ApiError(0, "unsupported_file", "Choose a .csv or .json file.", { field: "file" }),
+    );
+  }
+  const url = `/api/v1/admin/videos/import${options.update ? "?update=true" : ""}`;
+  return sendWithProgress(url, file, contentType, onProgress);
+}
+
+/**
+ * Uploads a video (MP4 or WebM), captions (`kind: "captions"` with `lang`) or a thumbnail image to
+ * `POST /api/v1/admin/media`; answers where Feedlab serves it.
+ */
+export function uploadMedia(
+  file: Blob,
+  filename: string,
+  options: { kind?: "video" | "captions" | "thumbnail"; lang?: string; signal?: AbortSignal },
+  onProgress: (progress: UploadProgress) => void = () => undefined,
+): Promise<MediaUpload> {
+  const form = new FormData();
+  if (options.kind) form.append("kind", options.kind);
+  if (options.lang) form.append("lang", options.lang);
+  form.append("file", file, filename);
+  return sendWithProgress("/api/v1/admin/media", form, null, onProgress, options.signal);
 }

@@ -10,6 +10,7 @@ export type {
   AdminMe as AdminUser,
   ArmChange,
   AuditEntry,
+  Caption as VideoCaption,
   Comment as VideoComment,
   ErrorBody as ApiErrorBody,
   Experiment,
@@ -31,6 +32,7 @@ export type {
   JoinResult,
   LoginBody as LoginRequest,
   Me as ParticipantMe,
+  MediaUpload,
   ModelMetrics,
   ModelRun,
   ModelRunStatus,
@@ -60,6 +62,7 @@ export type {
   Video,
   VideoInput as NewVideo,
   VideoList,
+  VideoPatch,
   VideoType,
   VideoUsage,
 } from "@feedlab/schemas";

@@ -23,6 +23,7 @@ const video: Video = {
   thumbnail_url: "/media/demo/sourdough-basics.jpg",
   published_at: "2026-06-01T00:00:00.000Z",
   comments: [{ author: "ana", text: "Great video!" }],
+  captions: [],
   created_at: "2026-06-01T00:00:00.000Z",
   updated_at: "2026-06-01T00:00:00.000Z",
 };

@@ -28,7 +28,7 @@ export interface VideoPlayerProps {
   /** Start playing when the page opens (default true). */
   readonly autoplay?: boolean;
   readonly className?: string;
-  /** YouTube only: the adapter's poll interval (250 to 1000 ms). */
+  /** YouTube and Vimeo: the adapter's poll interval (250 to 1000 ms). */
   readonly pollMs?: number;
 }
 
@@ -38,7 +38,7 @@ export type VideoSurfaceProps = VideoCardProps | VideoPlayerProps;
  * One video. As a card (`context` "feed" or "related") it is a link to `/watch/{id}` wrapping the
  * layout's card markup, and emits IMPRESSION (50 % visible, once per mount), THUMBNAIL_HOVER (with
  * `followed_by_click`), and FEED_CLICK (feed) or VIDEO_CLICK (related). As the player (`context`
- * "watch") it renders the video's player (native, or the YouTube adapter) and emits the playback,
+ * "watch") it renders the video's player (native, or the YouTube or Vimeo adapter) and emits the playback,
  * player-control and keyboard events. Every event carries the video's external id.
  */
 export function VideoSurface(props: VideoSurfaceProps) {
@@ -48,7 +48,6 @@ export function VideoSurface(props: VideoSurfaceProps) {
 function VideoPlayer({ video, autoplay, className, pollMs }: VideoPlayerProps) {
   const [loaded, setLoaded] = useState<{ type: string; Player: Player } | null>(null);
   useEffect(() => {
-    if (video.type === "vimeo") return;
     let live = true;
     loadPlayer(video.type).then(
       (Player) => live && setLoaded({ type: video.type, Player }),
@@ -58,20 +57,6 @@ function VideoPlayer({ video, autoplay, className, pollMs }: VideoPlayerProps) {
       live = false;
     };
   }, [video.type]);
-  if (video.type === "vimeo") {
-    // No Vimeo adapter yet: the provider's player plays, without playback events.
-    return (
-      <div className={className} data-feedlab-player="vimeo">
-        <iframe
-          src={video.resolved_url}
-          title={video.title}
-          allow="autoplay; fullscreen; picture-in-picture"
-          allowFullScreen
-          style={{ width: "100%", height: "100%", border: 0 }}
-        />
-      </div>
-    );
-  }
   if (!loaded || loaded.type !== video.type)
     return <div className={className} data-feedlab-player="loading" />;
   const { Player } = loaded;

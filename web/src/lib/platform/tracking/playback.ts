@@ -9,7 +9,7 @@ export const WATCHED_THRESHOLDS = [1, 5] as const;
 export const VOLUME_SETTLE_MS = 250;
 
 /** Where playback events come from: the bundled native player, or a provider adapter (lower fidelity). */
-export type PlayerSource = "native" | "youtube";
+export type PlayerSource = "native" | "youtube" | "vimeo";
 
 /** What a player adapter can say about its media at any moment (an HTMLMediaElement, or a poll). */
 export interface MediaState {

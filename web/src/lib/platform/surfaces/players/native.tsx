@@ -11,6 +11,15 @@ export interface PlayerProps {
   readonly className?: string;
 }
 
+/** A caption track's label in the participant's language: `fr` -> "French" (or "français"). */
+function languageName(lang: string): string {
+  try {
+    return new Intl.DisplayNames([navigator.language || "en"], { type: "language" }).of(lang) ?? lang;
+  } catch {
+    return lang;
+  }
+}
+
 function stateOf(el: HTMLVideoElement): MediaState {
   return {
     currentTime: el.currentTime,
@@ -122,7 +131,7 @@ export function NativePlayer({ video, autoplay = true, className }: PlayerProps)
 
   return (
     <div ref={box} className={className} data-feedlab-player="native">
-      {/* biome-ignore lint/a11y/useMediaCaption: video records carry no caption tracks to offer. */}
+      {/* biome-ignore lint/a11y/useMediaCaption: the tracks are the video's own (none when it has none). */}
       <video
         ref={ref}
         src={video.resolved_url}
@@ -131,7 +140,17 @@ export function NativePlayer({ video, autoplay = true, className }: PlayerProps)
         playsInline
         preload="auto"
         aria-label={`Video player: ${video.title}`}
-      />
+      >
+        {(video.captions ?? []).map((c) => (
+          <track
+            key={c.url}
+            kind="captions"
+            src={c.url}
+            srcLang={c.lang}
+            label={c.label ?? languageName(c.lang)}
+          />
+        ))}
+      </video>
     </div>
   );
 }

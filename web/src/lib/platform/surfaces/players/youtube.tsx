@@ -1,14 +1,10 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useRuntime } from "../../context.ts";
-import { type MediaState, PlaybackTracker } from "../../tracking/playback.ts";
+import { PlaybackTracker } from "../../tracking/playback.ts";
 import { listenForFullscreen, listenForShortcuts, type PlayerControls } from "./controls.ts";
 import type { PlayerProps } from "./native.tsx";
+import { derive, mediaStateOf, type Observation, pollInterval } from "./polled.ts";
 import { loadYouTubeApi, YT_STATE, type YTPlayer, youTubeIdOf } from "./youtube-api.ts";
-
-/** Spec: an adapter polls the provider's player every 250 to 1000 ms. */
-export const MIN_POLL_MS = 250;
-export const MAX_POLL_MS = 1000;
-export const DEFAULT_POLL_MS = 500;
 
 export interface YouTubePlayerProps extends PlayerProps {
   /** Poll interval, clamped to 250..1000 ms. */
@@ -17,14 +13,13 @@ export interface YouTubePlayerProps extends PlayerProps {
   readonly apiUrl?: string;
 }
 
-interface Observation {
-  readonly at: number;
-  readonly state: number;
-  readonly time: number;
-  readonly rate: number;
-  readonly volume: number;
-  readonly muted: boolean;
-}
+/** The adapter's name for each of the API's player states. */
+const STATE_OF: Record<number, Observation["state"]> = {
+  [YT_STATE.PLAYING]: "playing",
+  [YT_STATE.PAUSED]: "paused",
+  [YT_STATE.ENDED]: "ended",
+  [YT_STATE.BUFFERING]: "buffering",
+};
 
 /**
  * The YouTube adapter (spec: Embedded third-party video players). The provider's iframe cannot be
@@ -45,7 +40,7 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
   const box = useRef<HTMLDivElement>(null);
   const mount = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
-  const interval = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, pollMs ?? DEFAULT_POLL_MS));
+  const interval = pollInterval(pollMs);
   const providerId = youTubeIdOf(video.resolved_url) ?? youTubeIdOf(video.url);
 
   useEffect(() => {
@@ -62,28 +57,14 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
 
     const observe = (p: YTPlayer): Observation => ({
       at: performance.now(),
-      state: p.getPlayerState(),
+      state: STATE_OF[p.getPlayerState()] ?? "idle",
       time: p.getCurrentTime() || 0,
+      duration: p.getDuration() || 0,
       rate: p.getPlaybackRate() || 1,
       volume: (p.getVolume() ?? 100) / 100,
       muted: Boolean(p.isMuted()),
     });
-    const read = (): MediaState => {
-      const o = polling ?? (player ? observe(player) : last);
-      const duration = player?.getDuration() || 0;
-      return {
-        currentTime: o?.time ?? 0,
-        duration,
-        paused: o ? o.state !== YT_STATE.PLAYING && o.state !== YT_STATE.BUFFERING : true,
-        ended: o?.state === YT_STATE.ENDED,
-        playbackRate: o?.rate ?? 1,
-        volume: o?.volume ?? 1,
-        muted: o?.muted ?? false,
-        // Derived: the API has no ready or network state; buffering reads as a stalled element would.
-        readyState: o?.state === YT_STATE.BUFFERING ? 2 : 4,
-        networkState: o?.state === YT_STATE.BUFFERING ? 2 : 1,
-      };
-    };
+    const read = () => mediaStateOf(polling ?? (player ? observe(player) : last));
     const tracker = runtime.core.tracker;
     const playback = new PlaybackTracker({
       videoId: video.external_id,
@@ -98,34 +79,11 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
       const now = observe(player);
       polling = now;
       try {
-        derive(now);
+        derive(playback, last, now, interval);
       } finally {
+        last = now;
         polling = null;
       }
-    };
-    const derive = (now: Observation) => {
-      const prev = last;
-      last = now;
-      if (!prev) {
-        playback.ready();
-        if (now.state === YT_STATE.PLAYING) playback.play();
-        return;
-      }
-      // A jump: the time is not where the previous poll and the elapsed time put it.
-      const elapsed = (now.at - prev.at) / 1000;
-      const expected = prev.time + (prev.state === YT_STATE.PLAYING ? elapsed * prev.rate : 0);
-      const tolerance = Math.max(1, 1.5 * (interval / 1000) * prev.rate);
-      const jumped = Math.abs(now.time - expected) > tolerance && now.state !== YT_STATE.ENDED;
-      if (jumped) playback.seek(prev.time, now.time);
-      if (now.state !== prev.state) {
-        if (now.state === YT_STATE.PLAYING) playback.play();
-        else if (now.state === YT_STATE.PAUSED) playback.pause();
-        else if (now.state === YT_STATE.ENDED) playback.ended();
-        else if (now.state === YT_STATE.BUFFERING) playback.waiting();
-      }
-      playback.tick();
-      if (now.rate !== prev.rate) playback.rateChanged();
-      if (now.volume !== prev.volume || now.muted !== prev.muted) playback.volumeChanged();
     };
 
     loadYouTubeApi(apiUrl)

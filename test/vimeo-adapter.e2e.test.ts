@@ -1,0 +1,229 @@
+import type { Video } from "@feedlab/schemas";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "./harness/app.ts";
+import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import {
+  createParticipantStudy,
+  type ParticipantStudy,
+  type RecordingProxy,
+  type SentEvent,
+  startRecordingProxy,
+} from "./harness/participant.ts";
+import { providerAction, serveProviderScript } from "./harness/provider.ts";
+
+/**
+ * A stand-in of Vimeo's Player API (player.js): `Vimeo.Player(iframe)` with promise getters, `on`
+ * for the API's events, and a clock, states, volume and rate. `__fakeVimeo` hooks act like a
+ * participant using the controls inside the provider's iframe; `quietSeek` moves the playhead
+ * without an event, which only polling can notice. It records when the adapter reads the state.
+ */
+const FAKE_PLAYER_API = `
+(function () {
+  var players = [];
+  var reads = [];
+  function Player(iframe) {
+    this.iframe = iframe;
+    this.handlers = {};
+    this.playing = false; this.ended = false; this.time = 0; this.base = performance.now();
+    this.rate = 1; this.volume = 1; this.duration = 30;
+    var self = this;
+    players.push(this);
+    this.readyPromise = new Promise(function (resolve) { setTimeout(resolve, 50); }).then(function () {
+      if (/autoplay=1/.test(iframe.src)) self.play();
+    });
+    this.ender = setInterval(function () {
+      if (self.playing && self.now() >= self.duration) {
+        self.time = self.duration; self.playing = false; self.ended = true;
+        self.emit("ended", { seconds: self.duration, duration: self.duration, percent: 1 });
+      } else if (self.playing) {
+        self.emit("timeupdate", { seconds: self.now(), duration: self.duration, percent: self.now() / self.duration });
+      }
+    }, 250);
+  }
+  Player.prototype.now = function () {
+    return this.playing ? Math.min(this.duration, this.time + ((performance.now() - this.base) / 1000) * this.rate) : this.time;
+  };
+  Player.prototype.freeze = function () { this.time = this.now(); this.base = performance.now(); };
+  Player.prototype.emit = function (name, data) {
+    (this.handlers[name] || []).forEach(function (cb) { cb(data); });
+  };
+  Player.prototype.on = function (name, cb) { (this.handlers[name] = this.handlers[name] || []).push(cb); };
+  Player.prototype.ready = function () { return this.readyPromise; };
+  Player.prototype.play = function () {
+    this.freeze(); this.playing = true; this.ended = false;
+    this.emit("play", { seconds: this.time }); return Promise.resolve();
+  };
+  Player.prototype.pause = function () {
+    this.freeze(); this.playing = false;
+    this.emit("pause", { seconds: this.time }); return Promise.resolve();
+  };
+  Player.prototype.setCurrentTime = function (s) {
+    this.freeze(); this.time = s; this.emit("seeked", { seconds: s }); return Promise.resolve(s);
+  };
+  Player.prototype.getCurrentTime = function () { reads.push(performance.now()); return Promise.resolve(this.now()); };
+  Player.prototype.getDuration = function () { return Promise.resolve(this.duration); };
+  Player.prototype.getPaused = function () { return Promise.resolve(!this.playing); };
+  Player.prototype.getEnded = function () { return Promise.resolve(this.ended); };
+  Player.prototype.getVolume = function () { return Promise.resolve(this.volume); };
+  Player.prototype.setVolume = function (v) { this.volume = v; this.emit("volumechange", { volume: v }); return Promise.resolve(v); };
+  Player.prototype.getPlaybackRate = function () { return Promise.resolve(this.rate); };
+  Player.prototype.setPlaybackRate = function (r) {
+    this.freeze(); this.rate = r; this.emit("playbackratechange", { playbackRate: r }); return Promise.resolve(r);
+  };
+  Player.prototype.destroy = function () { clearInterval(this.ender); return Promise.resolve(); };
+  window.Vimeo = { Player: Player };
+  function current() { return players[players.length - 1]; }
+  window.__fakeVimeo = {
+    reads: reads,
+    seek: function (s) { current().setCurrentTime(s); },
+    quietSeek: function (s) { var p = current(); p.freeze(); p.time = s; },
+    volume: function (v) { current().setVolume(v); },
+    rate: function (r) { current().setPlaybackRate(r); },
+    pause: function () { current().pause(); },
+    buffer: function (ms) {
+      var p = current();
+      p.emit("bufferstart", {});
+      setTimeout(function () { p.emit("bufferend", {}); }, ms);
+    },
+  };
+})();
+`;
+
+const fake = (page: Page, action: string, ...args: unknown[]) =>
+  providerAction(page, "__fakeVimeo", action, ...args);
+
+describe("the Vimeo adapter against a stand-in of the provider's Player API", () => {
+  let app: TestApp;
+  let wire: RecordingProxy;
+  let vimeo: Awaited<ReturnType<typeof serveProviderScript>>;
+  let browser: Browser;
+  let study: ParticipantStudy;
+  let clip: Video;
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    wire = await startRecordingProxy(app.url);
+    vimeo = await serveProviderScript("/api/player.js", FAKE_PLAYER_API);
+    browser = await launchBrowser();
+    study = await createParticipantStudy(await app.admin(), {
+      ui: { feed: "grid-desktop", watch: "grid-desktop" },
+      videoCount: 4,
+      extra: [
+        {
+          external_id: "vimeo-clip",
+          url: "https://vimeo.com/76979871",
+          title: "A Vimeo-hosted video",
+          channel_name: "Provider Channel",
+          duration_seconds: 30,
+          published_at: new Date(Date.UTC(2027, 0, 1)).toISOString(),
+        },
+      ],
+    });
+    clip = study.videos.find((v) => v.external_id === "vimeo-clip") as Video;
+    expect(clip.type).toBe("vimeo");
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await vimeo?.close();
+    await wire?.close();
+    await app?.stop();
+  });
+
+  it("derives the playback events from the API's events and polls, and marks them source vimeo", async () => {
+    // The app's CSP admits the provider's script origin only; the stand-in lives on a local port.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    await context.addInitScript((url) => {
+      (window as unknown as { FEEDLAB_VIMEO_API_URL: string }).FEEDLAB_VIMEO_API_URL = url;
+    }, vimeo.url);
+    // The provider's page inside the iframe, as a stand-in (the network is closed).
+    await context.route("https://player.vimeo.com/video/**", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: "<!doctype html><title>Stand-in Vimeo player</title><body style='background:#1a2e3b;color:#fff'>Stand-in Vimeo player</body>",
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${wire.url}/join/${study.experimentId}?login_id=vimeo-viewer`);
+    await page.waitForURL(`${wire.url}/`);
+    const first = page.getByRole("list", { name: "Recommended videos" }).getByRole("link").first();
+    await expect.poll(() => first.getAttribute("href")).toBe(`/watch/${clip.id}`);
+    await first.click();
+    await page.waitForURL(`${wire.url}/watch/${clip.id}`);
+    const iframe = page.locator('[data-feedlab-player="vimeo"] iframe');
+    await iframe.waitFor();
+    expect(await iframe.getAttribute("src")).toContain("https://player.vimeo.com/video/76979871?autoplay=1");
+    expect(await iframe.getAttribute("src")).toContain("dnt=1");
+    await expect.poll(() => vimeo.served()).toBe(1);
+
+    // Plays (autoplay) for six seconds.
+    await page.waitForTimeout(6500);
+    await fake(page, "seek", 15);
+    await page.waitForTimeout(1500);
+    // A jump no event tells of: polling finds it.
+    await fake(page, "quietSeek", 20);
+    await page.waitForTimeout(1500);
+    await fake(page, "volume", 0.4);
+    await page.waitForTimeout(1000);
+    await fake(page, "rate", 1.5);
+    await page.waitForTimeout(1000);
+    await fake(page, "buffer", 800);
+    await page.waitForTimeout(1500);
+    await fake(page, "pause");
+    await page.waitForTimeout(1000);
+    // Keyboard shortcuts on the page drive the provider's player through its API.
+    await page.keyboard.press("k");
+    await page.waitForTimeout(800);
+    await saveScreenshot(page, "vimeo-adapter-watch");
+    await wire.waitFor("VIDEO_ENDED", page, 15_000);
+    const reads = (
+      await page.evaluate(() => (window as unknown as { __fakeVimeo: { reads: number[] } }).__fakeVimeo.reads)
+    ).slice(0, 400);
+    await context.close();
+
+    const playback = (type: string) => wire.ofType(type).filter((e) => e.video_id === "vimeo-clip");
+    const types = [
+      "VIDEO_PLAY",
+      "VIDEO_WATCHED_1S",
+      "VIDEO_WATCHED_5S",
+      "VIDEO_PROGRESS",
+      "VIDEO_SEEK",
+      "VOLUME_CHANGE",
+      "PLAYBACK_RATE_CHANGE",
+      "VIDEO_BUFFERING",
+      "VIDEO_PAUSE",
+      "KEYBOARD_SHORTCUT",
+      "VIDEO_ENDED",
+    ];
+    for (const type of types) expect(playback(type).length, type).toBeGreaterThanOrEqual(1);
+    expect(types.flatMap(playback).every((e: SentEvent) => e.payload.source === "vimeo")).toBe(true);
+    expect(playback("VIDEO_WATCHED_1S")).toHaveLength(1);
+    expect(playback("VIDEO_WATCHED_5S")).toHaveLength(1);
+
+    const seeks = playback("VIDEO_SEEK").map((e) => e.payload as { from: number; to: number });
+    // The seek with an event, from about 6.5 s; and the quiet one, found by polling, from about 16.5 s.
+    const toFifteen = seeks.find((s) => Math.abs(s.to - 15) < 0.6);
+    expect(toFifteen?.from).toBeGreaterThan(5);
+    expect(toFifteen?.from).toBeLessThan(8.5);
+    expect(seeks.some((s) => Math.abs(s.to - 20) < 1 && s.from > 15 && s.from < 18.5)).toBe(true);
+    expect(playback("VOLUME_CHANGE")[0]?.payload).toMatchObject({ volume: 0.4, previousVolume: 1 });
+    expect(playback("PLAYBACK_RATE_CHANGE")[0]?.payload).toMatchObject({ newRate: 1.5 });
+    expect(playback("KEYBOARD_SHORTCUT")[0]?.payload).toMatchObject({ key: "k", action: "toggle_play" });
+    expect(playback("VIDEO_PLAY").length).toBeGreaterThanOrEqual(2);
+    expect(playback("VIDEO_ENDED")[0]).toMatchObject({
+      watch_duration: expect.any(Number),
+      payload: { duration: 30, completionRate: expect.any(Number) },
+    });
+    expect(playback("VIDEO_ENDED")[0]?.watch_duration).toBeLessThan(20);
+
+    // Polling within the spec's 250 to 1000 ms (reads closer than 50 ms belong to one event burst).
+    const gaps = reads
+      .slice(1)
+      .map((t, i) => t - (reads[i] as number))
+      .filter((gap) => gap > 50)
+      .sort((a, b) => a - b);
+    const median = gaps[Math.floor(gaps.length / 2)] as number;
+    expect(median).toBeGreaterThanOrEqual(200);
+    expect(median).toBeLessThanOrEqual(1000);
+    expect(wire.batches.flatMap((b) => b.reply?.rejected ?? [])).toEqual([]);
+  }, 120_000);
+});

@@ -18,6 +18,17 @@ export interface Config {
    * process of a scale-out deployment must see the same folder (a shared volume).
    */
   readonly mediaDir: string;
+  /**
+   * Uploaded media in an S3-compatible bucket instead of the media folder (`FEEDLAB_MEDIA_S3_BUCKET`,
+   * with `FEEDLAB_MEDIA_S3_ENDPOINT` for a store other than AWS, `FEEDLAB_MEDIA_S3_REGION` (default
+   * us-east-1), `FEEDLAB_MEDIA_S3_PREFIX`; credentials from the AWS SDK's usual variables).
+   */
+  readonly mediaS3: {
+    readonly bucket: string;
+    readonly endpoint: string | null;
+    readonly region: string;
+    readonly prefix: string;
+  } | null;
   /** The largest upload accepted, in bytes (`FEEDLAB_MAX_UPLOAD_MB`, default 2048 MB). */
   readonly maxUploadBytes: number;
   /** A `postgres://` URL switches from embedded PGlite to PostgreSQL (`DATABASE_URL`). */
@@ -119,6 +130,21 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const dataDir = path.resolve(cwd, str("FEEDLAB_DATA_DIR") ?? "data");
   const mediaDir = path.resolve(cwd, str("FEEDLAB_MEDIA_DIR") ?? path.join(dataDir, "media"));
   const maxUploadBytes = int("FEEDLAB_MAX_UPLOAD_MB", 2048, 1, 1024 * 1024) * 1024 * 1024;
+  const s3Bucket = str("FEEDLAB_MEDIA_S3_BUCKET") ?? null;
+  const s3Endpoint = str("FEEDLAB_MEDIA_S3_ENDPOINT")?.replace(/\/+$/, "") ?? null;
+  if (s3Endpoint !== null && !/^https?:\/\//.test(s3Endpoint))
+    problems.push("FEEDLAB_MEDIA_S3_ENDPOINT must start with http:// or https://");
+  if (s3Bucket === null && s3Endpoint !== null)
+    problems.push("FEEDLAB_MEDIA_S3_ENDPOINT needs FEEDLAB_MEDIA_S3_BUCKET (the bucket to keep uploads in)");
+  const mediaS3 =
+    s3Bucket === null
+      ? null
+      : Object.freeze({
+          bucket: s3Bucket,
+          endpoint: s3Endpoint,
+          region: str("FEEDLAB_MEDIA_S3_REGION") ?? "us-east-1",
+          prefix: str("FEEDLAB_MEDIA_S3_PREFIX") ?? "",
+        });
 
   const databaseUrl = str("DATABASE_URL") ?? null;
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -185,6 +211,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     host,
     dataDir,
     mediaDir,
+    mediaS3,
     maxUploadBytes,
     databaseUrl,
     kafkaBrokers: Object.freeze(kafkaBrokers),

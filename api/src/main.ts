@@ -38,7 +38,8 @@ import { groupRoutes } from "./groups/groups.routes.ts";
 import { createGroupsService } from "./groups/groups.service.ts";
 import { createApp } from "./http/app.ts";
 import { mediaRoutes, UPLOADS_PREFIX } from "./media/media.routes.ts";
-import { folderMediaStore } from "./media/media-store.ts";
+import { folderMediaStore, type MediaStore } from "./media/media-store.ts";
+import { s3MediaStore } from "./media/s3-store.ts";
 import { healthRoutes } from "./monitoring/health.routes.ts";
 import { createHealthService } from "./monitoring/health.service.ts";
 import { createMonitoringRecorder } from "./monitoring/recorder.ts";
@@ -264,6 +265,9 @@ export async function openRuntime(
       study.invalidate();
     }
   });
+  const media: MediaStore & { close?: () => void } = config.mediaS3
+    ? s3MediaStore(config.mediaS3)
+    : folderMediaStore(config.mediaDir);
   // PostgreSQL's autovacuum keeps statistics and space in order; PGlite has no background workers.
   const maintenance = kind === "pglite" ? scheduleMaintenance(db, log.child({ component: "db" })) : null;
   let projecting = false;
@@ -281,8 +285,8 @@ export async function openRuntime(
     services,
     recommenders,
     changes,
-    /** Uploaded videos, captions and thumbnails (FEEDLAB_MEDIA_DIR). */
-    media: folderMediaStore(config.mediaDir),
+    /** Uploaded videos, captions and thumbnails (FEEDLAB_MEDIA_DIR, or an S3-compatible bucket). */
+    media,
     /** Starts this process's projector (roles `projector` and `all`). */
     startProjector: async () => {
       await runRequestedRebuilds({
@@ -300,6 +304,7 @@ export async function openRuntime(
       await eventLog.close();
       await changes.stop();
       await externalHttp.close();
+      media.close?.();
       await monitoring.close();
       await maintenance?.stop();
       await closeDb();

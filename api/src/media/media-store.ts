@@ -15,8 +15,8 @@ import { sendFile } from "../http/static.ts";
 export interface MediaStore {
   /**
    * Stores `source` as a new file, all or nothing: when the stream fails (the client went away, a
-   * limit was hit) nothing is kept. `extension` is asked once all bytes have arrived (the file's
-   * type may be known only by then). Answers the file's name and size.
+   * limit was hit) nothing is kept. `extension` names the file's type; it is asked once the stream
+   * has given its first bytes (the type is told from them). Answers the file's name and size.
    */
   save(source: Readable, extension: () => string): Promise<{ name: string; bytes: number }>;
   /** Serves the stored files under `prefix`, with Range, ETag and lasting cache headers. */
@@ -60,8 +60,7 @@ export function folderMediaStore(dir: string): MediaStore {
       return async (ctx, next) => {
         if ((ctx.method !== "GET" && ctx.method !== "HEAD") || !ctx.path.startsWith(prefix)) return next();
         const name = ctx.path.slice(prefix.length);
-        // Stored names are a UUID and an extension: nothing else (no folders, no dot files) is served.
-        if (!STORED_NAME.test(name)) return next();
+        if (!isStoredName(name)) return next();
         if (!(await sendFile(ctx, root, name, { maxAgeSeconds: 365 * 24 * 3600, immutable: true })))
           return next();
       };
@@ -70,3 +69,6 @@ export function folderMediaStore(dir: string): MediaStore {
 }
 
 const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,4}$/;
+
+/** Stored names are a UUID and an extension: nothing else (no folders, no dot files) is served. */
+export const isStoredName = (name: string) => STORED_NAME.test(name);

@@ -44,6 +44,11 @@ describe("the researcher's own videos, uploaded in the console and played by a p
       await admin.post<{ videos: Video[] }>("/api/v1/admin/videos", {
         videos: [
           {
+            external_id: "a-web-page",
+            url: "https://www.dailymotion.com/video/x8abcd",
+            title: "A page no player plays",
+          },
+          {
             external_id: "demo-video",
             url: `/media/demo/${name}.webm`,
             thumbnail_url: `/media/demo/${name}.jpg`,
@@ -52,7 +57,7 @@ describe("the researcher's own videos, uploaded in the console and played by a p
           },
         ],
       })
-    ).body.videos[0] as Video;
+    ).body.videos[1] as Video;
     await admin.put(`/api/v1/admin/experiments/${experimentId}/videos`, { video_ids: [demo.id] });
   });
   afterAll(async () => {
@@ -84,6 +89,13 @@ describe("the researcher's own videos, uploaded in the console and played by a p
     const library = admin.getByRole("region", { name: "Library" });
     await library.getByRole("row", { name: /clip 1/ }).waitFor();
     await library.getByRole("row", { name: /clip 2/ }).waitFor();
+    // A video no player can play is marked, saying why.
+    await library
+      .getByRole("row", { name: /A page no player plays/ })
+      .getByText("No player", { exact: true })
+      .waitFor();
+    expect(await axeViolations(admin)).toEqual([]);
+    await saveScreenshot(admin, "uploads-library");
     const stored = readdirSync(mediaDir).filter((f) => !f.startsWith("."));
     expect(stored.filter((f) => f.endsWith(".mp4"))).toHaveLength(2);
     expect(stored.filter((f) => f.endsWith(".jpg"))).toHaveLength(2);

@@ -8,7 +8,7 @@ const NAMED_VALUES = new Set(["status", "is_active", "excluded", "format", "surf
 
 /**
  * What the audit log keeps of a successful admin request: who, the action the route declares, the
- * target (the path's id, or the id of what was created), and the names of the fields sent, with the
+ * target (the path's id, or the id or URL of what was created), and the names of the fields sent, with the
  * few values above. Never a password, a text or any participant's data.
  */
 /** A request part that is a plain object (a JSON body, the query), or an empty one. */
@@ -44,6 +44,7 @@ export function auditHook(audit: AuditService) {
         created.id,
         created.key,
         created.username,
+        created.url,
       ),
       details,
     });

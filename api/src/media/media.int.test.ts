@@ -3,7 +3,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import type { MediaUpload, Video } from "@feedlab/schemas";
+import type { AuditEntry, MediaUpload, Video } from "@feedlab/schemas";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -238,9 +238,14 @@ describe.each(CASES)("media uploads ($backend, $store)", ({ backend, store: kind
       expect(await statusOf(p), p).toBe(404);
   });
 
-  it("takes uploads from the admin only", async () => {
+  it("takes uploads from the admin only, and records each in the audit log", async () => {
     const r = await app.client().request("POST", "/api/v1/admin/media", { form: form(clip, "c.mp4") });
     expect(r.status).toBe(401);
+    const ok = await upload(form(clip, "c.mp4"));
+    const audit = await admin.get<AuditEntry[]>("/api/v1/admin/audit");
+    expect(audit.body.find((e) => e.action === "media.upload" && e.target === ok.body.url)).toMatchObject({
+      admin: "admin",
+    });
   });
 
   it("keeps a video's captions and lets PATCH edit every metadata field", async () => {

@@ -178,11 +178,15 @@ describe("the feedlab process on the embedded defaults", () => {
     expect(runCli(["migrate"], env).stdout).toContain("Applied");
     const r = runCli(["videos", "import", file], env);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain("2 imported, 1 rejected (of 3 rows).");
+    expect(r.stdout).toContain("2 imported, 0 updated, 1 rejected (of 3 rows).");
     expect(r.stdout).toMatch(/row 2 \(cli-2\): validation_failed: url/);
     const again = runCli(["videos", "import", file], env);
-    expect(again.stdout).toContain("0 imported, 3 rejected");
+    expect(again.stdout).toContain("0 imported, 0 updated, 3 rejected");
     expect(again.status).toBe(1);
+    // --update changes the videos whose external id exists.
+    const update = runCli(["videos", "import", file, "--update"], env);
+    expect(update.stdout).toContain("0 imported, 2 updated, 1 rejected");
+    expect(update.status).toBe(0);
     rmSync(dir, { recursive: true, force: true });
   });
 

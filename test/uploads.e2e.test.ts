@@ -214,6 +214,17 @@ describe("the researcher's own videos, uploaded in the console and played by a p
     await saveScreenshot(participant, "uploads-watch-captions");
 
     await journey(demo);
+    // Each kind of event goes out on its own schedule: wait for the journey's kinds of both videos.
+    const journeyTypes = ["VIDEO_PLAY", "VIDEO_SEEK", "VIDEO_PAUSE", "VIDEO_WATCHED_1S"];
+    await expect
+      .poll(
+        () =>
+          [clip.external_id, "demo-video"].flatMap((id) =>
+            journeyTypes.filter((t) => !sent().some((e) => e.video_id === id && e.event_type === t)),
+          ),
+        { timeout: 15_000 },
+      )
+      .toEqual([]);
     await context.close();
 
     // Range requests served the uploaded file (206 with the bytes asked for).

@@ -178,9 +178,8 @@ describe("the Vimeo adapter against a stand-in of the provider's Player API", ()
     const reads = (
       await page.evaluate(() => (window as unknown as { __fakeVimeo: { reads: number[] } }).__fakeVimeo.reads)
     ).slice(0, 400);
-    await context.close();
-
-    const playback = (type: string) => wire.ofType(type).filter((e) => e.video_id === "vimeo-clip");
+    // The tracker sends each kind of event on its own schedule (VIDEO_ENDED can go out before an
+    // earlier VIDEO_BUFFERING): every kind has arrived before the page closes.
     const types = [
       "VIDEO_PLAY",
       "VIDEO_WATCHED_1S",
@@ -194,6 +193,14 @@ describe("the Vimeo adapter against a stand-in of the provider's Player API", ()
       "KEYBOARD_SHORTCUT",
       "VIDEO_ENDED",
     ];
+    await expect
+      .poll(() => types.filter((t) => !wire.ofType(t).some((e) => e.video_id === "vimeo-clip")), {
+        timeout: 15_000,
+      })
+      .toEqual([]);
+    await context.close();
+
+    const playback = (type: string) => wire.ofType(type).filter((e) => e.video_id === "vimeo-clip");
     for (const type of types) expect(playback(type).length, type).toBeGreaterThanOrEqual(1);
     expect(types.flatMap(playback).every((e: SentEvent) => e.payload.source === "vimeo")).toBe(true);
     expect(playback("VIDEO_WATCHED_1S")).toHaveLength(1);

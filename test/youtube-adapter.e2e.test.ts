@@ -167,9 +167,8 @@ describe("the YouTube adapter against a fake of the provider's iframe API", () =
     const polls = (
       await page.evaluate(() => (window as unknown as { __fakeYT: { polls: number[] } }).__fakeYT.polls)
     ).slice(0, 400);
-    await context.close();
-
-    const playback = (type: string) => wire.ofType(type).filter((e) => e.video_id === "yt-rick");
+    // The tracker sends each kind of event on its own schedule (VIDEO_ENDED can go out before an
+    // earlier VIDEO_BUFFERING): every kind has arrived before the page closes.
     const types = [
       "VIDEO_PLAY",
       "VIDEO_WATCHED_1S",
@@ -183,6 +182,14 @@ describe("the YouTube adapter against a fake of the provider's iframe API", () =
       "KEYBOARD_SHORTCUT",
       "VIDEO_ENDED",
     ];
+    await expect
+      .poll(() => types.filter((t) => !wire.ofType(t).some((e) => e.video_id === "yt-rick")), {
+        timeout: 15_000,
+      })
+      .toEqual([]);
+    await context.close();
+
+    const playback = (type: string) => wire.ofType(type).filter((e) => e.video_id === "yt-rick");
     for (const type of types) expect(playback(type).length, type).toBeGreaterThanOrEqual(1);
     const all = types.flatMap(playback);
     expect(all.every((e: SentEvent) => e.payload.source === "youtube")).toBe(true);

@@ -1,4 +1,5 @@
 import type { Experiment, Group, Video } from "@feedlab/schemas";
+import type { VideoRow } from "../../api/src/videos/videos.service.ts";
 import type { Client } from "./app.ts";
 
 let counter = 0;
@@ -17,6 +18,31 @@ export function videoInput(n: number, extra: Record<string, unknown> = {}) {
     published_at: new Date(Date.UTC(2026, 0, 1 + n)).toISOString(),
     ...extra,
   };
+}
+
+/** `n` stored video rows as the database returns them (recommender tests build pools of them). */
+export function videoRows(n: number, over: (i: number) => Partial<VideoRow> = () => ({})): VideoRow[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    external_id: `ext-${i}`,
+    url: "",
+    resolved_url: "",
+    type: "native",
+    title: `Video ${i}`,
+    channel_name: null,
+    category: null,
+    description: null,
+    tags: [],
+    duration_seconds: null,
+    view_count: null,
+    thumbnail_url: null,
+    published_at: new Date(Date.UTC(2026, 0, 1 + i)),
+    comments: [],
+    captions: [],
+    created_at: new Date(Date.UTC(2026, 0, 1)),
+    updated_at: new Date(Date.UTC(2026, 0, 1)),
+    ...over(i),
+  }));
 }
 
 async function ok<T>(p: Promise<{ status: number; body: unknown }>, status: number): Promise<T> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { VideoRow } from "../videos/videos.service.ts";
+import { videoRows } from "../../../test/harness/fixtures.ts";
 import {
   createRandomRecommender,
   randomSeedText,
@@ -10,28 +10,12 @@ import {
 import { buildPool } from "./pool.ts";
 import { pageOfChain, type RecommendRequest } from "./recommender.ts";
 
-function rows(n: number): VideoRow[] {
-  return Array.from({ length: n }, (_, i) => ({
-    id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
-    external_id: `ext-${i}`,
+const rows = (n: number) =>
+  videoRows(n, (i) => ({
     url: `https://cdn.example/${i}.mp4`,
     resolved_url: `https://cdn.example/${i}.mp4`,
-    type: "native",
-    title: `Video ${i}`,
-    channel_name: null,
-    category: null,
-    description: null,
-    tags: [],
-    duration_seconds: null,
-    view_count: null,
-    thumbnail_url: null,
-    published_at: i === 3 ? null : new Date(Date.UTC(2026, 0, 1 + i)),
-    comments: [],
-    captions: [],
-    created_at: new Date(Date.UTC(2026, 0, 1)),
-    updated_at: new Date(Date.UTC(2026, 0, 1)),
+    ...(i === 3 ? { published_at: null } : {}),
   }));
-}
 
 const pool = buildPool("e", rows(10));
 const request = (over: Partial<RecommendRequest> = {}): RecommendRequest => ({

@@ -3,12 +3,12 @@ import type { AddressInfo, LookupFunction } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { videoRows } from "../../../../test/harness/fixtures.ts";
 import {
   closedPortUrl,
   type FakeRecommender,
   startFakeRecommender,
 } from "../../../../test/harness/recommender-server.ts";
-import type { VideoRow } from "../../videos/videos.service.ts";
 import type { RecommenderRecord } from "../builtins.ts";
 import { buildPool } from "../pool.ts";
 import type { RecommendRequest } from "../recommender.ts";
@@ -19,28 +19,7 @@ const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, "0
 const OUTSIDE = "99999999-9999-4999-8999-999999999999";
 const SECRET = "Bearer top-secret-token";
 
-function rows(n: number): VideoRow[] {
-  return Array.from({ length: n }, (_, i) => ({
-    id: uuid(i),
-    external_id: `ext-${i}`,
-    url: "",
-    resolved_url: "",
-    type: "native",
-    title: `Video ${i}`,
-    channel_name: null,
-    category: null,
-    description: null,
-    tags: [],
-    duration_seconds: null,
-    view_count: null,
-    thumbnail_url: null,
-    published_at: new Date(Date.UTC(2026, 0, 1 + i)),
-    comments: [],
-    captions: [],
-    created_at: new Date(Date.UTC(2026, 0, 1)),
-    updated_at: new Date(Date.UTC(2026, 0, 1)),
-  }));
-}
+const rows = (n: number) => videoRows(n);
 
 const pool = buildPool("11111111-2222-4333-8444-555555555555", rows(8));
 

@@ -108,3 +108,9 @@ export function listenForFullscreen(player: Element, playback: PlaybackTracker):
   document.addEventListener("fullscreenchange", onChange);
   return () => document.removeEventListener("fullscreenchange", onChange);
 }
+
+/** Fullscreen on `container` (a provider's player with the page's controls), or out of it. */
+export function toggleFullscreenOf(container: HTMLElement): void {
+  if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+  else void container.requestFullscreen().catch(() => undefined);
+}

@@ -1,7 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useRuntime } from "../../context.ts";
 import { PlaybackTracker } from "../../tracking/playback.ts";
-import { listenForFullscreen, listenForShortcuts, type PlayerControls } from "./controls.ts";
+import {
+  listenForFullscreen,
+  listenForShortcuts,
+  type PlayerControls,
+  toggleFullscreenOf,
+} from "./controls.ts";
 import type { PlayerProps } from "./native.tsx";
 import { derive, mediaStateOf, type Observation, pollInterval } from "./polled.ts";
 import { loadVimeoApi, type VimeoApiPlayer, vimeoIdOf } from "./vimeo-api.ts";
@@ -144,10 +149,7 @@ export function VimeoPlayer({ video, autoplay = true, className, pollMs, apiUrl 
           toggleMute: () => void p.setMuted?.(!last?.muted).catch(() => undefined),
           rate: () => last?.rate ?? 1,
           setRate: (r) => void p.setPlaybackRate(r).catch(() => undefined),
-          toggleFullscreen: () =>
-            document.fullscreenElement
-              ? void document.exitFullscreen().catch(() => undefined)
-              : void container.requestFullscreen().catch(() => undefined),
+          toggleFullscreen: () => toggleFullscreenOf(container),
         };
         cleanups.push(listenForShortcuts(container, controls, playback));
         runtime.player = { videoId: video.external_id, currentTime: () => last?.time ?? 0 };

@@ -1,7 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useRuntime } from "../../context.ts";
 import { PlaybackTracker } from "../../tracking/playback.ts";
-import { listenForFullscreen, listenForShortcuts, type PlayerControls } from "./controls.ts";
+import {
+  listenForFullscreen,
+  listenForShortcuts,
+  type PlayerControls,
+  toggleFullscreenOf,
+} from "./controls.ts";
 import type { PlayerProps } from "./native.tsx";
 import { derive, mediaStateOf, type Observation, pollInterval } from "./polled.ts";
 import { loadYouTubeApi, YT_STATE, type YTPlayer, youTubeIdOf } from "./youtube-api.ts";
@@ -124,10 +129,7 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
           toggleMute: () => (p.isMuted() ? p.unMute() : p.mute()),
           rate: () => p.getPlaybackRate() || 1,
           setRate: (r) => p.setPlaybackRate(r),
-          toggleFullscreen: () =>
-            document.fullscreenElement
-              ? void document.exitFullscreen().catch(() => undefined)
-              : void container.requestFullscreen().catch(() => undefined),
+          toggleFullscreen: () => toggleFullscreenOf(container),
         };
         cleanups.push(listenForShortcuts(container, controls, playback));
         runtime.player = { videoId: video.external_id, currentTime: () => p.getCurrentTime() || 0 };

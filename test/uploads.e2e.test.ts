@@ -84,6 +84,19 @@ describe("the researcher's own videos, uploaded in the console and played by a p
     await upload.getByRole("listitem", { name: "clip-1.mp4" }).getByText("0:08").waitFor();
     await saveScreenshot(admin, "uploads-dialog");
     expect(await axeViolations(admin, "dialog[open]")).toEqual([]);
+    // A connection that drops is said plainly, per file; nothing is kept, and the files can be sent again.
+    await admin.route("**/api/v1/admin/media", (route) => route.abort("connectionreset"));
+    await upload.getByRole("button", { name: "Upload 2 videos" }).click();
+    await upload
+      .getByRole("listitem", { name: "clip-1.mp4" })
+      .getByText(/The upload failed: the connection to the server was lost\. Nothing was kept/)
+      .waitFor();
+    await upload
+      .getByRole("listitem", { name: "clip-2.mp4" })
+      .getByText(/The upload failed/)
+      .waitFor();
+    await admin.unroute("**/api/v1/admin/media");
+    expect(readdirSync(mediaDir).filter((f) => !f.startsWith("."))).toEqual([]);
     await upload.getByRole("button", { name: "Upload 2 videos" }).click();
     await upload.waitFor({ state: "detached" });
     const library = admin.getByRole("region", { name: "Library" });

@@ -2,8 +2,12 @@
 // answers every GET with a constant JSON body of `?bytes=N` bytes (default FLOOR_BYTES), on the port
 // PORT. `GET /relay?user_id=U&limit=N` instead posts {user_id, limit} to RELAY_URL with undici's
 // keep-alive pool (as Feedlab calls an external recommender) and answers its body (external.bench.ts).
+// `POST /upload` writes the body to FLOOR_UPLOAD_DIR/upload.bin (uploads.bench.ts).
 // Started as its own process, as `feedlab start` is, by feed.bench.ts and external.bench.ts.
+import { createWriteStream } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { Agent, request } from "undici";
 
 const relay = new Agent({ connections: 1024, keepAliveTimeout: 60_000 });
@@ -20,6 +24,14 @@ const bodyOf = (bytes: number) => {
 };
 
 const server = http.createServer((req, res) => {
+  if (req.method === "POST" && req.url === "/upload") {
+    // The uploads floor: the request's body written to a file as it comes, nothing parsed or checked.
+    pipeline(req, createWriteStream(path.join(process.env.FLOOR_UPLOAD_DIR ?? "", "upload.bin"))).then(
+      () => res.writeHead(201).end(),
+      () => res.writeHead(500).end(),
+    );
+    return;
+  }
   if (req.url?.startsWith("/relay?")) {
     const query = new URLSearchParams(req.url.slice("/relay?".length));
     request(process.env.RELAY_URL ?? "", {

@@ -129,6 +129,12 @@ describe.each(CASES)("media uploads ($backend, $store)", ({ backend, store: kind
     expect(whole.headers.get("cache-control")).toContain("immutable");
     expect(whole.bytes.equals(clip)).toBe(true);
 
+    const head = await fetch(`${app.url}${r.body.url}`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(clip.length));
+    expect(head.headers.get("content-type")).toBe("video/mp4");
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+
     const part = await app.client().download(r.body.url, { range: "bytes=100-199" });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 100-199/${clip.length}`);

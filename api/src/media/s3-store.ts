@@ -3,6 +3,7 @@
 // server (`/media/uploads/<name>`): requests are answered from the store, Range included, so
 // participants need no access to the bucket and the pages' security policy stays as it is.
 import { randomUUID } from "node:crypto";
+import type { OutgoingHttpHeaders } from "node:http";
 import { type Readable, Transform } from "node:stream";
 import {
   GetObjectCommand,
@@ -141,8 +142,15 @@ export function s3MediaStore(settings: S3Settings): MediaStore & { close(): void
         if (object.ContentRange) ctx.set("Content-Range", object.ContentRange);
         if (object.ETag) ctx.set("ETag", object.ETag);
         if (object.LastModified) ctx.lastModified = object.LastModified;
-        ctx.body = ctx.method === "HEAD" ? null : (object.Body as Readable);
-        if (ctx.method === "HEAD") (object.Body as Readable | undefined)?.destroy?.();
+        const body = object.Body as Readable;
+        if (ctx.method === "HEAD") {
+          // The headers alone (Koa would answer a null body with 204 and no length).
+          body.destroy();
+          ctx.respond = false;
+          ctx.res.writeHead(ctx.status, ctx.response.headers as OutgoingHttpHeaders).end();
+          return;
+        }
+        ctx.body = body;
       };
     },
     close: () => client.destroy(),

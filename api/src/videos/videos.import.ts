@@ -25,9 +25,9 @@ function checkColumns(header: readonly string[]): void {
   const known = [...KNOWN_COLUMNS];
   const suggestions: Record<string, string> = {};
   for (const c of unknown) {
-    const guess = closest(c.toLowerCase().replace(/[\s-]+/g, "_"), known);
-    if (distance(c.toLowerCase().replace(/[\s-]+/g, "_"), guess) <= Math.max(2, Math.floor(guess.length / 4)))
-      suggestions[c] = guess;
+    const asField = c.toLowerCase().replace(/[\s-]+/g, "_");
+    const guess = closest(asField, known);
+    if (distance(asField, guess) <= Math.max(2, Math.floor(guess.length / 4))) suggestions[c] = guess;
   }
   const named = unknown.map((c) =>
     suggestions[c] ? `"${c}" (did you mean "${suggestions[c]}"?)` : `"${c}"`,

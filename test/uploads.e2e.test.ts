@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Video } from "@feedlab/schemas";
@@ -27,7 +27,7 @@ describe("the researcher's own videos, uploaded in the console and played by a p
   let demo: Video;
   beforeAll(async () => {
     mediaDir = mkdtempSync(path.join(tmpdir(), "feedlab-uploads-"));
-    app = await startTestApp("pglite", { env: { FEEDLAB_MEDIA_DIR: mediaDir } });
+    app = await startTestApp("pglite", { env: { FEEDLAB_MEDIA_DIR: mediaDir, FEEDLAB_MAX_UPLOAD_MB: "1" } });
     wire = await startRecordingProxy(app.url);
     browser = await launchBrowser();
     // A study with one demo video in its pool; the researcher adds the uploads in the console.
@@ -77,6 +77,15 @@ describe("the researcher's own videos, uploaded in the console and played by a p
     // Upload: the browser reads each file's duration and a thumbnail frame, then sends it with progress.
     await admin.getByRole("button", { name: "Upload videos" }).click();
     const upload = admin.getByRole("dialog", { name: "Upload videos" });
+    // A file over the server's limit is refused before it is sent, saying the limit.
+    const big = path.join(mediaDir, "..", `feedlab-too-big-${process.pid}.mp4`);
+    writeFileSync(big, Buffer.concat([readFileSync(fixture("clip-1.mp4")), Buffer.alloc(2 ** 20)]));
+    await upload.getByText("Files up to 1.0 MB.").waitFor();
+    await upload.getByLabel("MP4 or WebM files").setInputFiles(big);
+    const tooBig = upload.getByRole("listitem", { name: path.basename(big) });
+    await tooBig.getByText(/is 1\.2 MB; this server accepts files up to 1\.0 MB/).waitFor();
+    await tooBig.getByRole("button", { name: `Remove ${path.basename(big)}` }).click();
+    rmSync(big);
     await upload
       .getByLabel("MP4 or WebM files")
       .setInputFiles([fixture("clip-1.mp4"), fixture("clip-2.mp4")]);

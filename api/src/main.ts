@@ -323,7 +323,11 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...experimentRoutes(services),
     ...groupRoutes(services),
     ...videoRoutes(services),
-    ...mediaRoutes({ media: rt.media, maxUploadBytes: config.maxUploadBytes }),
+    ...mediaRoutes({
+      media: rt.media,
+      maxUploadBytes: config.maxUploadBytes,
+      store: config.mediaS3 ? "s3" : "folder",
+    }),
     ...participantRoutes({
       db,
       participants: services.participants,

@@ -244,6 +244,12 @@ describe.each(CASES)("media uploads ($backend, $store)", ({ backend, store: kind
       expect(await statusOf(p), p).toBe(404);
   });
 
+  it("tells the admin the largest upload accepted and where uploads are kept", async () => {
+    const r = await admin.get("/api/v1/admin/media/settings");
+    expect(r.body).toEqual({ max_upload_bytes: 2 ** 20, store: kind });
+    expect((await app.client().get("/api/v1/admin/media/settings")).status).toBe(401);
+  });
+
   it("takes uploads from the admin only, and records each in the audit log", async () => {
     const r = await app.client().request("POST", "/api/v1/admin/media", { form: form(clip, "c.mp4") });
     expect(r.status).toBe(401);

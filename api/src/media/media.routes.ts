@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Transform, type TransformCallback } from "node:stream";
 import { ErrorBody } from "@feedlab/schemas";
-import { MediaUpload } from "@feedlab/schemas/http/videos.ts";
+import { MediaSettings, MediaUpload } from "@feedlab/schemas/http/videos.ts";
 import busboy from "busboy";
 import { badRequest, HttpError, unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
@@ -177,8 +177,28 @@ function receive(req: IncomingMessage, query: Record<string, unknown>, store: Me
   });
 }
 
-export function mediaRoutes({ media, maxUploadBytes }: { media: MediaStore; maxUploadBytes: number }) {
+export function mediaRoutes({
+  media,
+  maxUploadBytes,
+  store,
+}: {
+  media: MediaStore;
+  maxUploadBytes: number;
+  store: MediaSettings["store"];
+}) {
   return [
+    route({
+      method: "get",
+      path: "/api/v1/admin/media/settings",
+      tag: "videos",
+      summary: "The largest upload accepted and where uploads are kept",
+      description: "The console checks a file's size against `max_upload_bytes` before sending it.",
+      access: "admin",
+      responses: { 200: { description: "Settings", schema: MediaSettings } },
+      handler: (ctx) => {
+        ctx.body = { max_upload_bytes: maxUploadBytes, store } satisfies MediaSettings;
+      },
+    }),
     route({
       method: "post",
       path: "/api/v1/admin/media",

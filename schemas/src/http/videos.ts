@@ -124,3 +124,10 @@ export const MediaUpload = Type.Object({
   lang: Type.Optional(Type.String({ description: "The captions' language" })),
 });
 export type MediaUpload = Static<typeof MediaUpload>;
+
+/** What the console needs to know before an upload (`GET /api/v1/admin/media/settings`). */
+export const MediaSettings = Type.Object({
+  max_upload_bytes: Type.Integer({ description: "The largest file accepted (FEEDLAB_MAX_UPLOAD_MB)" }),
+  store: Type.Union([Type.Literal("folder"), Type.Literal("s3")], { description: "Where uploads are kept" }),
+});
+export type MediaSettings = Static<typeof MediaSettings>;

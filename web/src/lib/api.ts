@@ -21,6 +21,7 @@ import type {
   GroupInput,
   ImportSummary,
   LoginRequest,
+  MediaSettings,
   MediaUpload,
   ModelRun,
   NewVideo,
@@ -287,6 +288,11 @@ export class ApiClient extends ParticipantApi {
 
   deleteVideo(id: string): Promise<void> {
     return this.request("DELETE", `/api/v1/admin/videos/${enc(id)}`);
+  }
+
+  /** The largest upload accepted, and where uploads are kept. */
+  mediaSettings(): Promise<MediaSettings> {
+    return this.request("GET", "/api/v1/admin/media/settings");
   }
 
   /** Changes the fields given (any but the external id). */

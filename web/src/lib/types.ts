@@ -32,6 +32,7 @@ export type {
   JoinResult,
   LoginBody as LoginRequest,
   Me as ParticipantMe,
+  MediaSettings,
   MediaUpload,
   ModelMetrics,
   ModelRun,

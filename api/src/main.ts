@@ -38,7 +38,7 @@ import { groupRoutes } from "./groups/groups.routes.ts";
 import { createGroupsService } from "./groups/groups.service.ts";
 import { createApp } from "./http/app.ts";
 import { mediaRoutes, UPLOADS_PREFIX } from "./media/media.routes.ts";
-import { folderMediaStore, type MediaStore } from "./media/media-store.ts";
+import { folderMediaStore, type MediaStore, serveMedia } from "./media/media-store.ts";
 import { s3MediaStore } from "./media/s3-store.ts";
 import { healthRoutes } from "./monitoring/health.routes.ts";
 import { createHealthService } from "./monitoring/health.service.ts";
@@ -367,7 +367,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     },
     webBuildDir: options.webBuildDir ?? WEB_BUILD_DIR,
     mediaDirs: { demo: DEMO_MEDIA_DIR },
-    uploads: rt.media.serve(UPLOADS_PREFIX),
+    uploads: serveMedia(rt.media, UPLOADS_PREFIX),
   });
 }
 

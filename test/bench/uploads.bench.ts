@@ -15,6 +15,21 @@ export const description = "A 512 MB video upload against a plain HTTP server wr
 
 const MB = Number(process.env.BENCH_UPLOAD_MB ?? 512);
 
+/** Runs `send` (one upload) and reads the receiving process's RSS before it and at its peak (every 20 ms). */
+async function measured(pid: number | undefined, send: () => Promise<Response>) {
+  const idle = memoryOf(pid).rss;
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, memoryOf(pid).rss);
+  }, 20);
+  const t = performance.now();
+  const r = await send();
+  const seconds = (performance.now() - t) / 1000;
+  clearInterval(sampler);
+  if (r.status !== 201) throw new Error(`upload answered ${r.status}: ${await r.text()}`);
+  return { seconds, idleMb: Math.round(idle / 2 ** 20), peakMb: Math.round(peak / 2 ** 20) };
+}
+
 export async function run(): Promise<Record<string, number | string>> {
   const dir = mkdtempSync(path.join(tmpdir(), "feedlab-uploads-bench-"));
   const file = path.join(dir, "video.mp4");
@@ -25,47 +40,34 @@ export async function run(): Promise<Record<string, number | string>> {
   writeFileSync(file, body);
   const figures: Record<string, number | string> = {};
   try {
-    const floor = await startFloorServer({ FLOOR_UPLOAD_DIR: dir });
-    let floorSeconds: number;
+    const floorServer = await startFloorServer({ FLOOR_UPLOAD_DIR: dir });
+    let floor: Awaited<ReturnType<typeof measured>>;
     try {
-      const t = performance.now();
-      const r = await fetch(`${floor.url}/upload`, {
-        method: "POST",
-        body: await openAsBlob(file),
-      });
-      floorSeconds = (performance.now() - t) / 1000;
-      if (r.status !== 201) throw new Error(`floor answered ${r.status}`);
+      const blob = await openAsBlob(file);
+      floor = await measured(floorServer.child.pid, () =>
+        fetch(`${floorServer.url}/upload`, { method: "POST", body: blob }),
+      );
     } finally {
-      await floor.stop();
+      await floorServer.stop();
     }
 
     const server = await startServer({ FEEDLAB_MEDIA_DIR: path.join(dir, "media") });
     try {
       const admin = await server.admin();
       const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-      const idle = memoryOf(server.child.pid).rss;
-      let peak = idle;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, memoryOf(server.child.pid).rss);
-      }, 20);
       const form = new FormData();
       form.append("file", await openAsBlob(file), "video.mp4");
-      const t = performance.now();
-      const r = await fetch(`${server.url}/api/v1/admin/media`, {
-        method: "POST",
-        body: form,
-        headers: { cookie },
-      });
-      const seconds = (performance.now() - t) / 1000;
-      clearInterval(sampler);
-      if (r.status !== 201) throw new Error(`upload answered ${r.status}: ${await r.text()}`);
-      const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
-      figures["upload through POST /api/v1/admin/media"] =
-        `${seconds.toFixed(2)} s (${Math.round(MB / seconds)} MB/s)`;
-      figures["floor: node:http body to a file"] =
-        `${floorSeconds.toFixed(2)} s (${Math.round(MB / floorSeconds)} MB/s)`;
-      figures["upload / floor (time)"] = (seconds / floorSeconds).toFixed(2);
-      figures["API RSS idle -> peak"] = `${mb(idle)} MB -> ${mb(peak)} MB (the file: ${MB} MB)`;
+      const upload = await measured(server.child.pid, () =>
+        fetch(`${server.url}/api/v1/admin/media`, { method: "POST", body: form, headers: { cookie } }),
+      );
+      const rate = (seconds: number) => `${seconds.toFixed(2)} s (${Math.round(MB / seconds)} MB/s)`;
+      figures["upload through POST /api/v1/admin/media"] = rate(upload.seconds);
+      figures["floor: node:http body to a file"] = rate(floor.seconds);
+      figures["upload / floor (time)"] = (upload.seconds / floor.seconds).toFixed(2);
+      figures["API RSS idle -> peak"] = `${upload.idleMb} MB -> ${upload.peakMb} MB`;
+      figures["floor RSS idle -> peak"] = `${floor.idleMb} MB -> ${floor.peakMb} MB (the file: ${MB} MB)`;
+      figures["RSS the upload adds: API / floor"] =
+        `${upload.peakMb - upload.idleMb} MB / ${floor.peakMb - floor.idleMb} MB`;
     } finally {
       await server.stop();
     }

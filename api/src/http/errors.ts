@@ -42,6 +42,15 @@ export const payloadTooLarge = (limitBytes: number) =>
   new HttpError(413, "payload_too_large", `The request body exceeds ${limitBytes} bytes.`, {
     limit: limitBytes,
   });
+/** 416: a Range request outside the file (`headers`: the Content-Range naming the file's size). */
+export const rangeNotSatisfiable = (headers: Record<string, string> = {}) =>
+  new HttpError(
+    416,
+    "range_not_satisfiable",
+    "The requested range lies outside the file.",
+    undefined,
+    headers,
+  );
 export const unprocessable = (code: string, message: string, details?: unknown) =>
   new HttpError(422, code, message, details);
 export const tooManyRequests = (retryAfterSeconds: number, message: string) =>

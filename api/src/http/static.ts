@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Middleware } from "koa";
 import send from "send";
 import type { AppState } from "./context.ts";
-import { badRequest, HttpError } from "./errors.ts";
+import { badRequest, rangeNotSatisfiable } from "./errors.ts";
 
 /** A request path with its percent-escapes decoded; a malformed escape is the client's error (400). */
 function decodedPath(urlPath: string): string {
@@ -67,18 +67,7 @@ export function sendFile(
       stream.on("headers", (res) => res.setHeader("Content-Type", ctx.response.get("Content-Type")));
     stream.on("error", (err: { status?: number; headers?: Record<string, string> }) => {
       ctx.respond = true;
-      if (err.status === 416)
-        reject(
-          new HttpError(
-            416,
-            "range_not_satisfiable",
-            "The requested range lies outside the file.",
-            undefined,
-            {
-              ...err.headers,
-            },
-          ),
-        );
+      if (err.status === 416) reject(rangeNotSatisfiable(err.headers));
       else if (err.status && err.status < 500) resolve(false);
       else reject(err);
     });

@@ -19,8 +19,20 @@ export interface MediaStore {
    * has given its first bytes (the type is told from them). Answers the file's name and size.
    */
   save(source: Readable, extension: () => string): Promise<{ name: string; bytes: number }>;
-  /** Serves the stored files under `prefix`, with Range, ETag and lasting cache headers. */
-  serve(prefix: string): Middleware<AppState>;
+  /**
+   * Answers a GET or HEAD of the stored file `name` (a stored name, checked by `serveMedia`), with
+   * Range, ETag and lasting cache headers; false when there is no such file.
+   */
+  send(ctx: Parameters<Middleware<AppState>>[0], name: string): Promise<boolean>;
+}
+
+/** Serves a store's files under `prefix`; any other path (or a name no upload has) goes on. */
+export function serveMedia(store: MediaStore, prefix: string): Middleware<AppState> {
+  return async (ctx, next) => {
+    if ((ctx.method !== "GET" && ctx.method !== "HEAD") || !ctx.path.startsWith(prefix)) return next();
+    const name = ctx.path.slice(prefix.length);
+    if (!isStoredName(name) || !(await store.send(ctx, name))) return next();
+  };
 }
 
 /** Files being received, inside the store's folder (same file system: the final rename is atomic). */
@@ -42,29 +54,18 @@ export function folderMediaStore(dir: string): MediaStore {
       await prepare();
       const id = randomUUID();
       const incoming = path.join(root, INCOMING, id);
-      let bytes = 0;
-      source.on("data", (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
+      const file = createWriteStream(incoming, { flags: "wx" });
       try {
-        await pipeline(source, createWriteStream(incoming, { flags: "wx" }));
+        await pipeline(source, file);
         const name = `${id}${extension()}`;
         await rename(incoming, path.join(root, name));
-        return { name, bytes };
+        return { name, bytes: file.bytesWritten };
       } catch (err) {
         await rm(incoming, { force: true });
         throw err;
       }
     },
-    serve(prefix) {
-      return async (ctx, next) => {
-        if ((ctx.method !== "GET" && ctx.method !== "HEAD") || !ctx.path.startsWith(prefix)) return next();
-        const name = ctx.path.slice(prefix.length);
-        if (!isStoredName(name)) return next();
-        if (!(await sendFile(ctx, root, name, { maxAgeSeconds: 365 * 24 * 3600, immutable: true })))
-          return next();
-      };
-    },
+    send: (ctx, name) => sendFile(ctx, root, name, { maxAgeSeconds: 365 * 24 * 3600, immutable: true }),
   };
 }
 

@@ -8,7 +8,7 @@ import { route } from "../http/route.ts";
 import type { MediaStore } from "./media-store.ts";
 import { ACCEPTED, MEDIA_KINDS, type MediaKind, type MediaType, SNIFF_BYTES, sniff } from "./media-type.ts";
 
-/** Where uploaded files are served (folderMediaStore's `serve`). */
+/** Where uploaded files are served (the media store's `serve`). */
 export const UPLOADS_PREFIX = "/media/uploads/";
 
 const tooLarge = (limit: number) =>

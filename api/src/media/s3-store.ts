@@ -12,10 +12,8 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { Middleware } from "koa";
-import type { AppState } from "../http/context.ts";
-import { HttpError } from "../http/errors.ts";
-import { isStoredName, type MediaStore } from "./media-store.ts";
+import { rangeNotSatisfiable } from "../http/errors.ts";
+import type { MediaStore } from "./media-store.ts";
 
 export interface S3Settings {
   readonly bucket: string;
@@ -108,50 +106,45 @@ export function s3MediaStore(settings: S3Settings): MediaStore & { close(): void
       }
       return { name, bytes };
     },
-    serve(prefix): Middleware<AppState> {
-      return async (ctx, next) => {
-        if ((ctx.method !== "GET" && ctx.method !== "HEAD") || !ctx.path.startsWith(prefix)) return next();
-        const name = ctx.path.slice(prefix.length);
-        if (!isStoredName(name)) return next();
-        let object: GetObjectCommandOutput;
-        try {
-          object = await client.send(
-            new GetObjectCommand({
-              Bucket: settings.bucket,
-              Key: keyOf(name),
-              Range: ctx.get("range") || undefined,
-              IfNoneMatch: ctx.get("if-none-match") || undefined,
-            }),
-          );
-        } catch (err) {
-          const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
-          if (status === 404) return next();
-          if (status === 304) {
-            ctx.status = 304;
-            return;
-          }
-          if (status === 416)
-            throw new HttpError(416, "range_not_satisfiable", "The requested range lies outside the file.");
-          throw err;
+    async send(ctx, name) {
+      let object: GetObjectCommandOutput;
+      try {
+        object = await client.send(
+          new GetObjectCommand({
+            Bucket: settings.bucket,
+            Key: keyOf(name),
+            Range: ctx.get("range") || undefined,
+            IfNoneMatch: ctx.get("if-none-match") || undefined,
+          }),
+        );
+      } catch (err) {
+        const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
+        if (status === 404) return false;
+        if (status === 304) {
+          ctx.status = 304;
+          return true;
         }
-        ctx.status = object.ContentRange ? 206 : 200;
-        ctx.set("Accept-Ranges", "bytes");
-        ctx.set("Cache-Control", "public, max-age=31536000, immutable");
-        if (object.ContentType) ctx.type = object.ContentType;
-        if (object.ContentLength !== undefined) ctx.length = object.ContentLength;
-        if (object.ContentRange) ctx.set("Content-Range", object.ContentRange);
-        if (object.ETag) ctx.set("ETag", object.ETag);
-        if (object.LastModified) ctx.lastModified = object.LastModified;
-        const body = object.Body as Readable;
-        if (ctx.method === "HEAD") {
-          // The headers alone (Koa would answer a null body with 204 and no length).
-          body.destroy();
-          ctx.respond = false;
-          ctx.res.writeHead(ctx.status, ctx.response.headers as OutgoingHttpHeaders).end();
-          return;
-        }
-        ctx.body = body;
-      };
+        if (status === 416) throw rangeNotSatisfiable();
+        throw err;
+      }
+      ctx.status = object.ContentRange ? 206 : 200;
+      ctx.set("Accept-Ranges", "bytes");
+      ctx.set("Cache-Control", "public, max-age=31536000, immutable");
+      if (object.ContentType) ctx.type = object.ContentType;
+      if (object.ContentLength !== undefined) ctx.length = object.ContentLength;
+      if (object.ContentRange) ctx.set("Content-Range", object.ContentRange);
+      if (object.ETag) ctx.set("ETag", object.ETag);
+      if (object.LastModified) ctx.lastModified = object.LastModified;
+      const body = object.Body as Readable;
+      if (ctx.method === "HEAD") {
+        // The headers alone (Koa would answer a null body with 204 and no length).
+        body.destroy();
+        ctx.respond = false;
+        ctx.res.writeHead(ctx.status, ctx.response.headers as OutgoingHttpHeaders).end();
+        return true;
+      }
+      ctx.body = body;
+      return true;
     },
     close: () => client.destroy(),
   };

@@ -55,3 +55,12 @@ export function formatDateTime(iso: string | null | undefined): string {
   const time = Date.parse(iso);
   return Number.isNaN(time) ? "" : dateTimeFormat.format(time);
 }
+
+/** A language tag's name in the reader's language: `fr` -> "French" (or "français"); the tag if unknown. */
+export function languageName(lang: string): string {
+  try {
+    return new Intl.DisplayNames([navigator.language || "en"], { type: "language" }).of(lang) ?? lang;
+  } catch {
+    return lang;
+  }
+}

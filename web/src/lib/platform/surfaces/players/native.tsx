@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "preact/hooks";
+import { languageName } from "../../../format.ts";
 import type { Video } from "../../../types.ts";
 import { useRuntime } from "../../context.ts";
 import { type MediaState, PlaybackTracker } from "../../tracking/playback.ts";
@@ -9,15 +10,6 @@ export interface PlayerProps {
   /** Start playing on mount (the browser may refuse sound without a prior click: then it waits). */
   readonly autoplay?: boolean;
   readonly className?: string;
-}
-
-/** A caption track's label in the participant's language: `fr` -> "French" (or "français"). */
-function languageName(lang: string): string {
-  try {
-    return new Intl.DisplayNames([navigator.language || "en"], { type: "language" }).of(lang) ?? lang;
-  } catch {
-    return lang;
-  }
 }
 
 function stateOf(el: HTMLVideoElement): MediaState {

@@ -72,6 +72,31 @@ export async function dropConsumer(admin: Admin, consumer: Consumer, groupId: st
 }
 
 /**
+ * A topic's offsets per partition. Just after a topic is created the broker that answers may not yet
+ * lead its partitions ("not the leader for that topic-partition"): the metadata is refreshed and
+ * the request tried again, for up to about two seconds.
+ */
+export async function topicOffsets(
+  admin: Admin,
+  topic: string,
+): Promise<Awaited<ReturnType<Admin["fetchTopicOffsets"]>>> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await admin.fetchTopicOffsets(topic);
+    } catch (err) {
+      const type = (err as { type?: string }).type;
+      const retriable =
+        type === "NOT_LEADER_FOR_PARTITION" ||
+        type === "LEADER_NOT_AVAILABLE" ||
+        type === "UNKNOWN_TOPIC_OR_PARTITION";
+      if (!retriable || attempt >= 10) throw err;
+      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+      await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
+    }
+  }
+}
+
+/**
  * A compacted topic read to its end: the newest value of each key, keys whose newest record is a
  * tombstone left out. Reads with a throwaway consumer and deletes its group afterwards.
  */
@@ -82,7 +107,7 @@ export async function readCompacted(
   timeoutMs = 30_000,
 ): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  const offsets = await admin.fetchTopicOffsets(topic);
+  const offsets = await topicOffsets(admin, topic);
   const ends = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
   const pending = new Set(offsets.filter((o) => Number(o.high) > Number(o.low)).map((o) => o.partition));
   if (pending.size === 0) return out;

@@ -41,6 +41,7 @@ import {
   retentionOf,
   retentionProblem,
   throwawayGroup,
+  topicOffsets,
 } from "./kafka-topics.ts";
 import {
   createDbKeyring,
@@ -295,7 +296,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
    */
   async function detectPlacement(): Promise<Placement> {
     if (partitions === 1) return "murmur2";
-    const offsets = await admin.fetchTopicOffsets(topic);
+    const offsets = await topicOffsets(admin, topic);
     const newest = offsets.filter((o) => Number(o.high) > Number(o.low)).slice(0, 4);
     if (newest.length === 0) return "murmur2";
     const keyed: { partition: number; key: string }[] = [];
@@ -490,7 +491,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   const enqueue = groupCommit(send, { isolate: false });
 
   async function position(): Promise<LogPosition> {
-    const offsets = await admin.fetchTopicOffsets(topic);
+    const offsets = await topicOffsets(admin, topic);
     return new Map(offsets.map((o) => [o.partition, Number(o.high) - 1]));
   }
 
@@ -662,7 +663,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     read,
     scan: (o) => scan(o),
     firstOffsets: async () => {
-      const offsets = await admin.fetchTopicOffsets(topic);
+      const offsets = await topicOffsets(admin, topic);
       return new Map(offsets.map((o) => [o.partition, Number(o.low)]));
     },
     erase: async ({ userIds }, via) => {

@@ -3,14 +3,14 @@
 // this thread, written to /dev/null, with the export worker's heap limit given on the command line
 // and no server, HTTP or worker thread: the cheapest way to do the same work here. Prints one JSON
 // line: rows per second and this process's RSS before and at its peak. DATABASE_URL, EXPERIMENT_ID.
-import { openLinkedDb } from "../../api/src/db/clients.ts";
-import { eventParquet, pagesOf } from "../../api/src/events/event-export.worker.ts";
+import { openLinkedRows } from "../../api/src/db/linked-rows.ts";
+import { eventParquet, writeEvents } from "../../api/src/events/event-export.worker.ts";
 import { rowGroupWriter } from "../../api/src/events/parquet-writer.ts";
 import { memoryOf } from "./proc.ts";
 
-const db = openLinkedDb({ databaseUrl: process.env.DATABASE_URL ?? "" });
+const db = await openLinkedRows({ databaseUrl: process.env.DATABASE_URL ?? "" });
 const experimentId = process.env.EXPERIMENT_ID ?? "";
-const groups = (await db("groups").where({ experiment_id: experimentId }).select("id", "name")) as {
+const groups = (await db.rows("select id, name from groups where experiment_id = ?", [experimentId])) as {
   id: string;
   name: string;
 }[];
@@ -19,14 +19,12 @@ const start = performance.now();
 const writer = rowGroupWriter(
   eventParquet({ groupNames: new Map(groups.map((g) => [g.id, g.name])), createdMs: 0 }),
 );
-let rows = 0;
 let bytes = 0;
-for await (const page of pagesOf(db, { experimentId })) {
-  rows += page.length;
-  bytes += writer.add(page)?.byteLength ?? 0;
-}
-bytes += writer.finish().byteLength;
+await writeEvents(db, { experimentId }, writer, async (b) => {
+  bytes += b.byteLength;
+});
 const seconds = (performance.now() - start) / 1000;
+const rows = writer.rows;
 console.log(
   JSON.stringify({
     rows,
@@ -36,4 +34,3 @@ console.log(
     peakRss: memoryOf(process.pid).hwm,
   }),
 );
-await db.destroy();

@@ -1,7 +1,8 @@
 // The events export's columns (api.md), and how the Parquet export reads each from a row. Loaded by
 // the export's worker thread (event-export.worker.ts) as well, so it imports only what a column needs.
-import type { EventExportRow } from "@feedlab/projector/read-models/events/events.queries.ts";
+import { type EventExportRow, EXPORT_SELECT } from "@feedlab/projector/read-models/events/events.queries.ts";
 import { timestampFlag } from "@feedlab/projector/read-models/session-activity/client-clock.ts";
+import { type CopyTuple, int8At } from "./copy-binary.ts";
 import type { Kind } from "./parquet.ts";
 import type { Column } from "./parquet-writer.ts";
 
@@ -36,36 +37,57 @@ export interface ExportContext {
   readonly createdMs: number;
 }
 
+/** Where each column the database gives lies in a COPY tuple (events.queries.ts, EXPORT_SELECT). */
+const FIELD = Object.fromEntries(EXPORT_SELECT.map(([name], i) => [name, i])) as Record<
+  (typeof EXPORT_SELECT)[number][0],
+  number
+>;
+
 /**
  * Each export column's Parquet type and how it is read from a row as the database returned it
- * (times as epoch milliseconds, the payload as JSON text: nothing parsed on the way).
+ * (times as epoch milliseconds, the payload as JSON text: nothing parsed on the way), or from a
+ * binary COPY tuple of EXPORT_SELECT's columns.
  */
 export function parquetColumns(context: ExportContext): Column<EventExportRow>[] {
-  const text = (c: keyof EventExportRow) => (r: EventExportRow) => r[c] ?? null;
-  const columns: Record<(typeof EXPORT_COLUMNS)[number], readonly [Kind, (r: EventExportRow) => unknown]> = {
-    event_id: ["string", text("event_id")],
-    session_id: ["string", text("session_id")],
-    user_id: ["string", text("user_id")],
-    login_id: ["string", text("login_id")],
-    group_id: ["string", text("group_id")],
-    event_type: ["string", text("event_type")],
-    video_id: ["string", text("video_id")],
-    timestamp: ["timestamp", text("timestamp_ms")],
-    received_at: ["timestamp", text("received_at_ms")],
-    watch_ratio: ["double", text("watch_ratio")],
-    watch_duration: ["double", text("watch_duration")],
-    position_in_feed: ["int32", text("position_in_feed")],
-    algorithm_feed: ["string", text("algorithm_feed")],
-    algorithm_watch: ["string", text("algorithm_watch")],
-    payload: ["json", text("payload_json")],
-    experiment_id: ["string", text("experiment_id")],
-    group_name: ["string", (r) => context.groupNames.get(r.group_id) ?? ""],
-    seq: ["int64", text("seq")],
-    ui_feed: ["string", text("ui_feed")],
-    ui_watch: ["string", text("ui_watch")],
+  type Source = readonly [Kind, (r: EventExportRow) => unknown, Column<EventExportRow>[3]];
+  const stored = (kind: Kind, c: keyof typeof FIELD): Source => [kind, (r) => r[c] ?? null, FIELD[c]];
+  /** Group names by id: a tuple's id is read as its bytes, one character each (ids are ASCII). */
+  const groupName = (id: string) => context.groupNames.get(id) ?? "";
+  const flag = (timestampMs: number, receivedMs: number) =>
+    timestampFlag(timestampMs, receivedMs, context.createdMs);
+  const columns: Record<(typeof EXPORT_COLUMNS)[number], Source> = {
+    event_id: stored("string", "event_id"),
+    session_id: stored("string", "session_id"),
+    user_id: stored("string", "user_id"),
+    login_id: stored("string", "login_id"),
+    group_id: stored("string", "group_id"),
+    event_type: stored("string", "event_type"),
+    video_id: stored("string", "video_id"),
+    timestamp: stored("timestamp", "timestamp_ms"),
+    received_at: stored("timestamp", "received_at_ms"),
+    watch_ratio: stored("double", "watch_ratio"),
+    watch_duration: stored("double", "watch_duration"),
+    position_in_feed: stored("int32", "position_in_feed"),
+    algorithm_feed: stored("string", "algorithm_feed"),
+    algorithm_watch: stored("string", "algorithm_watch"),
+    payload: stored("json", "payload_json"),
+    experiment_id: stored("string", "experiment_id"),
+    group_name: [
+      "string",
+      (r) => groupName(r.group_id),
+      (t: CopyTuple) => {
+        const at = t.start[FIELD.group_id] as number;
+        return groupName(t.bytes.toString("latin1", at, at + (t.length[FIELD.group_id] as number)));
+      },
+    ],
+    seq: stored("int64", "seq"),
+    ui_feed: stored("string", "ui_feed"),
+    ui_watch: stored("string", "ui_watch"),
     timestamp_flag: [
       "string",
-      (r) => timestampFlag(Number(r.timestamp_ms), Number(r.received_at_ms), context.createdMs),
+      (r) => flag(Number(r.timestamp_ms), Number(r.received_at_ms)),
+      (t: CopyTuple) =>
+        flag(int8At(t, FIELD.timestamp_ms) as number, int8At(t, FIELD.received_at_ms) as number),
     ],
   };
   return EXPORT_COLUMNS.map((c) => [c, ...columns[c]] as const);

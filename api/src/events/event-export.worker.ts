@@ -1,17 +1,22 @@
 // The events export as Parquet, in a worker thread of its own (parquet.ts starts it): it opens the
-// database (a connection of its own, or a session of the embedded engine's worker), reads the
+// database without a query builder (a connection of its own, or a session of the embedded engine's
+// worker: linked-rows.ts), reads the
 // experiment's events page by page in the export's order, and posts the file's bytes a row group at
 // a time. Nothing of the rows reaches the heap of the thread that serves participants.
 import { workerData } from "node:worker_threads";
 import {
   type EventExportRow,
   type EventFilter,
+  EXPORT_SELECT,
+  eventExportCopy,
   eventExportPages,
+  type RunRows,
 } from "@feedlab/projector/read-models/events/events.queries.ts";
-import type { Knex } from "knex";
-import { type DbLink, openLinkedDb } from "../db/clients.ts";
+import type { DbLink } from "../db/clients.ts";
+import { type LinkedRows, openLinkedRows } from "../db/linked-rows.ts";
+import { copyTuples } from "./copy-binary.ts";
 import { type ExportContext, parquetColumns } from "./event-columns.ts";
-import { type ParquetOptions, postParquet } from "./parquet-writer.ts";
+import { type ParquetOptions, postParquet, type RowGroupWriter } from "./parquet-writer.ts";
 
 /** What the worker is given: the database, the events, and the names the export adds. */
 export interface EventExportJob {
@@ -35,7 +40,7 @@ const PAGE_CHARS = 4 * 1024 * 1024;
 const FIRST_PAGE = 10;
 
 /** The events of `filter`, in pages sized by their text (see PAGE_CHARS). */
-export async function* pagesOf(db: Knex, filter: EventFilter): AsyncGenerator<EventExportRow[]> {
+export async function* pagesOf(db: RunRows, filter: EventFilter): AsyncGenerator<EventExportRow[]> {
   let size = FIRST_PAGE;
   for await (const page of eventExportPages(db, filter, () => size)) {
     let chars = 0;
@@ -57,16 +62,42 @@ export function eventParquet(context: ExportContext): ParquetOptions<EventExport
   };
 }
 
+/**
+ * Writes `filter`'s events into `writer`, handing each part of the file to `out` as it is made, and
+ * closes the connection once they are read. PostgreSQL sends them as one binary COPY, decoded where
+ * the bytes lie (no row objects, strings or numbers made per event); the embedded database gives
+ * pages of rows.
+ */
+export async function writeEvents(
+  db: LinkedRows,
+  filter: EventFilter,
+  writer: RowGroupWriter<EventExportRow>,
+  out: (bytes: Uint8Array) => Promise<void>,
+): Promise<void> {
+  try {
+    if (db.copyOut) {
+      const tuples = copyTuples(EXPORT_SELECT.length, writer.addTuple);
+      for await (const chunk of db.copyOut(eventExportCopy(filter))) {
+        tuples.push(chunk);
+        const bytes = writer.flush();
+        if (bytes) await out(bytes);
+      }
+      tuples.end();
+    } else {
+      for await (const page of pagesOf(db.rows, filter)) {
+        const bytes = writer.add(page);
+        if (bytes) await out(bytes);
+      }
+    }
+  } finally {
+    await db.close();
+  }
+  await out(writer.finish());
+}
+
 const job = workerData as EventExportJob | undefined;
 if (job) {
-  const db = openLinkedDb(job.db);
-  // The connection is closed before the last bytes go out: the thread is stopped once they have.
-  const pages = async function* () {
-    try {
-      yield* pagesOf(db, job.filter);
-    } finally {
-      await db.destroy();
-    }
-  };
-  await postParquet(pages(), eventParquet({ groupNames: new Map(job.groupNames), createdMs: job.createdMs }));
+  const db = await openLinkedRows(job.db);
+  const context = { groupNames: new Map(job.groupNames), createdMs: job.createdMs };
+  await postParquet(eventParquet(context), (writer, out) => writeEvents(db, job.filter, writer, out));
 }

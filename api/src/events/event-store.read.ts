@@ -14,7 +14,7 @@ import { csvRow } from "../http/csv.ts";
 import { notFound } from "../http/errors.ts";
 import { EXPORT_COLUMNS, type ExportContext } from "./event-columns.ts";
 import type { EventExportJob } from "./event-export.worker.ts";
-import { parquetExport } from "./parquet.ts";
+import { parquetExport, type SendParquet } from "./parquet.ts";
 
 /** A stored event for admins, with its group's name and a flag on an implausible client time. */
 export const presentEvent = (r: EventRow, { groupNames, createdMs }: ExportContext): StoredEvent => ({
@@ -104,7 +104,7 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
      * Parquet with the same columns, streamed a row group (10,000 events) at a time by a worker
      * thread that reads the rows from the database itself (event-export.worker.ts).
      */
-    async parquet(filter: ExportFilter): Promise<Readable> {
+    async parquet(filter: ExportFilter): Promise<SendParquet> {
       const context = await contextOf(filter.experimentId);
       const { link: db, transfer } = link();
       const job: EventExportJob = {

@@ -97,7 +97,12 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
         } else if (query.format === "parquet") {
           ctx.type = "application/vnd.apache.parquet";
           ctx.attachment(`events-${params.id}-${stamp}.parquet`);
-          ctx.body = await eventStore.parquet(filter);
+          const send = await eventStore.parquet(filter);
+          ctx.status = 200;
+          // The export writes the response itself once it has its first bytes (parquet.ts); until
+          // then a failure is answered as any other error.
+          await send(ctx.res);
+          ctx.respond = false;
         } else {
           ctx.type = "application/x-ndjson; charset=utf-8";
           ctx.attachment(`events-${params.id}-${stamp}.ndjson`);

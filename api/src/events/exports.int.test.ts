@@ -140,6 +140,39 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     });
   });
 
+  it("applies the type and time filters to a Parquet export as to the other formats", async () => {
+    const all = (await admin.get(eventsOf("format=ndjson"))).text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { event_id: string; timestamp: string });
+    const middle = all[Math.floor(all.length / 2)]?.timestamp as string;
+    const filters = [
+      "types=IMPRESSION,VIDEO_PROGRESS",
+      `since=${encodeURIComponent(middle)}`,
+      `until=${encodeURIComponent(middle)}&types=PAGE_LOAD`,
+    ];
+    for (const filter of filters) {
+      const expected = (await admin.get(eventsOf(`format=ndjson&${filter}`))).text
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { event_id: string }).event_id);
+      expect(expected.length, filter).toBeGreaterThan(0);
+      expect(expected.length, filter).toBeLessThan(all.length);
+      const parquet = await admin.download(eventsOf(`format=parquet&${filter}`));
+      expect(parquet.status).toBe(200);
+      await withFiles(async (file) => {
+        const rows = await duckdb(
+          `SELECT event_id FROM read_parquet('${await file("f.parquet", parquet.bytes)}')`,
+        );
+        expect(
+          rows.map((r) => r.event_id),
+          filter,
+        ).toEqual(expected);
+      });
+    }
+  });
+
   it("exports events with large payloads in bounded row groups (the encoder's heap is capped)", async () => {
     const own = await studyWithLargeEvents(400);
     const parquet = await admin.download(

@@ -4,6 +4,7 @@
 import { type MessagePort, parentPort } from "node:worker_threads";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { snappyCompressor } from "hysnappy";
+import { type CopyTuple, float8At, int4At, int8At } from "./copy-binary.ts";
 import {
   EXPORT_WINDOW,
   type FromExportWorker,
@@ -12,8 +13,17 @@ import {
   type ToExportWorker,
 } from "./parquet.ts";
 
-/** A column: its name, its type, and how its value is read from a row. */
-export type Column<Row> = readonly [name: string, kind: Kind, read: (row: Row) => unknown];
+/**
+ * A column: its name, its type, how its value is read from a row, and where it lies in a binary COPY
+ * tuple (a field, decoded as the kind says: text, int8 for times and int64, float8, int4), or how it
+ * is derived from the tuple.
+ */
+export type Column<Row> = readonly [
+  name: string,
+  kind: Kind,
+  read: (row: Row) => unknown,
+  fromCopy: number | ((tuple: CopyTuple) => string | number | null),
+];
 
 export interface ParquetOptions<Row> {
   readonly columns: readonly Column<Row>[];
@@ -31,24 +41,31 @@ const MAX_GROUP_CHARS = 16 * 1024 * 1024;
 
 /**
  * A column's values until its row group is written, kept off the JavaScript heap's objects: the
- * driver's strings and numbers die young, and the heap holds typed arrays and a few shared values
- * instead of a value object per row (the worker's heap is capped; what survives a scavenge costs a
- * full collection later). `values` makes what the Parquet writer takes, for one group.
+ * heap holds typed arrays and a few shared values instead of a value object per row (the worker's
+ * heap is capped; what survives a scavenge costs a full collection later). Values come from a row
+ * (`push`) or from a binary COPY tuple (`pushField`, with no string or number made on the way).
+ * `values` makes what the Parquet writer takes, for one group.
  */
 interface ColumnStore {
   push(row: number, v: unknown): void;
+  pushField(row: number, tuple: CopyTuple, field: number): void;
   values(rows: number): unknown[];
   reset(): void;
 }
 
 /** Numbers (times and counts as numbers; 64-bit integers given back as BigInt) and nulls. */
-function numbers(capacity: number, bigint: boolean): ColumnStore {
+function numbers(capacity: number, kind: Kind): ColumnStore {
   const value = new Float64Array(capacity);
   const isNull = new Uint8Array(capacity);
-  return {
+  const bigint = kind === "timestamp" || kind === "int64";
+  const decode = bigint ? int8At : kind === "int32" ? int4At : float8At;
+  const store: ColumnStore = {
     push(row, v) {
       isNull[row] = v === null || v === undefined ? 1 : 0;
       if (!isNull[row]) value[row] = Number(v);
+    },
+    pushField(row, tuple, field) {
+      store.push(row, decode(tuple, field));
     },
     values(rows) {
       const out = new Array<unknown>(rows);
@@ -58,28 +75,74 @@ function numbers(capacity: number, bigint: boolean): ColumnStore {
     },
     reset() {},
   };
+  return store;
 }
 
 /**
  * Text whose values repeat (an arm, a session, an event type): each distinct value encoded to UTF-8
- * once per group (Buffer.from takes small strings from a shared pool), rows as indexes.
+ * once per group, rows as indexes.
  */
 function repeatedText(capacity: number): ColumnStore {
   const index = new Int32Array(capacity);
   let seen = new Map<string, number>();
   let distinct: Uint8Array[] = [];
+  // The last value and its index: many columns repeat from row to row (a study's arms and layouts),
+  // and comparing two short strings (or byte ranges) costs less than hashing a new one for the map.
+  let last: string | null = null;
+  let lastIndex = -1;
   return {
     push(row, v) {
       if (typeof v !== "string") {
         index[row] = -1;
         return;
       }
+      if (v === last) {
+        index[row] = lastIndex;
+        return;
+      }
       let i = seen.get(v);
       if (i === undefined) {
+        // Buffer.from takes small strings from a shared pool.
         i = distinct.push(Buffer.from(v)) - 1;
         seen.set(v, i);
       }
       index[row] = i;
+      last = v;
+      lastIndex = i;
+    },
+    pushField(row, { bytes, start, length }, field) {
+      const n = length[field] as number;
+      if (n < 0) {
+        index[row] = -1;
+        return;
+      }
+      const at = start[field] as number;
+      const previous = lastIndex < 0 ? null : (distinct[lastIndex] as Uint8Array);
+      if (previous?.length === n) {
+        let same = true;
+        for (let b = 0; b < n; b++)
+          if (previous[b] !== bytes[at + b]) {
+            same = false;
+            break;
+          }
+        if (same) {
+          index[row] = lastIndex;
+          return;
+        }
+      }
+      // The bytes as a one-byte string: a key of the map, whatever the encoding (one char per byte).
+      const key = bytes.toString("latin1", at, at + n);
+      let i = seen.get(key);
+      if (i === undefined) {
+        // A copy (small ones share the Buffer pool's slabs): the tuple's bytes are read once.
+        const value = Buffer.allocUnsafe(n);
+        bytes.copy(value, 0, at, at + n);
+        i = distinct.push(value) - 1;
+        seen.set(key, i);
+      }
+      index[row] = i;
+      last = null;
+      lastIndex = i;
     },
     values(rows) {
       const out = new Array<unknown>(rows);
@@ -89,6 +152,8 @@ function repeatedText(capacity: number): ColumnStore {
     reset() {
       seen = new Map();
       distinct = [];
+      last = null;
+      lastIndex = -1;
     },
   };
 }
@@ -99,21 +164,35 @@ function uniqueText(capacity: number): ColumnStore {
   let used = 0;
   const start = new Int32Array(capacity);
   const length = new Int32Array(capacity);
+  const room = (most: number) => {
+    if (used + most <= bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, used + most));
+    bytes.copy(grown, 0, 0, used);
+    bytes = grown;
+  };
   return {
     push(row, v) {
       if (typeof v !== "string") {
         length[row] = -1;
         return;
       }
-      const most = v.length * 3;
-      if (used + most > bytes.length) {
-        const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, used + most));
-        bytes.copy(grown, 0, 0, used);
-        bytes = grown;
-      }
+      room(v.length * 3);
       start[row] = used;
       length[row] = bytes.write(v, used);
       used += length[row] as number;
+    },
+    pushField(row, tuple, field) {
+      const n = tuple.length[field] as number;
+      if (n < 0) {
+        length[row] = -1;
+        return;
+      }
+      room(n);
+      const at = tuple.start[field] as number;
+      tuple.bytes.copy(bytes, used, at, at + n);
+      start[row] = used;
+      length[row] = n;
+      used += n;
     },
     values(rows) {
       const out = new Array<unknown>(rows);
@@ -132,7 +211,10 @@ function uniqueText(capacity: number): ColumnStore {
   };
 }
 
-/** Rows in, Parquet bytes out: `add` answers the bytes of the row groups it completed (often none). */
+/**
+ * Rows in, Parquet bytes out. Rows come as objects (`add`) or as binary COPY tuples (`addTuple`);
+ * `flush` answers the bytes of the row groups completed since the last call (often none).
+ */
 export function rowGroupWriter<Row>(options: ParquetOptions<Row>) {
   const { columns, rowGroup } = options;
   const writer = new ByteWriter(1 << 20);
@@ -146,18 +228,24 @@ export function rowGroupWriter<Row>(options: ParquetOptions<Row>) {
   });
   const unique = columns.map(([name]) => options.plain.includes(name));
   const readers = columns.map(([, , read]) => read);
+  const fields = columns.map(([, , , fromCopy]) => fromCopy);
   const stores = columns.map(([, kind], i): ColumnStore => {
     if (kind === "string" && !unique[i]) return repeatedText(rowGroup);
     if (kind === "string" || kind === "json") return uniqueText(rowGroup);
-    return numbers(rowGroup, kind === "timestamp" || kind === "int64");
+    return numbers(rowGroup, kind);
   });
   let rows = 0;
-  /** Characters of text in the group so far: a group is written early when it holds much text. */
+  /** Rows added since the start. */
+  let total = 0;
+  /** Characters (or bytes) of text in the group so far: a group is written early when it holds much text. */
   let chars = 0;
 
-  /** What the writer holds since the last call, handed over (the writer keeps counting offsets). */
-  function take(): ArrayBuffer {
-    const bytes = writer.buffer.slice(0, writer.index);
+  /**
+   * What the writer holds since the last call (the writer keeps counting offsets): a view of its
+   * buffer, valid until the next call that adds rows.
+   */
+  function take(): Uint8Array {
+    const bytes = new Uint8Array(writer.buffer, 0, writer.index);
     writer.index = 0;
     return bytes;
   }
@@ -177,12 +265,16 @@ export function rowGroupWriter<Row>(options: ParquetOptions<Row>) {
       rowGroupSize: rows,
     });
     for (const store of stores) store.reset();
+    total += rows;
     rows = 0;
     chars = 0;
   }
 
+  const flush = (): Uint8Array | null => (writer.index > 0 ? take() : null);
+
   return {
-    add(page: readonly Row[]): ArrayBuffer | null {
+    /** Rows as objects; answers what `flush` would. */
+    add(page: readonly Row[]): Uint8Array | null {
       for (const row of page) {
         for (let i = 0; i < readers.length; i++) {
           const v = (readers[i] as (row: Row) => unknown)(row);
@@ -191,9 +283,27 @@ export function rowGroupWriter<Row>(options: ParquetOptions<Row>) {
         }
         if (++rows >= rowGroup || chars >= MAX_GROUP_CHARS) writeGroup();
       }
-      return writer.index > 0 ? take() : null;
+      return flush();
     },
-    finish(): ArrayBuffer {
+    /** A row as a binary COPY tuple (copy-binary.ts), read during the call. */
+    addTuple(tuple: CopyTuple): void {
+      for (let i = 0; i < fields.length; i++) {
+        const from = fields[i] as Column<Row>[3];
+        const store = stores[i] as ColumnStore;
+        if (typeof from === "number") {
+          store.pushField(rows, tuple, from);
+          chars += Math.max(0, tuple.length[from] as number);
+        } else store.push(rows, from(tuple));
+      }
+      if (++rows >= rowGroup || chars >= MAX_GROUP_CHARS) writeGroup();
+    },
+    flush,
+    /** Rows written into row groups so far (all of them once `finish` has run). */
+    get rows() {
+      return total;
+    },
+    /** The last row group and the footer: a view, as `flush` gives. */
+    finish(): Uint8Array {
       writeGroup();
       // The footer's schema says which columns hold JSON (readers such as DuckDB go by the converted
       // type); the row groups were written from the text as it came, which the writer would
@@ -206,32 +316,49 @@ export function rowGroupWriter<Row>(options: ParquetOptions<Row>) {
   };
 }
 
+export type RowGroupWriter<Row> = ReturnType<typeof rowGroupWriter<Row>>;
+
 /**
- * Runs a worker's export: writes `pages` as Parquet and posts the bytes to the parent thread, at most
- * EXPORT_WINDOW chunks ahead of what the client has taken.
+ * Runs a worker's export: `write` fills the writer and hands the bytes to `out`, which posts them
+ * to the parent thread, at most EXPORT_WINDOW chunks ahead of what the client has taken.
+ *
+ * The chunks travel in buffers that the parent thread sends back once the socket has written them,
+ * and this thread fills them again. A buffer made per chunk would die in the parent thread, which
+ * allocates little during an export: its garbage collector ran seldom, and tens of MB of written
+ * chunks stayed resident until it did.
  */
-export async function postParquet<Row>(pages: AsyncIterable<readonly Row[]>, options: ParquetOptions<Row>) {
+export async function postParquet<Row>(
+  options: ParquetOptions<Row>,
+  write: (writer: RowGroupWriter<Row>, out: (bytes: Uint8Array) => Promise<void>) => Promise<void>,
+) {
   const port = parentPort as MessagePort;
+  const free: ArrayBuffer[] = [];
   let unanswered = 0;
   let answered: (() => void) | null = null;
   port.on("message", (m: ToExportWorker) => {
     if (!m.written) return;
     unanswered--;
+    free.push(m.bytes);
+    // The window's buffers and one being filled: a larger one from a group of large payloads goes.
+    if (free.length > EXPORT_WINDOW + 1) free.sort((a, b) => a.byteLength - b.byteLength).pop();
     answered?.();
     answered = null;
   });
-  const post = async (bytes: ArrayBuffer) => {
+  /** A free buffer of at least `size` bytes, or a new one (1 MB at least, so that it serves again). */
+  const bufferOf = (size: number): ArrayBuffer => {
+    const i = free.findIndex((b) => b.byteLength >= size);
+    if (i >= 0) return free.splice(i, 1)[0] as ArrayBuffer;
+    return new ArrayBuffer(Math.max(size, 1 << 20));
+  };
+  const post = async (bytes: Uint8Array) => {
     while (unanswered >= EXPORT_WINDOW) await new Promise<void>((resolve) => (answered = resolve));
     unanswered++;
-    port.postMessage({ bytes } satisfies FromExportWorker, [bytes]);
+    const buffer = bufferOf(bytes.byteLength);
+    new Uint8Array(buffer).set(bytes);
+    port.postMessage({ bytes: buffer, length: bytes.byteLength } satisfies FromExportWorker, [buffer]);
   };
   try {
-    const writer = rowGroupWriter(options);
-    for await (const page of pages) {
-      const bytes = writer.add(page);
-      if (bytes) await post(bytes);
-    }
-    await post(writer.finish());
+    await write(rowGroupWriter(options), post);
     port.postMessage({ done: true } satisfies FromExportWorker);
   } catch (err) {
     port.postMessage({ error: String((err as Error)?.message ?? err) } satisfies FromExportWorker);

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from "node:stream";
+import type { ServerResponse } from "node:http";
 import { Worker } from "node:worker_threads";
 import type { ParquetWriter } from "hyparquet-writer";
 
@@ -29,12 +29,13 @@ export function parquetSchema(columns: readonly (readonly [string, Kind])[]): Sc
 
 /**
  * What a Parquet export's worker and this thread say to each other. The worker posts the file's
- * bytes a chunk at a time (`bytes`, transferred), then `done`, or `error`; this thread answers each
- * chunk with `written` once the response has taken it, and the worker keeps at most EXPORT_WINDOW
- * chunks unanswered (backpressure: a slow client pauses the database reads).
+ * bytes a chunk at a time (`bytes`, transferred, of which the first `length` are the chunk), then
+ * `done`, or `error`; this thread sends each buffer back (`written`) once the socket has written it,
+ * and the worker keeps at most EXPORT_WINDOW chunks unanswered (backpressure: a slow client pauses
+ * the database reads).
  */
-export type FromExportWorker = { bytes: ArrayBuffer } | { done: true } | { error: string };
-export type ToExportWorker = { written: true };
+export type FromExportWorker = { bytes: ArrayBuffer; length: number } | { done: true } | { error: string };
+export type ToExportWorker = { written: true; bytes: ArrayBuffer };
 
 /** Chunks (row groups, about 1-2 MB each) the export worker may have in flight to the client. */
 export const EXPORT_WINDOW = 2;
@@ -51,49 +52,77 @@ let running = 0;
 /** Parquet exports whose worker is running in this process (a metric: each holds its own heap). */
 export const runningExports = () => running;
 
+/** Sends a Parquet export as the response: see `parquetExport`. */
+export type SendParquet = (res: ServerResponse) => Promise<void>;
+
 /**
- * Streams the Parquet file a worker thread makes (`workerUrl`, given `workerData`): the worker reads
- * the rows from the database itself and encodes them, so the event loop that serves participants
- * only relays bytes, and neither the rows nor the encoder's garbage reach its heap. The worker's
- * heap is its own, kept small by a resource limit; closing the stream stops it.
+ * The Parquet file a worker thread makes (`workerUrl`, given `workerData`), to be sent as a response:
+ * the worker reads the rows from the database itself and encodes them, so the event loop that serves
+ * participants only relays bytes, and neither the rows nor the encoder's garbage reach its heap. The
+ * worker's heap is its own, kept small by a resource limit.
+ *
+ * The bytes are written to the response directly, not through a stream, so that each chunk's buffer
+ * goes back to the worker once the socket has written it (see postParquet). The returned promise
+ * settles when the response starts: it rejects if the export fails before its first byte (the
+ * caller answers with an error), and a failure after that cuts the response short, which clients
+ * see as an incomplete download. A client that goes away stops the worker.
  */
 export function parquetExport(
   workerUrl: URL,
   workerData: unknown,
   transferList: Transferable[] = [],
-): Readable {
-  const out = new PassThrough();
-  const worker = new Worker(workerUrl, {
-    workerData,
-    transferList: transferList as never,
-    resourceLimits: EXPORT_HEAP,
-  });
-  running++;
-  let ended = false;
-  const stop = () => {
-    ended = true;
-    void worker.terminate();
-  };
-  out.on("close", stop);
-  const fail = (err: Error) => {
-    if (ended) return;
-    stop();
-    out.destroy(err);
-  };
-  worker.on("message", (m: FromExportWorker) => {
-    if ("error" in m) fail(new Error(`Parquet export failed: ${m.error}`));
-    else if ("done" in m) {
-      ended = true;
-      out.end();
-      void worker.terminate();
-    } else if (out.write(Buffer.from(m.bytes)))
-      worker.postMessage({ written: true } satisfies ToExportWorker);
-    else out.once("drain", () => worker.postMessage({ written: true } satisfies ToExportWorker));
-  });
-  worker.on("error", fail);
-  worker.on("exit", (code) => {
-    running--;
-    fail(new Error(`the Parquet export stopped (exit code ${code})`));
-  });
-  return out;
+): SendParquet {
+  return (res) =>
+    new Promise<void>((resolve, reject) => {
+      let started = false;
+      const start = () => {
+        if (started) return;
+        started = true;
+        res.writeHead(200);
+        resolve();
+      };
+      if (res.req.method === "HEAD") {
+        start();
+        res.end();
+        return;
+      }
+      const worker = new Worker(workerUrl, {
+        workerData,
+        transferList: transferList as never,
+        resourceLimits: EXPORT_HEAP,
+      });
+      running++;
+      let ended = false;
+      const stop = () => {
+        ended = true;
+        void worker.terminate();
+      };
+      res.on("close", stop);
+      const fail = (err: Error) => {
+        if (ended) return;
+        stop();
+        if (started) res.destroy(err);
+        else reject(err);
+      };
+      worker.on("message", (m: FromExportWorker) => {
+        if ("error" in m) fail(new Error(`Parquet export failed: ${m.error}`));
+        else if ("done" in m) {
+          ended = true;
+          start();
+          res.end();
+          void worker.terminate();
+        } else {
+          start();
+          res.write(new Uint8Array(m.bytes, 0, m.length), (err) => {
+            if (!err && !ended)
+              worker.postMessage({ written: true, bytes: m.bytes } satisfies ToExportWorker, [m.bytes]);
+          });
+        }
+      });
+      worker.on("error", fail);
+      worker.on("exit", (code) => {
+        running--;
+        fail(new Error(`the Parquet export stopped (exit code ${code})`));
+      });
+    });
 }

@@ -39,6 +39,21 @@ const PAGE = 2000;
 /** A seq above any real one: events without a seq sort last within their session and time. */
 const NO_SEQ = "9223372036854775807";
 
+/** The export's order (api.md), of the table's columns. */
+const ORDER = `events."timestamp", events.session_id, coalesce(events.seq, ${NO_SEQ}), events.event_id`;
+
+/**
+ * Runs one statement (`?` placeholders) and answers its rows: knex (`knexRows`), or a bare driver in
+ * a thread that loads no query builder (the Parquet export's worker).
+ */
+export type RunRows = (sql: string, bindings: readonly unknown[]) => Promise<unknown[]>;
+
+/** A knex client or transaction as a RunRows. */
+function knexRows(sql: Sql): RunRows {
+  return async (text, bindings) =>
+    ((await sql.raw(text, bindings as Knex.RawBinding[])) as unknown as { rows: unknown[] }).rows;
+}
+
 /**
  * An experiment's events in the export's order (api.md): client timestamp, ties broken by session and
  * `seq` (events without one last), then event id. Page by page through a keyset, so an export of
@@ -49,7 +64,7 @@ export async function* eventPages(
   filter: EventFilter,
   pageSize = PAGE,
 ): AsyncGenerator<EventRow[]> {
-  yield* keysetPages<EventRow>(sql, filter, ["*"], pageSize);
+  yield* keysetPages<EventRow>(knexRows(sql), filter, "*", pageSize);
 }
 
 /** An event as the Parquet export reads it: times as epoch milliseconds, the payload as JSON text. */
@@ -77,41 +92,107 @@ export interface EventExportRow {
 }
 
 /**
+ * What the columnar export reads of an event, in this order: each column's expression, cast to a
+ * type whose binary COPY form the export decodes (text, int4, int8, float8).
+ */
+export const EXPORT_SELECT = [
+  ["event_id", "event_id::text"],
+  ["session_id", "session_id::text"],
+  ["user_id", "user_id::text"],
+  ["login_id", "login_id::text"],
+  ["experiment_id", "experiment_id::text"],
+  ["group_id", "group_id::text"],
+  ["event_type", "event_type::text"],
+  ["video_id", "video_id::text"],
+  ["timestamp_ms", `(extract(epoch from "timestamp") * 1000)::int8`],
+  ["received_at_ms", "(extract(epoch from received_at) * 1000)::int8"],
+  ["watch_ratio", "watch_ratio::float8"],
+  ["watch_duration", "watch_duration::float8"],
+  ["position_in_feed", "position_in_feed::int4"],
+  ["algorithm_feed", "algorithm_feed::text"],
+  ["algorithm_watch", "algorithm_watch::text"],
+  ["payload_json", "payload::text"],
+  ["seq", "seq::int8"],
+  ["ui_feed", "ui_feed::text"],
+  ["ui_watch", "ui_watch::text"],
+] as const satisfies readonly (readonly [keyof EventExportRow, string])[];
+
+const EXPORT_COLUMNS = EXPORT_SELECT.map(([name, sql]) => `${sql} as ${name}`).join(", ");
+
+/** A text value as an SQL literal (escape-string syntax, whatever standard_conforming_strings says). */
+function literal(value: string): string {
+  if (value.includes("\0")) throw new Error("a filter value holds a NUL character");
+  return `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+/**
+ * All of `filter`'s events in the export's order as one COPY statement (binary format), with the
+ * columns of EXPORT_SELECT: PostgreSQL streams them as the reader takes them (the (experiment, time)
+ * index gives the time order, an incremental sort the rest), in one snapshot. COPY takes no
+ * parameters, so the filter's values are literals.
+ */
+export function eventExportCopy(filter: EventFilter): string {
+  const where = [`experiment_id = ${literal(filter.experimentId)}::uuid`];
+  if (filter.types && filter.types.length > 0)
+    where.push(`event_type in (${filter.types.map(literal).join(", ")})`);
+  if (filter.since) where.push(`"timestamp" >= ${literal(filter.since)}::timestamptz`);
+  if (filter.until) where.push(`"timestamp" < ${literal(filter.until)}::timestamptz`);
+  return `copy (select ${EXPORT_SELECT.map(([, sql]) => sql).join(", ")} from events
+    where ${where.join(" and ")} order by ${ORDER}) to stdout (format binary)`;
+}
+
+/**
  * The same pages in the same order, read for a columnar export: no Date or JSON parsing on the way
  * in (the export writes epoch milliseconds and JSON text as they come). `pageSize` may be a function,
  * asked before each page (the export sizes its pages by the bytes of the previous one).
  */
 export async function* eventExportPages(
-  sql: Sql,
+  rows: RunRows,
   filter: EventFilter,
   pageSize: number | (() => number) = PAGE,
 ): AsyncGenerator<EventExportRow[]> {
-  yield* keysetPages<EventExportRow>(
-    sql,
-    filter,
-    [
-      "event_id",
-      "session_id",
-      "user_id",
-      "login_id",
-      "experiment_id",
-      "group_id",
-      "event_type",
-      "video_id",
-      sql.raw(`(extract(epoch from "timestamp") * 1000)::int8 as timestamp_ms`),
-      sql.raw("(extract(epoch from received_at) * 1000)::int8 as received_at_ms"),
-      "watch_ratio",
-      "watch_duration",
-      "position_in_feed",
-      "algorithm_feed",
-      "algorithm_watch",
-      sql.raw("payload::text as payload_json"),
-      "seq",
-      "ui_feed",
-      "ui_watch",
-    ],
-    pageSize,
-  );
+  yield* keysetPages<EventExportRow>(rows, filter, EXPORT_COLUMNS, pageSize);
+}
+
+/** Where the last page ended: its last row's exact timestamp as the database's text, and its keys. */
+type Cursor = { cursor_at: string; session_id: string; seq: string | number | null; event_id: string };
+
+/** The statement of one keyset page of `filter`'s events after `cursor`. */
+function keysetPage(
+  filter: EventFilter,
+  columns: string,
+  cursor: Cursor | null,
+  size: number,
+): [sql: string, bindings: unknown[]] {
+  const where = ["experiment_id = ?"];
+  const bindings: unknown[] = [filter.experimentId];
+  if (filter.types && filter.types.length > 0) {
+    where.push(`event_type in (${filter.types.map(() => "?").join(", ")})`);
+    bindings.push(...filter.types);
+  }
+  if (filter.since) {
+    where.push(`"timestamp" >= ?`);
+    bindings.push(filter.since);
+  }
+  if (filter.until) {
+    where.push(`"timestamp" < ?`);
+    bindings.push(filter.until);
+  }
+  if (cursor) {
+    // The time bound lets the (experiment, time) index do the work; the row comparison is exact.
+    where.push(
+      `"timestamp" >= ?`,
+      `("timestamp", session_id, coalesce(seq, ${NO_SEQ}), event_id) > (?::timestamptz, ?, ?, ?)`,
+    );
+    const seq = cursor.seq === null ? NO_SEQ : String(cursor.seq);
+    bindings.push(cursor.cursor_at, cursor.cursor_at, cursor.session_id, seq, cursor.event_id);
+  }
+  bindings.push(size);
+  return [
+    `select ${columns}, "timestamp"::text as cursor_at from events where ${where.join(" and ")}
+     order by ${ORDER} limit ?`,
+    bindings,
+  ];
 }
 
 /**
@@ -119,36 +200,15 @@ export async function* eventExportPages(
  * timestamp as the database's text (`cursor_at`), whatever the columns read.
  */
 async function* keysetPages<Row>(
-  sql: Sql,
+  run: RunRows,
   filter: EventFilter,
-  columns: readonly (string | Knex.Raw)[],
+  columns: string,
   pageSize: number | (() => number),
 ): AsyncGenerator<Row[]> {
-  type Cursor = { cursor_at: string; session_id: string; seq: string | number | null; event_id: string };
   let cursor: Cursor | null = null;
   for (;;) {
     const size = typeof pageSize === "number" ? pageSize : pageSize();
-    let q = sql("events").where("experiment_id", filter.experimentId);
-    if (filter.types && filter.types.length > 0) q = q.whereIn("event_type", filter.types);
-    if (filter.since) q = q.where("timestamp", ">=", filter.since);
-    if (filter.until) q = q.where("timestamp", "<", filter.until);
-    if (cursor) {
-      const c: Cursor = cursor;
-      // The time bound lets the (experiment, time) index do the work; the row comparison is exact.
-      q = q
-        .where("timestamp", ">=", c.cursor_at)
-        .whereRaw(
-          `("timestamp", session_id, coalesce(seq, ${NO_SEQ}), event_id) > (?::timestamptz, ?, ?, ?)`,
-          [c.cursor_at, c.session_id, c.seq === null ? NO_SEQ : String(c.seq), c.event_id],
-        );
-    }
-    const rows = (await q
-      .orderBy("timestamp")
-      .orderBy("session_id")
-      .orderByRaw(`coalesce(seq, ${NO_SEQ})`)
-      .orderBy("event_id")
-      .limit(size)
-      .select(...columns, sql.raw(`"timestamp"::text as cursor_at`))) as (Row & Cursor)[];
+    const rows = (await run(...keysetPage(filter, columns, cursor, size))) as (Row & Cursor)[];
     const last = rows[rows.length - 1];
     if (!last) return;
     yield rows;

@@ -26,9 +26,10 @@ import { scheduleMaintenance } from "./db/maintenance.ts";
 import { DEMO_MEDIA_DIR, seedDemo } from "./demo/seed.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createErasureService } from "./erasure/erasure.service.ts";
-import { createEventStoreReader } from "./events/event-store.read.ts";
+import { createEventStoreReader, EXPORT_WORKER } from "./events/event-store.read.ts";
 import { eventRoutes } from "./events/events.routes.ts";
 import { createEventsService } from "./events/events.service.ts";
+import { warmWorker } from "./events/parquet.ts";
 import { schemaRoutes } from "./events/schemas.routes.ts";
 import { experimentRoutes } from "./experiments/experiments.routes.ts";
 import { createExperimentsService } from "./experiments/experiments.service.ts";
@@ -511,6 +512,8 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
         admin: await ensureFirstAdmin(rt.services.auth, config.adminUsername, config.adminPassword),
         demo: config.demo ? await seedDemo({ db: rt.db, log, ...rt.services }) : null,
       }));
+      // The export worker's modules compiled before a researcher asks for one (parquet.ts).
+      warmWorker(EXPORT_WORKER);
       const server = await listen(buildApp(rt), config.host, config.port);
       stops.push(() => closeServer(server));
       // In the background: running studies' neighbours, ready before their participants ask.

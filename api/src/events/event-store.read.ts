@@ -113,7 +113,7 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
         groupNames: [...context.groupNames],
         createdMs: context.createdMs,
       };
-      return parquetExport(new URL("./event-export.worker.ts", import.meta.url), job, transfer);
+      return parquetExport(EXPORT_WORKER, job, transfer);
     },
 
     /** A participant's events in time order, without the high-frequency and tab-state types. */
@@ -132,5 +132,8 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
     },
   };
 }
+
+/** The Parquet export's worker thread (event-export.worker.ts). */
+export const EXPORT_WORKER = new URL("./event-export.worker.ts", import.meta.url);
 
 export type EventStoreReader = ReturnType<typeof createEventStoreReader>;

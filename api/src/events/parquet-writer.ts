@@ -6,6 +6,7 @@ import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { snappyCompressor } from "hysnappy";
 import { type CopyTuple, float8At, int4At, int8At } from "./copy-binary.ts";
 import {
+  EXPORT_CHUNK,
   EXPORT_WINDOW,
   type FromExportWorker,
   type Kind,
@@ -339,23 +340,19 @@ export async function postParquet<Row>(
     if (!m.written) return;
     unanswered--;
     free.push(m.bytes);
-    // The window's buffers and one being filled: a larger one from a group of large payloads goes.
-    if (free.length > EXPORT_WINDOW + 1) free.sort((a, b) => a.byteLength - b.byteLength).pop();
     answered?.();
     answered = null;
   });
-  /** A free buffer of at least `size` bytes, or a new one (1 MB at least, so that it serves again). */
-  const bufferOf = (size: number): ArrayBuffer => {
-    const i = free.findIndex((b) => b.byteLength >= size);
-    if (i >= 0) return free.splice(i, 1)[0] as ArrayBuffer;
-    return new ArrayBuffer(Math.max(size, 1 << 20));
-  };
+  /** Posts `bytes` in chunks of EXPORT_CHUNK at most, each in a free buffer or a new one. */
   const post = async (bytes: Uint8Array) => {
-    while (unanswered >= EXPORT_WINDOW) await new Promise<void>((resolve) => (answered = resolve));
-    unanswered++;
-    const buffer = bufferOf(bytes.byteLength);
-    new Uint8Array(buffer).set(bytes);
-    port.postMessage({ bytes: buffer, length: bytes.byteLength } satisfies FromExportWorker, [buffer]);
+    for (let at = 0; at < bytes.byteLength; at += EXPORT_CHUNK) {
+      while (unanswered >= EXPORT_WINDOW) await new Promise<void>((resolve) => (answered = resolve));
+      unanswered++;
+      const chunk = bytes.subarray(at, at + EXPORT_CHUNK);
+      const buffer = free.pop() ?? new ArrayBuffer(EXPORT_CHUNK);
+      new Uint8Array(buffer).set(chunk);
+      port.postMessage({ bytes: buffer, length: chunk.byteLength } satisfies FromExportWorker, [buffer]);
+    }
   };
   try {
     await write(rowGroupWriter(options), post);

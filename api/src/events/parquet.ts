@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import type { ServerResponse } from "node:http";
+import module from "node:module";
 import { Worker } from "node:worker_threads";
 import type { ParquetWriter } from "hyparquet-writer";
 
@@ -37,8 +39,14 @@ export function parquetSchema(columns: readonly (readonly [string, Kind])[]): Sc
 export type FromExportWorker = { bytes: ArrayBuffer; length: number } | { done: true } | { error: string };
 export type ToExportWorker = { written: true; bytes: ArrayBuffer };
 
-/** Chunks (row groups, about 1-2 MB each) the export worker may have in flight to the client. */
+/** Chunks the export worker may have in flight to the client. */
 export const EXPORT_WINDOW = 2;
+
+/**
+ * Bytes of a chunk at most: a row group (about 1.4 MB of 10,000 events) goes out in pieces, so that
+ * the buffers in flight and the worker's spare ones hold little.
+ */
+export const EXPORT_CHUNK = 256 * 1024;
 
 /**
  * The export worker's heap: small, so that it collects early instead of growing (the worker keeps a
@@ -51,6 +59,25 @@ export const EXPORT_HEAP = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeM
 let running = 0;
 /** Parquet exports whose worker is running in this process (a metric: each holds its own heap). */
 export const runningExports = () => running;
+
+/**
+ * Loads a worker's modules once in a short-lived process of its own (given no work, they do
+ * nothing), so that Node's compile cache holds them stripped of their types. Otherwise the first
+ * export after an install or an upgrade loads Node's TypeScript stripper into its worker: 16-18 MB
+ * more at the export's peak (results benchmark, 2026-11-26). A thread of this process would leave
+ * about 10 MB resident here. Nothing to do when the compile cache is off (tests).
+ */
+export function warmWorker(workerUrl: URL): void {
+  const dir = module.getCompileCacheDir?.();
+  if (!dir) return;
+  const child = spawn(
+    process.execPath,
+    ["--input-type=module", "-e", `await import(${JSON.stringify(workerUrl.href)})`],
+    { env: { ...process.env, NODE_COMPILE_CACHE: dir }, stdio: "ignore" },
+  );
+  child.on("error", () => {});
+  child.unref();
+}
 
 /** Sends a Parquet export as the response: see `parquetExport`. */
 export type SendParquet = (res: ServerResponse) => Promise<void>;

@@ -60,6 +60,13 @@ function insertRows(
   );
 }
 
+/** Rows sorted by their key columns (the order in which a statement locks them). */
+function inKeyOrder(rows: readonly Row[], key: readonly string[]): Row[] {
+  const keyed = rows.map((row) => [keyOf(key.map((c) => row[c])), row] as const);
+  keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return keyed.map(([, row]) => row);
+}
+
 /** Of rows sharing a key, the one whose `least` columns are smallest (compared in order). */
 function leastPerKey(rows: readonly Row[], key: readonly string[], least: readonly string[]): Row[] {
   const best = new Map<string, Row>();
@@ -143,8 +150,13 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
     }
   }
 
+  // Tables in name order, and rows in key order within each: concurrent batches (other partitions,
+  // other projectors) then lock shared rows in one global order, so they wait for each other instead
+  // of deadlocking (a deadlock aborts a batch, and the consumer restarts seconds later).
+  const byName = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const inserted = new Map<string, Set<string>>();
-  for (const [table, { key, least, rows }] of inserts) {
+  for (const [table, { key, least, rows: unordered }] of byName(inserts)) {
+    const rows = inKeyOrder(unordered, key);
     const keys = new Set<string>();
     const keyList = key.map(() => "??").join(", ");
     let conflict = `on conflict (${keyList}) do nothing returning ${keyList}`;
@@ -176,9 +188,7 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
     inserted.set(table, keys);
   }
 
-  for (const [table, list] of accumulates) {
-    // In key order: concurrent batches (other partitions, other projectors) then lock shared rows in
-    // the same order, so they wait for each other instead of deadlocking.
+  for (const [table, list] of byName(accumulates)) {
     const rows = [...accumulate(list)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
     const first = rows[0];
     if (!first) continue;
@@ -243,6 +253,15 @@ export function deadLetterOf(r: LogRecord, reason: string): DeadLetter {
     key: r.original?.key ?? null,
     headers: r.original?.headers ?? null,
   };
+}
+
+/**
+ * True for a transaction the database aborted because of a concurrent one (SQLSTATE 40P01 deadlock,
+ * 40001 serialization failure): the same work succeeds when tried again.
+ */
+export function isConcurrencyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
 }
 
 /** True for database errors caused by the data (SQLSTATE classes 22, 23, 42), not by the infrastructure. */

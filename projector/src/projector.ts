@@ -3,10 +3,13 @@ import type { EventLog, LogPosition, LogRecord, Subscription } from "@feedlab/in
 import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { applyOneByOne, applyRecords, type DeadLetter, isDataError } from "./apply.ts";
+import { applyOneByOne, applyRecords, type DeadLetter, isConcurrencyError, isDataError } from "./apply.ts";
 import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
 import type { Projection } from "./read-model.ts";
 import { PROJECTIONS } from "./read-models/index.ts";
+
+/** Tries of a batch the database aborted for a concurrent one (see applyRetrying). */
+const CONCURRENCY_ATTEMPTS = 5;
 
 export interface ProjectorOptions {
   readonly db: Knex;
@@ -77,14 +80,29 @@ export function createProjector(options: ProjectorOptions) {
     return { next, dead, events };
   }
 
+  /**
+   * A batch's transaction, tried again at once when a concurrent batch made the database abort it
+   * (a deadlock): failing the batch would make the log's consumer restart, seconds later.
+   */
+  async function applyRetrying(records: readonly LogRecord[], isolate: boolean) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await applyInTransaction(records, isolate);
+      } catch (err) {
+        if (!isConcurrencyError(err) || attempt >= CONCURRENCY_ATTEMPTS) throw err;
+        logger.info({ err, attempt }, "batch aborted by a concurrent one; trying it again");
+      }
+    }
+  }
+
   async function onBatch(records: readonly LogRecord[]): Promise<void> {
     let result: { next: Map<number, number>; dead: DeadLetter[]; events: LoggedEvent[] };
     try {
-      result = await applyInTransaction(records, false);
+      result = await applyRetrying(records, false);
     } catch (err) {
       if (!isDataError(err)) throw err;
       logger.warn({ err, records: records.length }, "batch failed on bad data; applying record by record");
-      result = await applyInTransaction(records, true);
+      result = await applyRetrying(records, true);
     }
     lastError = null;
     deadLettered += result.dead.length;

@@ -502,6 +502,9 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       sessionTimeout: 15_000,
       heartbeatInterval: 1000,
       allowAutoTopicCreation: false,
+      // kafkajs waits up to 5 s in a fetch that finds nothing new, and sleeps as long when no
+      // partition is ready to fetch (after a rebalance): a record appended meanwhile waited with it.
+      maxWaitTimeInMs: 100,
     });
     consumers.add(consumer);
     let stopped = false;

@@ -122,6 +122,7 @@ export async function run() {
       admin: () => adminClient(api.url as string),
       peakRssMb: () =>
         Math.round((memoryOf(api.child.pid).hwm + memoryOf(projector.child.pid).hwm) / 2 ** 20),
+      pids: { api: api.child.pid, projector: projector.child.pid },
       // The broker and database stay up for the floor, measured right after on the same broker.
       stop: async () => {
         await api.stop();

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type EventType, EXAMPLE_PAYLOADS, exampleRowFields } from "@feedlab/schemas";
 import type { Client } from "../harness/app.ts";
 import { createStudy } from "../harness/fixtures.ts";
+import { cpuSecondsOf, machineCpuSeconds } from "./proc.ts";
 import { percentile, startServer } from "./support.ts";
 
 /** A running deployment to measure: its API origin, an admin client, and how to tear it down. */
@@ -9,6 +10,8 @@ export interface Deployment {
   readonly url: string;
   admin(): Promise<Client>;
   peakRssMb(): number;
+  /** Feedlab's processes by role, whose CPU the benchmark reports. */
+  readonly pids: Readonly<Record<string, number | undefined>>;
   stop(): Promise<void>;
 }
 
@@ -67,7 +70,8 @@ async function send(p: Participant, events: unknown[]): Promise<string> {
 }
 
 export async function run() {
-  const result = await measure(await startServer());
+  const server = await startServer();
+  const result = await measure({ ...server, pids: { server: server.child.pid } });
   const { embeddedFloor } = await import("./intake-floor.ts");
   const floor = await embeddedFloor(Math.min(200_000, Math.max(40_000, Number(result["events sent"]))));
   const projected = Number(result["accepted + projected events/s"]);
@@ -109,6 +113,30 @@ export async function measure(server: Deployment, options: { seconds?: number; c
     }
 
     // 1. Sustained load: every client sends batches back to back (4 normal : 1 high-frequency).
+    // Where the machine's CPU goes meanwhile: Feedlab's processes, this generator, and the rest (the
+    // database, the broker, other tenants of the machine).
+    const cpuAt = () => ({
+      machine: machineCpuSeconds(),
+      roles: Object.fromEntries(
+        Object.entries(server.pids).map(([role, pid]) => [role, cpuSecondsOf(pid) ?? 0]),
+      ),
+      generator: process.cpuUsage(),
+    });
+    const before = cpuAt();
+    const cpuDuringLoad = () => {
+      const after = cpuAt();
+      const wall = (performance.now() - start) / 1000;
+      const pct = (seconds: number) => `${Math.round((100 * seconds) / wall)}%`;
+      const roles = Object.entries(after.roles).map(
+        ([role, s]) => `${role} ${pct(s - (before.roles[role] ?? 0))}`,
+      );
+      const generator =
+        (after.generator.user + after.generator.system - before.generator.user - before.generator.system) /
+        1e6;
+      const busy = after.machine.busy - before.machine.busy;
+      const total = busy + after.machine.idle - before.machine.idle;
+      return `machine ${Math.round((100 * busy) / total)}% busy; of one core: ${roles.join(", ")}, generator ${pct(generator)}`;
+    };
     let accepted = 0;
     const start = performance.now();
     const until = start + seconds * 1000;
@@ -125,6 +153,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       }),
     );
     const acceptSeconds = (performance.now() - start) / 1000;
+    const cpu = cpuDuringLoad();
     // 2. Until everything accepted is projected.
     await projected(admin);
     const projectedSeconds = (performance.now() - start) / 1000;
@@ -166,6 +195,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       "lag p50 at half load (ms)": Math.round(percentile(lags, 50)),
       "lag p99 at half load (ms)": Math.round(percentile(lags, 99)),
       "peak RSS of the Feedlab processes (MB)": server.peakRssMb(),
+      "CPU during the sustained load": cpu,
     };
   } finally {
     await server.stop();

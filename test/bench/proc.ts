@@ -28,3 +28,13 @@ export function cpuSecondsOf(pid: number | undefined): number | null {
     return null;
   }
 }
+
+/** CPU seconds all cores of the machine have been busy and idle so far, from /proc/stat. */
+export function machineCpuSeconds(): { busy: number; idle: number } {
+  // cpu  user nice system idle iowait irq softirq steal ...
+  const [, ...ticks] = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/);
+  const t = ticks.map(Number);
+  const idle = (t[3] ?? 0) + (t[4] ?? 0);
+  const busy = t.slice(0, 8).reduce((a, b) => a + b, 0) - idle;
+  return { busy: busy / 100, idle: idle / 100 };
+}

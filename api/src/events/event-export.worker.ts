@@ -1,8 +1,8 @@
 // The events export as Parquet, in a worker thread of its own (parquet.ts starts it): it opens the
 // database without a query builder (a connection of its own, or a session of the embedded engine's
-// worker: linked-rows.ts), reads the
-// experiment's events page by page in the export's order, and posts the file's bytes a row group at
-// a time. Nothing of the rows reaches the heap of the thread that serves participants.
+// worker: linked-rows.ts), reads the experiment's events in the export's order (one binary COPY on
+// PostgreSQL, keyset pages on the embedded database), and posts the file's bytes as each row group
+// is written. Nothing of the rows reaches the heap of the thread that serves participants.
 import { workerData } from "node:worker_threads";
 import {
   type EventExportRow,

@@ -60,10 +60,14 @@ function insertRows(
   );
 }
 
+/** Orders pairs by their first element, a text (a table's name, a row's key). */
+const byFirst = ([a]: readonly [string, unknown], [b]: readonly [string, unknown]) =>
+  a < b ? -1 : a > b ? 1 : 0;
+
 /** Rows sorted by their key columns (the order in which a statement locks them). */
 function inKeyOrder(rows: readonly Row[], key: readonly string[]): Row[] {
   const keyed = rows.map((row) => [keyOf(key.map((c) => row[c])), row] as const);
-  keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  keyed.sort(byFirst);
   return keyed.map(([, row]) => row);
 }
 
@@ -153,7 +157,7 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
   // Tables in name order, and rows in key order within each: concurrent batches (other partitions,
   // other projectors) then lock shared rows in one global order, so they wait for each other instead
   // of deadlocking (a deadlock aborts a batch, and the consumer restarts seconds later).
-  const byName = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const byName = <T>(map: Map<string, T>) => [...map].sort(byFirst);
   const inserted = new Map<string, Set<string>>();
   for (const [table, { key, least, rows: unordered }] of byName(inserts)) {
     const rows = inKeyOrder(unordered, key);
@@ -189,7 +193,7 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
   }
 
   for (const [table, list] of byName(accumulates)) {
-    const rows = [...accumulate(list)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+    const rows = [...accumulate(list)].sort(byFirst).map(([, r]) => r);
     const first = rows[0];
     if (!first) continue;
     const keyCols = Object.keys(first.key);

@@ -120,22 +120,19 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       roles: Object.fromEntries(
         Object.entries(server.pids).map(([role, pid]) => [role, cpuSecondsOf(pid) ?? 0]),
       ),
-      generator: process.cpuUsage(),
     });
     const before = cpuAt();
-    const cpuDuringLoad = () => {
+    const generatorBefore = process.cpuUsage();
+    const cpuDuringLoad = (wall: number) => {
       const after = cpuAt();
-      const wall = (performance.now() - start) / 1000;
+      const generator = process.cpuUsage(generatorBefore);
       const pct = (seconds: number) => `${Math.round((100 * seconds) / wall)}%`;
       const roles = Object.entries(after.roles).map(
         ([role, s]) => `${role} ${pct(s - (before.roles[role] ?? 0))}`,
       );
-      const generator =
-        (after.generator.user + after.generator.system - before.generator.user - before.generator.system) /
-        1e6;
       const busy = after.machine.busy - before.machine.busy;
       const total = busy + after.machine.idle - before.machine.idle;
-      return `machine ${Math.round((100 * busy) / total)}% busy; of one core: ${roles.join(", ")}, generator ${pct(generator)}`;
+      return `machine ${Math.round((100 * busy) / total)}% busy; of one core: ${roles.join(", ")}, generator ${pct((generator.user + generator.system) / 1e6)}`;
     };
     let accepted = 0;
     const start = performance.now();
@@ -153,7 +150,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       }),
     );
     const acceptSeconds = (performance.now() - start) / 1000;
-    const cpu = cpuDuringLoad();
+    const cpu = cpuDuringLoad(acceptSeconds);
     // 2. Until everything accepted is projected.
     await projected(admin);
     const projectedSeconds = (performance.now() - start) / 1000;

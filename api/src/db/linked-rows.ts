@@ -1,5 +1,5 @@
 // A database as a worker thread reads it without a query builder: statements in, rows out. The
-// Parquet export's worker uses it; knex alone would add about 12 MB to the thread's memory.
+// Parquet export's worker uses it, so that its thread does not load knex as well.
 import type { RunRows } from "@feedlab/projector/read-models/events/events.queries.ts";
 import type { DbLink } from "./clients.ts";
 import { pgliteOverPort } from "./pglite-proxy.ts";

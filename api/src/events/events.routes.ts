@@ -100,7 +100,7 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
           const send = await eventStore.parquet(filter);
           ctx.status = 200;
           // The export writes the response itself once it has its first bytes (parquet.ts); until
-          // then a failure is answered as any other error.
+          // then a failure is answered like every other error.
           await send(ctx.res);
           ctx.respond = false;
         } else {

@@ -63,9 +63,9 @@ export const runningExports = () => running;
 /**
  * Loads a worker's modules once in a short-lived process of its own (given no work, they do
  * nothing), so that Node's compile cache holds them stripped of their types. Otherwise the first
- * export after an install or an upgrade loads Node's TypeScript stripper into its worker: 16-18 MB
- * more at the export's peak (results benchmark, 2026-11-26). A thread of this process would leave
- * about 10 MB resident here. Nothing to do when the compile cache is off (tests).
+ * export after an install or an upgrade loads Node's TypeScript stripper into its worker, and the
+ * export's peak memory grows by the stripper's. A thread of this process would leave part of its
+ * memory resident here. Nothing to do when the compile cache is off (tests).
  */
 export function warmWorker(workerUrl: URL): void {
   const dir = module.getCompileCacheDir?.();

@@ -1,4 +1,6 @@
 import type { Sql } from "@feedlab/ingest";
+// The module alone, not the package: the Parquet export's worker loads this file and no more of ingest.
+import { rowsOf } from "@feedlab/ingest/db/sql.ts";
 import type { Knex } from "knex";
 
 /** A row of the events store as the database returns it. */
@@ -50,8 +52,7 @@ export type RunRows = (sql: string, bindings: readonly unknown[]) => Promise<unk
 
 /** A knex client or transaction as a RunRows. */
 function knexRows(sql: Sql): RunRows {
-  return async (text, bindings) =>
-    ((await sql.raw(text, bindings as Knex.RawBinding[])) as unknown as { rows: unknown[] }).rows;
+  return async (text, bindings) => rowsOf(await sql.raw(text, bindings as Knex.RawBinding[]));
 }
 
 /**

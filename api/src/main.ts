@@ -7,6 +7,7 @@ import { createEmbeddedLog, createKafkaLog, type EventLog } from "@feedlab/inges
 import {
   createProgressWatcher,
   createProjector,
+  DEFAULT_CONSUMER,
   readCheckpoints,
   runRequestedRebuilds,
 } from "@feedlab/projector";
@@ -46,6 +47,7 @@ import { createHealthService } from "./monitoring/health.service.ts";
 import { createMonitoringRecorder } from "./monitoring/recorder.ts";
 import { participantRoutes } from "./participants/participants.routes.ts";
 import { createParticipantsService } from "./participants/participants.service.ts";
+import { applyInThread } from "./projector/batch-thread.ts";
 import { createLocalChangeBus, createPgChangeBus } from "./recommenders/changes.ts";
 import { createExternalHttpClient } from "./recommenders/external-http/client.ts";
 import { recommenderRoutes } from "./recommenders/recommenders.routes.ts";
@@ -182,17 +184,37 @@ export async function openRuntime(
   const multiProcess = kind === "postgres";
   // Warms the registry; a lookup fills in whatever this misses (say, a database not migrated yet).
   await recommenders.registry.load().catch((err) => log.warn({ err }, "recommender registry not loaded"));
+  const projectorLog = log.child({ role: "projector" });
+  // The embedded database runs one session at a time, and a batch's transaction holds it: its
+  // statements are sent from a thread of their own rather than between HTTP requests.
+  const batchThread =
+    kind === "pglite"
+      ? applyInThread({ link }, { consumer: DEFAULT_CONSUMER, multiProcess }, projectorLog)
+      : null;
   const projector = createProjector({
     db,
     log: eventLog,
-    logger: log.child({ role: "projector" }),
+    logger: projectorLog,
     multiProcess,
+    applyBatch: batchThread?.apply,
   });
-  const progress = createProgressWatcher({ db, consumer: projector.consumer, local: projector });
+  const progress = createProgressWatcher({
+    db,
+    consumer: projector.consumer,
+    local: projector,
+    localOnly: kind === "pglite",
+  });
   // The embedded database has one process, whose projector is the only writer of watched history:
   // the feed keeps it in memory instead of reading it on every request.
   if (kind === "pglite") recommenders.readModels.followWatched(projector);
-  const events = createEventsService({ ...deps, log: eventLog, counters: metrics.events, monitoring });
+  const events = createEventsService({
+    ...deps,
+    log: eventLog,
+    counters: metrics.events,
+    monitoring,
+    // One process: every change that clears the contexts is published here (the local bus).
+    contextTtlMs: kind === "pglite" ? 60_000 : undefined,
+  });
   metrics.watchProjector({
     stats: projector.stats,
     lag: async () => {
@@ -302,6 +324,7 @@ export async function openRuntime(
     /** Drains the projector, then closes the log and the database. */
     close: async () => {
       if (projecting) await projector.stop();
+      await batchThread?.close();
       await eventLog.close();
       await changes.stop();
       await externalHttp.close();

@@ -1,5 +1,5 @@
 import type { LogRecord } from "@feedlab/ingest";
-import { erasedAmong, eventOf, LOG_HEADERS, rowsOf } from "@feedlab/ingest";
+import { erasedAmongStatement, erasedOf, eventOf, LOG_HEADERS, pipelined, rowsOf } from "@feedlab/ingest";
 import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { ERASE_LOCK } from "./erase.ts";
@@ -46,18 +46,34 @@ function rowsJson(rows: readonly Row[], columns: readonly string[]): string {
  * (`on conflict ... do ...`, `returning ...`) with its bindings.
  */
 function insertRows(
-  trx: Knex.Transaction,
   table: string,
   rows: readonly Row[],
   conflict: string,
   conflictBindings: readonly Knex.RawBinding[],
-) {
+): Planned {
   const columns = Object.keys(rows[0] ?? {});
   const list = columns.map(() => "??").join(", ");
-  return trx.raw(
-    `insert into ?? (${list}) select ${list} from json_populate_recordset(null::??, ?::json) ${conflict}`,
-    [table, ...columns, ...columns, table, rowsJson(rows, columns), ...conflictBindings],
-  );
+  return {
+    sql: `insert into ?? (${list}) select ${list} from json_populate_recordset(null::??, ?::json) ${conflict}`,
+    bindings: [table, ...columns, ...columns, table, rowsJson(rows, columns), ...conflictBindings],
+  };
+}
+
+/** A statement built, not yet sent: knex's raw SQL and its bindings. */
+interface Planned {
+  readonly sql: string;
+  readonly bindings: readonly Knex.RawBinding[];
+}
+
+/**
+ * Row operations as the statements that apply them (see `planOps`), built before a transaction so
+ * that the transaction holds the database only while they run; and which statements answer the
+ * keys of which table's inserts.
+ */
+export interface OpsPlan {
+  readonly statements: readonly Planned[];
+  readonly answers: readonly { table: string; key: readonly string[]; statement: number }[];
+  readonly insertTables: readonly string[];
 }
 
 /** Orders pairs by their first element, a text (a table's name, a row's key). */
@@ -131,6 +147,11 @@ function accumulate(ops: readonly Accumulate[]): Map<string, AccumulatedRow> {
  * the keys the inserts created.
  */
 export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Promise<InsertedKeys> {
+  return runPlan(trx, planOps(ops));
+}
+
+/** The statements of `applyOps`, built (nothing is sent). */
+export function planOps(ops: readonly RowOp[]): OpsPlan {
   const inserts = new Map<string, { key: readonly string[]; least?: readonly string[]; rows: Row[] }>();
   const accumulates = new Map<string, Accumulate[]>();
   for (const op of ops) {
@@ -158,10 +179,10 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
   // other projectors) then lock shared rows in one global order, so they wait for each other instead
   // of deadlocking (a deadlock aborts a batch, and the consumer restarts seconds later).
   const byName = <T>(map: Map<string, T>) => [...map].sort(byFirst);
-  const inserted = new Map<string, Set<string>>();
+  const statements: Planned[] = [];
+  const answers: { table: string; key: readonly string[]; statement: number }[] = [];
   for (const [table, { key, least, rows: unordered }] of byName(inserts)) {
     const rows = inKeyOrder(unordered, key);
-    const keys = new Set<string>();
     const keyList = key.map(() => "??").join(", ");
     let conflict = `on conflict (${keyList}) do nothing returning ${keyList}`;
     let bindings: Knex.RawBinding[] = [...key, ...key];
@@ -184,12 +205,9 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
       ];
     }
     for (const chunk of chunks(todo)) {
-      const returned = rowsOf<Record<string, unknown>>(
-        await insertRows(trx, table, chunk, conflict, bindings),
-      );
-      for (const r of returned) if (r.created !== false) keys.add(keyOf(key.map((k) => r[k])));
+      answers.push({ table, key, statement: statements.length });
+      statements.push(insertRows(table, chunk, conflict, bindings));
     }
-    inserted.set(table, keys);
   }
 
   for (const [table, list] of byName(accumulates)) {
@@ -227,9 +245,28 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
       ...Object.fromEntries(maxes.map((c) => [c, r.max[c] ?? null])),
       ...Object.fromEntries(mins.map((c) => [c, r.min[c] ?? null])),
     }));
-    for (const chunk of chunks(values)) await insertRows(trx, table, chunk, conflict, bindings);
+    for (const chunk of chunks(values)) statements.push(insertRows(table, chunk, conflict, bindings));
   }
 
+  return { statements, answers, insertTables: [...inserts.keys()] };
+}
+
+/**
+ * Runs a plan's statements in the caller's transaction, sent in one go (none depends on another's
+ * answer; they run in the plan's order). Answers the keys the inserts created.
+ */
+export async function runPlan(trx: Knex.Transaction, plan: OpsPlan): Promise<InsertedKeys> {
+  const results = await pipelined(
+    trx,
+    plan.statements.map((s) => trx.raw(s.sql, s.bindings)),
+  );
+  const inserted = new Map<string, Set<string>>();
+  for (const table of plan.insertTables) inserted.set(table, new Set());
+  for (const { table, key, statement } of plan.answers) {
+    const keys = inserted.get(table) as Set<string>;
+    for (const r of rowsOf<Record<string, unknown>>(results[statement]))
+      if (r.created !== false) keys.add(keyOf(key.map((k) => r[k])));
+  }
   return inserted;
 }
 
@@ -282,19 +319,32 @@ export interface Applied {
   readonly events: LoggedEvent[];
 }
 
+/** A record decoded, with its place in the log. */
+interface Decoded {
+  readonly event: LoggedEvent;
+  readonly place: LogPlace;
+}
+
 /**
- * Applies decoded records to the given projections inside the caller's transaction. The events
- * store goes first; every other projection applies an event only where the events store recorded
- * its first copy, so repeated records and replays never count twice. Then the projections' settle
- * steps run, in order, on what the row operations made. Undecodable records become dead letters.
+ * A batch made ready before its transaction: the records decoded (undecodable ones as dead letters)
+ * and the statements of the events store and of the other projections for every decoded record, the
+ * common case (no record repeated, applied before, or of an erased participant). `applyRecords`
+ * builds again only what a different case changes.
  */
-export async function applyRecords(
-  trx: Knex.Transaction,
+export interface PreparedBatch {
+  readonly records: readonly LogRecord[];
+  readonly decoded: readonly Decoded[];
+  readonly dead: readonly DeadLetter[];
+  readonly eventsPlan: OpsPlan | null;
+  readonly othersPlan: OpsPlan | null;
+}
+
+/** Decodes `records` and builds their statements (no database). */
+export function prepareBatch(
   records: readonly LogRecord[],
   projections: readonly Projection[],
-  consumer: string,
-): Promise<Applied> {
-  let decoded: { event: LoggedEvent; place: LogPlace }[] = [];
+): PreparedBatch {
+  const decoded: Decoded[] = [];
   const dead: DeadLetter[] = [];
   for (const r of records) {
     // A record of an erased participant that the log could not delete (Kafka: its key is gone).
@@ -308,18 +358,55 @@ export async function applyRecords(
       dead.push(deadLetterOf(r, `undecodable record: ${(err as Error).message}`));
     }
   }
+  const others = projections.filter((p) => p !== eventsProjection);
+  return {
+    records,
+    decoded,
+    dead,
+    eventsPlan: projections.includes(eventsProjection) ? planOps(eventsOps(decoded)) : null,
+    othersPlan: others.length > 0 ? planOps(othersOps(decoded, others)) : null,
+  };
+}
+
+const eventsOps = (decoded: readonly Decoded[]) =>
+  decoded.flatMap((d) => eventsProjection.project(d.event, d.place));
+const othersOps = (decoded: readonly Decoded[], others: readonly Projection[]) =>
+  decoded.flatMap((d) => others.flatMap((p) => p.project(d.event, d.place)));
+
+/**
+ * Applies decoded records to the given projections inside the caller's transaction. The events
+ * store goes first; every other projection applies an event only where the events store recorded
+ * its first copy, so repeated records and replays never count twice. Then the projections' settle
+ * steps run, in order, on what the row operations made. Undecodable records become dead letters.
+ * `prepared` (of the same records and projections) saves building the statements here.
+ */
+export async function applyRecords(
+  trx: Knex.Transaction,
+  records: readonly LogRecord[],
+  projections: readonly Projection[],
+  consumer: string,
+  prepared?: PreparedBatch,
+): Promise<Applied> {
+  const batch = prepared?.records === records ? prepared : prepareBatch(records, projections);
+  const { dead } = batch;
+  let { decoded, eventsPlan, othersPlan } = batch;
   // Erasures wait for this batch, and this batch leaves out whoever an erasure before it took away.
-  await trx.raw("select pg_advisory_xact_lock_shared(?)", [ERASE_LOCK]);
-  const erased = await erasedAmong(trx, [...new Set(decoded.map((d) => d.event.user_id))]);
-  if (erased.size > 0) decoded = decoded.filter((d) => !erased.has(d.event.user_id));
+  // (Both statements in one round trip; the lock is taken first.)
+  const [, answer] = await pipelined(trx, [
+    trx.raw("select pg_advisory_xact_lock_shared(?)", [ERASE_LOCK]),
+    erasedAmongStatement(trx, [...new Set(decoded.map((d) => d.event.user_id))]),
+  ]);
+  const erased = erasedOf(answer);
+  if (erased.size > 0) {
+    decoded = decoded.filter((d) => !erased.has(d.event.user_id));
+    eventsPlan = eventsPlan && planOps(eventsOps(decoded));
+    othersPlan = null;
+  }
   const others = projections.filter((p) => p !== eventsProjection);
   let fresh = decoded;
-  if (projections.includes(eventsProjection)) {
+  if (eventsPlan) {
     // Live (and full replay): the events rows this batch created are the first copies.
-    const inserted = await applyOps(
-      trx,
-      decoded.flatMap((d) => eventsProjection.project(d.event, d.place)),
-    );
+    const inserted = await runPlan(trx, eventsPlan);
     const created = new Set(inserted.get("events") ?? []);
     fresh = decoded.filter((d) => created.delete(d.event.event_id));
   } else if (others.length > 0 && decoded.length > 0) {
@@ -330,10 +417,10 @@ export async function applyRecords(
     );
   }
   if (others.length > 0 && fresh.length > 0) {
-    const inserted = await applyOps(
-      trx,
-      fresh.flatMap((d) => others.flatMap((p) => p.project(d.event, d.place))),
-    );
+    // The prepared statements hold every decoded record: they serve when all of them are first copies.
+    const plan =
+      othersPlan && fresh.length === batch.decoded.length ? othersPlan : planOps(othersOps(fresh, others));
+    const inserted = await runPlan(trx, plan);
     const events = fresh.map((d) => d.event);
     for (const p of others) {
       if (p.settle) await applyOps(trx, await p.settle({ sql: trx, events, inserted }));
@@ -341,7 +428,7 @@ export async function applyRecords(
   }
   const applied = fresh.length;
   await recordDeadLetters(trx, consumer, dead);
-  return { applied, dead, events: fresh.map((d) => d.event) };
+  return { applied, dead: [...dead], events: fresh.map((d) => d.event) };
 }
 
 export async function recordDeadLetters(

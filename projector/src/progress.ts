@@ -19,9 +19,15 @@ export function createProgressWatcher(options: {
   db: Knex;
   consumer: string;
   local?: Projector | null;
+  /**
+   * The local projector is the only one (the embedded database has one process): once it knows
+   * where it started, its progress is the truth, and the stored checkpoints are not read.
+   */
+  localOnly?: boolean;
   pollMs?: number;
 }) {
   const { db, consumer, local } = options;
+  const trustLocal = () => local && options.localOnly && local.seeded();
   const pollMs = options.pollMs ?? 25;
   const waiters = new Set<Waiter>();
   let polling = false;
@@ -40,6 +46,7 @@ export function createProgressWatcher(options: {
       while (waiters.size > 0) {
         await new Promise((r) => setTimeout(r, pollMs));
         if (waiters.size === 0) break;
+        if (trustLocal()) continue;
         try {
           settle(await readCheckpoints(db, consumer));
         } catch {
@@ -56,7 +63,7 @@ export function createProgressWatcher(options: {
     async waitFor(target: LogPosition, timeoutMs: number): Promise<boolean> {
       if (target.size === 0) return true;
       if (local && covers(local.reached(), target)) return true;
-      if (covers(await readCheckpoints(db, consumer), target)) return true;
+      if (!trustLocal() && covers(await readCheckpoints(db, consumer), target)) return true;
       return new Promise<boolean>((resolve) => {
         const waiter: Waiter = {
           target,

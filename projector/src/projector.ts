@@ -3,7 +3,14 @@ import type { EventLog, LogPosition, LogRecord, Subscription } from "@feedlab/in
 import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { applyOneByOne, applyRecords, type DeadLetter, isConcurrencyError, isDataError } from "./apply.ts";
+import {
+  applyOneByOne,
+  applyRecords,
+  type DeadLetter,
+  isConcurrencyError,
+  isDataError,
+  prepareBatch,
+} from "./apply.ts";
 import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
 import type { Projection } from "./read-model.ts";
 import { PROJECTIONS } from "./read-models/index.ts";
@@ -11,42 +18,53 @@ import { PROJECTIONS } from "./read-models/index.ts";
 /** Tries of a batch the database aborted for a concurrent one (see applyRetrying). */
 const CONCURRENCY_ATTEMPTS = 5;
 
-export interface ProjectorOptions {
+/** What applying one batch did: the positions reached, its dead letters, the events applied. */
+export interface BatchResult {
+  readonly next: Map<number, number>;
+  readonly dead: DeadLetter[];
+  readonly events: LoggedEvent[];
+  readonly applied: number;
+}
+
+/**
+ * Applies one batch of log records in one transaction (every projection and the checkpoint), or
+ * throws when it could not: the log delivers the batch again.
+ */
+export type ApplyBatch = (records: readonly LogRecord[]) => Promise<BatchResult>;
+
+export interface BatchLogger {
+  warn(obj: Record<string, unknown>, msg: string): void;
+  info(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface BatchApplierOptions {
   readonly db: Knex;
-  readonly log: Pick<EventLog, "subscribe" | "deadLetter">;
-  readonly logger: Logger;
+  /** Where the applier says what it did about a failure (a pino logger, or a thread's messenger). */
+  readonly logger: BatchLogger;
   /** True on PostgreSQL: other processes may project too, so each batch takes the consumer's lock. */
   readonly multiProcess: boolean;
   readonly consumer?: string;
   readonly projections?: readonly Projection[];
-  readonly maxBatch?: number;
 }
 
 /**
- * The one consumer loop: reads batches from the log, applies every projection and stores the
- * checkpoint in the same transaction (so a crash neither loses nor doubles an event), skipping
- * offsets already applied. A batch that fails on bad data is applied record by record, and the
- * records that still fail go to `dead_letters` with the reason; the stream moves on.
+ * How the consumer loop applies a batch: every projection and the checkpoint in the same transaction
+ * (so a crash neither loses nor doubles an event), skipping offsets already applied. A batch that
+ * fails on bad data is applied record by record, and the records that still fail go to
+ * `dead_letters` with the reason; the stream moves on.
  */
-export function createProjector(options: ProjectorOptions) {
-  const { db, log, logger, multiProcess } = options;
+export function createBatchApplier(options: BatchApplierOptions): ApplyBatch {
+  const { db, logger, multiProcess } = options;
   const consumer = options.consumer ?? DEFAULT_CONSUMER;
   const projections = options.projections ?? PROJECTIONS;
-  const maxBatch = options.maxBatch ?? 2000;
-  const progress = new EventEmitter();
-  progress.setMaxListeners(0);
-  const reached = new Map<number, number>();
-  let subscription: Subscription | null = null;
-  let lastError: unknown = null;
-  let applied = 0;
-  let deadLettered = 0;
 
-  async function applyInTransaction(
-    records: readonly LogRecord[],
-    isolate: boolean,
-  ): Promise<{ next: Map<number, number>; dead: DeadLetter[]; events: LoggedEvent[] }> {
+  async function applyInTransaction(records: readonly LogRecord[], isolate: boolean): Promise<BatchResult> {
     const dead: DeadLetter[] = [];
     const events: LoggedEvent[] = [];
+    let applied = 0;
+    // The statements are built before the transaction holds the database (the embedded one runs one
+    // session at a time).
+    const prepared = isolate ? undefined : prepareBatch(records, projections);
     const next = await db.transaction(async (trx) => {
       if (multiProcess)
         await lockPartitions(
@@ -56,7 +74,8 @@ export function createProjector(options: ProjectorOptions) {
         );
       // Offsets at or below the stored checkpoint were applied already (a redelivery): skip them.
       const stored = await readCheckpoints(trx, consumer);
-      const todo = records.filter((r) => r.offset > (stored.get(r.partition) ?? -1));
+      const fresh = records.filter((r) => r.offset > (stored.get(r.partition) ?? -1));
+      const todo = fresh.length === records.length ? records : fresh;
       const reached = new Map(stored);
       for (const r of todo) reached.set(r.partition, Math.max(reached.get(r.partition) ?? -1, r.offset));
       if (todo.length === 0) return reached;
@@ -67,8 +86,8 @@ export function createProjector(options: ProjectorOptions) {
               "event sent to dead letters",
             ),
           )
-        : await applyRecords(trx, todo, projections, consumer);
-      applied += r.applied;
+        : await applyRecords(trx, todo, projections, consumer, prepared);
+      applied = r.applied;
       dead.push(...r.dead);
       events.push(...r.events);
       // Only this batch's partitions: other partitions belong to other projectors (and their
@@ -77,7 +96,7 @@ export function createProjector(options: ProjectorOptions) {
       await writeCheckpoints(trx, consumer, new Map([...reached].filter(([p]) => own.has(p))));
       return reached;
     });
-    return { next, dead, events };
+    return { next, dead, events, applied };
   }
 
   /**
@@ -95,16 +114,48 @@ export function createProjector(options: ProjectorOptions) {
     }
   }
 
-  async function onBatch(records: readonly LogRecord[]): Promise<void> {
-    let result: { next: Map<number, number>; dead: DeadLetter[]; events: LoggedEvent[] };
+  return async (records) => {
     try {
-      result = await applyRetrying(records, false);
+      return await applyRetrying(records, false);
     } catch (err) {
       if (!isDataError(err)) throw err;
       logger.warn({ err, records: records.length }, "batch failed on bad data; applying record by record");
-      result = await applyRetrying(records, true);
+      return await applyRetrying(records, true);
     }
+  };
+}
+
+export interface ProjectorOptions extends BatchApplierOptions {
+  readonly log: Pick<EventLog, "subscribe" | "deadLetter">;
+  readonly logger: Logger;
+  readonly maxBatch?: number;
+  /** Where batches apply (another thread, say); by default here, with createBatchApplier. */
+  readonly applyBatch?: ApplyBatch;
+}
+
+/**
+ * The one consumer loop: reads batches from the log and applies them (`ApplyBatch`), then tells
+ * this process's listeners what changed.
+ */
+export function createProjector(options: ProjectorOptions) {
+  const { db, log, logger } = options;
+  const consumer = options.consumer ?? DEFAULT_CONSUMER;
+  const projections = options.projections ?? PROJECTIONS;
+  const maxBatch = options.maxBatch ?? 2000;
+  const applyBatch = options.applyBatch ?? createBatchApplier(options);
+  const progress = new EventEmitter();
+  progress.setMaxListeners(0);
+  const reached = new Map<number, number>();
+  let subscription: Subscription | null = null;
+  let lastError: unknown = null;
+  let applied = 0;
+  let deadLettered = 0;
+  let seeded = false;
+
+  async function onBatch(records: readonly LogRecord[]): Promise<void> {
+    const result = await applyBatch(records);
     lastError = null;
+    applied += result.applied;
     deadLettered += result.dead.length;
     // Before progress: whoever waits for these positions finds caches told of what they changed.
     if (result.events.length > 0) {
@@ -143,7 +194,14 @@ export function createProjector(options: ProjectorOptions) {
       subscription = log.subscribe({
         consumer,
         maxBatch,
-        checkpoint: async (partition) => (await readCheckpoints(db, consumer)).get(partition) ?? -1,
+        checkpoint: async (partition) => {
+          const stored = (await readCheckpoints(db, consumer)).get(partition) ?? -1;
+          // What was applied before this process started counts as reached too.
+          if (stored > (reached.get(partition) ?? -1)) reached.set(partition, stored);
+          seeded = true;
+          progress.emit("progress");
+          return stored;
+        },
         onBatch,
         onError: (err) => {
           lastError = err;
@@ -165,6 +223,8 @@ export function createProjector(options: ProjectorOptions) {
       if (lastError) throw lastError;
     },
 
+    /** True once `reached` includes what was applied before this process started. */
+    seeded: () => seeded,
     /** Positions applied by this process's projector. */
     reached: (): LogPosition => reached,
     stats: () => ({ applied, deadLettered }),

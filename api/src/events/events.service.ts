@@ -12,6 +12,12 @@ export interface EventsServiceDeps extends ServiceDeps {
   readonly counters?: { accepted: Counter<"type">; rejected: Counter<"code"> };
   /** Told of the events each batch rejected, by the experiment and code, for live monitoring. */
   readonly monitoring?: Pick<MonitoringRecorder, "rejected">;
+  /**
+   * How long a stamping context is remembered (CONTEXT_CACHE_MS by default). One process that
+   * publishes every change itself (the embedded database) misses no notification, and can remember
+   * longer.
+   */
+  readonly contextTtlMs?: number;
 }
 
 /**
@@ -26,8 +32,15 @@ const CONTEXT_CACHE_MS = 1000;
  * this module looks up and caches a session's stamping context and turns the chain's answers into
  * HTTP answers.
  */
-export function createEventsService({ db, now, log, counters, monitoring }: EventsServiceDeps) {
-  const contexts = new TtlCache<SessionContext>({ ttlMs: CONTEXT_CACHE_MS, max: 100_000 });
+export function createEventsService({
+  db,
+  now,
+  log,
+  counters,
+  monitoring,
+  contextTtlMs = CONTEXT_CACHE_MS,
+}: EventsServiceDeps) {
+  const contexts = new TtlCache<SessionContext>({ ttlMs: contextTtlMs, max: 100_000 });
 
   async function lookup(sessionId: string): Promise<SessionContext | null> {
     const cached = contexts.get(sessionId);

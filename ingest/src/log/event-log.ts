@@ -181,13 +181,19 @@ export async function erasedAmong(
   userIds: readonly string[],
 ): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  const rows = rowsOf<{ user_id: string }>(
-    await via.raw(
-      "select user_id from event_log_erasures where user_id in (select value::uuid from json_array_elements_text(?::json))",
-      [JSON.stringify(userIds)],
-    ),
+  return erasedOf(await erasedAmongStatement(via, userIds));
+}
+
+/** erasedAmong's statement, to send with others (`pipelined`); `erasedOf` reads its answer. */
+export function erasedAmongStatement(via: Knex | Knex.Transaction, userIds: readonly string[]): Knex.Raw {
+  return via.raw(
+    "select user_id from event_log_erasures where user_id in (select value::uuid from json_array_elements_text(?::json))",
+    [JSON.stringify(userIds)],
   );
-  return new Set(rows.map((r) => r.user_id));
+}
+
+export function erasedOf(answer: unknown): Set<string> {
+  return new Set(rowsOf<{ user_id: string }>(answer).map((r) => r.user_id));
 }
 
 /** True when every partition of `target` has been reached by `reached`. */

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "../../../api/src/db/db.ts";
+import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
+import { pipelined, rowsOf } from "./sql.ts";
+
+describe.each(["pglite", "postgres"] as const)("pipelined statements (%s)", (backend) => {
+  let storage: TestStorage;
+  let opened: ReturnType<typeof openDb>;
+
+  beforeAll(async () => {
+    storage = await createTestStorage(backend);
+    opened = openDb({
+      databaseUrl: storage.env.DATABASE_URL ?? null,
+      dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
+    });
+    await opened.db.raw("create table steps (n serial primary key, name text not null unique)");
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await storage?.cleanup();
+  });
+
+  it("runs the statements in the given order and answers each one's result", async () => {
+    const names = ["a", "b", "c", "d"];
+    const answers = await opened.db.transaction((trx) =>
+      pipelined(
+        trx,
+        names.map((name) => trx.raw("insert into steps (name) values (?) returning n, name", [name])),
+      ),
+    );
+    const rows = answers.map((a) => rowsOf<{ n: number; name: string }>(a)[0]);
+    expect(rows.map((r) => r?.name)).toEqual(names);
+    const numbers = rows.map((r) => r?.n ?? 0);
+    expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
+  });
+
+  it("throws the first statement that failed, and its transaction stores nothing", async () => {
+    const attempt = opened.db.transaction((trx) =>
+      pipelined(trx, [
+        trx.raw("insert into steps (name) values ('e')"),
+        trx.raw("insert into steps (name) values ('a')"),
+        trx.raw("insert into steps (name) values ('f')"),
+      ]),
+    );
+    await expect(attempt).rejects.toMatchObject({ code: "23505" });
+    const stored = await opened.db("steps").whereIn("name", ["e", "f"]).select("name");
+    expect(stored).toEqual([]);
+  });
+});

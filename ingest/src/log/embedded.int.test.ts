@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import type { LoggedEvent } from "@feedlab/schemas";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "../../../api/src/db/db.ts";
+import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
+import { createEmbeddedLog } from "./embedded.ts";
+import { eventLogMigrations } from "./event-log.migration.ts";
+import type { EventLog, LogRecord, Subscription } from "./event-log.ts";
+
+/** What the embedded log does in one process (PGlite) beyond the port's contract: its batching. */
+
+function event(): LoggedEvent {
+  return {
+    event_id: randomUUID(),
+    session_id: randomUUID(),
+    user_id: randomUUID(),
+    login_id: "p",
+    experiment_id: randomUUID(),
+    group_id: randomUUID(),
+    event_type: "PAGE_LOAD",
+    video_id: null,
+    timestamp: new Date().toISOString(),
+    received_at: new Date().toISOString(),
+    watch_ratio: null,
+    watch_duration: null,
+    position_in_feed: null,
+    algorithm_feed: "recency",
+    algorithm_watch: "recency",
+    payload: { url: "/", pageType: "feed" },
+    seq: 1,
+    ui_feed: "grid-desktop",
+    ui_watch: "none",
+  };
+}
+
+describe("embedded log in one process: a subscriber's batches", () => {
+  let storage: TestStorage;
+  let opened: ReturnType<typeof openDb>;
+  const subscriptions: Subscription[] = [];
+
+  beforeAll(async () => {
+    storage = await createTestStorage("pglite");
+    opened = openDb({ databaseUrl: null, dataDir: storage.env.FEEDLAB_DATA_DIR ?? "" });
+    for (const m of eventLogMigrations) await m.up(opened.db);
+  });
+  afterAll(async () => {
+    for (const s of subscriptions) await s.stop();
+    await opened?.close();
+    await storage?.cleanup();
+  });
+
+  /** Batches delivered to a new subscriber from the log's head on. */
+  async function follow(log: EventLog) {
+    const batches: { at: number; records: readonly LogRecord[] }[] = [];
+    const head = (await log.position()).get(0) ?? -1;
+    subscriptions.push(
+      log.subscribe({
+        consumer: `linger-${randomUUID()}`,
+        maxBatch: 2000,
+        checkpoint: async () => head,
+        onBatch: async (records) => {
+          batches.push({ at: performance.now(), records });
+        },
+      }),
+    );
+    return batches;
+  }
+
+  async function until(condition: () => boolean, ms = 10_000) {
+    const deadline = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error("timed out");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  it("holds a batch smaller than the linger's count back, and delivers it whole once the count is reached", async () => {
+    const log = createEmbeddedLog({ db: opened.db, multiProcess: false, linger: { ms: 60_000, records: 3 } });
+    const batches = await follow(log);
+    // Once these arrived, the subscriber has caught up with the table and follows the appends.
+    await log.append([event(), event(), event()]);
+    await until(() => batches.flatMap((b) => b.records).length === 3);
+    const caughtUp = batches.length;
+    await log.append([event()]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(batches.length).toBe(caughtUp);
+    await log.append([event(), event()]);
+    await until(() => batches.length > caughtUp);
+    expect(batches.slice(caughtUp).map((b) => b.records.length)).toEqual([3]);
+  });
+
+  it("delivers a small batch once the linger's time has passed since its first record arrived", async () => {
+    const log = createEmbeddedLog({ db: opened.db, multiProcess: false, linger: { ms: 400, records: 1000 } });
+    const batches = await follow(log);
+    await log.append([event()]);
+    await until(() => batches.length === 1);
+    const appended = performance.now();
+    await log.append([event()]);
+    await until(() => batches.length === 2);
+    expect(batches[1]?.records).toHaveLength(1);
+    expect((batches[1]?.at ?? 0) - appended).toBeGreaterThanOrEqual(390);
+  });
+});

@@ -124,19 +124,23 @@ export async function measure(server: Deployment, options: { seconds?: number; c
         Object.entries(server.pids).map(([role, pid]) => [role, cpuSecondsOf(pid) ?? 0]),
       ),
     });
-    const before = cpuAt();
-    const generatorBefore = process.cpuUsage();
-    const cpuDuringLoad = (wall: number) => {
-      const after = cpuAt();
-      const generator = process.cpuUsage(generatorBefore);
-      const pct = (seconds: number) => `${Math.round((100 * seconds) / wall)}%`;
-      const roles = Object.entries(after.roles).map(
-        ([role, s]) => `${role} ${pct(s - (before.roles[role] ?? 0))}`,
-      );
-      const busy = after.machine.busy - before.machine.busy;
-      const total = busy + after.machine.idle - before.machine.idle;
-      return `machine ${Math.round((100 * busy) / total)}% busy; of one core: ${roles.join(", ")}, generator ${pct((generator.user + generator.system) / 1e6)}`;
+    /** Starts counting; the function it answers says where the CPU went since, over `wall` seconds. */
+    const cpuFrom = () => {
+      const before = cpuAt();
+      const generatorBefore = process.cpuUsage();
+      return (wall: number) => {
+        const after = cpuAt();
+        const generator = process.cpuUsage(generatorBefore);
+        const pct = (seconds: number) => `${Math.round((100 * seconds) / wall)}%`;
+        const roles = Object.entries(after.roles).map(
+          ([role, s]) => `${role} ${pct(s - (before.roles[role] ?? 0))}`,
+        );
+        const busy = after.machine.busy - before.machine.busy;
+        const total = busy + after.machine.idle - before.machine.idle;
+        return `machine ${Math.round((100 * busy) / total)}% busy; of one core: ${roles.join(", ")}, generator ${pct((generator.user + generator.system) / 1e6)}`;
+      };
     };
+    const cpuDuringLoad = cpuFrom();
     let accepted = 0;
     const start = performance.now();
     const until = start + seconds * 1000;
@@ -164,6 +168,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
     const halfRate = projectedRate / 2;
     const batchesPerSecond = halfRate / 26; // mean batch size of the 4:1 mix
     const lags: number[] = [];
+    const cpuDuringHalfLoad = cpuFrom();
     const lagStart = performance.now();
     const inflight: Promise<void>[] = [];
     let i = 0;
@@ -185,6 +190,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       );
     }
     await Promise.all(inflight);
+    const halfCpu = cpuDuringHalfLoad((performance.now() - lagStart) / 1000);
     lags.sort((a, b) => a - b);
     return {
       "clients (concurrent)": clients,
@@ -196,6 +202,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       "lag p99 at half load (ms)": Math.round(percentile(lags, 99)),
       "peak RSS of the Feedlab processes (MB)": server.peakRssMb(),
       "CPU during the sustained load": cpu,
+      "CPU at half load": halfCpu,
     };
   } finally {
     await server.stop();

@@ -319,6 +319,7 @@ export async function openRuntime(
         multiProcess: kind === "postgres",
       });
       projecting = true;
+      batchThread?.start();
       projector.start();
     },
     /** Drains the projector, then closes the log and the database. */

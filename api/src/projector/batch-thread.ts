@@ -14,14 +14,14 @@ interface Pending {
 /**
  * The projector's batches applied in a thread of their own (batch.worker.ts), which opens the
  * database on a link of `store`: the embedded database's transactions then never wait for this
- * thread's event loop. The thread starts with the first batch, and again after it failed; a batch
- * in flight when it fails is rejected, and the log delivers it again.
+ * thread's event loop. The thread starts with `start` or the first batch, and again after it
+ * failed; a batch in flight when it fails is rejected, and the log delivers it again.
  */
 export function applyInThread(
   store: Pick<OpenDb, "link">,
   job: BatchJob,
   logger: Logger,
-): { apply: ApplyBatch; close(): Promise<void> } {
+): { apply: ApplyBatch; start(): void; close(): Promise<void> } {
   let worker: Worker | null = null;
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -32,7 +32,7 @@ export function applyInThread(
     worker = null;
   }
 
-  function start(): Worker {
+  function spawn(): Worker {
     const { link, transfer } = store.link();
     const w = new Worker(WORKER, { workerData: { ...job, link }, transferList: transfer });
     w.on(
@@ -62,11 +62,15 @@ export function applyInThread(
   return {
     apply: (records) =>
       new Promise<BatchResult>((resolve, reject) => {
-        worker ??= start();
+        worker ??= spawn();
         const id = nextId++;
         pending.set(id, { resolve, reject });
         worker.postMessage({ id, records });
       }),
+    /** Starts the thread ahead of the first batch (it loads its modules and opens the database). */
+    start: () => {
+      worker ??= spawn();
+    },
     close: async () => {
       const w = worker;
       worker = null;

@@ -7,8 +7,6 @@ import { createEmbeddedLog } from "./embedded.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";
 import type { EventLog, LogRecord, Subscription } from "./event-log.ts";
 
-/** What the embedded log does in one process (PGlite) beyond the port's contract: its batching. */
-
 function event(): LoggedEvent {
   return {
     event_id: randomUUID(),
@@ -33,6 +31,7 @@ function event(): LoggedEvent {
   };
 }
 
+/** What the embedded log does in one process (PGlite) beyond the port's contract: its batching. */
 describe("embedded log in one process: a subscriber's batches", () => {
   let storage: TestStorage;
   let opened: ReturnType<typeof openDb>;

@@ -192,6 +192,7 @@ export function erasedAmongStatement(via: Knex | Knex.Transaction, userIds: read
   );
 }
 
+/** The erased participants in the answer of `erasedAmongStatement`. */
 export function erasedOf(answer: unknown): Set<string> {
   return new Set(rowsOf<{ user_id: string }>(answer).map((r) => r.user_id));
 }

@@ -73,7 +73,6 @@ interface Planned {
 export interface OpsPlan {
   readonly statements: readonly Planned[];
   readonly answers: readonly { table: string; key: readonly string[]; statement: number }[];
-  readonly insertTables: readonly string[];
 }
 
 /** Orders pairs by their first element, a text (a table's name, a row's key). */
@@ -248,7 +247,7 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
     for (const chunk of chunks(values)) statements.push(insertRows(table, chunk, conflict, bindings));
   }
 
-  return { statements, answers, insertTables: [...inserts.keys()] };
+  return { statements, answers };
 }
 
 /**
@@ -261,9 +260,9 @@ export async function runPlan(trx: Knex.Transaction, plan: OpsPlan): Promise<Ins
     plan.statements.map((s) => trx.raw(s.sql, s.bindings)),
   );
   const inserted = new Map<string, Set<string>>();
-  for (const table of plan.insertTables) inserted.set(table, new Set());
   for (const { table, key, statement } of plan.answers) {
-    const keys = inserted.get(table) as Set<string>;
+    const keys = inserted.get(table) ?? new Set<string>();
+    inserted.set(table, keys);
     for (const r of rowsOf<Record<string, unknown>>(results[statement]))
       if (r.created !== false) keys.add(keyOf(key.map((k) => r[k])));
   }

@@ -75,7 +75,7 @@ export function createProgressWatcher(options: {
         };
         const timer = setTimeout(() => waiter.finish(false), timeoutMs);
         waiters.add(waiter);
-        void poll();
+        if (!trustLocal()) void poll();
       });
     },
   };

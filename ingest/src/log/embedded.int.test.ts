@@ -1,35 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { LoggedEvent } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../../api/src/db/db.ts";
 import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
 import { createEmbeddedLog } from "./embedded.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";
 import type { EventLog, LogRecord, Subscription } from "./event-log.ts";
+import { pageLoad } from "./logged-event.fixture.ts";
 
-function event(): LoggedEvent {
-  return {
-    event_id: randomUUID(),
-    session_id: randomUUID(),
-    user_id: randomUUID(),
-    login_id: "p",
-    experiment_id: randomUUID(),
-    group_id: randomUUID(),
-    event_type: "PAGE_LOAD",
-    video_id: null,
-    timestamp: new Date().toISOString(),
-    received_at: new Date().toISOString(),
-    watch_ratio: null,
-    watch_duration: null,
-    position_in_feed: null,
-    algorithm_feed: "recency",
-    algorithm_watch: "recency",
-    payload: { url: "/", pageType: "feed" },
-    seq: 1,
-    ui_feed: "grid-desktop",
-    ui_watch: "none",
-  };
-}
+const event = () => pageLoad();
 
 /** What the embedded log does in one process (PGlite) beyond the port's contract: its batching. */
 describe("embedded log in one process: a subscriber's batches", () => {

@@ -23,6 +23,7 @@ import {
   eventOf,
   type LogRecord,
 } from "./event-log.ts";
+import { pageLoad } from "./logged-event.fixture.ts";
 
 /**
  * The event-log port's contract, run against both adapters: the embedded log (on PGlite, and on
@@ -31,31 +32,7 @@ import {
  */
 const ADAPTERS = ["embedded on pglite", "embedded on postgres", "kafka"] as const;
 
-let n = 0;
-function event(sessionId: string, userId: string = randomUUID()): LoggedEvent {
-  n++;
-  return {
-    event_id: randomUUID(),
-    session_id: sessionId,
-    user_id: userId,
-    login_id: "p",
-    experiment_id: randomUUID(),
-    group_id: randomUUID(),
-    event_type: "PAGE_LOAD",
-    video_id: null,
-    timestamp: new Date(Date.UTC(2026, 10, 24, 12, 0, 0, n)).toISOString(),
-    received_at: new Date().toISOString(),
-    watch_ratio: null,
-    watch_duration: null,
-    position_in_feed: null,
-    algorithm_feed: "recency",
-    algorithm_watch: "recency",
-    payload: { url: "/", pageType: "feed" },
-    seq: n,
-    ui_feed: "grid-desktop",
-    ui_watch: "none",
-  };
-}
+const event = pageLoad;
 
 const idsOf = (records: readonly LogRecord[]) => records.map((r) => eventOf(r).event_id);
 

@@ -198,6 +198,11 @@ export async function openRuntime(
     multiProcess,
     applyBatch: batchThread?.apply,
   });
+  // The embedded database has one process, which makes every change that outdates the participant
+  // lookups on request paths (stamping contexts, resolved cookies, the study gate) and clears them
+  // at once: they may be kept a minute there. Other deployments keep each a few seconds, the most a
+  // change made by another process can go unseen.
+  const oneProcessCacheMs = kind === "pglite" ? 60_000 : undefined;
   const progress = createProgressWatcher({
     db,
     consumer: projector.consumer,
@@ -212,8 +217,7 @@ export async function openRuntime(
     log: eventLog,
     counters: metrics.events,
     monitoring,
-    // One process: every change that clears the contexts is published here (the local bus).
-    contextTtlMs: kind === "pglite" ? 60_000 : undefined,
+    contextTtlMs: oneProcessCacheMs,
   });
   metrics.watchProjector({
     stats: projector.stats,
@@ -227,12 +231,12 @@ export async function openRuntime(
   });
   // One sessions service: the feed and survey responses check session ownership with the same one.
   const sessions = createSessionsService({ ...deps, idleMs: config.sessionIdleMinutes * 60_000 });
-  const study = createStudyService(deps);
+  const study = createStudyService(deps, { gateCacheMs: oneProcessCacheMs });
   const templates = createTemplatesService({
     ...deps,
     onVersion: (templateId) => void changes.publish({ type: "template", template_id: templateId }),
   });
-  const auth = createAuthService(deps);
+  const auth = createAuthService(deps, { resolveCacheMs: oneProcessCacheMs });
   const audit = createAuditService(deps);
   const services = {
     auth,

@@ -24,14 +24,21 @@ export interface AuthServiceDeps {
  * random token is stored, so a database dump does not hold usable credentials.
  */
 /**
- * How long a resolved cookie is remembered in-process. A logout clears it here at once; other
- * processes stop accepting the revoked cookie within this time.
+ * How long a resolved cookie is remembered in-process by default. A logout clears it here at once;
+ * other processes stop accepting the revoked cookie within this time.
  */
 const RESOLVE_CACHE_MS = 5000;
 
-export function createAuthService({ db, newId, now }: AuthServiceDeps) {
+/**
+ * `resolveCacheMs`: how long a resolved cookie is remembered (default 5 s). Longer only where this
+ * process makes every change that revokes one (the embedded database: one process).
+ */
+export function createAuthService(
+  { db, newId, now }: AuthServiceDeps,
+  { resolveCacheMs = RESOLVE_CACHE_MS }: { resolveCacheMs?: number } = {},
+) {
   const resolved = new TtlCache<{ principal: Principal; expiresAt: number }>({
-    ttlMs: RESOLVE_CACHE_MS,
+    ttlMs: resolveCacheMs,
     max: 50_000,
   });
 
@@ -159,9 +166,9 @@ export function createAuthService({ db, newId, now }: AuthServiceDeps) {
     issueParticipantSession: (userId: string) => issue({ role: "participant", userId }),
 
     async revoke(token: string): Promise<void> {
-      await db("auth_sessions")
-        .where({ token_hash: sha256(token) })
-        .delete();
+      const hash = sha256(token);
+      await db("auth_sessions").where({ token_hash: hash }).delete();
+      resolved.delete(hash);
     },
 
     /** Resolves a cookie token to its principal, or null when unknown or expired. */

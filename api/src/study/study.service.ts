@@ -35,7 +35,10 @@ interface StudyRow {
 /** What a participant request needs to be let through: the pages (feed, watch) or the surveys. */
 export type StudyArea = "pages" | "surveys";
 
-/** How long the gate trusts what it read of a participant (other processes see a change after it). */
+/**
+ * How long the gate trusts what it read of a participant by default (other processes see a change
+ * after it).
+ */
 const GATE_TTL_MS = 2000;
 
 /**
@@ -44,9 +47,16 @@ const GATE_TTL_MS = 2000;
  * the post survey answered when it asks for one); this is checked when they ask (`/me`, the survey
  * dispatcher) and recorded once (`finished_at`).
  */
-export function createStudyService({ db, now }: ServiceDeps) {
+/**
+ * `gateCacheMs`: how long the gate trusts what it read (default 2 s). Longer only where this process
+ * makes every change of a study's status or a participant's consent (the embedded database).
+ */
+export function createStudyService(
+  { db, now }: ServiceDeps,
+  { gateCacheMs = GATE_TTL_MS }: { gateCacheMs?: number } = {},
+) {
   const gateCache = new TtlCache<{ status: ExperimentStatus; consentPending: boolean }>({
-    ttlMs: GATE_TTL_MS,
+    ttlMs: gateCacheMs,
     max: 50_000,
   });
 

@@ -5,6 +5,7 @@ import type { AppContext } from "../http/context.ts";
 import { unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import { participantOf } from "../participants/participants.routes.ts";
+import type { FeedPageJson } from "../recommenders/dispatcher.ts";
 import type { StudyService } from "../study/study.service.ts";
 import type { FeedService } from "./feed.service.ts";
 
@@ -19,6 +20,12 @@ export interface FeedRoutesDeps {
 
 const FEED_DESCRIPTION =
   "The recommender is asked for limit + 1 ids (the extra one only sets has_more). The answer keeps the recommender's order, holds only videos of the experiment's pool, and never a video the participant watched (VIDEO_WATCHED_1S or VIDEO_ENDED; pass `after` to include events just sent). A failing external recommender gives an empty page (200), never an error. A group whose recommender was deleted answers 503 recommender_unavailable.";
+
+/** Answers a page the dispatcher wrote as JSON text. */
+function answer(ctx: AppContext, page: FeedPageJson): void {
+  ctx.type = "application/json";
+  ctx.body = page;
+}
 
 export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }: FeedRoutesDeps) {
   /**
@@ -57,14 +64,17 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
         const p = await study.admit(participantOf(ctx), "pages");
         await feed.checkSession(query.session_id, p.userId);
         await readAfter(ctx, query.after);
-        ctx.body = await feed.page({
-          userId: p.userId,
-          experimentId: p.experimentId,
-          groupId: p.groupId,
-          sessionId: query.session_id,
-          limit: query.limit,
-          offset: query.offset,
-        });
+        answer(
+          ctx,
+          await feed.page({
+            userId: p.userId,
+            experimentId: p.experimentId,
+            groupId: p.groupId,
+            sessionId: query.session_id,
+            limit: query.limit,
+            offset: query.offset,
+          }),
+        );
       },
     }),
     route({
@@ -89,15 +99,18 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
         await feed.checkSession(query.session_id, p.userId);
         await feed.poolVideo(p.experimentId, params.id);
         await readAfter(ctx, query.after);
-        ctx.body = await feed.page({
-          userId: p.userId,
-          experimentId: p.experimentId,
-          groupId: p.groupId,
-          sessionId: query.session_id,
-          limit: query.limit,
-          offset: query.offset,
-          currentVideoId: params.id,
-        });
+        answer(
+          ctx,
+          await feed.page({
+            userId: p.userId,
+            experimentId: p.experimentId,
+            groupId: p.groupId,
+            sessionId: query.session_id,
+            limit: query.limit,
+            offset: query.offset,
+            currentVideoId: params.id,
+          }),
+        );
       },
     }),
     route({

@@ -1,8 +1,8 @@
-import type { FeedPage, Video } from "@feedlab/schemas";
+import type { Video } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
 import type { ChangeBus } from "../recommenders/changes.ts";
-import type { Dispatcher } from "../recommenders/dispatcher.ts";
+import type { Dispatcher, FeedPageJson } from "../recommenders/dispatcher.ts";
 import type { Surface } from "../recommenders/recommender.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
@@ -85,7 +85,7 @@ export function createFeedService({ db, dispatcher, sessions, bus, groupCacheMs 
       return dispatcher.poolVideo(experimentId, videoId);
     },
 
-    async page(req: FeedRequest): Promise<FeedPage> {
+    async page(req: FeedRequest): Promise<FeedPageJson> {
       const surface: Surface = req.currentVideoId ? "watch" : "feed";
       const group = await algorithmsOf(req.groupId);
       const key = group[surface];

@@ -1,10 +1,10 @@
-import type { FeedItem, FeedPage, Video } from "@feedlab/schemas";
+import type { FeedPage, Video } from "@feedlab/schemas";
 import type { Histogram } from "prom-client";
 import { HttpError, notFound } from "../http/errors.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { RecommenderRecord } from "./builtins.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
-import type { PoolCache } from "./pool.ts";
+import { type Pool, type PoolCache, videoJsonOpen } from "./pool.ts";
 import type { ReadModels } from "./read-models.ts";
 import type { Recommender, Surface } from "./recommender.ts";
 
@@ -86,7 +86,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       return video;
     },
 
-    async page(req: PageRequest): Promise<FeedPage> {
+    async page(req: PageRequest): Promise<FeedPageJson> {
       const started = performance.now();
       const recommender = await instance(req.recommender);
       if (!recommender) throw recommenderUnavailable(req.recommender, req.surface);
@@ -123,14 +123,14 @@ export function createDispatcher(deps: DispatcherDeps) {
       });
 
       // Whatever the source: pool members only, no watched or current video, no repeats, ranking order.
-      const items: FeedItem[] = [];
+      const items: number[] = [];
       const propensity = recommender.propensity ? recommender.propensity(eligible) : 1;
       const taken = new Uint8Array(pool.size);
       for (const id of ids) {
         const i = pool.indexById.get(id);
         if (i === undefined || excluded[i] === 1 || taken[i] === 1) continue;
         taken[i] = 1;
-        items.push({ ...(pool.videos[i] as Video), propensity });
+        items.push(i);
         if (items.length > req.limit) break;
       }
       const hasMore = items.length > req.limit;
@@ -146,14 +146,35 @@ export function createDispatcher(deps: DispatcherDeps) {
         { recommender: req.recommender, surface: req.surface },
         (performance.now() - started) / 1000,
       );
-      return {
-        items: hasMore ? items.slice(0, req.limit) : items,
+      return pageJson(pool, hasMore ? items.slice(0, req.limit) : items, propensity, {
         has_more: hasMore,
         next_offset: hasMore ? req.offset + req.limit : null,
         recommender: req.recommender,
-      };
+      });
     },
   };
+}
+
+/** A page's JSON text (api.md's FeedPage), as the dispatcher answers it. */
+export type FeedPageJson = string & { readonly __feedPage: true };
+
+/**
+ * The JSON of a FeedPage whose items are the pool videos at `indices`, each with `propensity`, and
+ * the page's other fields: `JSON.stringify` of that object, made of each video's JSON (encoded once
+ * per pool) instead of encoding every video on every request.
+ */
+export function pageJson(
+  pool: Pool,
+  indices: readonly number[],
+  propensity: number | null,
+  rest: Omit<FeedPage, "items">,
+): FeedPageJson {
+  const tail = `"propensity":${JSON.stringify(propensity)}}`;
+  const items = indices.map((i) => {
+    const open = videoJsonOpen(pool, i);
+    return open === "{" ? `{${tail}` : `${open},${tail}`;
+  });
+  return `{"items":[${items.join(",")}],${JSON.stringify(rest).slice(1)}` as FeedPageJson;
 }
 
 export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -27,6 +27,28 @@ export interface Pool {
 
 let versions = 0;
 
+/** Per pool, each video's JSON as `videoJsonOpen` gives it, made on first use. */
+const videoJsons = new WeakMap<Pool, (string | undefined)[]>();
+
+/**
+ * A pool video's JSON object without its closing brace, so that a page appends its own fields
+ * (`,"propensity":1}`) and joins the items as text rather than encoding every video again. Made once
+ * per video and pool: a Pool is immutable, and a changed video gives a new Pool.
+ */
+export function videoJsonOpen(pool: Pool, index: number): string {
+  let jsons = videoJsons.get(pool);
+  if (!jsons) {
+    jsons = new Array(pool.size);
+    videoJsons.set(pool, jsons);
+  }
+  let json = jsons[index];
+  if (json === undefined) {
+    json = JSON.stringify(pool.videos[index] ?? {}).slice(0, -1);
+    jsons[index] = json;
+  }
+  return json;
+}
+
 /** Builds a Pool from video rows (any order). Exported for tests and benchmarks. */
 export function buildPool(experimentId: string, rows: readonly VideoRow[]): Pool {
   const videos = rows.map(presentVideo);

@@ -32,6 +32,11 @@ describe("a feed page's JSON", () => {
 
   it("is an empty list with the rest of the page when no video is left", () => {
     const text = pageJson(pool, [], 1, { has_more: false, next_offset: null, recommender: "recency" });
-    expect(JSON.parse(text)).toEqual({ items: [], has_more: false, next_offset: null, recommender: "recency" });
+    expect(JSON.parse(text)).toEqual({
+      items: [],
+      has_more: false,
+      next_offset: null,
+      recommender: "recency",
+    });
   });
 });

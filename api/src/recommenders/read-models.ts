@@ -12,6 +12,12 @@ export const CO_VIEWS_KEPT = 50;
 const LEARNED_NEIGHBOURS_KEPT = 1000;
 /** Videos whose co-views or learned neighbours one round trip of a warm-up reads. */
 export const WARM_BATCH = 100;
+/**
+ * How long a video's stale neighbours (answered meanwhile) wait for others to be read with them: a
+ * watch page's video refreshes once a minute, and at hundreds of pages a second one round trip per
+ * turn of the event loop would mean one per page.
+ */
+const REFRESH_BATCH_MS = 100;
 
 /** Popularity of a pool: indices by VIDEO_PLAY count (descending), ties newest first. */
 export interface PopularityOrder {
@@ -95,7 +101,7 @@ export function createReadModels(options: ReadModelOptions) {
         return new Map([...partners].map(([id, list]) => [id, list.slice(0, CO_VIEWS_KEPT)]));
       }),
     // Unchanged co-views keep their array: the similarity built-in's blends made from it stay valid.
-    { fallback: [], refreshMs, max: 50_000, now, equal: samePairs },
+    { fallback: [], refreshMs, max: 50_000, now, equal: samePairs, refreshBatchMs: REFRESH_BATCH_MS },
   );
 
   /** The trainer's neighbours of a video (item_similarity), best first. */
@@ -104,7 +110,7 @@ export function createReadModels(options: ReadModelOptions) {
       perVideo(keys, (experimentId, ids) =>
         learnedNeighbours(db, experimentId, ids, LEARNED_NEIGHBOURS_KEPT),
       ),
-    { fallback: [], refreshMs, max: 50_000, now },
+    { fallback: [], refreshMs, max: 50_000, now, refreshBatchMs: REFRESH_BATCH_MS },
   );
 
   /** The trainer's collaborative-filtering ranking of a participant (recommendation_cache), by rank. */

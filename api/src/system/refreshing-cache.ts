@@ -4,13 +4,21 @@ interface Entry<V> {
   loading?: Promise<V>;
 }
 
+/** A key waiting for a batch, with how to settle its entry's `loading`. */
+interface Queued<V> {
+  readonly key: string;
+  readonly entry: Entry<V>;
+  readonly settle: (value: V | Error) => void;
+}
+
 /**
  * A cache for values that may be a little old but must come fast: a value older than `refreshMs` is
  * still answered at once while a fresh one loads in the background (stale-while-revalidate); only a
  * key never loaded waits, and concurrent callers share one load. Loads are batched: the keys missing
- * or stale in every call made until the event loop turns (several requests' worth) are loaded with
- * one call of `loadMany` (one database round trip). At most `max` keys are kept (least recently
- * loaded go first). In-process only.
+ * in every call made until the event loop turns (several requests' worth) are loaded with one call
+ * of `loadMany` (one database round trip); stale keys, whose callers do not wait, are gathered for
+ * `refreshBatchMs` (or until `refreshBatchSize` of them) first. At most `max` keys are kept (least
+ * recently loaded go first). In-process only.
  */
 export class RefreshingCache<V> {
   readonly #loadMany: (keys: readonly string[]) => Promise<ReadonlyMap<string, V>>;
@@ -19,14 +27,20 @@ export class RefreshingCache<V> {
   readonly #max: number;
   readonly #now: () => number;
   readonly #equal: ((a: V, b: V) => boolean) | undefined;
+  readonly #refreshBatchMs: number;
+  readonly #refreshBatchSize: number;
   readonly #entries = new Map<string, Entry<V>>();
-  /** Keys waiting for the next batch, with how to settle their entries' `loading`. */
-  #queued: { key: string; entry: Entry<V>; settle: (value: V | Error) => void }[] = [];
+  /** Missing keys waiting for the next batch, with how to settle their entries' `loading`. */
+  #queued: Queued<V>[] = [];
+  /** Stale keys waiting for theirs. */
+  #stale: Queued<V>[] = [];
+  #staleTimer: NodeJS.Timeout | undefined;
 
   /**
    * `fallback` is the value of a key `loadMany` leaves out (say, a video without co-views). With
    * `equal`, a refresh that loads a value equal to the one held keeps the held one (the same object),
-   * so what callers derived from it stays valid.
+   * so what callers derived from it stays valid. Stale keys wait up to `refreshBatchMs` (default 0:
+   * the next turn, like missing ones) for others, at most `refreshBatchSize` (default 500) a load.
    */
   constructor(
     loadMany: (keys: readonly string[]) => Promise<ReadonlyMap<string, V>>,
@@ -36,6 +50,8 @@ export class RefreshingCache<V> {
       max: number;
       now?: () => number;
       equal?: (a: V, b: V) => boolean;
+      refreshBatchMs?: number;
+      refreshBatchSize?: number;
     },
   ) {
     this.#loadMany = loadMany;
@@ -44,6 +60,8 @@ export class RefreshingCache<V> {
     this.#max = options.max;
     this.#now = options.now ?? Date.now;
     this.#equal = options.equal;
+    this.#refreshBatchMs = options.refreshBatchMs ?? 0;
+    this.#refreshBatchSize = options.refreshBatchSize ?? 500;
   }
 
   get(key: string): Promise<V> {
@@ -61,27 +79,49 @@ export class RefreshingCache<V> {
         this.#evict();
       }
       entries.push(entry);
-      if (!entry.loading && (entry.value === undefined || this.#now() - entry.at > this.#refreshMs))
-        this.#queue(key, entry);
+      if (entry.loading) continue;
+      if (entry.value === undefined) this.#queue(key, entry, false);
+      else if (this.#now() - entry.at > this.#refreshMs) this.#queue(key, entry, this.#refreshBatchMs > 0);
     }
     // Entries with a value answer it (even while a refresh runs); the others wait for their load.
     return Promise.all(entries.map((e) => (e.value !== undefined ? e.value : (e.loading as Promise<V>))));
   }
 
-  #queue(key: string, entry: Entry<V>): void {
+  /** Queues a load of `key`: with the next turn's batch, or (`stale`) with the stale keys' batch. */
+  #queue(key: string, entry: Entry<V>, stale: boolean): void {
     let settle: (value: V | Error) => void = () => {};
     entry.loading = new Promise<V>((resolve, reject) => {
       settle = (v) => (v instanceof Error ? reject(v) : resolve(v));
     });
     // Awaited by callers only; keep a rejection nobody waits for from going unhandled.
     entry.loading.catch(() => {});
-    if (this.#queued.length === 0) setImmediate(() => this.#flush());
-    this.#queued.push({ key, entry, settle });
+    if (!stale) {
+      if (this.#queued.length === 0)
+        setImmediate(() => {
+          const batch = this.#queued;
+          this.#queued = [];
+          this.#load(batch);
+        });
+      this.#queued.push({ key, entry, settle });
+      return;
+    }
+    this.#stale.push({ key, entry, settle });
+    if (this.#stale.length >= this.#refreshBatchSize) this.#flushStale();
+    else if (!this.#staleTimer) {
+      this.#staleTimer = setTimeout(() => this.#flushStale(), this.#refreshBatchMs);
+      this.#staleTimer.unref();
+    }
   }
 
-  #flush(): void {
-    const batch = this.#queued;
-    this.#queued = [];
+  #flushStale(): void {
+    clearTimeout(this.#staleTimer);
+    this.#staleTimer = undefined;
+    const batch = this.#stale;
+    this.#stale = [];
+    this.#load(batch);
+  }
+
+  #load(batch: readonly Queued<V>[]): void {
     this.#loadMany(batch.map((b) => b.key)).then(
       (values) => {
         const at = this.#now();

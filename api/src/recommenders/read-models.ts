@@ -1,4 +1,4 @@
-import { playCounts, topCoViewed, watchedVideoIds } from "@feedlab/projector";
+import { parsePlayCounts, playCountsText, topCoViewed, watchedVideoIds } from "@feedlab/projector";
 import { type LoggedEvent, WATCHED_TYPES } from "@feedlab/schemas";
 import { learnedNeighbours, learnedRanking } from "@feedlab/trainer";
 import type { Db } from "../db/db.ts";
@@ -47,8 +47,33 @@ export interface ReadModelOptions {
 interface PopularityEntry {
   version: number;
   value?: PopularityOrder;
+  /** The play counts' text `value` was computed from. */
+  counts?: string;
   at: number;
   loading?: Promise<PopularityOrder>;
+}
+
+/**
+ * Pool indices by play count (descending), equal counts in `recency` order (newest first). One sort
+ * of numbers, without a comparator: each video's key is its count's rank from the top, times the
+ * pool's size, plus its recency rank (exact while the largest count times the size stays under
+ * 2^53). Exported for tests.
+ */
+export function popularityOrder(recency: Int32Array, plays: Float64Array): PopularityOrder {
+  const n = recency.length;
+  let max = 0;
+  for (let i = 0; i < plays.length; i++) max = Math.max(max, plays[i] as number);
+  const keys = new Float64Array(n);
+  for (let r = 0; r < n; r++) keys[r] = (max - (plays[recency[r] as number] as number)) * n + r;
+  keys.sort();
+  const order = new Int32Array(n);
+  let played = 0;
+  for (let k = 0; k < n; k++) {
+    const i = recency[(keys[k] as number) % n] as number;
+    order[k] = i;
+    if ((plays[i] as number) > 0) played = k + 1;
+  }
+  return { order, played };
 }
 
 /** Whether two lists of (video, count) pairs are the same, in the same order. */
@@ -190,17 +215,17 @@ export function createReadModels(options: ReadModelOptions) {
     });
   }
 
-  async function computePopularity(pool: Pool): Promise<PopularityOrder> {
+  /** The pool's popularity order; the one held when the play counts read are the same. */
+  async function computePopularity(pool: Pool, held: PopularityEntry): Promise<PopularityOrder> {
+    const counts = await playCountsText(db, pool.experimentId);
+    if (held.value && held.counts === counts) return held.value;
     const plays = new Float64Array(pool.size);
-    for (const [videoId, count] of await playCounts(db, pool.experimentId)) {
+    for (const [videoId, count] of parsePlayCounts(counts)) {
       const i = pool.indexByExternalId.get(videoId);
       if (i !== undefined) plays[i] = count;
     }
-    // Stable sort over the recency order: equal counts stay newest first.
-    const order = Array.from(pool.recency).sort((a, b) => (plays[b] as number) - (plays[a] as number));
-    let played = 0;
-    while (played < order.length && (plays[order[played] as number] as number) > 0) played++;
-    return { order: Int32Array.from(order), played };
+    held.counts = counts;
+    return popularityOrder(pool.recency, plays);
   }
 
   /** External ids to pool indices, in order, dropping ids outside the pool. */
@@ -264,7 +289,7 @@ export function createReadModels(options: ReadModelOptions) {
       }
       const e = entry;
       const refresh = () => {
-        const loading = computePopularity(pool).then(
+        const loading = computePopularity(pool, e).then(
           (value) => {
             e.value = value;
             e.at = now();

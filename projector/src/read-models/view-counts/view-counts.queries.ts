@@ -6,13 +6,25 @@ import { rowsOf, type Sql } from "@feedlab/ingest";
  * worker, the pg wire protocol).
  */
 export async function playCounts(sql: Sql, experimentId: string): Promise<[string, number][]> {
+  return parsePlayCounts(await playCountsText(sql, experimentId));
+}
+
+/**
+ * `playCounts` as the JSON text the database sends, `[[video_id, plays], ...]` ordered by video:
+ * equal texts are equal counts, so a caller can tell nothing changed without parsing it.
+ */
+export async function playCountsText(sql: Sql, experimentId: string): Promise<string> {
   const result = await sql.raw(
-    "select coalesce(json_agg(json_build_array(video_id, plays)), '[]')::text as counts from video_view_counts where experiment_id = ?",
+    "select coalesce(json_agg(json_build_array(video_id, plays) order by video_id), '[]')::text as counts from video_view_counts where experiment_id = ?",
     [experimentId],
   );
-  const counts = JSON.parse(rowsOf<{ counts: string }>(result)[0]?.counts ?? "[]") as [
-    string,
-    number | string,
-  ][];
-  return counts.map(([videoId, plays]) => [videoId, Number(plays)]);
+  return rowsOf<{ counts: string }>(result)[0]?.counts ?? "[]";
+}
+
+/** The pairs of a `playCountsText`. */
+export function parsePlayCounts(text: string): [string, number][] {
+  return (JSON.parse(text) as [string, number | string][]).map(([videoId, plays]) => [
+    videoId,
+    Number(plays),
+  ]);
 }

@@ -20,16 +20,15 @@ export interface AuthServiceDeps {
 }
 
 /**
- * Admin accounts and the database-backed sessions behind both cookies. Only a SHA-256 of each
- * random token is stored, so a database dump does not hold usable credentials.
- */
-/**
  * How long a resolved cookie is remembered in-process by default. A logout clears it here at once;
  * other processes stop accepting the revoked cookie within this time.
  */
 const RESOLVE_CACHE_MS = 5000;
 
 /**
+ * Admin accounts and the database-backed sessions behind both cookies. Only a SHA-256 of each
+ * random token is stored, so a database dump does not hold usable credentials.
+ *
  * `resolveCacheMs`: how long a resolved cookie is remembered (default 5 s). Longer only where this
  * process makes every change that revokes one (the embedded database: one process).
  */

@@ -11,8 +11,8 @@ describe("the popularity order", () => {
   it("ranks by plays, equal plays newest first, and counts the played videos, as a comparator sort does", () => {
     let seed = 7;
     const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
     };
     for (const [size, most] of [
       [1, 0],

@@ -46,8 +46,7 @@ const GATE_TTL_MS = 2000;
  * A participant is finished when the experiment's completion rule says so (all its conditions reached,
  * the post survey answered when it asks for one); this is checked when they ask (`/me`, the survey
  * dispatcher) and recorded once (`finished_at`).
- */
-/**
+ *
  * `gateCacheMs`: how long the gate trusts what it read (default 2 s). Longer only where this process
  * makes every change of a study's status or a participant's consent (the embedded database).
  */

@@ -72,7 +72,12 @@ async function settled(pid: number | undefined): Promise<number> {
     const before = cpuSecondsOf(pid);
     await new Promise((r) => setTimeout(r, 1000));
     const after = cpuSecondsOf(pid);
-    if (before === null || after === null || after - before < 0.05 || performance.now() - start > (process.env.BENCH_CPU_PROF ? 30_000 : 300_000))
+    if (
+      before === null ||
+      after === null ||
+      after - before < 0.05 ||
+      performance.now() - start > (process.env.BENCH_CPU_PROF ? 30_000 : 300_000)
+    )
       return Math.round((performance.now() - start) / 1000);
   }
 }

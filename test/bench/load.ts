@@ -1,6 +1,7 @@
 // The load generator of the serving benchmarks (feed, external): undici's keep-alive pool, open and
 // closed loops, and what the generator itself costs (its CPU use, so a figure limited by the
 // generator shows as such).
+import { PerformanceObserver } from "node:perf_hooks";
 import { Agent, request } from "undici";
 import { cpuSecondsOf } from "./proc.ts";
 import { percentile } from "./support.ts";
@@ -45,6 +46,11 @@ export interface LoadResult {
   readonly generatorCpu: number;
   /** CPU the measured server used meanwhile (share of one core), when its pid was given. */
   readonly serverCpu: number | null;
+  /**
+   * Open loop: the generator's longest garbage-collection pause meanwhile, in ms (wall time). The
+   * requests due during a pause go out together when it ends, and queue at the server.
+   */
+  readonly generatorPauseMs?: number;
 }
 
 /** Measures the CPU of this process and of `serverPid` over `work`. */
@@ -79,6 +85,11 @@ export function openLoop(
     const latencies: number[] = [];
     let ok = 0;
     let failed = 0;
+    let generatorPauseMs = 0;
+    const gc = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) generatorPauseMs = Math.max(generatorPauseMs, e.duration);
+    });
+    gc.observe({ entryTypes: ["gc"] });
     const inflight = new Set<Promise<void>>();
     const start = performance.now();
     const total = Math.round(rate * seconds);
@@ -103,8 +114,18 @@ export function openLoop(
       p.finally(() => inflight.delete(p));
     }
     await Promise.all(inflight);
+    // Entries of the last collections arrive with the next turn.
+    await new Promise((r) => setImmediate(r));
+    gc.disconnect();
     latencies.sort((a, b) => a - b);
-    return { sent: total, ok, failed, latencies, seconds: (performance.now() - start) / 1000 };
+    return {
+      sent: total,
+      ok,
+      failed,
+      latencies,
+      seconds: (performance.now() - start) / 1000,
+      generatorPauseMs,
+    };
   });
 }
 
@@ -144,4 +165,4 @@ export function closedLoop(
 const share = (x: number | null) => (x === null ? "?" : `${Math.round(x * 100)}%`);
 
 export const summary = (r: LoadResult) =>
-  `p50 ${percentile(r.latencies, 50).toFixed(1)} ms, p99 ${percentile(r.latencies, 99).toFixed(1)} ms, max ${(r.latencies.at(-1) ?? 0).toFixed(0)} ms (${r.ok}/${r.sent} ok, ${(r.sent / r.seconds).toFixed(0)} req/s; CPU: server ${share(r.serverCpu)}, generator ${share(r.generatorCpu)} of a core)`;
+  `p50 ${percentile(r.latencies, 50).toFixed(1)} ms, p99 ${percentile(r.latencies, 99).toFixed(1)} ms, max ${(r.latencies.at(-1) ?? 0).toFixed(0)} ms (${r.ok}/${r.sent} ok, ${(r.sent / r.seconds).toFixed(0)} req/s; CPU: server ${share(r.serverCpu)}, generator ${share(r.generatorCpu)} of a core${r.generatorPauseMs === undefined ? "" : `; generator's longest GC pause ${r.generatorPauseMs.toFixed(1)} ms`})`;

@@ -24,6 +24,19 @@ function harness() {
   };
 }
 
+/** A cache whose values name the clock they were loaded at, with stale keys batched as `batch` says. */
+function batching(batch: { refreshBatchMs: number; refreshBatchSize?: number }) {
+  const state = { clock: 0, loads: [] as string[][] };
+  const cache = new RefreshingCache<string>(
+    async (keys) => {
+      state.loads.push([...keys]);
+      return new Map(keys.map((k) => [k, `${k}@${state.clock}`]));
+    },
+    { fallback: "none", refreshMs: 1000, max: 10, now: () => state.clock, ...batch },
+  );
+  return Object.assign(state, { cache });
+}
+
 describe("RefreshingCache", () => {
   it("loads the missing keys of calls made in the same turn with one call, shared by concurrent callers", async () => {
     const h = harness();
@@ -46,57 +59,34 @@ describe("RefreshingCache", () => {
   });
 
   it("gathers stale keys asked for in different turns into one refresh, up to refreshBatchSize", async () => {
-    let clock = 0;
-    const loads: string[][] = [];
-    const cache = new RefreshingCache<string>(
-      async (keys) => {
-        loads.push([...keys]);
-        return new Map(keys.map((k) => [k, `${k}@${clock}`]));
-      },
-      // A window far longer than the test: only the batch size sends the refresh.
-      {
-        fallback: "none",
-        refreshMs: 1000,
-        max: 10,
-        now: () => clock,
-        refreshBatchMs: 3_600_000,
-        refreshBatchSize: 3,
-      },
-    );
-    await cache.getMany(["a", "b", "c", "d"]);
-    clock = 1500;
+    // A window far longer than the test: only the batch size sends the refresh.
+    const h = batching({ refreshBatchMs: 3_600_000, refreshBatchSize: 3 });
+    await h.cache.getMany(["a", "b", "c", "d"]);
+    h.clock = 1500;
     for (const key of ["a", "b"]) {
-      expect(await cache.get(key)).toBe(`${key}@0`);
+      expect(await h.cache.get(key)).toBe(`${key}@0`);
       await new Promise((r) => setImmediate(r));
     }
-    expect(loads).toEqual([["a", "b", "c", "d"]]);
-    expect(await cache.get("c")).toBe("c@0");
+    expect(h.loads).toEqual([["a", "b", "c", "d"]]);
+    expect(await h.cache.get("c")).toBe("c@0");
     await new Promise((r) => setImmediate(r));
-    expect(loads).toEqual([
+    expect(h.loads).toEqual([
       ["a", "b", "c", "d"],
       ["a", "b", "c"],
     ]);
-    expect(await cache.getMany(["a", "b", "c"])).toEqual(["a@1500", "b@1500", "c@1500"]);
+    expect(await h.cache.getMany(["a", "b", "c"])).toEqual(["a@1500", "b@1500", "c@1500"]);
   });
 
   it("refreshes a lone stale key once refreshBatchMs has passed, and still loads a missing key at once", async () => {
-    let clock = 0;
-    const loads: string[][] = [];
-    const cache = new RefreshingCache<string>(
-      async (keys) => {
-        loads.push([...keys]);
-        return new Map(keys.map((k) => [k, `${k}@${clock}`]));
-      },
-      { fallback: "none", refreshMs: 1000, max: 10, now: () => clock, refreshBatchMs: 5 },
-    );
-    await cache.get("a");
-    clock = 1500;
-    expect(await cache.get("a")).toBe("a@0");
-    expect(await cache.get("new")).toBe("new@1500");
-    while (loads.length < 3) await new Promise((r) => setTimeout(r, 5));
-    expect(loads).toHaveLength(3);
-    expect(loads.slice(1)).toEqual(expect.arrayContaining([["new"], ["a"]]));
-    expect(await cache.get("a")).toBe("a@1500");
+    const h = batching({ refreshBatchMs: 5 });
+    await h.cache.get("a");
+    h.clock = 1500;
+    expect(await h.cache.get("a")).toBe("a@0");
+    expect(await h.cache.get("new")).toBe("new@1500");
+    while (h.loads.length < 3) await new Promise((r) => setTimeout(r, 5));
+    expect(h.loads).toHaveLength(3);
+    expect(h.loads.slice(1)).toEqual(expect.arrayContaining([["new"], ["a"]]));
+    expect(await h.cache.get("a")).toBe("a@1500");
   });
 
   it("loads keys asked for in a later turn with a call of their own", async () => {

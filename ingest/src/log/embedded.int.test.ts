@@ -7,8 +7,6 @@ import { eventLogMigrations } from "./event-log.migration.ts";
 import type { EventLog, LogRecord, Subscription } from "./event-log.ts";
 import { pageLoad } from "./logged-event.fixture.ts";
 
-const event = () => pageLoad();
-
 /** What the embedded log does in one process (PGlite) beyond the port's contract: its batching. */
 describe("embedded log in one process: a subscriber's batches", () => {
   let storage: TestStorage;
@@ -55,13 +53,13 @@ describe("embedded log in one process: a subscriber's batches", () => {
     const log = createEmbeddedLog({ db: opened.db, multiProcess: false, linger: { ms: 60_000, records: 3 } });
     const batches = await follow(log);
     // Once these arrived, the subscriber has caught up with the table and follows the appends.
-    await log.append([event(), event(), event()]);
+    await log.append([pageLoad(), pageLoad(), pageLoad()]);
     await until(() => batches.flatMap((b) => b.records).length === 3);
     const caughtUp = batches.length;
-    await log.append([event()]);
+    await log.append([pageLoad()]);
     await new Promise((r) => setTimeout(r, 300));
     expect(batches.length).toBe(caughtUp);
-    await log.append([event(), event()]);
+    await log.append([pageLoad(), pageLoad()]);
     await until(() => batches.length > caughtUp);
     expect(batches.slice(caughtUp).map((b) => b.records.length)).toEqual([3]);
   });
@@ -69,10 +67,10 @@ describe("embedded log in one process: a subscriber's batches", () => {
   it("delivers a small batch once the linger's time has passed since its first record arrived", async () => {
     const log = createEmbeddedLog({ db: opened.db, multiProcess: false, linger: { ms: 400, records: 1000 } });
     const batches = await follow(log);
-    await log.append([event()]);
+    await log.append([pageLoad()]);
     await until(() => batches.length === 1);
     const appended = performance.now();
-    await log.append([event()]);
+    await log.append([pageLoad()]);
     await until(() => batches.length === 2);
     expect(batches[1]?.records).toHaveLength(1);
     expect((batches[1]?.at ?? 0) - appended).toBeGreaterThanOrEqual(390);

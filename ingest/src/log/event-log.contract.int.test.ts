@@ -32,8 +32,6 @@ import { pageLoad } from "./logged-event.fixture.ts";
  */
 const ADAPTERS = ["embedded on pglite", "embedded on postgres", "kafka"] as const;
 
-const event = pageLoad;
-
 const idsOf = (records: readonly LogRecord[]) => records.map((r) => eventOf(r).event_id);
 
 /** Every record of every partition up to the head, in offset order per partition. */
@@ -91,10 +89,10 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
 
   it("keeps a session's records in append order, across appends and beside other sessions", async () => {
     const session = randomUUID();
-    const mine = [event(session), event(session), event(session), event(session)];
-    await log.append([mine[0] as LoggedEvent, event(randomUUID())]);
+    const mine = [pageLoad(session), pageLoad(session), pageLoad(session), pageLoad(session)];
+    await log.append([mine[0] as LoggedEvent, pageLoad(randomUUID())]);
     await log.append([mine[1] as LoggedEvent, mine[2] as LoggedEvent]);
-    await log.append([event(randomUUID()), mine[3] as LoggedEvent]);
+    await log.append([pageLoad(randomUUID()), mine[3] as LoggedEvent]);
     const wanted = new Set(mine.map((e) => e.event_id));
     const found = (await readAll(log)).filter((r) => wanted.has(eventOf(r).event_id));
     expect(new Set(found.map((r) => r.partition)).size).toBe(1);
@@ -102,7 +100,11 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
   });
 
   it("answers an append with a position that the head covers, and that survives its token", async () => {
-    const appended = await log.append([event(randomUUID()), event(randomUUID()), event(randomUUID())]);
+    const appended = await log.append([
+      pageLoad(randomUUID()),
+      pageLoad(randomUUID()),
+      pageLoad(randomUUID()),
+    ]);
     expect(appended.appended).toBe(3);
     expect(appended.position.size).toBeGreaterThan(0);
     expect(covers(await log.position(), appended.position)).toBe(true);
@@ -110,7 +112,7 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
   });
 
   it("makes an acknowledged append readable at once at the position it answered (read-your-writes)", async () => {
-    const e = event(randomUUID());
+    const e = pageLoad(randomUUID());
     const { position } = await log.append([e]);
     const [[partition, offset]] = [...position] as [[number, number]];
     const [record] = await log.read(partition, offset - 1, 1);
@@ -119,7 +121,7 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
 
   it("delivers a batch again when the subscriber failed to apply it, from where it stood", async () => {
     const session = randomUUID();
-    const { position } = await log.append([event(session), event(session)]);
+    const { position } = await log.append([pageLoad(session), pageLoad(session)]);
     const [[partition, last]] = [...position] as [[number, number]];
     const deliveries: number[][] = [];
     let failures = 0;
@@ -149,8 +151,12 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
   it("erases a participant: no reader returns their records, an append of theirs afterwards stores nothing, others stay", async () => {
     const [alice, bob] = [randomUUID(), randomUUID()];
     const [aliceSession, bobSession] = [randomUUID(), randomUUID()];
-    const hers = [event(aliceSession, alice), event(aliceSession, alice), event(aliceSession, alice)];
-    const his = [event(bobSession, bob), event(bobSession, bob)];
+    const hers = [
+      pageLoad(aliceSession, alice),
+      pageLoad(aliceSession, alice),
+      pageLoad(aliceSession, alice),
+    ];
+    const his = [pageLoad(bobSession, bob), pageLoad(bobSession, bob)];
     await log.append([...hers, ...his]);
     const erasure = await db.transaction((trx) =>
       log.erase({ userIds: [alice], sessionIds: [aliceSession] }, trx),
@@ -168,7 +174,7 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
     // Kafka keeps the bytes, unreadable; the embedded log deleted them.
     expect(all.filter((r) => r.erased).length).toBe(adapter === "kafka" ? 3 : 0);
 
-    const late = await log.append([event(aliceSession, alice), event(bobSession, bob)]);
+    const late = await log.append([pageLoad(aliceSession, alice), pageLoad(bobSession, bob)]);
     expect(late.appended).toBe(1);
     const after = (await readAll(log)).filter((r) => !r.erased).map((r) => eventOf(r));
     expect(after.filter((e) => e.user_id === alice)).toEqual([]);
@@ -176,9 +182,9 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
   });
 
   it("stores a retried event once and answers the retry with the first copy's position", async () => {
-    const e = event(randomUUID());
+    const e = pageLoad(randomUUID());
     const first = await log.append([e]);
-    const again = await log.append([e, event(randomUUID())]);
+    const again = await log.append([e, pageLoad(randomUUID())]);
     expect(first.appended).toBe(1);
     expect(again.appended).toBe(1);
     const [[partition, offset]] = [...first.position] as [[number, number]];
@@ -195,7 +201,7 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
 
   it("scans the records after a position up to a limit, then follows new ones until stopped", async () => {
     const session = randomUUID();
-    const before = await log.append([event(session), event(session), event(session)]);
+    const before = await log.append([pageLoad(session), pageLoad(session), pageLoad(session)]);
     const [[partition, last]] = [...before.position] as [[number, number]];
     const seen: string[] = [];
     await log.scan({
@@ -209,7 +215,7 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
     expect(seen).toEqual([`${partition}:${last - 1}`, `${partition}:${last}`]);
 
     const followed: string[] = [];
-    const later = event(session);
+    const later = pageLoad(session);
     let arrived: () => void = () => {};
     const got = new Promise<void>((resolve) => {
       arrived = resolve;
@@ -235,7 +241,7 @@ describe.each(ADAPTERS)("event log contract (%s)", (adapter) => {
     // the log's schema store gives it.
     forgetWriterSchema(NEXT_FINGERPRINT);
     const session = randomUUID();
-    const e = { ...event(session), event_type: NEXT_EVENT_TYPE };
+    const e = { ...pageLoad(session), event_type: NEXT_EVENT_TYPE };
     const value = writtenByNextRelease(e);
     if (adapter === "kafka") {
       const brokers = inject("kafkaBrokers").split(",");

@@ -215,17 +215,22 @@ export function createReadModels(options: ReadModelOptions) {
     });
   }
 
-  /** The pool's popularity order; the one held when the play counts read are the same. */
-  async function computePopularity(pool: Pool, held: PopularityEntry): Promise<PopularityOrder> {
+  /**
+   * The pool's popularity order with the play counts' text it comes from; the order held when the
+   * counts read are the same.
+   */
+  async function computePopularity(
+    pool: Pool,
+    held: PopularityEntry,
+  ): Promise<{ value: PopularityOrder; counts: string }> {
     const counts = await playCountsText(db, pool.experimentId);
-    if (held.value && held.counts === counts) return held.value;
+    if (held.value && held.counts === counts) return { value: held.value, counts };
     const plays = new Float64Array(pool.size);
     for (const [videoId, count] of parsePlayCounts(counts)) {
       const i = pool.indexByExternalId.get(videoId);
       if (i !== undefined) plays[i] = count;
     }
-    held.counts = counts;
-    return popularityOrder(pool.recency, plays);
+    return { value: popularityOrder(pool.recency, plays), counts };
   }
 
   /** External ids to pool indices, in order, dropping ids outside the pool. */
@@ -290,8 +295,9 @@ export function createReadModels(options: ReadModelOptions) {
       const e = entry;
       const refresh = () => {
         const loading = computePopularity(pool, e).then(
-          (value) => {
+          ({ value, counts }) => {
             e.value = value;
+            e.counts = counts;
             e.at = now();
             e.loading = undefined;
             return value;

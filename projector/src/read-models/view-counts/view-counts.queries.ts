@@ -1,17 +1,11 @@
 import { rowsOf, type Sql } from "@feedlab/ingest";
 
 /**
- * Play counts of an experiment's videos (external id, plays). One JSON text instead of a row per
- * video: an experiment has thousands of counts, and rows cost far more to move than text (PGlite's
- * worker, the pg wire protocol).
- */
-export async function playCounts(sql: Sql, experimentId: string): Promise<[string, number][]> {
-  return parsePlayCounts(await playCountsText(sql, experimentId));
-}
-
-/**
- * `playCounts` as the JSON text the database sends, `[[video_id, plays], ...]` ordered by video:
- * equal texts are equal counts, so a caller can tell nothing changed without parsing it.
+ * Play counts of an experiment's videos as the JSON text the database sends, `[[video_id, plays],
+ * ...]` ordered by video (`parsePlayCounts` reads it). One text instead of a row per video: an
+ * experiment has thousands of counts, and rows cost far more to move than text (PGlite's worker, the
+ * pg wire protocol). Equal texts are equal counts, so a caller can tell nothing changed without
+ * parsing it.
  */
 export async function playCountsText(sql: Sql, experimentId: string): Promise<string> {
   const result = await sql.raw(

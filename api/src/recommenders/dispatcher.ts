@@ -52,9 +52,10 @@ export const recommenderUnavailable = (key: string, surface: Surface) =>
  * Recommender interface; it cannot tell built-in, external and learned sources apart.
  *
  * It asks for the page size plus one (the extra item only says whether more exist), restricts the
- * answer to the experiment's pool, leaves out the participant's watched videos (read fresh from the
- * watched_videos read model on every request) and the current video, drops repeats, and answers
- * api.md's page shape. Instances of registered recommenders are rebuilt when their record changes.
+ * answer to the experiment's pool, leaves out the participant's watched videos (`readModels.watched`:
+ * never older than the projections) and the current video, drops repeats, and answers api.md's page
+ * shape as JSON text (`pageJson`). Instances of registered recommenders are rebuilt when their record
+ * changes.
  */
 export function createDispatcher(deps: DispatcherDeps) {
   const { catalog, pools, readModels, builtins, build, duration, monitoring } = deps;

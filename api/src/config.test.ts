@@ -14,7 +14,8 @@ describe("loadConfig", () => {
       adminPassword: null,
       demo: true,
       publicUrl: "http://127.0.0.1:8080",
-      secureCookies: false,
+      secureCookies: "over_https",
+      trustProxy: { kind: "none" },
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -96,5 +97,34 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ FEEDLAB_SCHEMA_REGISTRY_URL: "registry:8080" })).toThrow(
       /FEEDLAB_SCHEMA_REGISTRY_URL/,
     );
+  });
+
+  it("requires Secure cookies with an https public URL unless FEEDLAB_SECURE_COOKIES says otherwise", () => {
+    expect(loadConfig({ FEEDLAB_PUBLIC_URL: "https://study.example.org" }).secureCookies).toBe("always");
+    expect(
+      loadConfig({ FEEDLAB_PUBLIC_URL: "https://study.example.org", FEEDLAB_SECURE_COOKIES: "0" })
+        .secureCookies,
+    ).toBe("never");
+    expect(loadConfig({ FEEDLAB_SECURE_COOKIES: "1" }).secureCookies).toBe("always");
+  });
+
+  it("trusts no proxy by default, a count of the nearest proxies, or a list of addresses and CIDRs", () => {
+    expect(loadConfig({ FEEDLAB_TRUST_PROXY: "0" }).trustProxy).toEqual({ kind: "none" });
+    expect(loadConfig({ FEEDLAB_TRUST_PROXY: "2" }).trustProxy).toEqual({ kind: "hops", hops: 2 });
+    expect(loadConfig({ FEEDLAB_TRUST_PROXY: "10.0.0.0/8, 127.0.0.1, fd00::/8" }).trustProxy).toEqual({
+      kind: "networks",
+      networks: [
+        { address: "10.0.0.0", prefix: 8, family: "ipv4" },
+        { address: "127.0.0.1", prefix: 32, family: "ipv4" },
+        { address: "fd00::", prefix: 8, family: "ipv6" },
+      ],
+    });
+  });
+
+  it("refuses a FEEDLAB_TRUST_PROXY that is neither a count nor addresses, naming the bad entry", () => {
+    for (const bad of ["true", "10.0.0.0/33", "proxy.local", "1.2.3.4/8/1", "64"]) {
+      expect(() => loadConfig({ FEEDLAB_TRUST_PROXY: bad })).toThrow(/FEEDLAB_TRUST_PROXY/);
+    }
+    expect(() => loadConfig({ FEEDLAB_TRUST_PROXY: "10.0.0.1, nginx" })).toThrow(/"nginx"/);
   });
 });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
+import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 
 /** Log levels accepted by FEEDLAB_LOG_LEVEL (pino's). */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -66,8 +67,19 @@ export interface Config {
   readonly logFormat: "json" | "pretty" | "auto";
   /** Public origin used in printed links (`FEEDLAB_PUBLIC_URL`, default http://HOST:PORT). */
   readonly publicUrl: string;
-  /** Marks cookies `Secure` (`FEEDLAB_SECURE_COOKIES`, default: on when the public URL is https). */
-  readonly secureCookies: boolean;
+  /**
+   * When session cookies are `Secure` (`FEEDLAB_SECURE_COOKIES`): `always` (1, and the default with an
+   * https public URL: a request that did not arrive over HTTPS cannot sign in or join, 400
+   * `insecure_request`), `over_https` (the default otherwise: when the request arrived over HTTPS) or
+   * `never` (0).
+   */
+  readonly secureCookies: "always" | "over_https" | "never";
+  /**
+   * The reverse proxies whose forwarded headers are believed (`FEEDLAB_TRUST_PROXY`: a count of the
+   * proxies nearest the server, or their addresses and CIDRs; default none): the client's address and
+   * protocol come from them.
+   */
+  readonly trustProxy: TrustProxy;
   /** A session with no events for this many minutes counts as ended (`FEEDLAB_SESSION_IDLE_MINUTES`, 30). */
   readonly sessionIdleMinutes: number;
   /**
@@ -195,7 +207,19 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const publicUrl = (str("FEEDLAB_PUBLIC_URL") ?? `http://${displayHost}:${port}`).replace(/\/+$/, "");
   if (!/^https?:\/\//.test(publicUrl))
     problems.push("FEEDLAB_PUBLIC_URL must start with http:// or https://");
-  const secureCookies = bool("FEEDLAB_SECURE_COOKIES", publicUrl.startsWith("https://"));
+  const forcedSecure =
+    str("FEEDLAB_SECURE_COOKIES") === undefined ? null : bool("FEEDLAB_SECURE_COOKIES", true);
+  const secureCookies: Config["secureCookies"] =
+    forcedSecure === null
+      ? publicUrl.startsWith("https://")
+        ? "always"
+        : "over_https"
+      : forcedSecure
+        ? "always"
+        : "never";
+  const trust = parseTrustProxy(str("FEEDLAB_TRUST_PROXY"));
+  if ("problem" in trust) problems.push(trust.problem);
+  const trustProxy = "problem" in trust ? ({ kind: "none" } as const) : Object.freeze(trust);
 
   const sessionIdleMinutes = int("FEEDLAB_SESSION_IDLE_MINUTES", 30, 1, 7 * 24 * 60);
   const recommenderConnections = int("FEEDLAB_RECOMMENDER_CONNECTIONS", 1024, 1, 65_535);
@@ -227,6 +251,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logFormat,
     publicUrl,
     secureCookies,
+    trustProxy,
     sessionIdleMinutes,
     recommenderConnections,
     trainIntervalSeconds,

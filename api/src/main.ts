@@ -19,6 +19,7 @@ import { createAuditService } from "./audit/audit.service.ts";
 import { createAuthMiddleware } from "./auth/auth.middleware.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createAuthService } from "./auth/auth.service.ts";
+import { cookieGuard } from "./auth/cookies.ts";
 import { ensureFirstAdmin } from "./auth/first-admin.ts";
 import type { Config } from "./config.ts";
 import { startControlSocket } from "./db/control.ts";
@@ -39,6 +40,8 @@ import { createFeedService } from "./feed/feed.service.ts";
 import { groupRoutes } from "./groups/groups.routes.ts";
 import { createGroupsService } from "./groups/groups.service.ts";
 import { createApp } from "./http/app.ts";
+import { trustCheck } from "./http/client-address.ts";
+import { proxyNotice } from "./http/proxy-notice.ts";
 import { mediaRoutes, UPLOADS_PREFIX } from "./media/media.routes.ts";
 import { folderMediaStore, type MediaStore, serveMedia } from "./media/media-store.ts";
 import { s3MediaStore } from "./media/s3-store.ts";
@@ -394,6 +397,9 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
       await db.raw("select 1");
       await rt.eventLog.healthcheck();
     },
+    cookieGuard: cookieGuard(cookies),
+    trustedProxy: trustCheck(config.trustProxy),
+    hsts: config.publicUrl.startsWith("https://"),
     webBuildDir: options.webBuildDir ?? WEB_BUILD_DIR,
     mediaDirs: { demo: DEMO_MEDIA_DIR },
     uploads: serveMedia(rt.media, UPLOADS_PREFIX),
@@ -575,6 +581,7 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
         out(`  Join link:      ${base}/join/${demo.experiment.id}?login_id=demo-participant-1`);
       }
       out(`  API reference:  ${base}/api/docs`);
+      for (const line of proxyNotice(config)) out(`  ${line}`);
       out("");
     }
   } catch (err) {

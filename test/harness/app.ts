@@ -149,9 +149,12 @@ export interface Reply<T = unknown> {
 export class Client {
   readonly base: string;
   readonly cookies = new Map<string, string>();
+  /** Sent with every request (what a reverse proxy adds, say). */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(base: string) {
+  constructor(base: string, headers: Record<string, string> = {}) {
     this.base = base;
+    this.headers = headers;
   }
 
   async request<T = unknown>(
@@ -166,7 +169,7 @@ export class Client {
       form?: FormData;
     } = {},
   ): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...this.headers, ...options.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     let body: string | FormData | undefined;
     if (options.form) body = options.form;
@@ -199,7 +202,7 @@ export class Client {
     pathname: string,
     extraHeaders: Record<string, string> = {},
   ): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
-    const headers: Record<string, string> = { ...extraHeaders };
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const res = await fetch(this.base + pathname, { headers });
     return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };

@@ -8,8 +8,9 @@ const NAMED_VALUES = new Set(["status", "is_active", "excluded", "format", "surf
 
 /**
  * What the audit log keeps of a successful admin request: who, the action the route declares, the
- * target (the path's id, or the id or URL of what was created), and the names of the fields sent, with the
- * few values above. Never a password, a text or any participant's data.
+ * target (the path's id, or the id or URL of what was created), the names of the fields sent, with the
+ * few values above, and the admin's address (as the trusted proxies tell). Never a password, a text
+ * or any participant's data.
  */
 /** A request part that is a plain object (a JSON body, the query), or an empty one. */
 const fieldsOf = (part: unknown): Record<string, unknown> =>
@@ -32,6 +33,7 @@ export function auditHook(audit: AuditService) {
     const sent = { ...fieldsOf(input.query), ...body };
     const fields = Object.keys(body).filter((k) => !/password/i.test(k));
     const details: Record<string, unknown> = fields.length > 0 ? { fields } : {};
+    details.address = ctx.ip;
     for (const [k, v] of Object.entries(sent)) if (NAMED_VALUES.has(k)) details[k] = v;
     await audit.record({
       admin: principal?.role === "admin" ? principal.username : null,

@@ -16,7 +16,7 @@ export function auditRoutes({ audit }: { audit: AuditService }) {
       tag: "audit",
       summary: "Admin actions, newest first",
       description:
-        "Each `{at, admin, action, target, details}` (plus `cursor`, for `before=` to page back): sign-ins (and failed attempts), changes to experiments, arms, pools, surveys, recommenders, participants and admins, exports and erasures. `details` names the fields sent and a few harmless values (status, format), never the data.",
+        "Each `{at, admin, action, target, details}` (plus `cursor`, for `before=` to page back): sign-ins (and failed attempts), changes to experiments, arms, pools, surveys, recommenders, participants and admins, exports and erasures. `details` names the fields sent, a few harmless values (status, format) and the client's address (as the trusted proxies tell, FEEDLAB_TRUST_PROXY), never the data.",
       access: "admin",
       query: AuditQuery,
       responses: { 200: { description: "Entries", schema: Type.Array(AuditEntry) } },

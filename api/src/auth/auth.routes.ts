@@ -34,6 +34,7 @@ export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: Aut
     route({
       method: "post",
       path: "/api/v1/auth/login",
+      setsCookie: true,
       tag: "auth",
       summary: "Sign in as an admin",
       description:
@@ -64,7 +65,7 @@ export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: Aut
           admin: admin.username,
           action: "auth.login",
           target: admin.username,
-          details: {},
+          details: { address: ctx.ip },
         });
         limits[0]?.[0].reset(limits[0][1](ctx, body.username));
         const { token, expiresAt } = await auth.issueAdminSession(admin.adminId);
@@ -75,6 +76,7 @@ export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: Aut
     route({
       method: "post",
       path: "/api/v1/auth/logout",
+      setsCookie: true,
       tag: "auth",
       summary: "Sign out (ends the admin session)",
       access: "public",

@@ -1,5 +1,5 @@
 /**
- * Counts failed login attempts per key in a sliding window. In-process state: with several API
+ * Counts attempts per key (a client address, say) in a sliding window: failed logins, joins. In-process state: with several API
  * processes each one counts on its own, so the effective limit is per process.
  */
 export class FailureLimiter {
@@ -7,6 +7,8 @@ export class FailureLimiter {
   readonly #windowMs: number;
   readonly #now: () => number;
   readonly #failures = new Map<string, number[]>();
+  /** Keys held before the next sweep of idle ones: doubles past the live keys, so sweeps stay rare. */
+  #sweepAt = 10_000;
 
   constructor(options: { max: number; windowMs: number; now?: () => number }) {
     this.#max = options.max;
@@ -26,7 +28,7 @@ export class FailureLimiter {
     const recent = this.#recent(key);
     recent.push(this.#now());
     this.#failures.set(key, recent);
-    if (this.#failures.size > 10_000) this.#sweep();
+    if (this.#failures.size > this.#sweepAt) this.#sweep();
   }
 
   reset(key: string): void {
@@ -42,5 +44,6 @@ export class FailureLimiter {
     for (const key of [...this.#failures.keys()]) {
       if (this.#recent(key).length === 0) this.#failures.delete(key);
     }
+    this.#sweepAt = Math.max(10_000, 2 * this.#failures.size);
   }
 }

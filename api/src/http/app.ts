@@ -6,6 +6,7 @@ import Koa, { type Middleware } from "koa";
 import helmet from "koa-helmet";
 import type { Logger } from "pino";
 import type { Metrics } from "../system/metrics.ts";
+import { type ClientOrigin, clientOrigin, type TrustCheck } from "./client-address.ts";
 import type { AppState } from "./context.ts";
 import { docsMiddleware } from "./docs.ts";
 import { HttpError } from "./errors.ts";
@@ -26,6 +27,10 @@ export interface AppDeps extends MountDeps {
   readonly mediaDirs: Readonly<Record<string, string>>;
   /** Serves uploaded media (under `/media/uploads/`). */
   readonly uploads?: Middleware<AppState>;
+  /** Which proxies' forwarded headers tell the client's address and protocol (none by default). */
+  readonly trustedProxy?: TrustCheck;
+  /** The public URL is https: responses carry Strict-Transport-Security. */
+  readonly hsts?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -43,15 +48,28 @@ export const isApiPath = (p: string) =>
   p === "/metrics";
 
 export function createApp(deps: AppDeps): Koa<AppState> {
+  // Koa's own proxy mode believes forwarded headers from anyone; step 1 believes trusted proxies only.
   const app = new Koa<AppState>({ proxy: false });
   const router = new Router<AppState>();
+  const trusted = deps.trustedProxy ?? (() => false);
 
-  // 1. Request id: taken from X-Request-Id when sane, else generated; echoed on the response.
+  // 1. The client (address and protocol, as trusted proxies tell) and the request id, taken from
+  //    X-Request-Id when sane, else generated, echoed on the response. Both go on every log line.
   app.use(async (ctx, next) => {
+    const client: ClientOrigin = clientOrigin(
+      {
+        peer: ctx.req.socket.remoteAddress,
+        encrypted: "encrypted" in ctx.req.socket && ctx.req.socket.encrypted === true,
+        headers: ctx.req.headers,
+      },
+      trusted,
+    );
+    ctx.state.client = client;
+    ctx.request.ip = client.address;
     const given = ctx.get("X-Request-Id");
     const requestId = REQUEST_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = deps.log.child({ req_id: requestId });
+    ctx.state.log = deps.log.child({ req_id: requestId, client: client.address });
     ctx.set("X-Request-Id", requestId);
     await next();
   });
@@ -132,7 +150,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         },
       },
       crossOriginEmbedderPolicy: false,
-      strictTransportSecurity: false,
+      // Browsers heed it over HTTPS only; behind a TLS proxy every response is one.
+      strictTransportSecurity: deps.hsts ? { maxAge: 31_536_000, includeSubDomains: false } : false,
     }),
   );
 

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from "koa";
 import type { Logger } from "pino";
+import type { ClientOrigin } from "./client-address.ts";
 
 /** The admin behind a request, once `auth("admin")` has passed. */
 export interface AdminPrincipal {
@@ -21,6 +22,8 @@ export type Principal = AdminPrincipal | ParticipantPrincipal;
 
 export interface AppState {
   requestId: string;
+  /** Where the request came from, as the trusted proxies tell (`ctx.ip` is its address). */
+  client: ClientOrigin;
   log: Logger;
   principal?: Principal;
   /** The route template that matched, for metrics labels. */

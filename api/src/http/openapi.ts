@@ -54,7 +54,9 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
       };
     }
     const defaults: Record<string, string> = {
-      "400": "Malformed JSON or wrong content type",
+      "400": r.setsCookie
+        ? "Malformed JSON or wrong content type; insecure_request when session cookies are Secure and the request did not arrive over HTTPS (see FEEDLAB_TRUST_PROXY)"
+        : "Malformed JSON or wrong content type",
       "500": "Server fault",
     };
     if (r.body) defaults["422"] = "validation_failed naming the field";

@@ -53,6 +53,11 @@ export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema>
    * a function of the request naming it (null: nothing to record).
    */
   readonly audit?: string | ((input: RouteInput<B, Q, P>) => string | null);
+  /**
+   * The route sets or clears a session cookie: `cookieGuard` runs before anything else of it (400
+   * `insecure_request` when Secure cookies are required and the request did not arrive over HTTPS).
+   */
+  readonly setsCookie?: true;
 }
 
 export interface RouteInput<B extends Schema, Q extends Schema, P extends Schema> {
@@ -85,6 +90,8 @@ export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 export interface MountDeps {
   /** The middleware that enforces an access policy (401/403). */
   readonly auth: (access: Exclude<Access, "public">) => Middleware<AppState>;
+  /** Runs first on the routes that set cookies (`setsCookie`). */
+  readonly cookieGuard?: Middleware<AppState>;
   /** Records a route's audited action after it succeeded. */
   readonly audit?: (
     ctx: AppContext,
@@ -95,7 +102,7 @@ export interface MountDeps {
 
 /**
  * Registers routes on a router. Each route's policy reads as its middleware chain:
- * auth -> params -> query -> body -> handler. Validators are compiled here, once, at start-up.
+ * cookie guard -> auth -> params -> query -> body -> handler. Validators are compiled here, once, at start-up.
  */
 export function mountRoutes(router: Router<AppState>, routes: readonly Route[], deps: MountDeps): void {
   for (const r of routes) {
@@ -105,6 +112,7 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
       ctx.state.routePath = r.path;
       await next();
     });
+    if (r.setsCookie && deps.cookieGuard) chain.push(deps.cookieGuard);
     if (r.access !== "public") chain.push(deps.auth(r.access));
     const params = r.params ? compileQuery<unknown>(r.params) : null;
     const query = r.query ? compileQuery<unknown>(r.query) : null;

@@ -65,6 +65,7 @@ export function participantRoutes({
     route({
       method: "post",
       path: "/api/v1/participants/join",
+      setsCookie: true,
       tag: "participants",
       summary: "Join (or resume) a study; sets the participant cookie",
       description:
@@ -215,6 +216,7 @@ export function participantRoutes({
     route({
       method: "post",
       path: "/api/v1/me/withdraw",
+      setsCookie: true,
       tag: "participants",
       summary: "Withdraw from the study and erase all of one's data",
       description:

@@ -35,6 +35,12 @@ describe("what a participant reads when joining fails", () => {
       "This study is paused. Please come back later.",
     );
   });
+
+  it("asks the participant to tell the researchers when the site's HTTPS set-up refuses the join", () => {
+    const message = joinErrorMessage(new ApiError(400, "insecure_request", "Set FEEDLAB_TRUST_PROXY"));
+    expect(message).toContain("Please let the researchers know.");
+    expect(message).not.toContain("participant ID");
+  });
 });
 
 describe("the recruiting parameters of a study link", () => {

@@ -83,6 +83,8 @@ export function joinErrorMessage(error: unknown): string {
       return "This study is not open right now.";
     if (error.status === 403 && error.code === "experiment_paused")
       return "This study is paused. Please come back later.";
+    if (error.code === "insecure_request")
+      return "This study site cannot sign you in over this connection (its HTTPS set-up is incomplete). Please let the researchers know.";
     if (error.status === 400 || error.status === 422)
       return `This participant ID was not accepted: ${error.message}`;
     if (error.status === 429) return "Too many attempts. Please wait a moment and try again.";

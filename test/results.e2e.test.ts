@@ -130,7 +130,11 @@ describe("results per arm in the console", () => {
     const p1Clock = clocks.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "p1" }) });
     expect(await p1Clock.getByRole("cell").nth(1).textContent()).toMatch(/^\d+(\.\d)? h behind$/);
 
-    const csv = page.getByRole("region", { name: "Downloads" }).getByRole("link", { name: "CSV" }).first();
+    // Exact by default; spreadsheet safety is the researcher's explicit choice.
+    const downloads = page.getByRole("region", { name: "Downloads" });
+    const csv = downloads.getByRole("link", { name: "CSV" }).first();
+    expect(await csv.getAttribute("href")).not.toContain("spreadsheet_safe");
+    await downloads.getByRole("checkbox", { name: /For Excel/ }).check();
     expect(await csv.getAttribute("href")).toContain("spreadsheet_safe=true");
     await saveScreenshot(page, "results-page");
     expect(await axeViolations(page)).toEqual([]);

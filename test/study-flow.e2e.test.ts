@@ -189,6 +189,87 @@ describe("a study from invitation to completion in Chromium", () => {
       expect((await api.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body.response_count).toBe(1);
   });
 
+  it("shows the post survey before the completion code and the redirect when the rule has a code but does not wait for the survey", async () => {
+    // The common Prolific set-up: one session, a code and a return link; the post survey is active.
+    const experiment = await study("Prolific without waiting");
+    await createSurvey(api, experiment.id, {
+      kind: "post",
+      is_active: true,
+      questions: oneQuestion("Did you enjoy the study?"),
+    });
+    const patched = await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      completion: { after_sessions: 1, code: "PX7Q", redirect_url: `${PROLIFIC}?cc={code}` },
+    });
+    expect(patched.status).toBe(200);
+
+    const errors: string[] = [];
+    const context = await participantContext();
+    const redirects: string[] = [];
+    await context.route(`${PROLIFIC}**`, async (route) => {
+      redirects.push(route.request().url());
+      await route.fulfill({ status: 200, contentType: "text/html", body: "<title>Prolific</title>" });
+    });
+    const page = await watchedPage(context, errors);
+    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-88`);
+    // The session reaches the rule's condition at once: the post survey comes first (not forced).
+    const postDialog = page.getByRole("dialog", { name: "One last thing" });
+    await postDialog.waitFor();
+    expect(await page.getByTestId("completion-code").count()).toBe(0);
+    expect(redirects).toEqual([]);
+    const listed = await api.get<{ status: string }[]>(
+      `/api/v1/admin/experiments/${experiment.id}/participants`,
+    );
+    expect(listed.body.map((p) => p.status)).not.toContain("finished");
+    await postDialog.getByRole("radio", { name: "No" }).check();
+    await postDialog.getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
+    expect(redirects).toEqual([`${PROLIFIC}?cc=PX7Q`]);
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps a session active across a reload, with one session in the participants list", async () => {
+    const experiment = await study("Reloads");
+    const page = await (await participantContext()).newPage();
+    await page.goto(`${app.url}/join/${experiment.id}?login_id=reloader`);
+    await feedList(page).waitFor();
+    const sessionId = await page.evaluate(() => sessionStorage.getItem("feedlab.session_id"));
+    // The unload sends SESSION_END; the reloaded page goes on in the same session.
+    await page.reload();
+    await feedList(page).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("feedlab.session_id"))).toBe(sessionId);
+
+    // Once the log holds the unload's SESSION_END and a later event of the reloaded page:
+    type Row = { session_id: string; event_type: string; seq: number };
+    const events = async () =>
+      (
+        await api.get(
+          `/api/v1/admin/experiments/${experiment.id}/events?format=ndjson&types=SESSION_END,PAGE_LOAD`,
+        )
+      ).text
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as Row)
+        .filter((r) => r.session_id === sessionId);
+    const deadline = Date.now() + 30_000;
+    let rows = await events();
+    const reloaded = (list: Row[]) => {
+      const end = list.find((r) => r.event_type === "SESSION_END");
+      return end !== undefined && list.some((r) => r.event_type === "PAGE_LOAD" && r.seq > end.seq);
+    };
+    while (!reloaded(rows) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      rows = await events();
+    }
+    expect(reloaded(rows), JSON.stringify(rows)).toBe(true);
+
+    const state = await page.request.get(`${app.url}/sessions/${sessionId}`);
+    expect(await state.json()).toMatchObject({ state: "active", ended_by: null });
+    const listed = await api.get<{ login_id: string; sessions: number }[]>(
+      `/api/v1/admin/experiments/${experiment.id}/participants`,
+    );
+    expect(listed.body).toMatchObject([{ login_id: "reloader", sessions: 1 }]);
+  });
+
   it("ends politely for a participant who declines, shows a paused study as paused and a completed one as ended", async () => {
     const experiment = await study("Declining study");
     await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { consent_text: CONSENT });
@@ -243,7 +324,7 @@ describe("a study from invitation to completion in Chromium", () => {
       .getByRole("heading", { name: "Taking part" })
       .waitFor();
     await flow.getByLabel("After this many sessions").fill("2");
-    await flow.getByRole("checkbox", { name: /After the post-study survey/ }).check();
+    await flow.getByRole("checkbox", { name: /Only after an answer to the post-study survey/ }).check();
     await flow.getByRole("button", { name: "Generate" }).click();
     await flow.getByRole("button", { name: "Use Prolific's" }).click();
     await flow.getByRole("button", { name: "Save consent and completion" }).click();

@@ -331,7 +331,8 @@ describe("the survey gate and the survey console in Chromium", () => {
     const dialog = participant.getByRole("dialog", { name: "Before you start" });
     await dialog.getByRole("radio", { name: "Daily" }).check();
     await dialog.getByRole("checkbox", { name: "Laptop" }).check();
-    await dialog.getByLabel("What do you expect from this study?").fill("Good, varied videos");
+    // An answer a spreadsheet-safe export would have changed ("'-3"): the console's download is exact.
+    await dialog.getByLabel("What do you expect from this study?").fill("-3");
     await dialog.getByRole("radio", { name: "Agree", exact: true }).check();
     await dialog.getByRole("button", { name: "Submit" }).click();
     await feedList(participant).waitFor();
@@ -357,7 +358,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     expect(rows.slice(1).map((r) => [r[1], r[5], JSON.parse(r[6] ?? "[]"), r[7]])).toEqual([
       ["console-1", "How often do you watch videos online?", [{ id: "a2", text: "Daily", value: 5 }], ""],
       ["console-1", "Which devices do you use?", [{ id: "a2", text: "Laptop", value: 2 }], ""],
-      ["console-1", "What do you expect from this study?", [], "Good, varied videos"],
+      ["console-1", "What do you expect from this study?", [], "-3"],
       ["console-1", "The videos suited me.", [{ id: "a4", text: "Agree", value: 4 }], ""],
     ]);
   });

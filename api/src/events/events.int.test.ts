@@ -447,4 +447,32 @@ describe.each(EVENT_BACKENDS)("session state (%s)", (backend) => {
       .update({ created_at: new Date(Date.now() - 2 * 3600_000) });
     expect(await state(stale)).toMatchObject({ state: "ended", ended_by: "idle" });
   });
+
+  it("counts a session active again when events follow its SESSION_END in seq order, even when the unload's beacon arrives last", async () => {
+    const p = await joinWithSession(app.client(), study.experiment.id, "reloads");
+    const state = async () =>
+      (await p.client.get<{ state: string; ended_by: string | null }>(`/sessions/${p.sessionId}`)).body;
+    const send = async (...events: ReturnType<typeof wireEvent>[]) => {
+      const sent = await sendEvents(p, events);
+      expect(await app.runtime.progress.waitFor(decodePosition(sent.body.position) ?? new Map(), 5000)).toBe(
+        true,
+      );
+    };
+    // A page, its unload, then the reloaded page of the same session (seq carries on).
+    await send(wireEvent("PAGE_LOAD", { seq: 1 }), wireEvent("SESSION_END", { seq: 2 }));
+    expect(await state()).toMatchObject({ state: "ended", ended_by: "session_end_event" });
+    await send(wireEvent("PAGE_LOAD", { seq: 3 }));
+    expect(await state()).toMatchObject({ state: "active", ended_by: null });
+    // The next unload's beacon is overtaken by the reloaded page's first event.
+    await send(wireEvent("PAGE_LOAD", { seq: 5 }));
+    await send(wireEvent("SESSION_END", { seq: 4 }));
+    expect(await state()).toMatchObject({ state: "active", ended_by: null });
+    // The last unload with nothing after it ends the session.
+    await send(wireEvent("SESSION_END", { seq: 6 }));
+    expect(await state()).toMatchObject({ state: "ended", ended_by: "session_end_event" });
+    // An explicit end is for good: later events do not reopen it.
+    await p.client.post(`/sessions/${p.sessionId}/end`);
+    await send(wireEvent("PAGE_LOAD", { seq: 7 }));
+    expect(await state()).toMatchObject({ state: "ended", ended_by: "request" });
+  });
 });

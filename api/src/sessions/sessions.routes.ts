@@ -46,7 +46,7 @@ export function sessionRoutes({ sessions }: { sessions: SessionsService }) {
       tag: "sessions",
       summary: "A session's state",
       description:
-        "`state` is `ended` after POST /sessions/{id}/end, after a SESSION_END event, or when no event arrived for the idle timeout (FEEDLAB_SESSION_IDLE_MINUTES, default 30); `ended_by` says which.",
+        "`state` is `ended` after POST /sessions/{id}/end (for good), after a SESSION_END event that no event follows in `seq` order (every page unload sends one, and a reload goes on in the same session, so a later event makes it active again), or when no event arrived for the idle timeout (FEEDLAB_SESSION_IDLE_MINUTES, default 30); `ended_by` says which.",
       access: "participant",
       params: IdParams,
       responses: {

@@ -61,6 +61,28 @@ export function conditionsReached(c: Completion, progress: Progress, status: Exp
   return true;
 }
 
+/** The experiment's active post survey, as it stands for one participant. */
+export interface PostSurveyState {
+  /** The experiment has an active post survey. */
+  readonly active: boolean;
+  readonly answered: boolean;
+  readonly dismissed: boolean;
+}
+
+/**
+ * Whether a participant whose conditions are reached is finished (api.md, Validity rules): the
+ * active post survey comes first. With `after_post_survey` only an answer gets past it (it is served
+ * forced); otherwise an answer or a dismissal does. Without an active post survey, a rule that waits
+ * for one never finishes (a study cannot start so: readiness) and any other rule finishes at once.
+ */
+export function finishesStudy(c: Completion, post: PostSurveyState): boolean {
+  if (!post.active) return c.after_post_survey !== true;
+  return post.answered || (c.after_post_survey !== true && post.dismissed);
+}
+
+/** The post survey is served forced (it cannot be closed) when the completion rule waits for its answer. */
+export const postSurveyForced = (c: Completion | null): boolean => c?.after_post_survey === true;
+
 /** Fills a redirect URL's placeholders, each value URL-encoded; a value not captured becomes empty. */
 export function fillRedirect(template: string, values: Readonly<Record<string, string | undefined>>): string {
   return template.replace(PLACEHOLDER, (whole, name: string) =>

@@ -102,8 +102,11 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
 
     // The second session reaches the sessions condition: the post survey is due, not the
     // inter_session survey about the first session.
+    // The rule waits for the post survey's answer: it is served forced and cannot be dismissed.
     const second = await newSession(client);
-    expect(await pending(client, second)).toMatchObject({ survey: { id: post.id }, forced: false });
+    expect(await pending(client, second)).toMatchObject({ survey: { id: post.id }, forced: true });
+    const closed = await client.post(`/api/v1/surveys/${post.id}/dismissals`, { session_id: second });
+    expect([closed.status, codeOf(closed)]).toEqual([409, "survey_forced"]);
     expect((await me(client)).status).toBe("active");
     expect((await answer(client, post.id, second)).status).toBe(201);
 
@@ -120,6 +123,44 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     expect(csv.text).toMatch(/finished_at/);
     const row = csv.text.split("\n").find((line) => line.includes("prolific 1")) ?? "";
     expect(row).toMatch(/\d{4}-\d\d-\d\dT/); // finished_at is filled
+  });
+
+  it("shows no code before an active post survey is answered or dismissed when the rule has a code but does not wait for the survey", async () => {
+    // The common Prolific set-up: a session, then a completion code and a redirect.
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const post = await createSurvey(admin, experiment.id, { kind: "post", is_active: true });
+    await patch(experiment.id, {
+      completion: {
+        after_sessions: 1,
+        code: "PROLIFIC-1",
+        redirect_url: "https://example.org/done?cc={code}",
+      },
+    });
+    for (const [login, ends] of [
+      ["answers", "answer"],
+      ["closes", "dismiss"],
+    ] as const) {
+      const p = await joinParticipant(app, experiment.id, login);
+      expect(await pending(p.client, p.sessionId)).toMatchObject({ survey: { id: post.id }, forced: false });
+      expect(await me(p.client)).toMatchObject({ status: "active", completion: null });
+      const done =
+        ends === "answer"
+          ? await answer(p.client, post.id, p.sessionId)
+          : await p.client.post(`/api/v1/surveys/${post.id}/dismissals`, { session_id: p.sessionId });
+      expect(done.status).toBe(ends === "answer" ? 201 : 204);
+      expect(await me(p.client)).toMatchObject({
+        status: "finished",
+        completion: { code: "PROLIFIC-1", redirect_url: "https://example.org/done?cc=PROLIFIC-1" },
+      });
+    }
+  });
+
+  it("finishes a participant at once when the rule's conditions are reached and no post survey is active", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    await createSurvey(admin, experiment.id, { kind: "post", is_active: false });
+    await patch(experiment.id, { completion: { after_sessions: 1, code: "NO-SURVEY" } });
+    const p = await joinParticipant(app, experiment.id, "no-post");
+    expect(await me(p.client)).toMatchObject({ status: "finished", completion: { code: "NO-SURVEY" } });
   });
 
   it("finishes everyone on a completed study when the completion has no conditions", async () => {

@@ -10,7 +10,10 @@ import {
   consentRequired,
   consentVersion,
   fillRedirect,
+  finishesStudy,
+  type PostSurveyState,
   type Progress,
+  postSurveyForced,
 } from "./completion.ts";
 
 interface StudyRow {
@@ -43,9 +46,10 @@ const GATE_TTL_MS = 2000;
 
 /**
  * The study flow of api.md: consent, completion and the study states as they apply to one participant.
- * A participant is finished when the experiment's completion rule says so (all its conditions reached,
- * the post survey answered when it asks for one); this is checked when they ask (`/me`, the survey
- * dispatcher) and recorded once (`finished_at`).
+ * A participant is finished when the experiment's completion rule says so: all its conditions
+ * reached, then the active post survey answered (or dismissed, unless the rule waits for its answer:
+ * `finishesStudy`). This is checked when they ask (`/me`, the survey dispatcher) and recorded once
+ * (`finished_at`).
  *
  * `gateCacheMs`: how long the gate trusts what it read (default 2 s). Longer only where this process
  * makes every change of a study's status or a participant's consent (the embedded database).
@@ -95,13 +99,23 @@ export function createStudyService(
     return { sessions: Number(sessions[0]?.n ?? 0), feed_minutes: Math.round(minutes * 100) / 100 };
   }
 
-  /** Whether the participant answered the experiment's active post survey (false without one). */
-  async function postAnswered(experimentId: string, userId: string): Promise<boolean> {
-    const answered = await db("survey_responses as r")
-      .join("surveys as s", "s.id", "r.survey_id")
-      .where({ "s.experiment_id": experimentId, "s.kind": "post", "s.is_active": true, "r.user_id": userId })
-      .first("r.id");
-    return answered !== undefined;
+  /** The experiment's active post survey for the participant: whether there is one, answered or dismissed. */
+  async function postSurvey(experimentId: string, userId: string): Promise<PostSurveyState> {
+    const r = await db("surveys as s")
+      .where({ "s.experiment_id": experimentId, "s.kind": "post", "s.is_active": true })
+      .first<{ answered: boolean; dismissed: boolean } | undefined>(
+        db.raw(
+          "exists (select 1 from survey_responses r where r.survey_id = s.id and r.user_id = ?) as answered",
+          [userId],
+        ),
+        db.raw(
+          "exists (select 1 from survey_dismissals d where d.survey_id = s.id and d.user_id = ?) as dismissed",
+          [userId],
+        ),
+      );
+    return r
+      ? { active: true, answered: r.answered, dismissed: r.dismissed }
+      : { active: false, answered: false, dismissed: false };
   }
 
   /** Agreeing records both the time and the version, together. */
@@ -124,7 +138,7 @@ export function createStudyService(
         conditionsReached(completion, current, r.experiment_status));
     let finished = r.finished_at !== null;
     if (!finished && completion && reached && !consentPending(r)) {
-      finished = !completion.after_post_survey || (await postAnswered(r.experiment_id, r.user_id));
+      finished = finishesStudy(completion, await postSurvey(r.experiment_id, r.user_id));
       if (finished)
         await db("users").where({ id: r.user_id }).whereNull("finished_at").update({ finished_at: now() });
     }
@@ -178,10 +192,11 @@ export function createStudyService(
     /**
      * Whether the study has ended for the participant (the experiment is completed, their completion
      * conditions are reached, or they finished): the post survey is due then, and no inter-session
-     * survey follows it.
+     * survey follows it. `postForced`: the post survey is served forced (`after_post_survey`).
      */
-    async ended(userId: string): Promise<boolean> {
-      return (await evaluate(await row(userId), false)).reached;
+    async ended(userId: string): Promise<{ ended: boolean; postForced: boolean }> {
+      const { reached, completion } = await evaluate(await row(userId), false);
+      return { ended: reached, postForced: postSurveyForced(completion) };
     },
 
     /**

@@ -67,7 +67,9 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
      * The spec's pending-survey dispatcher (Participant: surveys). The first matching rule wins:
      * 1. an active pre survey the user has not answered -> forced;
      * 2. the study has ended for the participant (the experiment is completed, or its completion
-     *    conditions are reached: api.md, Study flow) and an active post survey is unanswered -> not forced;
+     *    conditions are reached: api.md, Study flow) and an active post survey is unanswered -> not
+     *    forced, unless the completion rule waits for its answer (`after_post_survey`: api.md, Validity
+     *    rules); the participant is not finished before that;
      * 3. unless the study has ended for them (a study-ending post survey is never followed by an
      *    inter-session one), an active inter_session survey, and the user's most recent session other
      *    than `sessionId` has no response of that survey about it -> not forced, about that session;
@@ -87,9 +89,9 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
       const post = byKind("post");
       const inter = byKind("inter_session");
       if (!post && !inter) return null;
-      const ended = await study.ended(p.userId);
+      const { ended, postForced } = await study.ended(p.userId);
       if (post && ended && !(await hasResponse(post.id, p.userId))) {
-        return { survey: presentSurvey(post), forced: false, about_session_id: null };
+        return { survey: presentSurvey(post), forced: postForced, about_session_id: null };
       }
 
       if (inter && !ended) {
@@ -125,6 +127,11 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
         throw conflict(
           "survey_forced",
           "A survey that must be answered before the study cannot be dismissed.",
+        );
+      if (survey.kind === "post" && (await study.ended(p.userId)).postForced)
+        throw conflict(
+          "survey_forced",
+          "This study finishes with an answer to its post survey: it cannot be dismissed.",
         );
       // The same dismissal again is kept once (a unique index: migration 026).
       await db("survey_dismissals")

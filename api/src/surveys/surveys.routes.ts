@@ -40,7 +40,10 @@ const unknownSurvey = error("Unknown survey");
 
 const CsvQuery = Type.Object({
   spreadsheet_safe: Type.Optional(
-    Type.Boolean({ description: "Prefix text a spreadsheet would run as a formula with an apostrophe" }),
+    Type.Boolean({
+      description:
+        "Prefix text a spreadsheet would run as a formula with an apostrophe (never a number such as -3); off by default: the file is exact",
+    }),
   ),
 });
 const SHAPE_RULES =

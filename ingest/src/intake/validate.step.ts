@@ -99,7 +99,7 @@ export function createEventValidator(): (raw: unknown) => EventCheck {
         ok: false,
         rejection: {
           code: "unknown_event_type",
-          message: `"${event.event_type}" is not one of the 33 event types.`,
+          message: `"${event.event_type}" is not one of the ${EVENT_TYPES.length} event types.`,
           field: "event_type",
         },
       };

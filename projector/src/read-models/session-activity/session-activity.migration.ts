@@ -63,4 +63,21 @@ export const sessionActivityMigrations: readonly Migration[] = [
       });
     },
   },
+  {
+    // Reloads (docs/events.md, Sessions): every page unload sends SESSION_END and the same session
+    // goes on after a reload, its `seq` carrying on. The highest `seq` of a SESSION_END tells whether
+    // the session ended there (no later event) or went on.
+    name: "projector/session-activity/004-end-seq",
+    async up(db) {
+      await db.schema.alterTable("session_activity", (t) => {
+        t.bigInteger("end_seq");
+      });
+      await requestRebuild(db, "session_activity");
+    },
+    async down(db) {
+      await db.schema.alterTable("session_activity", (t) => {
+        t.dropColumn("end_seq");
+      });
+    },
+  },
 ];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ALICE, AT, EXPERIMENT, logged } from "../../logged-event.fixture.ts";
 import { sessionActivityProjection, timestampFlag } from "./session-activity.projection.ts";
+import { endedBySessionEnd } from "./session-activity.queries.ts";
 
 describe("session activity projection", () => {
   it("counts each event of the session and widens its first and last times", () => {
@@ -17,15 +18,28 @@ describe("session activity projection", () => {
           last_event_at: "2026-11-24T12:00:00.000Z",
           last_received_at: "2026-11-24T12:00:00.100Z",
           max_seq: 3,
+          end_seq: null,
           ended_at: null,
         },
       },
     ]);
   });
 
-  it("marks the session ended when SESSION_END arrives, at its receive time", () => {
-    const [op] = sessionActivityProjection.project(logged("SESSION_END"), AT);
-    expect(op?.kind === "accumulate" && op.max?.ended_at).toBe("2026-11-24T12:00:00.100Z");
+  it("keeps the receive time and seq of the last SESSION_END", () => {
+    const [op] = sessionActivityProjection.project(logged("SESSION_END", { seq: 7 }), AT);
+    expect(op?.kind === "accumulate" && op.max).toMatchObject({
+      ended_at: "2026-11-24T12:00:00.100Z",
+      end_seq: 7,
+    });
+  });
+
+  it("counts a session ended by its SESSION_END only when no event follows it in seq order", () => {
+    const at = new Date("2026-11-24T12:00:00Z");
+    expect(endedBySessionEnd({ ended_at: at, end_seq: 7, max_seq: 7 })).toBe(true);
+    expect(endedBySessionEnd({ ended_at: at, end_seq: 7, max_seq: 8 })).toBe(false);
+    expect(endedBySessionEnd({ ended_at: null, end_seq: null, max_seq: 8 })).toBe(false);
+    // A client that numbers nothing: its SESSION_END ends the session, as before.
+    expect(endedBySessionEnd({ ended_at: at, end_seq: null, max_seq: null })).toBe(true);
   });
 
   it("counts an event without a client seq (a server-side or API client's) but not as numbered", () => {

@@ -9,6 +9,7 @@ export { FUTURE_TOLERANCE_MS, implausibleTime, STALE_TOLERANCE_MS, timestampFlag
  * Session activity: first and last event times, event count, highest sequence number and how many
  * events carried one (their difference is the session's gaps), explicit end, and the client's clock:
  * its offset (the least arrival less client time) and the events with an implausible client time.
+ * Whether a SESSION_END ended the session is read from it with `endedBySessionEnd`.
  */
 export const sessionActivityProjection: Projection = {
   name: "session_activity",
@@ -33,6 +34,8 @@ export const sessionActivityProjection: Projection = {
           last_event_at: e.timestamp,
           last_received_at: e.received_at,
           max_seq: e.seq,
+          // The last unload's arrival and `seq`: the session ended there unless a later event exists.
+          end_seq: e.event_type === "SESSION_END" ? e.seq : null,
           ended_at: e.event_type === "SESSION_END" ? e.received_at : null,
         },
       },

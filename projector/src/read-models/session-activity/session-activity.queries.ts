@@ -3,17 +3,49 @@ import type { Sql } from "@feedlab/ingest";
 export interface SessionActivity {
   readonly last_received_at: Date;
   readonly event_count: number;
+  /** When a SESSION_END ended the session (`endedBySessionEnd`), else null. */
   readonly ended_at: Date | null;
+}
+
+/**
+ * Whether a session's SESSION_END ended it (docs/events.md, Sessions). Every page unload sends one
+ * and a reload goes on in the same session with the next `seq`, so a session ended there only when
+ * no event follows its last SESSION_END in `seq` order (the unload beacon may arrive after the
+ * reloaded page's first events). A SESSION_END without `seq` (clients before 0.3) ends it.
+ */
+export function endedBySessionEnd(r: {
+  readonly ended_at: Date | null;
+  readonly end_seq: number | null;
+  readonly max_seq: number | null;
+}): boolean {
+  if (r.ended_at === null) return false;
+  return r.end_seq === null || r.max_seq === null || r.end_seq >= r.max_seq;
 }
 
 /** What the log says of a session so far: undefined when none of its events was projected yet. */
 export async function sessionActivity(sql: Sql, sessionId: string): Promise<SessionActivity | undefined> {
   const row = (await sql("session_activity")
     .where({ session_id: sessionId })
-    .first("last_received_at", "event_count", "ended_at")) as
-    | { last_received_at: Date; event_count: number | string; ended_at: Date | null }
+    .first("last_received_at", "event_count", "ended_at", "end_seq", "max_seq")) as
+    | {
+        last_received_at: Date;
+        event_count: number | string;
+        ended_at: Date | null;
+        end_seq: number | string | null;
+        max_seq: number | string | null;
+      }
     | undefined;
-  return row && { ...row, event_count: Number(row.event_count) };
+  if (!row) return undefined;
+  const ended = endedBySessionEnd({
+    ended_at: row.ended_at,
+    end_seq: row.end_seq === null ? null : Number(row.end_seq),
+    max_seq: row.max_seq === null ? null : Number(row.max_seq),
+  });
+  return {
+    last_received_at: row.last_received_at,
+    event_count: Number(row.event_count),
+    ended_at: ended ? row.ended_at : null,
+  };
 }
 
 /** One session's counts for data completeness. */

@@ -50,18 +50,18 @@ export const surveyApi = {
     ),
 
   /**
-   * Where the browser downloads the survey's responses (a streamed CSV attachment): the console asks
-   * for the spreadsheet-safe variant unless told otherwise (text that a spreadsheet would run as a
-   * formula gets a leading apostrophe).
+   * Where the browser downloads the survey's responses (a streamed CSV attachment): exact unless
+   * `safe` asks for the spreadsheet-safe variant ("for Excel": text that a spreadsheet would run as a
+   * formula gets a leading apostrophe; numbers never do).
    */
-  csvUrl: (id: string, safe = true) =>
+  csvUrl: (id: string, safe = false) =>
     `/api/v1/admin/surveys/${enc(id)}/responses/csv${safe ? "?spreadsheet_safe=true" : ""}`,
 
   /** When participants closed the survey without answering: who, which session, when. */
-  dismissalsCsvUrl: (id: string, safe = true) =>
+  dismissalsCsvUrl: (id: string, safe = false) =>
     `/api/v1/admin/surveys/${enc(id)}/dismissals.csv${safe ? "?spreadsheet_safe=true" : ""}`,
 
   /** The wide CSV: one row per response with the participant's arm, a column per question. */
-  wideCsvUrl: (id: string, safe = true) =>
+  wideCsvUrl: (id: string, safe = false) =>
     `/api/v1/admin/surveys/${enc(id)}/responses/wide.csv${safe ? "?spreadsheet_safe=true" : ""}`,
 };

@@ -149,6 +149,7 @@ export function canonicalAddress(value: string | undefined): string | null {
 export function clientOrigin(request: RequestOrigin, trusted: TrustCheck): ClientOrigin {
   let address = canonicalAddress(request.peer) ?? "unknown";
   let protocol: ClientOrigin["protocol"] = request.encrypted ? "https" : "http";
+  if (!trusted(address, 0)) return { address, protocol };
   const hops = reportedHops(request.headers);
   for (let hop = 0; trusted(address, hop); hop++) {
     const next = hops.pop();

@@ -12,6 +12,7 @@ export * from "./http/events.ts";
 export * from "./http/experiments.ts";
 export * from "./http/feed.ts";
 export * from "./http/groups.ts";
+export * from "./http/numbers.ts";
 export * from "./http/participants.ts";
 export * from "./http/recommenders.ts";
 export * from "./http/stats.ts";

@@ -1,11 +1,14 @@
-import { AuditEntry } from "@feedlab/schemas";
+import { AuditEntry, IntegerIn, SAFE_INTEGER_MAX } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
 import type { AuditService } from "./audit.service.ts";
 
 const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-  before: Type.Optional(Type.Integer({ minimum: 1, description: "An entry's cursor: older entries only" })),
+  // Cursors are the audit log's sequence numbers (a bigint column).
+  before: Type.Optional(
+    IntegerIn(1, SAFE_INTEGER_MAX, { description: "An entry's cursor: older entries only" }),
+  ),
 });
 
 export function auditRoutes({ audit }: { audit: AuditService }) {

@@ -4,6 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWithSession } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
+import {
+  cookieHeader,
+  createSampler,
+  encodeComponent as enc,
+  loadOpenApi,
+  type Operation,
+  type Sampler,
+} from "../../../test/harness/openapi.ts";
 
 /**
  * Every operation of the served OpenAPI document, sent generated and mutated requests as an admin, a
@@ -13,14 +21,6 @@ import { createStudy } from "../../../test/harness/fixtures.ts";
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
-
-type Schema = Record<string, unknown>;
-interface Operation {
-  readonly method: string;
-  readonly path: string;
-  readonly body: Schema | null;
-  readonly query: Schema[];
-}
 
 /** Tables whose rows a refused request must not change (the audit log records refusals on purpose). */
 const STATE_TABLES = [
@@ -57,92 +57,29 @@ describe("every route under fuzzing", () => {
   let app: TestApp;
   let admin: Client;
   let participantCookie: string;
-  let operations: Operation[];
-  let components: Record<string, Schema>;
+  let operations: readonly Operation[];
+  let sampler: Sampler;
   let ids: string[];
   beforeAll(async () => {
     app = await startTestApp("pglite");
     admin = await app.admin();
     const study = await createStudy(admin, { videoCount: 3, status: "running", weights: [1, 1] });
     const p = await joinWithSession(app.client(), study.experiment.id, "fuzzed");
-    participantCookie = [...p.client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    participantCookie = cookieHeader(p.client);
     ids = [study.experiment.id, p.userId, p.sessionId, study.videos[0]?.id ?? randomUUID(), randomUUID()];
-    const doc = (await admin.get<Record<string, unknown>>("/api/v1/openapi.json")).body as {
-      paths: Record<string, Record<string, Schema>>;
-      components?: { schemas?: Record<string, Schema> };
-    };
-    components = doc.components?.schemas ?? {};
-    operations = [];
-    for (const [path, methods] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(methods)) {
-        if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
-        const content = (op.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)
-          ?.content;
-        const params = (op.parameters as { in: string; schema: Schema; name: string }[] | undefined) ?? [];
-        operations.push({
-          method: method.toUpperCase(),
-          path,
-          body: content?.["application/json"]?.schema ?? null,
-          query: params.filter((q) => q.in === "query").map((q) => ({ ...q.schema, name: q.name })),
-        });
-      }
-    }
+    const doc = await loadOpenApi(admin);
+    operations = doc.operations;
+    sampler = createSampler(doc.components, ids);
   });
   afterAll(async () => {
     await app?.stop();
   });
 
-  const resolve = (s: Schema): Schema => {
-    const ref = s.$ref as string | undefined;
-    return ref ? (components[ref.replace("#/components/schemas/", "")] ?? {}) : s;
-  };
-
-  /** A value the schema accepts, more or less (the mutations take care of the rest). */
-  function sample(schema: Schema, r: () => number, depth = 0): unknown {
-    const s = resolve(schema);
-    if ("const" in s) return s.const;
-    if (Array.isArray(s.enum)) return s.enum[Math.floor(r() * s.enum.length)];
-    const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
-    if (alternatives?.length)
-      return sample(alternatives[Math.floor(r() * alternatives.length)] as Schema, r, depth);
-    if (Array.isArray(s.allOf))
-      return Object.assign({}, ...s.allOf.map((x) => sample(x as Schema, r, depth)));
-    const type = Array.isArray(s.type) ? s.type[0] : s.type;
-    switch (type) {
-      case "string":
-        if (s.format === "uuid") return ids[Math.floor(r() * ids.length)];
-        if (s.format === "date-time") return new Date(Date.UTC(2026, 10, 25)).toISOString();
-        if (s.format === "uri" || s.format === "url") return "https://example.org/a";
-        return "a".repeat(Math.max(1, Number(s.minLength ?? 1)));
-      case "integer":
-      case "number":
-        return Number(s.minimum ?? 1);
-      case "boolean":
-        return r() < 0.5;
-      case "null":
-        return null;
-      case "array":
-        return depth > 4 ? [] : [sample((s.items as Schema) ?? {}, r, depth + 1)];
-      case "object": {
-        if (depth > 5) return {};
-        const props = (s.properties as Record<string, Schema>) ?? {};
-        const required = new Set((s.required as string[]) ?? []);
-        return Object.fromEntries(
-          Object.entries(props)
-            .filter(([k]) => required.has(k) || r() < 0.5)
-            .map(([k, v]) => [k, sample(v, r, depth + 1)]),
-        );
-      }
-      default:
-        return {};
-    }
-  }
-
   const pick = <T>(xs: readonly T[], r: () => number): T => xs[Math.floor(r() * xs.length)] as T;
 
   /** The body to send: valid-ish, then one mutation. Bytes, so that bad UTF-8 can go too. */
   function body(op: Operation, r: () => number): { bytes: Buffer | null; type: string | null } {
-    const valid = op.body ? sample(op.body, r) : undefined;
+    const valid = op.body ? sampler.sample(op.body, r) : undefined;
     const json = (v: unknown) => ({ bytes: Buffer.from(JSON.stringify(v)), type: "application/json" });
     const record =
       valid && typeof valid === "object" && !Array.isArray(valid) ? (valid as Record<string, unknown>) : {};
@@ -180,15 +117,6 @@ describe("every route under fuzzing", () => {
     return pick(mutations, r)();
   }
 
-  /** Percent-encoded; a lone surrogate becomes the bytes of bad UTF-8, which a client may send too. */
-  const enc = (v: string): string => {
-    try {
-      return encodeURIComponent(v);
-    } catch {
-      return "%ED%A0%BD";
-    }
-  };
-
   function url(op: Operation, r: () => number): string {
     const path = op.path.replace(/\{[^}]+\}/g, () =>
       enc(r() < 0.7 ? String(pick(ids, r)) : String(pick(STRANGE_STRINGS.slice(0, 8), r))),
@@ -197,7 +125,7 @@ describe("every route under fuzzing", () => {
       .filter(() => r() < 0.6)
       .map(
         (q) =>
-          `${enc(String(q.name))}=${enc(String(r() < 0.6 ? sample(q, r) : pick(STRANGE_STRINGS.slice(0, 8), r)))}`,
+          `${enc(q.name)}=${enc(String(r() < 0.6 ? sampler.sample(q.schema, r) : pick(STRANGE_STRINGS.slice(0, 8), r)))}`,
       );
     return query.length > 0 ? `${path}?${query.join("&")}` : path;
   }
@@ -213,7 +141,7 @@ describe("every route under fuzzing", () => {
 
   it("answers every operation with a 2xx, 3xx or 4xx, errors in the error body, and stores nothing when it refuses", async () => {
     const r = mulberry32(SEED);
-    const adminCookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const adminCookie = cookieHeader(admin);
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let sent = 0;
@@ -265,10 +193,10 @@ describe("every route under fuzzing", () => {
     const huge = Buffer.alloc(50 * 1024 * 1024, 0x20);
     // Fresh ones: the fuzzing may have erased its participant or ended the admin's session.
     const fresh = await app.admin();
-    const adminCookie = [...fresh.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const adminCookie = cookieHeader(fresh);
     const study = await createStudy(fresh, { videoCount: 1, status: "running", weights: [1] });
     const joined = await joinWithSession(app.client(), study.experiment.id, "sends-too-much");
-    const participantCookie = [...joined.client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const participantCookie = cookieHeader(joined.client);
     for (const [path, cookie] of [
       ["/api/v1/events", participantCookie],
       ["/api/v1/admin/experiments", adminCookie],

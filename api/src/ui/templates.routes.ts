@@ -1,11 +1,14 @@
 import {
   ErrorBody,
   IdParams,
+  INT32_MAX,
+  IntegerIn,
   ParticipantUiTemplate,
   UiTemplate,
   UiTemplateCreate,
   UiTemplatePatch,
 } from "@feedlab/schemas";
+import { BLOCK_TYPES } from "@feedlab/schemas/ui/blocks.ts";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
 import { participantOf } from "../participants/participants.routes.ts";
@@ -30,7 +33,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       audit: "layout.create",
       tag: "ui",
       summary: "Create a UI template (a layout of one page: TSX code or a tree of blocks)",
-      description: `The server compiles a code template with the same compiler the console's editor runs; what does not compile is not stored. Sources up to ${MAX_SOURCE_CHARS} characters. A blocks template's tree is checked against the 19 blocks and compiled from its exported TSX.`,
+      description: `The server compiles a code template with the same compiler the console's editor runs; what does not compile is not stored. Sources up to ${MAX_SOURCE_CHARS} characters. A blocks template's tree is checked against the ${BLOCK_TYPES.length} blocks and compiled from its exported TSX.`,
       access: "admin",
       body: UiTemplateCreate,
       bodyLimitBytes: TEMPLATE_BODY_LIMIT,
@@ -166,7 +169,8 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       access: "participant",
       params: IdParams,
       body: Type.Object(
-        { message: Type.String({ maxLength: 4000 }), version: Type.Integer({ minimum: 1 }) },
+        // Template versions are an integer column.
+        { message: Type.String({ maxLength: 4000 }), version: IntegerIn(1, INT32_MAX) },
         { additionalProperties: false },
       ),
       responses: { 204: { description: "Recorded" }, 404: { description: "Not a template of the group" } },

@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
 import { EXPERIMENT_STATUSES } from "./enums.ts";
+import { NumberIn } from "./numbers.ts";
 
 export const ExperimentStatus = Type.Union(EXPERIMENT_STATUSES.map((s) => Type.Literal(s)));
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
@@ -32,9 +33,8 @@ export const Completion = Type.Object(
       }),
     ),
     after_feed_minutes: Type.Optional(
-      Type.Number({
-        exclusiveMinimum: 0,
-        maximum: 100_000,
+      // From a hundredth of a minute: the time on the pages is counted in hundredths of a minute.
+      NumberIn(0.01, 100_000, {
         description: "Reached after this many minutes on the feed and watch pages, over all sessions.",
       }),
     ),

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
+import { NumberIn } from "./numbers.ts";
 
 const Key = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -11,7 +12,13 @@ export type SurfaceConfig = Static<typeof SurfaceConfig>;
 export const RecommenderParams = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
-const Weight = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 });
+/**
+ * A group's share of new participants, relative to the other groups' weights. From a thousandth: a
+ * ratio finer than one to a billion would say nothing a study could observe.
+ */
+const Weight = NumberIn(0.001, 1_000_000, {
+  description: "Relative share of new participants (0.001 to 1000000; default 1)",
+});
 
 export const GroupCreate = Type.Object(
   {

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
+import { NumberIn } from "./numbers.ts";
 
 /** Keys of registered recommenders: 2 to 64 characters, lower-case letters, digits, `_` and `-`. */
 export const RECOMMENDER_KEY_PATTERN = "^[a-z][a-z0-9_-]{1,63}$";
@@ -27,9 +28,8 @@ const configFields = {
       "http:// or https:// endpoint called for each recommendation request; it must be reachable from the API processes. Credentials belong in headers, not in the URL.",
   }),
   method: stringEnum(["POST", "GET"] as const, "Default POST. With GET the body fields are query parameters"),
-  timeout_seconds: Type.Number({
-    exclusiveMinimum: 0,
-    maximum: 300,
+  // From a millisecond: no timer fires sooner.
+  timeout_seconds: NumberIn(0.001, 300, {
     description: "Total request timeout (connect, send, wait, read); default 5.0",
   }),
   headers: Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }), {

@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { SURVEY_KINDS } from "../surveys/shape.ts";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
+import { IntegerIn, NumberIn } from "./numbers.ts";
 
 export * from "../surveys/answers.ts";
 export * from "../surveys/shape.ts";
@@ -16,6 +17,11 @@ export const SURVEY_LIMITS = {
   questionTextLength: 2000,
   optionTextLength: 1000,
   textInputLength: 10_000,
+  /**
+   * Largest magnitude of an option's value: past any coding scheme, and the sum of a study's answers
+   * stays exact in a double.
+   */
+  optionValue: 1_000_000_000,
 } as const;
 
 /** Text without NUL characters, which PostgreSQL cannot store (a 422 instead of a 500). */
@@ -35,7 +41,7 @@ export const AnswerOption = Type.Object(
   {
     id: Text(SURVEY_LIMITS.idLength),
     text: Text(SURVEY_LIMITS.optionTextLength),
-    value: Type.Number({
+    value: NumberIn(-SURVEY_LIMITS.optionValue, SURVEY_LIMITS.optionValue, {
       description: "Analyst-defined numeric coding (Likert, ordinal; nominal may use 0).",
     }),
   },
@@ -43,15 +49,18 @@ export const AnswerOption = Type.Object(
 );
 export type AnswerOption = Static<typeof AnswerOption>;
 
+/** A count of options to choose: at most as many as a question may have. */
+const SelectCount = (description: string) => IntegerIn(0, SURVEY_LIMITS.optionsPerQuestion, { description });
+
 /** A question as sent by the admin. Shape rules (per type) are checked after this, as `invalid_survey`. */
 export const QuestionInput = Type.Object(
   {
     id: Text(SURVEY_LIMITS.idLength),
     text: Text(SURVEY_LIMITS.questionTextLength),
     type: QuestionType,
-    minSelect: Type.Optional(Nullable(Type.Integer({ description: "multi only: fewest options to choose" }))),
+    minSelect: Type.Optional(Nullable(SelectCount("multi only: fewest options to choose"))),
     maxSelect: Type.Optional(
-      Nullable(Type.Integer({ description: "multi only: most options to choose; 0 means no upper bound" })),
+      Nullable(SelectCount("multi only: most options to choose; 0 means no upper bound")),
     ),
     answers: Type.Array(AnswerOption, {
       maxItems: SURVEY_LIMITS.optionsPerQuestion,

@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { BLOCK_TYPES } from "../ui/blocks.ts";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { UI_DEVICES, UI_STYLES } from "./enums.ts";
 
@@ -21,7 +22,7 @@ const TemplatePage = Type.Unsafe<"feed" | "watch">({
 const TemplateType = Type.Unsafe<"code" | "blocks">({
   type: "string",
   enum: ["code", "blocks"],
-  description: "code: a TSX module; blocks: a tree of the 19 blocks",
+  description: `code: a TSX module; blocks: a tree of the ${BLOCK_TYPES.length} blocks`,
 });
 const TemplateName = Type.String({ minLength: 1, maxLength: 255, pattern: "^[^\\u0000]*$" });
 const TemplateSource = Type.String({

@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { VIDEO_TYPES } from "./enums.ts";
+import { IntegerIn, NumberIn, SAFE_INTEGER_MAX } from "./numbers.ts";
 
 /** An absolute http(s) URL or a path on this server (starting with `/`). */
 const Url = Type.String({ minLength: 1, maxLength: 2048, pattern: "^(https?://[^\\s]+|/[^\\s]*)$" });
@@ -31,8 +32,9 @@ const videoFields = {
   category: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
   description: Type.Optional(Nullable(Type.String({ maxLength: 20000 }))),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
-  duration_seconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }))),
-  view_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  duration_seconds: Type.Optional(Nullable(NumberIn(0, 1_000_000))),
+  // A bigint column.
+  view_count: Type.Optional(Nullable(IntegerIn(0, SAFE_INTEGER_MAX))),
   thumbnail_url: Type.Optional(Nullable(Url)),
   published_at: Type.Optional(Nullable(Timestamp)),
   comments: Type.Optional(Type.Array(Comment, { maxItems: 1000 })),

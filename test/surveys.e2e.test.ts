@@ -126,65 +126,86 @@ describe("the survey gate and the survey console in Chromium", () => {
     expect(await page.getByRole("dialog").count()).toBe(0);
   });
 
-  it("not forced: a post survey opens over the mounted feed, closes, stays hidden this session, returns next session", async () => {
-    // Given a running study whose participants are done after one session and the post survey,
+  it("not forced: a post survey opens over the mounted feed, and closing it finishes a participant whose rule does not wait for the answer", async () => {
+    // Given a running study whose participants are done after one session, with a code,
     const experiment = await study("running");
-    const survey = await createSurvey(api, experiment.id, { kind: "post", is_active: true });
+    await createSurvey(api, experiment.id, { kind: "post", is_active: true });
     await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
-      completion: { after_sessions: 1, after_post_survey: true },
+      completion: { after_sessions: 1, code: "CLOSED-1" },
     });
-    const context = await participantContext();
-    const page = await context.newPage();
+    const page = await (await participantContext()).newPage();
 
-    // when a participant joins,
+    // when a participant joins, the feed is mounted under a post survey that can be closed, and no
+    // code is shown before it (api.md, Validity rules).
     await page.goto(`${app.url}/join/${experiment.id}?login_id=post-1`);
     await page.waitForURL(`${app.url}/`);
-
-    // then the feed is mounted under a modal that can be closed.
     const dialog = page.getByRole("dialog", { name: "One last thing" });
     await dialog.waitFor();
     expect(await feedList(page).count()).toBe(1);
+    expect(await page.getByTestId("completion-code").count()).toBe(0);
     await saveScreenshot(page, "surveys-not-forced-modal");
+
+    // Closing it is recorded, which finishes the participant: the completion page follows.
     await dialog.getByRole("button", { name: "Close" }).click();
-    await dialog.waitFor({ state: "detached" });
+    await page.getByRole("heading", { name: "Thank you for taking part" }).waitFor();
+    expect(await page.getByTestId("completion-code").textContent()).toBe("CLOSED-1");
+    expect(await feedList(page).count()).toBe(0);
+  });
 
-    // Closed, it stays hidden on the next pages and reloads of the same session.
-    await feedList(page).getByRole("link").first().click();
-    await page.waitForURL(/\/watch\/[0-9a-f-]{36}$/);
-    const pendingCheck = page.waitForResponse((r) => r.url().includes("/api/v1/surveys/pending"));
-    await page.reload();
-    await pendingCheck;
-    await page.locator("video").waitFor();
-    await page.waitForTimeout(300);
-    expect(await page.getByRole("dialog").count()).toBe(0);
+  it("not forced: a closed survey stays hidden this session, returns the next, closes with Escape, and goes quietly on a 409", async () => {
+    const experiment = await study("running");
+    const survey = await createSurvey(api, experiment.id, { kind: "inter_session", is_active: true });
+    const context = await participantContext();
+    const first = await context.newPage();
+    await first.goto(`${app.url}/join/${experiment.id}?login_id=inter-closer`);
+    await feedList(first).waitFor();
 
-    // A new tab is a new session: the survey is asked again, and Escape closes it.
+    // The second session asks about the first; closed, it stays hidden on the next pages and reloads.
     const second = await context.newPage();
     await second.goto(`${app.url}/`);
-    const again = second.getByRole("dialog", { name: "One last thing" });
-    await again.waitFor();
-    await second.keyboard.press("Escape");
-    await again.waitFor({ state: "detached" });
+    const dialog = second.getByRole("dialog", { name: "About your last visit" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await feedList(second).getByRole("link").first().click();
+    await second.waitForURL(/\/watch\/[0-9a-f-]{36}$/);
+    const pendingCheck = second.waitForResponse((r) => r.url().includes("/api/v1/surveys/pending"));
+    await second.reload();
+    await pendingCheck;
+    await second.locator("video").waitFor();
+    await second.waitForTimeout(300);
+    expect(await second.getByRole("dialog").count()).toBe(0);
 
-    // A third tab: answered meanwhile elsewhere, the submit answers 409 and the modal goes quietly.
+    // A new tab is a new session: the survey is asked again (about the second), and Escape closes it.
     const third = await context.newPage();
     await third.goto(`${app.url}/`);
-    const last = third.getByRole("dialog", { name: "One last thing" });
+    const again = third.getByRole("dialog", { name: "About your last visit" });
+    await again.waitFor();
+    await third.keyboard.press("Escape");
+    await again.waitFor({ state: "detached" });
+
+    // A fourth tab asks about the third: answered meanwhile elsewhere, the submit answers 409 and the
+    // modal goes quietly.
+    const fourth = await context.newPage();
+    await fourth.goto(`${app.url}/`);
+    const last = fourth.getByRole("dialog", { name: "About your last visit" });
     await last.waitFor();
     await answerSample(last);
     const elsewhere = await context.request.post(`${app.url}/api/v1/surveys/${survey.id}/responses`, {
-      data: { session_id: await sessionIdOf(second), answers: sampleAnswers() },
+      data: {
+        session_id: await sessionIdOf(fourth),
+        about_session_id: await sessionIdOf(third),
+        answers: sampleAnswers(),
+      },
     });
     expect(elsewhere.status()).toBe(201);
-    const conflict = third.waitForResponse((r) => r.url().includes(`/surveys/${survey.id}/responses`));
+    const conflict = fourth.waitForResponse((r) => r.url().includes(`/surveys/${survey.id}/responses`));
     await last.getByRole("button", { name: "Submit" }).click();
     expect((await conflict).status()).toBe(409);
     await last.waitFor({ state: "detached" });
-    expect(await third.getByRole("alert").count()).toBe(0);
+    expect(await fourth.getByRole("alert").count()).toBe(0);
     expect(await responseCount(survey.id)).toBe(1);
-    // The answer (given elsewhere) finished the study: the page moves on to the completion page.
-    await third.getByRole("heading", { name: "Thank you for taking part" }).waitFor();
-    expect(await feedList(third).count()).toBe(0);
+    await feedList(fourth).waitFor();
   });
 
   it("inter-session: a new tab asks about the previous visit on the watch page, and playback waits", async () => {

@@ -25,7 +25,7 @@ const ExportQuery = Type.Object({
   spreadsheet_safe: Type.Optional(
     Type.Boolean({
       description:
-        "CSV only: text that a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return) gets a leading apostrophe (OWASP: CSV injection). A number written as text (`-3`, `+1`, `-0.5e3`) is never touched. Off by default, the console's downloads included (its \"For Excel\" box asks for it), so the file holds exactly what was stored.",
+        'CSV only: text that a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return) gets a leading apostrophe (OWASP: CSV injection). A number written as text (`-3`, `+1`, `-0.5e3`) is never touched. Off by default, the console\'s downloads included (its "For Excel" box asks for it), so the file holds exactly what was stored.',
     }),
   ),
   types: Type.Optional(Type.String({ description: "Comma-separated event types", maxLength: 2000 })),

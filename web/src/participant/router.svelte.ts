@@ -185,7 +185,10 @@ function resetFocus(): void {
 
 export const router = new ParticipantRouter();
 
-/** The post survey may finish the study: the page is loaded again to find out (api.md, Study flow). */
-export function onSurveyAnswered(kind: string): void {
+/**
+ * An answer to the post survey, or a recorded dismissal of it, may finish the study: the page is
+ * loaded again to find out (api.md, Validity rules).
+ */
+export function onSurveySettled(kind: string): void {
   if (kind === "post") void router.reload();
 }

@@ -1,4 +1,5 @@
 import type { ParticipantApi } from "../participant-api.ts";
+import { FAILURES_BEFORE_NOTICE, isRetriable, retryDelayMs } from "./pending-retry.ts";
 import { surveyApi } from "./survey-api.ts";
 import type { PendingSurvey } from "./types.ts";
 
@@ -36,16 +37,25 @@ function writeDismissed(keys: readonly string[]): void {
  * - submitting a response re-queries the dispatcher;
  * - a 409 on submit drops the modal quietly.
  *
- * The first check of a session blocks the gate (a forced survey must appear before the page mounts);
- * later checks, on every gate mount, refresh the answer in the background.
+ * The first check of a session blocks the gate (a forced survey must appear before the page mounts),
+ * and it fails closed: until the dispatcher has answered, the gate shows no page. A check that did not
+ * reach an answer (no network, a 5xx: see `isRetriable`) is tried again after 1, 2, 4 and 8 s; then the
+ * participant is told (`unreachable`) and it goes on every 10 s. A 4xx is an answer: nothing is due
+ * here (the page's loader shows the consent form, the paused notice, ...). Later checks, on every
+ * gate mount, refresh the answer in the background; one that fails keeps the last answer.
  */
-class PendingSurveys {
+export class PendingSurveys {
   /** The dispatcher's last answer for `sessionId`: undefined until the session's first check answers. */
   result = $state<PendingSurvey | null | undefined>(undefined);
   sessionId = $state<string | null>(null);
+  /** The session's first check has failed `FAILURES_BEFORE_NOTICE` times in a row (and goes on). */
+  unreachable = $state(false);
   #dismissed = $state<string[]>([]);
   #loaded = false;
   #sequence = 0;
+  /** Failed attempts in a row of the session's first check. */
+  #failures = 0;
+  #retry: ReturnType<typeof setTimeout> | null = null;
 
   /** The survey to show for `sessionId` now, or null (nothing due, dismissed, or not checked yet). */
   shownFor(sessionId: string): PendingSurvey | null {
@@ -58,26 +68,48 @@ class PendingSurveys {
     return this.sessionId !== sessionId || this.result === undefined;
   }
 
-  /** Asks the dispatcher again. A failure keeps the last answer (or shows nothing): the page stays usable. */
+  /** True while the first check of `sessionId` keeps failing, after its first retries. */
+  unreachableFor(sessionId: string): boolean {
+    return this.sessionId === sessionId && this.result === undefined && this.unreachable;
+  }
+
+  /**
+   * Asks the dispatcher again; resolves when this attempt is over. Any attempt replaces a retry that
+   * was waiting, so "Try again" and a page change ask at once.
+   */
   async check(client: ParticipantApi, sessionId: string): Promise<void> {
     if (!this.#loaded) {
       this.#dismissed = readDismissed();
       this.#loaded = true;
     }
+    this.#cancelRetry();
     if (this.sessionId !== sessionId) {
       this.sessionId = sessionId;
       this.result = undefined;
+      this.unreachable = false;
+      this.#failures = 0;
     }
     const sequence = ++this.#sequence;
+    // A newer check (or another session) may have answered meanwhile; only the latest counts.
+    const latest = () => sequence === this.#sequence && this.sessionId === sessionId;
     try {
       const result = await surveyApi.pending(client, sessionId);
-      // A newer check (or another session) may have answered meanwhile; only the latest counts.
-      if (sequence === this.#sequence && this.sessionId === sessionId) this.result = result ?? null;
+      if (!latest()) return;
+      this.result = result ?? null;
+      this.unreachable = false;
+      this.#failures = 0;
     } catch (error) {
+      if (!latest()) return;
       console.error("pending survey check failed", error);
-      if (sequence === this.#sequence && this.sessionId === sessionId && this.result === undefined) {
+      // A later check keeps the last answer: the page stays usable.
+      if (this.result !== undefined) return;
+      if (!isRetriable(error)) {
         this.result = null;
+        return;
       }
+      this.#failures += 1;
+      if (this.#failures >= FAILURES_BEFORE_NOTICE) this.unreachable = true;
+      this.#retry = setTimeout(() => void this.check(client, sessionId), retryDelayMs(this.#failures));
     }
   }
 
@@ -87,6 +119,12 @@ class PendingSurveys {
     if (this.#dismissed.includes(key)) return;
     this.#dismissed = [...this.#dismissed, key];
     writeDismissed(this.#dismissed);
+  }
+
+  #cancelRetry(): void {
+    if (this.#retry === null) return;
+    clearTimeout(this.#retry);
+    this.#retry = null;
   }
 }
 

@@ -4,6 +4,7 @@ import type { Video } from "../../../types.ts";
 import { useRuntime } from "../../context.ts";
 import { type MediaState, PlaybackTracker } from "../../tracking/playback.ts";
 import { listenForFullscreen, listenForShortcuts, type PlayerControls } from "./controls.ts";
+import { playbackState } from "./playback-state.ts";
 
 export interface PlayerProps {
   readonly video: Video;
@@ -55,6 +56,10 @@ export function NativePlayer({ video, autoplay = true, className }: PlayerProps)
       maxTickGapSec: 1,
     });
 
+    // The survey gate hears whether the element plays, and may pause it (a survey is open).
+    const state = playbackState.register(() => el.pause());
+    const report = () => state.report(!el.paused && !el.ended);
+
     let frame: number | null = null;
     const onFrame = () => {
       frame = null;
@@ -63,22 +68,34 @@ export function NativePlayer({ video, autoplay = true, className }: PlayerProps)
     };
     const on: Record<string, () => void> = {
       loadedmetadata: () => playback.ready(),
-      play: () => playback.play(),
+      play: () => {
+        playback.play();
+        report();
+      },
       playing: () => {
         playback.play();
         if (frame === null) frame = el.requestVideoFrameCallback?.(onFrame) ?? null;
+        report();
       },
-      pause: () => playback.pause(),
+      pause: () => {
+        playback.pause();
+        report();
+      },
+      emptied: report,
       timeupdate: () => playback.tick(),
       seeking: () => playback.seeking(),
       seeked: () => playback.seeked(),
-      ended: () => playback.ended(),
+      ended: () => {
+        playback.ended();
+        report();
+      },
       waiting: () => playback.waiting(),
       ratechange: () => playback.rateChanged(),
       volumechange: () => playback.volumeChanged(),
     };
     for (const [type, fn] of Object.entries(on)) el.addEventListener(type, fn);
     if (el.readyState >= 1) playback.ready();
+    report();
 
     const controls: PlayerControls = {
       togglePlay: () => (el.paused || el.ended ? void el.play().catch(() => undefined) : el.pause()),
@@ -112,6 +129,7 @@ export function NativePlayer({ video, autoplay = true, className }: PlayerProps)
 
     return () => {
       playback.dispose();
+      state.release();
       for (const [type, fn] of Object.entries(on)) el.removeEventListener(type, fn);
       if (frame !== null) el.cancelVideoFrameCallback?.(frame);
       unKeys();

@@ -23,12 +23,15 @@ export interface Observation {
   readonly muted: boolean;
 }
 
+/** Whether the participant is watching: playing, or stalled while playing (buffering). */
+export const playingIn = (o: Observation): boolean => o.state === "playing" || o.state === "buffering";
+
 /** The media state the tracker reads, from an observation (none yet: a paused player at 0). */
 export function mediaStateOf(o: Observation | null): MediaState {
   return {
     currentTime: o?.time ?? 0,
     duration: o?.duration ?? 0,
-    paused: o ? o.state !== "playing" && o.state !== "buffering" : true,
+    paused: o ? !playingIn(o) : true,
     ended: o?.state === "ended",
     playbackRate: o?.rate ?? 1,
     volume: o?.volume ?? 1,

@@ -8,7 +8,8 @@ import {
   toggleFullscreenOf,
 } from "./controls.ts";
 import type { PlayerProps } from "./native.tsx";
-import { derive, mediaStateOf, type Observation, pollInterval } from "./polled.ts";
+import { playbackState } from "./playback-state.ts";
+import { derive, mediaStateOf, type Observation, playingIn, pollInterval } from "./polled.ts";
 import { loadVimeoApi, type VimeoApiPlayer, vimeoIdOf } from "./vimeo-api.ts";
 
 export interface VimeoPlayerProps extends PlayerProps {
@@ -83,6 +84,9 @@ export function VimeoPlayer({ video, autoplay = true, className, pollMs, apiUrl 
     /** Buffering has no getter: the API's bufferstart/bufferend events say when. */
     let buffering = false;
 
+    // The survey gate hears whether the provider's player plays, and may pause it (a survey is open).
+    const state = playbackState.register(() => void player?.pause().catch(() => undefined));
+
     /** One reading at a time, in order; a reading asked for during one follows it. */
     const poll = (): Promise<void> => {
       if (!player || !live) return Promise.resolve();
@@ -97,6 +101,7 @@ export function VimeoPlayer({ video, autoplay = true, className, pollMs, apiUrl 
           const prev = last;
           last = now;
           derive(playback, prev, now, interval);
+          state.report(playingIn(now));
         })
         .catch((error: unknown) => console.error("feedlab: reading the Vimeo player failed", error))
         .finally(() => {
@@ -164,6 +169,7 @@ export function VimeoPlayer({ video, autoplay = true, className, pollMs, apiUrl 
     return () => {
       live = false;
       playback.dispose();
+      state.release();
       if (timer !== null) clearInterval(timer);
       for (const undo of cleanups) undo();
       if (runtime.player?.videoId === video.external_id) runtime.player = null;

@@ -8,7 +8,8 @@ import {
   toggleFullscreenOf,
 } from "./controls.ts";
 import type { PlayerProps } from "./native.tsx";
-import { derive, mediaStateOf, type Observation, pollInterval } from "./polled.ts";
+import { playbackState } from "./playback-state.ts";
+import { derive, mediaStateOf, type Observation, playingIn, pollInterval } from "./polled.ts";
 import { loadYouTubeApi, YT_STATE, type YTPlayer, youTubeIdOf } from "./youtube-api.ts";
 
 export interface YouTubePlayerProps extends PlayerProps {
@@ -79,6 +80,9 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
       maxTickGapSec: (2.5 * interval) / 1000,
     });
 
+    // The survey gate hears whether the provider's player plays, and may pause it (a survey is open).
+    const state = playbackState.register(() => player?.pauseVideo());
+
     const poll = () => {
       if (!player || !live) return;
       const now = observe(player);
@@ -89,6 +93,8 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
         last = now;
         polling = null;
       }
+      // After the reading is stored: a pause asked for here may call back into a new poll at once.
+      state.report(playingIn(now));
     };
 
     loadYouTubeApi(apiUrl)
@@ -150,6 +156,7 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
       poll();
       live = false;
       playback.dispose();
+      state.release();
       if (timer !== null) clearInterval(timer);
       for (const undo of cleanups) undo();
       if (runtime.player?.videoId === video.external_id) runtime.player = null;

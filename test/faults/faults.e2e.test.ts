@@ -343,7 +343,11 @@ describe("the scale-out deployment under faults (PostgreSQL + Kafka, separate AP
     expect(types.n).toBe(20);
   });
 
-  it("answers 503 while the broker is down and loses and doubles nothing once it is back", async () => {
+  it("answers 503 while the broker is down and loses and doubles nothing once it is back", {
+    // A broker of its own to start, then a whole deployment: about 40 s alone, three times that when
+    // the machine's two cores are shared with other work.
+    timeout: 300_000,
+  }, async () => {
     // A broker of this scenario's own, so stopping it touches no other test.
     const broker = await startKafka();
     try {

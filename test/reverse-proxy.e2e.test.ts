@@ -36,13 +36,7 @@ describe("Feedlab behind nginx over HTTPS (Chromium)", () => {
     proxy = await startTlsProxy({ port, upstream: app.url, bindAddress: PROXY_ADDRESS });
     // The study is set up past the proxy with a session from the service: the admin's own sign-in
     // through nginx is what a test below checks.
-    const principal = await app.runtime.services.auth.verifyAdmin(ADMIN.username, ADMIN.password);
-    if (!principal) throw new Error("the test admin is missing");
-    admin = app.client();
-    admin.cookies.set(
-      "feedlab_admin",
-      (await app.runtime.services.auth.issueAdminSession(principal.adminId)).token,
-    );
+    admin = await app.adminBySession();
     experimentId = (await createStudy(admin, { status: "running", videoCount: 3 })).experiment.id;
     browser = await launchBrowser();
   });

@@ -25,6 +25,11 @@ export interface TestApp {
   client(): Client;
   /** A client signed in as the admin. */
   admin(): Promise<Client>;
+  /**
+   * A client holding an admin session issued by the service itself, for settings whose sign-in this
+   * client cannot make (an https public URL reached over plain HTTP): the sign-in is what they test.
+   */
+  adminBySession(): Promise<Client>;
   /** Stops the server and keeps the database (to start another app on it, as after a restart). */
   restart(): Promise<TestApp>;
   stop(): Promise<void>;
@@ -124,6 +129,16 @@ async function boot(storage: TestStorage, backend: Backend, options: AppOptions)
       const c = new Client(url);
       const r = await c.post("/api/v1/auth/login", ADMIN);
       if (r.status !== 200) throw new Error(`admin login failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return c;
+    },
+    adminBySession: async () => {
+      const principal = await runtime.services.auth.verifyAdmin(ADMIN.username, ADMIN.password);
+      if (!principal) throw new Error("the test admin is missing");
+      const c = new Client(url);
+      c.cookies.set(
+        "feedlab_admin",
+        (await runtime.services.auth.issueAdminSession(principal.adminId)).token,
+      );
       return c;
     },
     restart: async () => {

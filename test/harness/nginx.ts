@@ -31,7 +31,8 @@ export interface TlsProxyOptions {
 
 /**
  * Runs nginx with the committed example configuration in front of a Feedlab server: the test's port,
- * upstream and a self-signed certificate replace the example's; nothing else changes.
+ * upstream and a self-signed certificate replace the example's, the port-80 redirect is left out, and
+ * nginx connects to Feedlab from `bindAddress`; every other line is the example's.
  */
 export async function startTlsProxy(options: TlsProxyOptions): Promise<TlsProxy> {
   const dir = mkdtempSync(path.join(tmpdir(), "feedlab-nginx-"));

@@ -29,13 +29,7 @@ describe("an https public URL without FEEDLAB_TRUST_PROXY", () => {
   beforeAll(async () => {
     app = await startTestApp("pglite", { env: { FEEDLAB_PUBLIC_URL: HTTPS_URL } });
     // Signing in is what this setting refuses: the admin's session comes from the service itself.
-    const principal = await app.runtime.services.auth.verifyAdmin(ADMIN.username, ADMIN.password);
-    if (!principal) throw new Error("the test admin is missing");
-    admin = app.client();
-    admin.cookies.set(
-      "feedlab_admin",
-      (await app.runtime.services.auth.issueAdminSession(principal.adminId)).token,
-    );
+    admin = await app.adminBySession();
   });
   afterAll(async () => {
     await app?.stop();

@@ -327,8 +327,32 @@ describe("a study from invitation to completion in Chromium", () => {
     await flow.getByRole("checkbox", { name: /Only after an answer to the post-study survey/ }).check();
     await flow.getByRole("button", { name: "Generate" }).click();
     await flow.getByRole("button", { name: "Use Prolific's" }).click();
+    // The completion page's delay: refused outside 0-60 on its field, then saved with the completion.
+    const delay = flow.getByLabel("Seconds on the completion page before the return link opens");
+    expect(await delay.inputValue()).toBe("5");
+    await delay.fill("61");
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    await flow.getByText("The seconds must be a whole number from 0 to 60.").waitFor();
+    expect(await delay.getAttribute("aria-invalid")).toBe("true");
+    await delay.fill("8");
     await flow.getByRole("button", { name: "Save consent and completion" }).click();
     await page.getByText("Consent and completion saved.").waitFor();
+
+    // Every study link starts with the server's public URL, and 127.0.0.1 is named as unreachable elsewhere.
+    const { public_url } = (await api.get<{ public_url: string }>("/api/v1/admin/settings")).body;
+    expect(public_url).toBe(app.url);
+    await flow
+      .getByRole("note")
+      .getByText(/other networks cannot open these links/)
+      .waitFor();
+    const participantsCard = page.getByRole("region", { name: "Participants" });
+    await participantsCard
+      .getByRole("note")
+      .getByText(/127\.0\.0\.1 is a loopback address/)
+      .waitFor();
+    const prefix = `${public_url}/join/${experiment.id}`;
+    for (const link of [flow.locator("code", { hasText: "/join/" }), participantsCard.locator("code")])
+      expect((await link.first().textContent())?.slice(0, prefix.length)).toBe(prefix);
 
     const saved = (await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body;
     expect(saved.consent_text).toBe(CONSENT);
@@ -337,6 +361,7 @@ describe("a study from invitation to completion in Chromium", () => {
       after_post_survey: true,
       code: expect.stringMatching(/^[A-Z2-9]{8}$/),
       redirect_url: `${PROLIFIC}?cc={code}`,
+      redirect_delay_s: 8,
     });
 
     // A redirect that is not a web address is named on its field.

@@ -68,6 +68,11 @@ export interface Config {
   /** Public origin used in printed links (`FEEDLAB_PUBLIC_URL`, default http://HOST:PORT). */
   readonly publicUrl: string;
   /**
+   * FEEDLAB_PUBLIC_URL was set. Otherwise `publicUrl` is the default http://HOST:PORT, whose port
+   * follows the one the server really listens on (PORT=0 picks a free one): see `effectivePublicUrl`.
+   */
+  readonly publicUrlSet: boolean;
+  /**
    * When session cookies are `Secure` (`FEEDLAB_SECURE_COOKIES`): `always` (1, and the default with an
    * https public URL: a request that did not arrive over HTTPS cannot sign in or join, 400
    * `insecure_request`), `over_https` (the default otherwise: when the request arrived over HTTPS) or
@@ -204,6 +209,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (logFormat !== logFormatRaw) problems.push("FEEDLAB_LOG_FORMAT must be json, pretty or auto");
 
   const displayHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  const publicUrlSet = str("FEEDLAB_PUBLIC_URL") !== undefined;
   const publicUrl = (str("FEEDLAB_PUBLIC_URL") ?? `http://${displayHost}:${port}`).replace(/\/+$/, "");
   if (!/^https?:\/\//.test(publicUrl))
     problems.push("FEEDLAB_PUBLIC_URL must start with http:// or https://");
@@ -250,6 +256,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     logFormat,
     publicUrl,
+    publicUrlSet,
     secureCookies,
     trustProxy,
     sessionIdleMinutes,

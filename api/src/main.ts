@@ -61,6 +61,8 @@ import { resultsRoutes } from "./results/results.routes.ts";
 import { createStatsService } from "./results/stats.service.ts";
 import { sessionRoutes } from "./sessions/sessions.routes.ts";
 import { createSessionsService } from "./sessions/sessions.service.ts";
+import { effectivePublicUrl, publicUrlNotice } from "./settings/public-url.ts";
+import { settingsRoutes } from "./settings/settings.routes.ts";
 import { createStudyService } from "./study/study.service.ts";
 import { createSurveyResponsesService } from "./surveys/responses.service.ts";
 import { surveyRoutes } from "./surveys/surveys.routes.ts";
@@ -385,6 +387,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     ...trainingRoutes(services),
     ...resultsRoutes(services),
     ...healthRoutes(services),
+    ...settingsRoutes({ config }),
   ];
   return createApp({
     log: rt.log,
@@ -561,7 +564,7 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
       );
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
-      const base = config.publicUrl.replace(`:${config.port}`, `:${port}`);
+      const base = effectivePublicUrl(config, port);
       out("");
       out(
         `Feedlab ${VERSION} is running (${rt.dbKind === "pglite" ? `embedded database in ${config.dataDir}` : "PostgreSQL"}).`,
@@ -581,6 +584,7 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
         out(`  Join link:      ${base}/join/${demo.experiment.id}?login_id=demo-participant-1`);
       }
       out(`  API reference:  ${base}/api/docs`);
+      for (const line of publicUrlNotice(base)) out(`  ${line}`);
       for (const line of proxyNotice(config)) out(`  ${line}`);
       out("");
     }

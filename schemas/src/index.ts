@@ -15,6 +15,7 @@ export * from "./http/groups.ts";
 export * from "./http/numbers.ts";
 export * from "./http/participants.ts";
 export * from "./http/recommenders.ts";
+export * from "./http/settings.ts";
 export * from "./http/stats.ts";
 export * from "./http/surveys.ts";
 export * from "./http/text.ts";

@@ -222,6 +222,34 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     expect([nul.status, codeOf(nul)]).toEqual([422, "validation_failed"]);
   });
 
+  it("takes a completion page delay from 0 to 60 s, defaults it to 5 s and refuses -1 and 61 naming the field", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const stored = async () =>
+      (await admin.get<{ completion: unknown }>(`/api/v1/admin/experiments/${experiment.id}`)).body
+        .completion;
+    for (const redirect_delay_s of [0, 60]) {
+      const r = await patch(experiment.id, { completion: { code: "DELAY", redirect_delay_s } });
+      expect([redirect_delay_s, r.status]).toEqual([redirect_delay_s, 200]);
+      expect(await stored()).toEqual({ code: "DELAY", redirect_delay_s });
+    }
+    for (const redirect_delay_s of [-1, 61, 2.5]) {
+      const r = await patch(experiment.id, { completion: { code: "DELAY", redirect_delay_s } });
+      expect([redirect_delay_s, r.status, codeOf(r)]).toEqual([redirect_delay_s, 422, "validation_failed"]);
+      expect(JSON.stringify(r.body)).toContain('"completion.redirect_delay_s"');
+    }
+    expect(await stored()).toEqual({ code: "DELAY", redirect_delay_s: 60 });
+
+    // Absent, the delay is 5 s: the rule is stored as given, the participant's completion page gets 5.
+    const rule = { after_sessions: 1, code: "DELAY", redirect_url: "https://example.org/done" };
+    expect((await patch(experiment.id, { completion: rule })).status).toBe(200);
+    expect(await stored()).toEqual(rule);
+    const p = await joinParticipant(app, experiment.id, "delayed");
+    expect(await me(p.client)).toMatchObject({
+      status: "finished",
+      completion: { code: "DELAY", redirect_url: "https://example.org/done", redirect_delay_s: 5 },
+    });
+  });
+
   it("lets an optional question be skipped and stores only the answers given", async () => {
     const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
     const survey = await createSurvey(admin, experiment.id, {

@@ -1,5 +1,5 @@
 import { participantMinutes } from "@feedlab/projector";
-import type { Completion, ExperimentStatus, Me } from "@feedlab/schemas";
+import { type Completion, type ExperimentStatus, type Me, REDIRECT_DELAY_DEFAULT_S } from "@feedlab/schemas";
 import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
@@ -175,6 +175,8 @@ export function createStudyService(
                       code: code ?? "",
                     })
                   : null,
+                // A completion stored before the field existed has none: the default applies.
+                redirect_delay_s: completion.redirect_delay_s ?? REDIRECT_DELAY_DEFAULT_S,
               }
             : null,
         consent: consentRequired(r.consent_text)

@@ -4,6 +4,12 @@
  */
 export const EXPERIMENT_STATUSES = ["draft", "running", "paused", "completed"] as const;
 
+/**
+ * How long the completion page shows the code before it sends the participant to the return link, when
+ * the completion does not say (api.md, "Validity rules (wave 3)": `completion.redirect_delay_s`).
+ */
+export const REDIRECT_DELAY_DEFAULT_S = 5;
+
 export const VIDEO_TYPES = ["native", "youtube", "vimeo"] as const;
 export type VideoType = (typeof VIDEO_TYPES)[number];
 

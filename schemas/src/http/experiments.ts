@@ -1,7 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
-import { EXPERIMENT_STATUSES } from "./enums.ts";
-import { NumberIn } from "./numbers.ts";
+import { EXPERIMENT_STATUSES, REDIRECT_DELAY_DEFAULT_S } from "./enums.ts";
+import { IntegerIn, NumberIn } from "./numbers.ts";
 
 export const ExperimentStatus = Type.Union(EXPERIMENT_STATUSES.map((s) => Type.Literal(s)));
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
@@ -58,6 +58,13 @@ export const Completion = Type.Object(
         pattern: NO_NUL,
         description:
           "http(s) URL the participant is sent to once finished, after their events are stored; may hold {login_id}, {code} and the recruiting parameters ({PROLIFIC_PID}, {STUDY_ID}, {SESSION_ID}, {workerId}, {assignmentId}, {hitId}).",
+      }),
+    ),
+    redirect_delay_s: Type.Optional(
+      IntegerIn(0, 60, {
+        default: REDIRECT_DELAY_DEFAULT_S,
+        description:
+          "Seconds the completion page shows the code, its copy button and a Return button before it goes to redirect_url (and only once the participant's last events are stored); 0 goes as soon as they are. A finished participant who comes back sees the page again.",
       }),
     ),
   },

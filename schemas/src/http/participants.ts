@@ -3,6 +3,7 @@ import { Timestamp, Uuid } from "./common.ts";
 import { RECRUITING_PARAMETERS } from "./enums.ts";
 import { ExperimentStatus } from "./experiments.ts";
 import { SurfaceConfig } from "./groups.ts";
+import { IntegerIn } from "./numbers.ts";
 
 const LoginId = Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$" });
 
@@ -89,6 +90,9 @@ export const Me = Type.Object({
     Type.Object({
       code: Type.Union([Type.String(), Type.Null()]),
       redirect_url: Type.Union([Type.String(), Type.Null()]),
+      redirect_delay_s: IntegerIn(0, 60, {
+        description: "Seconds the completion page shows the code before going to redirect_url",
+      }),
     }),
     Type.Null(),
   ]),

@@ -8,6 +8,7 @@ import { ApiError, errorFromResponse, type Fetch, ParticipantApi } from "./parti
 import type {
   AddParticipantRequest,
   AdminAccount,
+  AdminSettings,
   AdminUser,
   ArmChange,
   AuditEntry,
@@ -288,6 +289,11 @@ export class ApiClient extends ParticipantApi {
 
   deleteVideo(id: string): Promise<void> {
     return this.request("DELETE", `/api/v1/admin/videos/${enc(id)}`);
+  }
+
+  /** The public URL study links are built from, and whether participants elsewhere can open it. */
+  settings(): Promise<AdminSettings> {
+    return this.request("GET", "/api/v1/admin/settings");
   }
 
   /** The largest upload accepted, and where uploads are kept. */

@@ -8,6 +8,7 @@ import type { FeedQuery as ServerFeedQuery } from "@feedlab/schemas";
 export type {
   AdminAccount,
   AdminMe as AdminUser,
+  AdminSettings,
   ArmChange,
   AuditEntry,
   Caption as VideoCaption,

@@ -1,0 +1,124 @@
+import type { Experiment, Video } from "@feedlab/schemas";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
+
+const PROLIFIC = "https://app.prolific.com/submissions/complete";
+
+/** api.md, "Validity rules (wave 3)": `completion.redirect_delay_s` keeps the code on screen before the redirect. */
+describe("the completion page in Chromium", () => {
+  let app: TestApp;
+  let browser: Browser;
+  let api: Client;
+  let videos: Video[];
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    browser = await launchBrowser();
+    api = await app.admin();
+    videos = await addDemoVideos(api, "completion-e2e", "Completion test video");
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await app?.stop();
+  });
+
+  /** A running study whose participants finish at once (one session, no post survey). */
+  async function finishingStudy(name: string, redirectDelay: number): Promise<Experiment> {
+    const experiment = await createArmStudy(api, name, videos);
+    const patched = await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      completion: {
+        after_sessions: 1,
+        code: "K7M2QX9P",
+        redirect_url: `${PROLIFIC}?cc={code}`,
+        redirect_delay_s: redirectDelay,
+      },
+    });
+    expect(patched.status).toBe(200);
+    return experiment;
+  }
+
+  /** A participant's browser whose recruiting site answers locally; `arrivals` holds when each visit came. */
+  async function participant(errors: string[]) {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const arrivals: { url: string; at: number }[] = [];
+    await context.route(`${PROLIFIC}**`, async (route) => {
+      arrivals.push({ url: route.request().url(), at: Date.now() });
+      await route.fulfill({ status: 200, contentType: "text/html", body: "<title>Prolific</title>" });
+    });
+    const page = await context.newPage();
+    page.on("pageerror", (error) => errors.push(error.message));
+    return { page, arrivals };
+  }
+
+  const returnButton = (page: Page) => page.getByRole("link", { name: "Return to the study site" });
+  const countdown = (page: Page) =>
+    page.getByRole("status").filter({ hasText: /Returning you to the study site in \d+ s/ });
+
+  it("keeps the code, its copy button and the Return button on screen for the delay, then redirects", async () => {
+    const experiment = await finishingStudy("Three seconds", 3);
+    const errors: string[] = [];
+    const { page, arrivals } = await participant(errors);
+    const started = Date.now();
+    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-3`);
+
+    await page.getByRole("heading", { name: "Thank you for taking part" }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("completion-code").textContent()).toBe("K7M2QX9P");
+    expect(arrivals).toEqual([]);
+    await page.getByRole("button", { name: "Copy the completion code" }).waitFor();
+    expect(await returnButton(page).getAttribute("href")).toBe(`${PROLIFIC}?cc=K7M2QX9P`);
+    await countdown(page).waitFor();
+    await page.getByText(/keep this code/).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "completion-page-countdown");
+
+    // A second later the participant is still on the page (a 3 s delay).
+    await page.waitForTimeout(1000);
+    expect(arrivals).toEqual([]);
+    expect(await page.getByTestId("completion-code").isVisible()).toBe(true);
+
+    // Then the redirect, never before the delay has passed since the page was opened.
+    await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
+    expect(arrivals.map((a) => a.url)).toEqual([`${PROLIFIC}?cc=K7M2QX9P`]);
+    expect((arrivals[0]?.at ?? 0) - started).toBeGreaterThanOrEqual(3000);
+    expect(errors).toEqual([]);
+  });
+
+  it("redirects as soon as the last events are stored when the delay is 0", async () => {
+    const experiment = await finishingStudy("No delay", 0);
+    const errors: string[] = [];
+    const { page, arrivals } = await participant(errors);
+    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-0`);
+    await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
+    expect(arrivals.map((a) => a.url)).toEqual([`${PROLIFIC}?cc=K7M2QX9P`]);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a finished participant who comes back the completion page again, with the Return button usable at once", async () => {
+    const experiment = await finishingStudy("Coming back", 3);
+    const errors: string[] = [];
+    const { page, arrivals } = await participant(errors);
+    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-back`);
+    await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
+    expect(arrivals).toHaveLength(1);
+
+    // Back on the study site (a new visit): the page again, counting down, not an instant redirect.
+    await page.goto(`${app.url}/`);
+    await page.getByRole("heading", { name: "Thank you for taking part" }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("completion-code").textContent()).toBe("K7M2QX9P");
+    await countdown(page).waitFor();
+    expect(arrivals).toHaveLength(1);
+
+    // The Return button does not wait for the count.
+    await returnButton(page).click();
+    await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
+    expect(arrivals.map((a) => a.url)).toEqual([`${PROLIFIC}?cc=K7M2QX9P`, `${PROLIFIC}?cc=K7M2QX9P`]);
+    expect(errors).toEqual([]);
+  });
+});

@@ -27,7 +27,9 @@ describe("whether participants elsewhere can open links built on the public URL"
     const { reachable, problem } = publicUrlReachability(url);
     expect(reachable).toBe(false);
     expect(problem).toContain(why);
-    expect(problem).toMatch(/Set FEEDLAB_PUBLIC_URL .*HOST=0\.0\.0\.0 or a proxy in front: docs\/deploy\.md/);
+    expect(problem).toMatch(
+      /Set FEEDLAB_PUBLIC_URL .*FEEDLAB_TRUST_PROXY.*HOST=0\.0\.0\.0.*docs\/deploy\.md/,
+    );
   });
 
   it.each([
@@ -66,7 +68,9 @@ describe("what the server says at start about its public URL", () => {
   it("names why and what to set when the public URL is a loopback address", () => {
     const lines = publicUrlNotice("http://127.0.0.1:8080");
     expect(lines[0]).toMatch(/^Public URL: +127\.0\.0\.1 is a loopback address/);
-    expect(lines.join("\n")).toMatch(/FEEDLAB_PUBLIC_URL[\s\S]*HOST=0\.0\.0\.0[\s\S]*docs\/deploy\.md/);
+    expect(lines.join("\n")).toMatch(
+      /FEEDLAB_PUBLIC_URL[\s\S]*FEEDLAB_TRUST_PROXY[\s\S]*HOST=0\.0\.0\.0[\s\S]*docs\/deploy\.md/,
+    );
   });
 
   it("says nothing when the public URL is a public name", () => {

@@ -70,7 +70,7 @@ const WHY: Record<Unreachable, (host: string) => string> = {
 
 /** What the researcher must do about an unreachable public URL (README "Configuration", docs/deploy.md). */
 const REMEDY =
-  "Set FEEDLAB_PUBLIC_URL to the address participants open, and HOST=0.0.0.0 or a proxy in front: docs/deploy.md.";
+  "Set FEEDLAB_PUBLIC_URL to the address participants open: behind an HTTPS proxy with FEEDLAB_TRUST_PROXY, or with HOST=0.0.0.0 on a network without one (docs/deploy.md).";
 
 /** Whether participants elsewhere can open links built on the public URL, and if not, why and what to do. */
 export function publicUrlReachability(url: string): { reachable: boolean; problem: string | null } {
@@ -86,7 +86,7 @@ export function publicUrlNotice(url: string): string[] {
   return [
     `Public URL:     ${WHY[unreachable.why](unreachable.host)}`,
     "                Recruiting platforms and participants elsewhere cannot open its study links:",
-    "                set FEEDLAB_PUBLIC_URL to the address participants open, and HOST=0.0.0.0",
-    "                or a proxy in front (docs/deploy.md)",
+    "                set FEEDLAB_PUBLIC_URL to the address participants open: behind an HTTPS proxy",
+    "                with FEEDLAB_TRUST_PROXY, or with HOST=0.0.0.0 on a network without one (docs/deploy.md)",
   ];
 }

@@ -8,7 +8,7 @@ import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
 
 const PROLIFIC = "https://app.prolific.com/submissions/complete";
 
-/** api.md, "Validity rules (wave 3)": `completion.redirect_delay_s` keeps the code on screen before the redirect. */
+/** api.md, "Console and exports (wave 3)": `completion.redirect_delay_s` keeps the code on screen before the redirect. */
 describe("the completion page in Chromium", () => {
   let app: TestApp;
   let browser: Browser;

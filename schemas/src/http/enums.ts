@@ -6,7 +6,7 @@ export const EXPERIMENT_STATUSES = ["draft", "running", "paused", "completed"] a
 
 /**
  * How long the completion page shows the code before it sends the participant to the return link, when
- * the completion does not say (api.md, "Validity rules (wave 3)": `completion.redirect_delay_s`).
+ * the completion does not say (api.md, "Console and exports (wave 3)": `completion.redirect_delay_s`).
  */
 export const REDIRECT_DELAY_DEFAULT_S = 5;
 

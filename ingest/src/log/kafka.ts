@@ -495,6 +495,9 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     return new Map(offsets.map((o) => [o.partition, Number(o.high) - 1]));
   }
 
+  /** How long a consumer that crashed for good waits before it starts again. */
+  const CONSUMER_RESTART_MS = 2000;
+
   function subscribe(sub: SubscribeOptions): Subscription {
     // One consumer group per topic and consumer name, so deployments (and tests) sharing a cluster stay apart.
     const consumer = kafka.consumer({
@@ -508,7 +511,29 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     });
     consumers.add(consumer);
     let stopped = false;
-    const started = (async () => {
+    let restartTimer: ReturnType<typeof setTimeout> | null = null;
+    // kafkajs restarts a consumer that crashed on a retriable error itself; one that ran out of
+    // tries (a broker away for longer than its retries: "Failed to find group coordinator") it only
+    // disconnects. Started again here until it runs, so an outage never stops the projection for good.
+    const restartLater = () => {
+      if (stopped || restartTimer) return;
+      restartTimer = setTimeout(() => {
+        restartTimer = null;
+        if (!stopped) started = start();
+      }, CONSUMER_RESTART_MS);
+    };
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || stopped) return;
+      sub.onError?.(payload.error);
+      restartLater();
+    });
+    const start = () =>
+      run().catch((err) => {
+        if (stopped) return;
+        sub.onError?.(err);
+        restartLater();
+      });
+    const run = async () => {
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning: true });
       // Where to resume: Kafka's committed offsets, which this consumer commits only after the
@@ -536,12 +561,12 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
           }
         },
       });
-    })().catch((err) => {
-      if (!stopped) sub.onError?.(err);
-    });
+    };
+    let started = start();
     return {
       stop: async () => {
         stopped = true;
+        if (restartTimer) clearTimeout(restartTimer);
         await started;
         await consumer.disconnect();
         consumers.delete(consumer);

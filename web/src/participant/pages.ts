@@ -104,7 +104,11 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
   let me: ParticipantMe;
   let sessionId: string;
   try {
-    [me, sessionId] = await Promise.all([api.participantMe(), participantSession.ensure(api)]);
+    // The session first: a completion rule counts it (after_sessions), so `me` must see it, or the
+    // visit that finishes the study would show the feed or the completion page depending on which
+    // request the server answered first. Only a session's first page waits for the registration.
+    sessionId = await participantSession.ensure(api);
+    me = await api.participantMe();
   } catch (error) {
     // No participant cookie (401), or an admin cookie instead of one (403): the visitor has not joined.
     if (isApiError(error, 401) || isApiError(error, 403)) return null;

@@ -5,106 +5,8 @@ import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
 import { createParticipantStudy } from "./harness/participant.ts";
 import { providerAction, serveProviderScript } from "./harness/provider.ts";
+import { vimeoStandIn, youtubeStandIn } from "./harness/provider-stand-ins.ts";
 import { createSurvey } from "./harness/surveys.ts";
-
-/**
- * Stand-ins of the providers' player APIs, served locally (the network is closed): just what the
- * adapters read, with a clock and a play/pause state. `__fakeYT` and `__fakeVimeo` act like a
- * participant (or the provider's own autoplay) using the controls inside the provider's iframe, which
- * the page cannot see; `reads` counts the adapter's readings of the state.
- */
-const FAKE_YOUTUBE_API = `
-(function () {
-  var players = [];
-  var reads = 0;
-  function Player(el, opts) {
-    var target = typeof el === "string" ? document.getElementById(el) : el;
-    this.frame = document.createElement("div");
-    this.frame.setAttribute("data-fake-youtube", opts.videoId);
-    this.frame.style.cssText = "width:100%;height:100%;background:#202124;color:#fff;display:grid;place-items:center";
-    this.frame.textContent = "Stand-in YouTube player";
-    target.replaceWith(this.frame);
-    this.events = opts.events || {};
-    this.state = -1; this.time = 0; this.base = performance.now();
-    var self = this;
-    players.push(this);
-    setTimeout(function () {
-      if (self.events.onReady) self.events.onReady({ target: self });
-      if (opts.playerVars && opts.playerVars.autoplay) self.playVideo();
-    }, 50);
-  }
-  var P = Player.prototype;
-  P.now = function () { return this.state === 1 ? this.time + (performance.now() - this.base) / 1000 : this.time; };
-  P.setState = function (s) {
-    this.time = this.now(); this.base = performance.now(); this.state = s;
-    if (this.events.onStateChange) this.events.onStateChange({ data: s, target: this });
-  };
-  P.playVideo = function () { this.setState(1); };
-  P.pauseVideo = function () { this.setState(2); };
-  P.seekTo = function (s) { this.time = s; this.base = performance.now(); };
-  P.getCurrentTime = function () { return this.now(); };
-  P.getDuration = function () { return 600; };
-  P.getPlayerState = function () { reads++; return this.state; };
-  P.getVolume = function () { return 100; };
-  P.setVolume = function () {};
-  P.isMuted = function () { return false; };
-  P.mute = function () {};
-  P.unMute = function () {};
-  P.getPlaybackRate = function () { return 1; };
-  P.setPlaybackRate = function () {};
-  P.destroy = function () { this.frame.remove(); };
-  window.YT = { Player: Player, PlayerState: { UNSTARTED: -1, ENDED: 0, PLAYING: 1, PAUSED: 2, BUFFERING: 3, CUED: 5 } };
-  function current() { return players[players.length - 1]; }
-  window.__fakeYT = {
-    playing: function () { return !!current() && current().state === 1; },
-    reads: function () { return reads; },
-    play: function () { current().playVideo(); },
-    pause: function () { current().pauseVideo(); },
-  };
-  setTimeout(function () { if (window.onYouTubeIframeAPIReady) window.onYouTubeIframeAPIReady(); }, 0);
-})();
-`;
-
-const FAKE_VIMEO_API = `
-(function () {
-  var players = [];
-  var reads = 0;
-  function Player(iframe) {
-    this.handlers = {};
-    this.playing = false; this.time = 0; this.base = performance.now();
-    var self = this;
-    players.push(this);
-    this.readyPromise = new Promise(function (resolve) { setTimeout(resolve, 50); }).then(function () {
-      if (/autoplay=1/.test(iframe.src)) self.play();
-    });
-  }
-  var P = Player.prototype;
-  P.now = function () { return this.playing ? this.time + (performance.now() - this.base) / 1000 : this.time; };
-  P.emit = function (name) { (this.handlers[name] || []).forEach(function (cb) { cb({}); }); };
-  P.on = function (name, cb) { (this.handlers[name] = this.handlers[name] || []).push(cb); };
-  P.ready = function () { return this.readyPromise; };
-  P.play = function () { this.time = this.now(); this.base = performance.now(); this.playing = true; this.emit("play"); return Promise.resolve(); };
-  P.pause = function () { this.time = this.now(); this.base = performance.now(); this.playing = false; this.emit("pause"); return Promise.resolve(); };
-  P.setCurrentTime = function (s) { this.time = s; this.base = performance.now(); return Promise.resolve(s); };
-  P.getCurrentTime = function () { reads++; return Promise.resolve(this.now()); };
-  P.getDuration = function () { return Promise.resolve(600); };
-  P.getPaused = function () { return Promise.resolve(!this.playing); };
-  P.getEnded = function () { return Promise.resolve(false); };
-  P.getVolume = function () { return Promise.resolve(1); };
-  P.setVolume = function (v) { return Promise.resolve(v); };
-  P.getPlaybackRate = function () { return Promise.resolve(1); };
-  P.setPlaybackRate = function (r) { return Promise.resolve(r); };
-  P.destroy = function () { return Promise.resolve(); };
-  window.Vimeo = { Player: Player };
-  function current() { return players[players.length - 1]; }
-  window.__fakeVimeo = {
-    playing: function () { return !!current() && current().playing; },
-    reads: function () { return reads; },
-    play: function () { current().play(); },
-    pause: function () { current().pause(); },
-  };
-})();
-`;
 
 /** How the test reads and drives one kind of player, as a participant would. */
 interface PlayerDriver {
@@ -126,12 +28,13 @@ function providerDriver(hooks: string): PlayerDriver {
       await page.evaluate((h) => (window as unknown as Record<string, { pause(): void }>)[h]?.pause(), hooks);
     },
     readings: async (page, n) => {
-      const read = (h: string) => (window as unknown as Record<string, { reads(): number }>)[h]?.reads() ?? 0;
+      const read = (h: string) =>
+        (window as unknown as Record<string, { readCount(): number }>)[h]?.readCount() ?? 0;
       const from = await page.evaluate(read, hooks);
       await page.waitForFunction(
         ([h, target]) => {
-          const fake = (window as unknown as Record<string, { reads(): number }>)[h as string];
-          return (fake?.reads() ?? 0) >= (target as number);
+          const fake = (window as unknown as Record<string, { readCount(): number }>)[h as string];
+          return (fake?.readCount() ?? 0) >= (target as number);
         },
         [hooks, from + n] as const,
       );
@@ -168,8 +71,8 @@ describe("surveys never open over playback, whatever player plays (Chromium)", (
   beforeAll(async () => {
     app = await startTestApp("pglite");
     api = await app.admin();
-    youtube = await serveProviderScript("/iframe_api", FAKE_YOUTUBE_API);
-    vimeo = await serveProviderScript("/api/player.js", FAKE_VIMEO_API);
+    youtube = await serveProviderScript("/iframe_api", youtubeStandIn(600));
+    vimeo = await serveProviderScript("/api/player.js", vimeoStandIn(600));
     // Autoplay without a gesture, so the native player really starts on its own too.
     browser = await launchBrowser({ args: ["--autoplay-policy=no-user-gesture-required"] });
   });

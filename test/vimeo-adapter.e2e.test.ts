@@ -11,84 +11,7 @@ import {
   startRecordingProxy,
 } from "./harness/participant.ts";
 import { providerAction, serveProviderScript } from "./harness/provider.ts";
-
-/**
- * A stand-in of Vimeo's Player API (player.js): `Vimeo.Player(iframe)` with promise getters, `on`
- * for the API's events, and a clock, states, volume and rate. `__fakeVimeo` hooks act like a
- * participant using the controls inside the provider's iframe; `quietSeek` moves the playhead
- * without an event, which only polling can notice. It records when the adapter reads the state.
- */
-const FAKE_PLAYER_API = `
-(function () {
-  var players = [];
-  var reads = [];
-  function Player(iframe) {
-    this.iframe = iframe;
-    this.handlers = {};
-    this.playing = false; this.ended = false; this.time = 0; this.base = performance.now();
-    this.rate = 1; this.volume = 1; this.duration = 30;
-    var self = this;
-    players.push(this);
-    this.readyPromise = new Promise(function (resolve) { setTimeout(resolve, 50); }).then(function () {
-      if (/autoplay=1/.test(iframe.src)) self.play();
-    });
-    this.ender = setInterval(function () {
-      if (self.playing && self.now() >= self.duration) {
-        self.time = self.duration; self.playing = false; self.ended = true;
-        self.emit("ended", { seconds: self.duration, duration: self.duration, percent: 1 });
-      } else if (self.playing) {
-        self.emit("timeupdate", { seconds: self.now(), duration: self.duration, percent: self.now() / self.duration });
-      }
-    }, 250);
-  }
-  Player.prototype.now = function () {
-    return this.playing ? Math.min(this.duration, this.time + ((performance.now() - this.base) / 1000) * this.rate) : this.time;
-  };
-  Player.prototype.freeze = function () { this.time = this.now(); this.base = performance.now(); };
-  Player.prototype.emit = function (name, data) {
-    (this.handlers[name] || []).forEach(function (cb) { cb(data); });
-  };
-  Player.prototype.on = function (name, cb) { (this.handlers[name] = this.handlers[name] || []).push(cb); };
-  Player.prototype.ready = function () { return this.readyPromise; };
-  Player.prototype.play = function () {
-    this.freeze(); this.playing = true; this.ended = false;
-    this.emit("play", { seconds: this.time }); return Promise.resolve();
-  };
-  Player.prototype.pause = function () {
-    this.freeze(); this.playing = false;
-    this.emit("pause", { seconds: this.time }); return Promise.resolve();
-  };
-  Player.prototype.setCurrentTime = function (s) {
-    this.freeze(); this.time = s; this.emit("seeked", { seconds: s }); return Promise.resolve(s);
-  };
-  Player.prototype.getCurrentTime = function () { reads.push(performance.now()); return Promise.resolve(this.now()); };
-  Player.prototype.getDuration = function () { return Promise.resolve(this.duration); };
-  Player.prototype.getPaused = function () { return Promise.resolve(!this.playing); };
-  Player.prototype.getEnded = function () { return Promise.resolve(this.ended); };
-  Player.prototype.getVolume = function () { return Promise.resolve(this.volume); };
-  Player.prototype.setVolume = function (v) { this.volume = v; this.emit("volumechange", { volume: v }); return Promise.resolve(v); };
-  Player.prototype.getPlaybackRate = function () { return Promise.resolve(this.rate); };
-  Player.prototype.setPlaybackRate = function (r) {
-    this.freeze(); this.rate = r; this.emit("playbackratechange", { playbackRate: r }); return Promise.resolve(r);
-  };
-  Player.prototype.destroy = function () { clearInterval(this.ender); return Promise.resolve(); };
-  window.Vimeo = { Player: Player };
-  function current() { return players[players.length - 1]; }
-  window.__fakeVimeo = {
-    reads: reads,
-    seek: function (s) { current().setCurrentTime(s); },
-    quietSeek: function (s) { var p = current(); p.freeze(); p.time = s; },
-    volume: function (v) { current().setVolume(v); },
-    rate: function (r) { current().setPlaybackRate(r); },
-    pause: function () { current().pause(); },
-    buffer: function (ms) {
-      var p = current();
-      p.emit("bufferstart", {});
-      setTimeout(function () { p.emit("bufferend", {}); }, ms);
-    },
-  };
-})();
-`;
+import { vimeoStandIn } from "./harness/provider-stand-ins.ts";
 
 const fake = (page: Page, action: string, ...args: unknown[]) =>
   providerAction(page, "__fakeVimeo", action, ...args);
@@ -103,7 +26,7 @@ describe("the Vimeo adapter against a stand-in of the provider's Player API", ()
   beforeAll(async () => {
     app = await startTestApp("pglite");
     wire = await startRecordingProxy(app.url);
-    vimeo = await serveProviderScript("/api/player.js", FAKE_PLAYER_API);
+    vimeo = await serveProviderScript("/api/player.js", vimeoStandIn());
     browser = await launchBrowser();
     study = await createParticipantStudy(await app.admin(), {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },

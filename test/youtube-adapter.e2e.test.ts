@@ -11,83 +11,7 @@ import {
   startRecordingProxy,
 } from "./harness/participant.ts";
 import { providerAction, serveProviderScript } from "./harness/provider.ts";
-
-/**
- * A fake of the provider's iframe API (`YT.Player`), enough to drive the adapter: a player with a
- * clock, states, volume and rate, and `__fakeYT` hooks that act like a participant using the controls
- * inside the provider's iframe, which the page cannot see (the adapter only learns about them by
- * polling). It records when the adapter polls.
- */
-const FAKE_IFRAME_API = `
-(function () {
-  var players = [];
-  var polls = [];
-  function Player(el, opts) {
-    var target = typeof el === "string" ? document.getElementById(el) : el;
-    this.frame = document.createElement("div");
-    this.frame.setAttribute("data-fake-youtube", opts.videoId);
-    this.frame.style.cssText = "width:100%;height:100%;background:#202124;color:#fff;display:grid;place-items:center";
-    this.frame.textContent = "Fake YouTube player: " + opts.videoId;
-    target.replaceWith(this.frame);
-    this.events = opts.events || {};
-    this.state = -1; this.time = 0; this.base = performance.now(); this.rate = 1;
-    this.volume = 100; this.muted = false; this.duration = 30;
-    var self = this;
-    players.push(this);
-    setTimeout(function () {
-      if (self.events.onReady) self.events.onReady({ target: self });
-      if (opts.playerVars && opts.playerVars.autoplay) self.playVideo();
-    }, 50);
-    this.ender = setInterval(function () {
-      if (self.state === 1 && self.now() >= self.duration) { self.time = self.duration; self.setState(0); }
-    }, 50);
-  }
-  Player.prototype.now = function () {
-    return this.state === 1 ? Math.min(this.duration, this.time + ((performance.now() - this.base) / 1000) * this.rate) : this.time;
-  };
-  Player.prototype.freeze = function () { this.time = this.now(); this.base = performance.now(); };
-  Player.prototype.setState = function (s) {
-    this.freeze(); this.state = s;
-    if (this.events.onStateChange) this.events.onStateChange({ data: s, target: this });
-  };
-  Player.prototype.playVideo = function () { this.setState(1); };
-  Player.prototype.pauseVideo = function () { this.setState(2); };
-  Player.prototype.seekTo = function (s) { this.freeze(); this.time = s; };
-  Player.prototype.getCurrentTime = function () { return this.now(); };
-  Player.prototype.getDuration = function () { return this.duration; };
-  Player.prototype.getPlayerState = function () { polls.push(performance.now()); return this.state; };
-  Player.prototype.getVolume = function () { return this.volume; };
-  Player.prototype.setVolume = function (v) { this.volume = v; };
-  Player.prototype.isMuted = function () { return this.muted; };
-  Player.prototype.mute = function () { this.muted = true; };
-  Player.prototype.unMute = function () { this.muted = false; };
-  Player.prototype.getPlaybackRate = function () { return this.rate; };
-  Player.prototype.setPlaybackRate = function (r) {
-    this.freeze(); this.rate = r;
-    if (this.events.onPlaybackRateChange) this.events.onPlaybackRateChange({ data: r });
-  };
-  Player.prototype.getIframe = function () { return this.frame; };
-  Player.prototype.destroy = function () { clearInterval(this.ender); this.frame.remove(); };
-  window.YT = { Player: Player, PlayerState: { UNSTARTED: -1, ENDED: 0, PLAYING: 1, PAUSED: 2, BUFFERING: 3, CUED: 5 } };
-  // What a participant does inside the provider's iframe: no callback tells the page about seeks,
-  // volume or rate (only state changes have one), so the adapter must notice them by polling.
-  window.__fakeYT = {
-    players: players,
-    polls: polls,
-    current: function () { return players[players.length - 1]; },
-    seek: function (s) { players[players.length - 1].seekTo(s); },
-    volume: function (v) { players[players.length - 1].volume = v; },
-    rate: function (r) { var p = players[players.length - 1]; p.freeze(); p.rate = r; },
-    pause: function () { players[players.length - 1].pauseVideo(); },
-    buffer: function (ms) {
-      var p = players[players.length - 1];
-      p.setState(3);
-      setTimeout(function () { p.setState(1); }, ms);
-    },
-  };
-  setTimeout(function () { if (window.onYouTubeIframeAPIReady) window.onYouTubeIframeAPIReady(); }, 0);
-})();
-`;
+import { youtubeStandIn } from "./harness/provider-stand-ins.ts";
 
 const fake = (page: Page, action: string, ...args: unknown[]) =>
   providerAction(page, "__fakeYT", action, ...args);
@@ -102,7 +26,7 @@ describe("the YouTube adapter against a fake of the provider's iframe API", () =
   beforeAll(async () => {
     app = await startTestApp("pglite");
     wire = await startRecordingProxy(app.url);
-    youtube = await serveProviderScript("/iframe_api", FAKE_IFRAME_API);
+    youtube = await serveProviderScript("/iframe_api", youtubeStandIn());
     browser = await launchBrowser();
     study = await createParticipantStudy(await app.admin(), {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },

@@ -1,4 +1,4 @@
-import type { LoggedEvent, WireEvent } from "@feedlab/schemas";
+import { type LoggedEvent, WATCH_DURATION_MAX_S, WATCH_RATIO_MAX, type WireEvent } from "@feedlab/schemas";
 
 /** Who sent a batch and the configuration in force when it arrived. */
 export interface StampContext {
@@ -14,7 +14,16 @@ export interface StampContext {
   readonly ui_watch: string;
 }
 
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+/**
+ * A payload number promoted to a column, within the bounds the envelope's own field has (an
+ * out-of-range value stays in the payload only: analyses that read the column never meet it).
+ */
+const within =
+  (max: number) =>
+  (v: unknown): number | null =>
+    typeof v === "number" && v >= 0 && v <= max ? v : null;
+const ratio = within(WATCH_RATIO_MAX);
+const seconds = within(WATCH_DURATION_MAX_S);
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /**
@@ -30,11 +39,11 @@ export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): Logged
   let videoId = e.video_id ?? null;
   const t = e.event_type;
   if (t === "VIDEO_ENDED") {
-    watchRatio ??= num(p.completionRate);
-    watchDuration ??= num(p.totalWatchedTime);
+    watchRatio ??= ratio(p.completionRate);
+    watchDuration ??= seconds(p.totalWatchedTime);
   } else if (t === "VIDEO_WATCHED_1S" || t === "VIDEO_WATCHED_5S") {
-    watchRatio ??= num(p.progress);
-    watchDuration ??= num(p.currentTime);
+    watchRatio ??= ratio(p.progress);
+    watchDuration ??= seconds(p.currentTime);
   } else if (t === "LIKE" || t === "DISLIKE" || t === "VIDEO_META_CAPTURED") {
     videoId ??= str(p.videoId);
   }

@@ -9,6 +9,9 @@ export const MAX_BATCH_EVENTS = 500;
 export const MAX_PAYLOAD_CHARS = 64 * 1024;
 /** Deepest nesting of a payload. */
 export const MAX_PAYLOAD_DEPTH = 16;
+/** Bounds of the promoted numeric columns, wherever their value comes from (the envelope or the payload). */
+export const WATCH_RATIO_MAX = 100;
+export const WATCH_DURATION_MAX_S = 1e7;
 
 /**
  * The wire format of one event (spec: "Wire format of one event") plus api.md's `event_id` and the
@@ -21,8 +24,8 @@ export const WireEventEnvelope = Type.Object(
     event_type: Type.String({ minLength: 1, maxLength: 64 }),
     video_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     timestamp: Type.String({ format: "date-time" }),
-    watch_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-    watch_duration: Type.Optional(Type.Number({ minimum: 0, maximum: 1e7 })),
+    watch_ratio: Type.Optional(Type.Number({ minimum: 0, maximum: WATCH_RATIO_MAX })),
+    watch_duration: Type.Optional(Type.Number({ minimum: 0, maximum: WATCH_DURATION_MAX_S })),
     position_in_feed: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e6 })),
     payload: Type.Optional(Type.Object({}, { additionalProperties: true })),
     seq: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),

@@ -170,7 +170,7 @@ describe("a blocks template and its exported TSX give participants the same page
     await signInToConsole(page, app.url);
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
     await page.getByRole("link", { name: "New watch layout with blocks" }).click();
-    await page.getByLabel("Preview with the pool of").selectOption(study.experimentId);
+    await page.getByLabel("Videos of the experiment").selectOption(study.experimentId);
 
     const palette = page.getByRole("region", { name: "Blocks", exact: true });
     const tree = page.getByRole("tree", { name: "Blocks of the layout" });
@@ -183,30 +183,31 @@ describe("a blocks template and its exported TSX give participants the same page
           async (li) => `${await li.getAttribute("aria-level")} ${(await li.textContent())?.split(" · ")[0]}`,
         ),
       );
-    await dragOnto("SplitColumn", "Page");
-    await dragOnto("Stack", "SplitColumn");
+    // The editor names blocks in words; the identifiers (SplitColumn, VideoList) stay in the code.
+    await dragOnto("Two columns", "Page");
+    await dragOnto("Stack", "Two columns");
     await dragOnto("Player", "Stack");
     await dragOnto("Title", "Stack");
-    await dragOnto("Likes", "Stack");
-    await dragOnto("VideoList", "SplitColumn");
+    await dragOnto("Like buttons", "Stack");
+    await dragOnto("Video list", "Two columns");
     expect(await shape()).toEqual([
       "1 Page",
-      "2 SplitColumn",
+      "2 Two columns",
       "3 Stack",
       "4 Player",
       "4 Title",
-      "4 Likes",
-      "3 VideoList",
+      "4 Like buttons",
+      "3 Video list",
     ]);
 
-    // The keyboard does the same: Likes up above the title, then undone.
-    await item("Likes").click();
+    // The keyboard does the same: the like buttons up above the title, then undone.
+    await item("Like buttons").click();
     await page.keyboard.press("Alt+ArrowUp");
-    expect((await shape()).slice(4, 6)).toEqual(["4 Likes", "4 Title"]);
+    expect((await shape()).slice(4, 6)).toEqual(["4 Like buttons", "4 Title"]);
     await page.keyboard.press("Control+z");
-    expect((await shape()).slice(4, 6)).toEqual(["4 Title", "4 Likes"]);
+    expect((await shape()).slice(4, 6)).toEqual(["4 Title", "4 Like buttons"]);
     // What the page cannot have is refused, saying why, and the tree stays as it was.
-    await dragOnto("Thumbnail", "VideoList");
+    await dragOnto("Thumbnail", "Video list");
     expect((await shape()).at(-1)).toBe("4 Thumbnail");
     await dragOnto("Player", "Thumbnail");
     await page.getByRole("status").filter({ hasText: "Player cannot be part of a video card" }).waitFor();
@@ -217,24 +218,24 @@ describe("a blocks template and its exported TSX give participants the same page
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     expect(await shape()).toEqual([
       "1 Page",
-      "2 SplitColumn",
+      "2 Two columns",
       "3 Stack",
       "4 Player",
       "4 Title",
-      "4 Likes",
-      "3 VideoList",
+      "4 Like buttons",
+      "3 Video list",
     ]);
 
-    // The list's settings: related videos, named so.
-    await item("VideoList").click();
+    // The list's settings: related videos, named so; the tree says so in words.
+    await item("Video list").click();
     await page.getByLabel("Videos", { exact: true }).selectOption("related");
     await page.getByLabel("Heading (for screen readers when hidden)").fill("Related videos");
     await page.keyboard.press("Tab");
     await expect
-      .poll(() => item("VideoList").textContent(), { timeout: 15_000 })
-      .toContain("source: related");
+      .poll(() => item("Video list").textContent(), { timeout: 15_000 })
+      .toBe("Video list · Videos: related, Heading: Related videos");
 
-    const preview = page.getByRole("region", { name: "Preview" });
+    const preview = page.frameLocator('iframe[title="Preview of the layout"]');
     await preview.locator("video").waitFor({ timeout: 30_000 });
     await expect
       .poll(() => preview.getByRole("list", { name: "Related videos" }).getByRole("link").count())
@@ -244,15 +245,15 @@ describe("a blocks template and its exported TSX give participants the same page
 
     await page.getByLabel("Name", { exact: true }).fill("Two columns");
     await page.getByRole("button", { name: "Save layout" }).click();
-    await page.waitForURL(/\/admin\/templates\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/admin\/layouts\/[0-9a-f-]{36}$/);
     const templateUrl = page.url();
-    await page.getByText(/^Version 1 · used by 0 group/).waitFor();
+    await page.getByText(/^Version 1 · used by 0 arms/).waitFor();
 
     await page.goto(`${app.url}/admin/experiments/${study.experimentId}`);
-    await page.getByRole("button", { name: "Edit group Arm" }).click();
+    await page.getByRole("button", { name: "Edit arm Arm" }).click();
     const dialog = page.getByRole("dialog", { name: /Arm/ });
     await dialog.getByLabel("Watch UI").selectOption({ label: "Two columns (v1)" });
-    await dialog.getByRole("button", { name: "Save group" }).click();
+    await dialog.getByRole("button", { name: "Save arm" }).click();
     await dialog.waitFor({ state: "hidden" });
 
     // The participant's watch page is the layout: the player, with the related videos beside it.
@@ -274,7 +275,7 @@ describe("a blocks template and its exported TSX give participants the same page
     await page.goto(templateUrl);
     await page.getByRole("button", { name: "Continue as code" }).click();
     await page.waitForURL(
-      (url) => url.href !== templateUrl && /\/admin\/templates\/[0-9a-f-]{36}$/.test(url.href),
+      (url) => url.href !== templateUrl && /\/admin\/layouts\/[0-9a-f-]{36}$/.test(url.href),
     );
     await page.getByRole("heading", { name: "Two columns (code)" }).waitFor();
     await page.getByRole("status").filter({ hasText: "Compiled in" }).waitFor({ timeout: 30_000 });

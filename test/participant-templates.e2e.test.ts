@@ -145,7 +145,7 @@ describe("a code template copied from a preset and changed renders for participa
     await context.close();
   }, 60_000);
 
-  it("lets a researcher copy a preset, see problems and the preview as they type, save, and give the layout to a group in the console", async () => {
+  it("lets a researcher copy a preset, see problems and the preview as they type, save, and give the layout to an arm in the console", async () => {
     const study = await createParticipantStudy(admin, {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },
       videoCount: 8,
@@ -159,11 +159,12 @@ describe("a code template copied from a preset and changed renders for participa
 
     // A new feed layout starts as the grid-desktop preset's page, compiled and previewed on a pool.
     await page.getByRole("link", { name: "New feed layout in code" }).click();
-    await page.waitForURL(/\/admin\/templates\/new/);
+    await page.waitForURL(/\/admin\/layouts\/new/);
     const status = page.getByRole("status").filter({ hasText: /Compiled in \d+ ms|problem/ });
     await status.filter({ hasText: "Compiled in" }).waitFor({ timeout: 30_000 });
-    await page.getByLabel("Preview with the pool of").selectOption(study.experimentId);
-    const preview = page.getByRole("region", { name: "Preview" });
+    await page.getByLabel("Videos of the experiment").selectOption(study.experimentId);
+    // The preview is a document of its own: a participant's screen, scaled to the pane.
+    const preview = page.frameLocator('iframe[title="Preview of the layout"]');
     const previewCards = preview.getByRole("list", { name: "Recommended videos" }).getByRole("link");
     await expect.poll(() => previewCards.count(), { timeout: 15_000 }).toBe(8);
     expect(await previewCards.first().getAttribute("href")).toBe(`/watch/${study.videos.at(-1)?.id}`);
@@ -206,15 +207,15 @@ describe("a code template copied from a preset and changed renders for participa
     await expect.poll(() => previewCards.count(), { timeout: 15_000 }).toBe(6);
     await saveScreenshot(page, "template-editor-own-layout");
     await page.getByRole("button", { name: "Save layout" }).click();
-    await page.waitForURL(/\/admin\/templates\/[0-9a-f-]{36}$/);
-    await page.getByText(/^Version 1 · used by 0 group/).waitFor();
+    await page.waitForURL(/\/admin\/layouts\/[0-9a-f-]{36}$/);
+    await page.getByText(/^Version 1 · used by 0 arms/).waitFor();
 
     // The group gets it in the experiment's group dialog, under "Your layouts".
     await page.goto(`${app.url}/admin/experiments/${study.experimentId}`);
-    await page.getByRole("button", { name: "Edit group Arm" }).click();
+    await page.getByRole("button", { name: "Edit arm Arm" }).click();
     const dialog = page.getByRole("dialog", { name: /Arm/ });
     await dialog.getByLabel("Feed UI").selectOption({ label: "Study picks (v1)" });
-    await dialog.getByRole("button", { name: "Save group" }).click();
+    await dialog.getByRole("button", { name: "Save arm" }).click();
     await dialog.waitFor({ state: "hidden" });
     await page.getByText("Study picks").first().waitFor();
     await context.close();

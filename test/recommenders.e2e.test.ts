@@ -176,11 +176,11 @@ describe("recommenders in the admin console", () => {
     await again.getByRole("button", { name: "Cancel" }).click();
   });
 
-  it("warns that groups still use a recommender before deleting it", async () => {
+  it("warns that arms still use a recommender before deleting it", async () => {
     await page.goto(`${app.url}/admin/recommenders`);
     await row("lab-service").getByRole("button", { name: "Delete recommender lab-service" }).click();
     const confirm = page.getByRole("dialog", { name: "Delete recommender?" });
-    await confirm.getByText("Groups still use").waitFor();
+    await confirm.getByText("Arms still use").waitFor();
     await confirm.getByText(/Algorithm study · Arm 1 \(feed\)/).waitFor();
     await saveScreenshot(page, "recommenders-delete-warning");
     await confirm.getByRole("button", { name: "Delete" }).click();
@@ -190,7 +190,7 @@ describe("recommenders in the admin console", () => {
 
     await row("late-comer").getByRole("button", { name: "Delete recommender late-comer" }).click();
     const unused = page.getByRole("dialog", { name: "Delete recommender?" });
-    await unused.getByText("No group uses it").waitFor();
+    await unused.getByText("No arm uses it").waitFor();
     await unused.getByRole("button", { name: "Cancel" }).click();
   });
 });

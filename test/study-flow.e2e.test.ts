@@ -326,7 +326,7 @@ describe("a study from invitation to completion in Chromium", () => {
     await flow.getByLabel("After this many sessions").fill("2");
     await flow.getByRole("checkbox", { name: /Only after an answer to the post-study survey/ }).check();
     await flow.getByRole("button", { name: "Generate" }).click();
-    await flow.getByRole("button", { name: "Use Prolific's" }).click();
+    await flow.getByRole("button", { name: "Use Prolific's return link" }).click();
     // The completion page's delay: refused outside 0-60 on its field, then saved with the completion.
     const delay = flow.getByLabel("Seconds on the completion page before the return link opens");
     expect(await delay.inputValue()).toBe("5");
@@ -367,16 +367,22 @@ describe("a study from invitation to completion in Chromium", () => {
     // A redirect that is not a web address is named on its field.
     await flow.getByLabel("Return link (optional)").fill("prolific complete page");
     await flow.getByRole("button", { name: "Save consent and completion" }).click();
-    await flow.getByText(/must be a full web address/).waitFor();
+    await flow.getByText(/^The return link must be a full web address/).waitFor();
 
     // Starting: the checklist lists the missing post survey, and the status stays draft.
     const settings = page.getByRole("region", { name: "Settings" });
     await settings.getByLabel("Status").selectOption("running");
     await settings.getByRole("button", { name: "Save changes" }).click();
     await settings
-      .getByRole("group", { name: "Before you start" })
-      .getByText(/no post survey is active/)
+      .getByRole("alert")
+      .getByText(/^Not started: first fix what “Before you start” lists below/)
       .waitFor();
+    await settings
+      .getByRole("group", { name: "Before you start" })
+      .getByText(/no post-study survey is active/)
+      .waitFor();
+    // The select shows the stored status again, as the badge does.
+    expect(await settings.getByLabel("Status").inputValue()).toBe("draft");
     expect((await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
       "draft",
     );
@@ -420,8 +426,8 @@ describe("a study from invitation to completion in Chromium", () => {
     ]);
 
     // Deleting the arm: refused before any confirmation, with the count.
-    await page.getByRole("button", { name: "Delete group Arm" }).click();
-    const refusal = page.getByRole("dialog", { name: "This group cannot be deleted" });
+    await page.getByRole("button", { name: "Delete arm Arm" }).click();
+    const refusal = page.getByRole("dialog", { name: "This arm cannot be deleted" });
     await refusal.getByText(/1 participant is assigned/).waitFor();
     await refusal.getByRole("button", { name: "OK" }).click();
 

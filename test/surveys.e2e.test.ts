@@ -29,7 +29,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     await app?.stop();
   });
 
-  /** A study with one group and the demo pool, in the given status. */
+  /** A study with one arm and the demo pool, in the given status. */
   async function study(status: "running" | "completed"): Promise<Experiment> {
     return createArmStudy(api, `Survey study ${status}`, videos, status);
   }
@@ -288,9 +288,13 @@ describe("the survey gate and the survey console in Chromium", () => {
     await q4.getByLabel("Question text").fill("The videos suited me.");
     expect(await q4.getByLabel("Option 5 text").inputValue()).toBe("Strongly agree");
 
-    // The editor shows the shape rules before saving, in the words of its own labels.
+    // The editor shows the shape rules before saving, in the words of its own labels, under the field.
     await admin.getByRole("button", { name: "Save survey" }).click();
-    await q2.getByText("Question 2: Minimum selections cannot be more than the number of options.").waitFor();
+    const minimum = q2.getByLabel("Minimum selections");
+    await expect.poll(() => minimum.getAttribute("aria-invalid")).toBe("true");
+    expect(
+      await admin.locator(`[id="${await minimum.getAttribute("aria-describedby")}"]`).textContent(),
+    ).toBe("Minimum selections cannot be more than the number of options.");
     await saveScreenshot(admin, "surveys-editor-shape-error");
     await q2.getByLabel("Minimum selections").fill("1");
     await q2.getByLabel("Maximum selections").fill("2");

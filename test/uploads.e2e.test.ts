@@ -67,6 +67,54 @@ describe("the researcher's own videos, uploaded in the console and played by a p
     rmSync(mediaDir, { recursive: true, force: true });
   });
 
+  it("names a file that is not a video in plain words and keeps the upload button disabled until a video is chosen", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const admin = await context.newPage();
+    await signInToConsole(admin, app.url);
+    await admin.goto(`${app.url}/admin/videos`);
+    await admin.getByRole("button", { name: "Upload videos" }).click();
+    const upload = admin.getByRole("dialog", { name: "Upload videos" });
+    const button = upload.getByRole("button", { name: /^Upload/ });
+    const dir = mkdtempSync(path.join(tmpdir(), "feedlab-not-video-"));
+    try {
+      // A text file, and a text file named like a video (only the browser's decoder can tell).
+      const notes = path.join(dir, "notes.txt");
+      const disguised = path.join(dir, "holiday.mp4");
+      writeFileSync(notes, "Meeting notes: ask the lab about the pilot.\n");
+      writeFileSync(disguised, "Not a video at all, only text.\n");
+      await upload.getByLabel("MP4 or WebM files").setInputFiles(notes);
+      await upload
+        .getByRole("listitem", { name: "notes.txt" })
+        .getByRole("alert")
+        .getByText("“notes.txt” is not a video Feedlab can play: choose an MP4 or WebM file.")
+        .waitFor();
+      expect(await button.isDisabled()).toBe(true);
+      expect((await button.textContent())?.replace(/\s+/g, " ").trim()).toBe("Upload videos");
+
+      await upload.getByLabel("MP4 or WebM files").setInputFiles(disguised);
+      await upload
+        .getByRole("listitem", { name: "holiday.mp4" })
+        .getByRole("alert")
+        .getByText("“holiday.mp4” is not a video Feedlab can play: choose an MP4 or WebM file.")
+        .waitFor();
+      expect(await button.isDisabled()).toBe(true);
+      // The browser's own words (Chromium's "PipelineStatus::DEMUXER_ERROR_COULD_NOT_OPEN: ...") are not shown.
+      expect(await upload.textContent()).not.toMatch(/DEMUXER|PipelineStatus|FFmpeg/);
+      await saveScreenshot(admin, "uploads-not-a-video");
+      expect(await axeViolations(admin, "dialog[open]")).toEqual([]);
+
+      // A real video next to them: the button counts it alone.
+      await upload.getByLabel("MP4 or WebM files").setInputFiles(fixture("clip-1.mp4"));
+      await upload.getByRole("img", { name: "Thumbnail of clip-1.mp4" }).waitFor();
+      await upload.getByRole("button", { name: "Upload 1 video" }).waitFor();
+      expect(await button.isEnabled()).toBe(true);
+      await upload.getByRole("button", { name: "Close", exact: true }).first().click();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await context.close();
+    }
+  });
+
   it("uploads two MP4s with captions, pools them, and a participant plays, seeks and reads captions", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const admin = await context.newPage();

@@ -23,7 +23,7 @@ describe("an admin sets up a study in the console and a participant joins and wa
     await app?.stop();
   });
 
-  it("creates an experiment with a group and a pool, and the participant sees the feed and plays a video", async () => {
+  it("creates an experiment with an arm and a pool, and the participant sees the feed and plays a video", async () => {
     // Videos come from the API (the console's import is covered by its own test); media are the demo files.
     const api = await app.admin();
     const { body } = await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
@@ -50,19 +50,20 @@ describe("an admin sets up a study in the console and a participant joins and wa
 
     await admin.getByLabel("Name").fill("Browser study");
     await admin.getByLabel("Description").fill("Created by the walkthrough test");
+    // Creating it opens it: the next steps are on its page.
     await admin.getByRole("button", { name: "Create experiment" }).click();
-    await admin.getByRole("link", { name: "Browser study" }).click();
     await admin.waitForURL(/\/admin\/experiments\/[0-9a-f-]{36}$/);
+    await admin.getByRole("heading", { level: 1, name: "Browser study" }).waitFor();
     const experimentId = admin.url().split("/").pop() ?? "";
 
-    await admin.getByRole("button", { name: "Add group" }).click();
-    const dialog = admin.getByRole("dialog", { name: "New group" });
+    await admin.getByRole("button", { name: "Add arm" }).click();
+    const dialog = admin.getByRole("dialog", { name: "New arm" });
     await dialog.getByLabel("Name").fill("Arm A");
     await dialog.getByLabel("Feed algorithm").selectOption("recency");
     await dialog.getByLabel("Watch algorithm").selectOption("random");
     await dialog.getByLabel("Feed UI").selectOption("grid-desktop");
     await dialog.getByLabel("Watch UI").selectOption("grid-desktop");
-    await dialog.getByRole("button", { name: "Create group" }).click();
+    await dialog.getByRole("button", { name: "Create arm" }).click();
     await admin.getByRole("rowheader", { name: "Arm A" }).waitFor();
 
     await admin.getByRole("checkbox", { name: "Select all" }).check();

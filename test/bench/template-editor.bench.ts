@@ -50,7 +50,9 @@ async function armClock(page: Page, text: string): Promise<void> {
       capture: true,
       once: true,
     });
-    const preview = document.querySelector('[aria-label="Preview"]') as HTMLElement;
+    // The preview renders in a document of its own (an iframe of the console's page).
+    const frame = document.querySelector('iframe[title="Preview of the layout"]') as HTMLIFrameElement;
+    const preview = frame.contentDocument?.body as HTMLElement;
     new MutationObserver((_, observer) => {
       if (preview.textContent?.includes(wanted)) {
         w.__t1 = performance.now();
@@ -82,16 +84,19 @@ export async function run(): Promise<Record<string, number | string>> {
     const context = await browser.newContext({ viewport: { width: 1400, height: 950 }, bypassCSP: true });
     const page = await context.newPage();
     await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/templates/new?page=feed`);
+    await page.goto(`${app.url}/admin/layouts/new?page=feed`);
     await page.getByRole("status").filter({ hasText: "Compiled in" }).waitFor({ timeout: 60_000 });
-    await page.getByLabel("Preview with the pool of").selectOption(study.experimentId);
+    await page.getByLabel("Videos of the experiment").selectOption(study.experimentId);
 
     // The 300-line module goes in once; then each measured edit is one keystroke inside MARK's string.
     const code = page.getByRole("textbox", { name: "Layout source (TSX)" });
     await code.click();
     await page.keyboard.press("Control+A");
     await page.keyboard.insertText(moduleOf("A"));
-    await page.getByRole("region", { name: "Preview" }).getByText("Recommended videos A").waitFor();
+    await page
+      .frameLocator('iframe[title="Preview of the layout"]')
+      .getByText("Recommended videos A")
+      .waitFor();
     await page.keyboard.press("Control+End");
     await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("ArrowLeft");

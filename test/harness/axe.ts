@@ -14,24 +14,41 @@ export interface AxeViolation {
   readonly targets: string[];
 }
 
+/** WCAG 2.1 A and AA. */
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+/** axe's best practices, which hold the landmark and heading rules (one main at the top level, unique landmarks, an h1, headings in order). */
+const BEST_PRACTICE_TAGS = ["best-practice"];
+
 /**
  * Runs axe-core in the page (WCAG 2.1 A and AA rules) and returns what it finds broken, in a shape
  * that reads well in a failed assertion. `include` limits the check to one part of the page.
  */
-export async function axeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+export function axeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+  return run(page, WCAG_TAGS, include);
+}
+
+/** Every rule axe has that applies: the WCAG rules and the best practices. */
+export function allAxeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+  return run(page, [...WCAG_TAGS, ...BEST_PRACTICE_TAGS], include);
+}
+
+async function run(page: Page, tags: string[], include: string | undefined): Promise<AxeViolation[]> {
   // Evaluated through the DevTools protocol, which the pages' Content-Security-Policy does not block.
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE_SOURCE}\n;void 0`);
-  return page.evaluate(async (selector) => {
-    // The injected script's global, typed by axe-core's own declarations.
-    const { axe } = window as unknown as { axe: typeof AxeCore };
-    const result = await axe.run(selector ? { include: [selector] } : document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact ?? null,
-      help: v.help,
-      targets: v.nodes.map((n) => n.target.join(" ")),
-    }));
-  }, include ?? null);
+  return page.evaluate(
+    async ([selector, values]) => {
+      // The injected script's global, typed by axe-core's own declarations.
+      const { axe } = window as unknown as { axe: typeof AxeCore };
+      const result = await axe.run(selector ? { include: [selector] } : document, {
+        runOnly: { type: "tag", values },
+      });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact ?? null,
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(" ")),
+      }));
+    },
+    [include ?? null, tags] as const,
+  );
 }

@@ -1,17 +1,13 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../http/context.ts";
 import type { RouteInput } from "../http/route.ts";
+import type { ArmState, FieldChange } from "./arm-changes.ts";
 import type { AuditService } from "./audit.service.ts";
+import type { Subject } from "./audit.subjects.ts";
 
 /** Values short and harmless enough to name in the log (a status, a flag, a format), by field. */
 const NAMED_VALUES = new Set(["status", "is_active", "excluded", "format", "surface", "kind"]);
 
-/**
- * What the audit log keeps of a successful admin request: who, the action the route declares, the
- * target (the path's id, or the id or URL of what was created), the names of the fields sent, with the
- * few values above, and the admin's address (as the trusted proxies tell). Never a password, a text
- * or any participant's data.
- */
 /** A request part that is a plain object (a JSON body, the query), or an empty one. */
 const fieldsOf = (part: unknown): Record<string, unknown> =>
   part && typeof part === "object" && !Array.isArray(part) ? (part as Record<string, unknown>) : {};
@@ -20,35 +16,70 @@ const fieldsOf = (part: unknown): Record<string, unknown> =>
 const firstString = (...values: unknown[]): string | null =>
   (values.find((v) => typeof v === "string") as string | undefined) ?? null;
 
+/** What is read before the route runs: what a delete removes, and an arm as it was before an update. */
+interface Before {
+  readonly subjects: Subject[] | null;
+  readonly arm: ArmState | null;
+}
+
+/**
+ * What the audit log keeps of a successful admin request: who, the action the route declares, the
+ * target (the path's id, or the id or URL of what was created), the names of the fields sent, with the
+ * few values above, the admin's address (as the trusted proxies tell), and what the action is about
+ * with the names it had then (`about`: an arm and its experiment, say), so that an entry still reads
+ * well once the thing is renamed or gone. An arm's update keeps only the fields that changed, with
+ * their values before and after in words (`changes`). Never a password, a text or any participant's
+ * data: a participant is named by id only.
+ *
+ * Called before the route's handler (a delete's subject is read while it exists); the function it
+ * answers records the entry once the route has succeeded.
+ */
 export function auditHook(audit: AuditService) {
   return async (
     ctx: AppContext,
     action: string,
     input: RouteInput<TSchema, TSchema, TSchema>,
-  ): Promise<void> => {
-    const principal = ctx.state.principal;
+  ): Promise<() => Promise<void>> => {
     const params = fieldsOf(input.params);
-    const created = fieldsOf(ctx.body);
-    const body = fieldsOf(input.body);
-    const sent = { ...fieldsOf(input.query), ...body };
-    const fields = Object.keys(body).filter((k) => !/password/i.test(k));
-    const details: Record<string, unknown> = fields.length > 0 ? { fields } : {};
-    details.address = ctx.ip;
-    for (const [k, v] of Object.entries(sent)) if (NAMED_VALUES.has(k)) details[k] = v;
-    await audit.record({
-      admin: principal?.role === "admin" ? principal.username : null,
-      action,
-      target: firstString(
-        params.id,
-        params.user_id,
-        params.username,
-        params.key,
-        created.id,
-        created.key,
-        created.username,
-        created.url,
-      ),
-      details,
-    });
+    const isDelete = action.endsWith(".delete");
+    const isArmUpdate = action === "arm.update" && typeof params.id === "string";
+    const before: Before = {
+      subjects: isDelete ? await audit.subjects(action, params, {}) : null,
+      arm: isArmUpdate ? await audit.arm(params.id as string) : null,
+    };
+    return async () => {
+      const principal = ctx.state.principal;
+      const created = fieldsOf(ctx.body);
+      const body = fieldsOf(input.body);
+      const sent = { ...fieldsOf(input.query), ...body };
+      let fields = Object.keys(body).filter((k) => !/password/i.test(k));
+      let changes: FieldChange[] | null = null;
+      if (before.arm) {
+        const after = await audit.arm(params.id as string);
+        changes = after ? await audit.armChanges(before.arm, after) : [];
+        fields = changes.map((c) => c.field);
+      }
+      const details: Record<string, unknown> = fields.length > 0 || changes ? { fields } : {};
+      if (changes) details.changes = changes;
+      details.address = ctx.ip;
+      for (const [k, v] of Object.entries(sent)) if (NAMED_VALUES.has(k)) details[k] = v;
+      const about = before.subjects ?? (await audit.subjects(action, params, created));
+      if (about.length > 0) details.about = about;
+      await audit.record({
+        admin: principal?.role === "admin" ? principal.username : null,
+        action,
+        target: firstString(
+          params.id,
+          params.user_id,
+          params.username,
+          params.key,
+          created.id,
+          created.key,
+          created.username,
+          created.url,
+        ),
+        details,
+      });
+    };
   };
 }

@@ -1,6 +1,8 @@
 import type { AuditEntry } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { ServiceDeps } from "../deps.ts";
+import { type ArmState, armChanges, armState } from "./arm-changes.ts";
+import { type Subject, subjectsOf } from "./audit.subjects.ts";
 
 interface AuditRow {
   seq: string | number;
@@ -11,8 +13,44 @@ interface AuditRow {
   details: unknown;
 }
 
+const detailsOf = (r: AuditRow): Record<string, unknown> =>
+  (typeof r.details === "string" ? JSON.parse(r.details) : r.details) as Record<string, unknown>;
+
+const subjectsIn = (details: Record<string, unknown>): Subject[] =>
+  Array.isArray(details.about) ? (details.about as Subject[]) : [];
+
 /** The audit log of admin actions: appended as they happen, read newest first. */
 export function createAuditService({ db, now }: ServiceDeps) {
+  /**
+   * Names the participants of `entries` by their login id as it is now: looked up, never stored, so
+   * the log keeps no login of an erased participant (their entries name them by id alone).
+   */
+  async function nameParticipants(entries: AuditEntry[]): Promise<void> {
+    const ids = [
+      ...new Set(
+        entries.flatMap((e) =>
+          subjectsIn(e.details)
+            .filter((s) => s.kind === "participant")
+            .map((s) => s.id),
+        ),
+      ),
+    ];
+    if (ids.length === 0) return;
+    const rows = (await db("users").whereIn("id", ids).select("id", "login_id")) as {
+      id: string;
+      login_id: string;
+    }[];
+    const logins = new Map(rows.map((r) => [r.id, r.login_id]));
+    for (const e of entries) {
+      const about = subjectsIn(e.details);
+      if (!about.some((s) => s.kind === "participant")) continue;
+      e.details.about = about.map((s) => {
+        const login = s.kind === "participant" ? logins.get(s.id) : undefined;
+        return login === undefined ? s : { ...s, name: login };
+      });
+    }
+  }
+
   return {
     /** Appends an entry; `via` writes it in the caller's transaction (an erasure and its record commit together). */
     async record(entry: Omit<AuditEntry, "at" | "cursor">, via?: Knex.Transaction): Promise<void> {
@@ -25,24 +63,37 @@ export function createAuditService({ db, now }: ServiceDeps) {
       });
     },
 
-    /** Newest first; `before` (an entry's `cursor`) pages further back. */
+    /** What an action is about, named as things are called now (audit.subjects.ts). */
+    subjects: (
+      action: string,
+      params: Readonly<Record<string, unknown>>,
+      created: Readonly<Record<string, unknown>>,
+    ): Promise<Subject[]> => subjectsOf(db, action, params, created),
+
+    /** An arm's settings as the log compares them, or null when it is gone. */
+    arm: (id: string): Promise<ArmState | null> => armState(db, id),
+
+    /** The fields an arm's update changed, in words. */
+    armChanges: (before: ArmState, after: ArmState) => armChanges(db, before, after),
+
+    /**
+     * Newest first; `before` (an entry's `cursor`) pages further back. Participants named in
+     * `details.about` get their login id as their name while they exist.
+     */
     async list(options: { limit: number; before?: number }): Promise<{ entries: AuditEntry[] }> {
       const q = db<AuditRow>("audit_log").orderBy("seq", "desc").limit(options.limit);
       if (options.before !== undefined) q.where("seq", "<", options.before);
       const rows = (await q) as AuditRow[];
-      return {
-        entries: rows.map((r) => ({
-          cursor: Number(r.seq),
-          at: new Date(r.at).toISOString(),
-          admin: r.admin,
-          action: r.action,
-          target: r.target,
-          details: (typeof r.details === "string" ? JSON.parse(r.details) : r.details) as Record<
-            string,
-            unknown
-          >,
-        })),
-      };
+      const entries = rows.map((r) => ({
+        cursor: Number(r.seq),
+        at: new Date(r.at).toISOString(),
+        admin: r.admin,
+        action: r.action,
+        target: r.target,
+        details: detailsOf(r),
+      }));
+      await nameParticipants(entries);
+      return { entries };
     },
   };
 }

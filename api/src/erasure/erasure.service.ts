@@ -8,7 +8,7 @@ import { notFound } from "../http/errors.ts";
 
 export interface ErasureServiceDeps extends ServiceDeps {
   readonly log: Pick<EventLog, "erase">;
-  readonly audit: Pick<AuditService, "record">;
+  readonly audit: Pick<AuditService, "record" | "subjects">;
   /** Told once participants are gone, so every process drops what it remembers of them. */
   readonly onErased?: () => void;
 }
@@ -124,14 +124,17 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
         const erased = await db("event_log_erasures").where({ user_id: userId }).first("user_id");
         if (!erased) throw notFound("participant");
       }
+      const action = by === null ? "participant.withdraw" : "participant.erase";
+      // Their experiment by name, and the participant by id alone: never their login.
+      const about = known ? await audit.subjects(action, { user_id: userId }, {}) : [];
       return erase(
         [userId],
         known
           ? (counts) => ({
               admin: by,
-              action: by === null ? "participant.withdraw" : "participant.erase",
+              action,
               target: userId,
-              details: { rows: counts },
+              details: { rows: counts, about },
             })
           : undefined,
       );
@@ -140,6 +143,8 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
     /** Erases an experiment's participants (in batches), then the experiment itself. */
     async experiment(experimentId: string, by: string): Promise<ErasureCounts> {
       if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
+      // Named while it exists, so the log still reads well once it is gone.
+      const about = await audit.subjects("experiment.delete", { id: experimentId }, {});
       let total = none();
       for (;;) {
         const batch = (
@@ -153,7 +158,7 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
       await db.transaction(async (trx) => {
         await trx("experiments").where({ id: experimentId }).delete();
         await audit.record(
-          { admin: by, action: "experiment.delete", target: experimentId, details: { rows: total } },
+          { admin: by, action: "experiment.delete", target: experimentId, details: { rows: total, about } },
           trx,
         );
       });

@@ -29,12 +29,31 @@ export const EXPORT_COLUMNS = [
   "ui_feed",
   "ui_watch",
   "timestamp_flag",
+  "ui_feed_name",
+  "ui_watch_name",
 ] as const;
 
-/** What the export adds to the stored rows: group names, and when the study was created. */
+/** What the export adds to the stored rows: group and layout names, and when the study was created. */
 export interface ExportContext {
   readonly groupNames: ReadonlyMap<string, string>;
   readonly createdMs: number;
+  /** Layout (UI template) names by id, as they are at export time; none: every layout reads as unnamed. */
+  readonly layoutNames?: ReadonlyMap<string, string>;
+}
+
+/**
+ * The name of the UI an event was stamped with (`ui_feed`, `ui_watch`), api.md "Console and
+ * exports": a layout's name at export time for `<template id>@<version>`, the key itself for a
+ * preset key or `none`, and null when there is no stamp or the layout is gone.
+ */
+export function uiName(
+  stamp: string | null,
+  layoutNames: ReadonlyMap<string, string> | undefined,
+): string | null {
+  if (stamp === null) return null;
+  const at = stamp.indexOf("@");
+  if (at < 0) return layoutNames?.get(stamp) ?? stamp;
+  return layoutNames?.get(stamp.slice(0, at)) ?? null;
 }
 
 /** Where each column the database gives lies in a COPY tuple (events.queries.ts, EXPORT_SELECT). */
@@ -55,6 +74,13 @@ export function parquetColumns(context: ExportContext): Column<EventExportRow>[]
   const groupName = (id: string) => context.groupNames.get(id) ?? "";
   const flag = (timestampMs: number, receivedMs: number) =>
     timestampFlag(timestampMs, receivedMs, context.createdMs);
+  /** A UI stamp's name, from a tuple's text field. */
+  const uiNameAt = (t: CopyTuple, field: number) => {
+    const length = t.length[field] as number;
+    if (length < 0) return null;
+    const at = t.start[field] as number;
+    return uiName(t.bytes.toString("utf8", at, at + length), context.layoutNames);
+  };
   const columns: Record<(typeof EXPORT_COLUMNS)[number], Source> = {
     event_id: stored("string", "event_id"),
     session_id: stored("string", "session_id"),
@@ -88,6 +114,16 @@ export function parquetColumns(context: ExportContext): Column<EventExportRow>[]
       (r) => flag(Number(r.timestamp_ms), Number(r.received_at_ms)),
       (t: CopyTuple) =>
         flag(int8At(t, FIELD.timestamp_ms) as number, int8At(t, FIELD.received_at_ms) as number),
+    ],
+    ui_feed_name: [
+      "string",
+      (r) => uiName(r.ui_feed, context.layoutNames),
+      (t: CopyTuple) => uiNameAt(t, FIELD.ui_feed),
+    ],
+    ui_watch_name: [
+      "string",
+      (r) => uiName(r.ui_watch, context.layoutNames),
+      (t: CopyTuple) => uiNameAt(t, FIELD.ui_watch),
     ],
   };
   return EXPORT_COLUMNS.map((c) => [c, ...columns[c]] as const);

@@ -18,12 +18,13 @@ import { copyTuples } from "./copy-binary.ts";
 import { type ExportContext, parquetColumns } from "./event-columns.ts";
 import { type ParquetOptions, postParquet, type RowGroupWriter } from "./parquet-writer.ts";
 
-/** What the worker is given: the database, the events, and the names the export adds. */
+/** What the worker is given: the database, the events, and the names the export adds (arms, layouts). */
 export interface EventExportJob {
   readonly db: DbLink;
   readonly filter: EventFilter;
   readonly groupNames: [id: string, name: string][];
   readonly createdMs: number;
+  readonly layoutNames: [id: string, name: string][];
 }
 
 /**
@@ -98,6 +99,10 @@ export async function writeEvents(
 const job = workerData as EventExportJob | undefined;
 if (job) {
   const db = await openLinkedRows(job.db);
-  const context = { groupNames: new Map(job.groupNames), createdMs: job.createdMs };
+  const context = {
+    groupNames: new Map(job.groupNames),
+    createdMs: job.createdMs,
+    layoutNames: new Map(job.layoutNames),
+  };
   await postParquet(eventParquet(context), (writer, out) => writeEvents(db, job.filter, writer, out));
 }

@@ -12,12 +12,25 @@ import { iso, json } from "../db/present.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import { csvRow } from "../http/csv.ts";
 import { notFound } from "../http/errors.ts";
-import { EXPORT_COLUMNS, type ExportContext } from "./event-columns.ts";
+import { EXPORT_COLUMNS, type ExportContext, uiName } from "./event-columns.ts";
 import type { EventExportJob } from "./event-export.worker.ts";
 import { parquetExport, type SendParquet } from "./parquet.ts";
 
-/** A stored event for admins, with its group's name and a flag on an implausible client time. */
-export const presentEvent = (r: EventRow, { groupNames, createdMs }: ExportContext): StoredEvent => ({
+/** An event as the exports give it: the stored event, then the names of the layouts it was shown. */
+export type ExportedEvent = StoredEvent & {
+  /** The feed layout's name at export time, or the preset key (api.md "Console and exports"). */
+  ui_feed_name: string | null;
+  ui_watch_name: string | null;
+};
+
+/**
+ * A stored event for admins, with its group's name, a flag on an implausible client time and the
+ * names of its layouts.
+ */
+export const presentEvent = (
+  r: EventRow,
+  { groupNames, createdMs, layoutNames }: ExportContext,
+): ExportedEvent => ({
   event_id: r.event_id,
   session_id: r.session_id,
   user_id: r.user_id,
@@ -43,6 +56,8 @@ export const presentEvent = (r: EventRow, { groupNames, createdMs }: ExportConte
     new Date(r.received_at).getTime(),
     createdMs,
   ),
+  ui_feed_name: uiName(r.ui_feed, layoutNames),
+  ui_watch_name: uiName(r.ui_watch, layoutNames),
 });
 
 export type ExportFilter = EventFilter;
@@ -50,21 +65,24 @@ export type ExportFilter = EventFilter;
 /** Reads of the events store for admins, rendered for HTTP: NDJSON and CSV streams, trajectories. */
 export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
   async function contextOf(experimentId: string): Promise<ExportContext> {
-    const [groups, experiment] = await Promise.all([
+    const [groups, experiment, layouts] = await Promise.all([
       db("groups").where({ experiment_id: experimentId }).select("id", "name") as Promise<
         { id: string; name: string }[]
       >,
       db("experiments").where({ id: experimentId }).first("created_at") as Promise<
         { created_at: Date } | undefined
       >,
+      // Every layout: an event may have been shown one that no arm of the study uses any more.
+      db("ui_templates").select("id", "name") as Promise<{ id: string; name: string }[]>,
     ]);
     return {
       groupNames: new Map(groups.map((g) => [g.id, g.name])),
       createdMs: experiment ? new Date(experiment.created_at).getTime() : 0,
+      layoutNames: new Map(layouts.map((l) => [l.id, l.name])),
     };
   }
 
-  async function* pages(filter: ExportFilter): AsyncGenerator<StoredEvent[]> {
+  async function* pages(filter: ExportFilter): AsyncGenerator<ExportedEvent[]> {
     const context = await contextOf(filter.experimentId);
     for await (const rows of eventPages(db, filter)) yield rows.map((r) => presentEvent(r, context));
   }
@@ -112,6 +130,7 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
         filter,
         groupNames: [...context.groupNames],
         createdMs: context.createdMs,
+        layoutNames: [...(context.layoutNames ?? [])],
       };
       return parquetExport(EXPORT_WORKER, job, transfer);
     },

@@ -131,7 +131,13 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     const row = (parseCsv(csv.text, { columns: true }) as Record<string, string>[]).find(
       (r) => r.event_id === second.event_id,
     );
-    expect(row).toMatchObject({ ui_feed: `${id}@2`, ui_watch: "none", experiment_id: study.experiment.id });
+    expect(row).toMatchObject({
+      ui_feed: `${id}@2`,
+      ui_watch: "none",
+      experiment_id: study.experiment.id,
+      ui_feed_name: "Stamped",
+      ui_watch_name: "none",
+    });
     await admin.patch(group, { ui_config: { feed: "grid-desktop", watch: "grid-desktop" } });
   });
 
@@ -344,6 +350,8 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
       "ui_feed",
       "ui_watch",
       "timestamp_flag",
+      "ui_feed_name",
+      "ui_watch_name",
     ]);
     expect(mine[0]).toMatchObject({ experiment_id: study.experiment.id, group_name: study.groups[0]?.name });
     const since = events[2]?.timestamp;
@@ -352,7 +360,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     );
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect(csv.text.split("\r\n")[0]).toBe(
-      "event_id,session_id,user_id,login_id,group_id,event_type,video_id,timestamp,received_at,watch_ratio,watch_duration,position_in_feed,algorithm_feed,algorithm_watch,payload,experiment_id,group_name,seq,ui_feed,ui_watch,timestamp_flag",
+      "event_id,session_id,user_id,login_id,group_id,event_type,video_id,timestamp,received_at,watch_ratio,watch_duration,position_in_feed,algorithm_feed,algorithm_watch,payload,experiment_id,group_name,seq,ui_feed,ui_watch,timestamp_flag,ui_feed_name,ui_watch_name",
     );
     const records = parseCsv(csv.text, { columns: true }) as Record<string, string>[];
     const layout = records.find((r) => r.event_id === events[4]?.event_id);

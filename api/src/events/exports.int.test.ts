@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Survey } from "@feedlab/schemas";
+import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { duckdb, duckdbTypes, pandasReadCsv, withFiles } from "../../../test/harness/analysis.ts";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
@@ -106,6 +107,8 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
         ui_feed: "VARCHAR",
         ui_watch: "VARCHAR",
         timestamp_flag: "VARCHAR",
+        ui_feed_name: "VARCHAR",
+        ui_watch_name: "VARCHAR",
       });
       const rows = await duckdb(
         `SELECT event_id, login_id, group_name, seq, watch_ratio, position_in_feed, payload->>'context' AS context,
@@ -137,6 +140,69 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
           };
         }),
       );
+    });
+  });
+
+  it("names each event's layouts after ui_watch and timestamp_flag: the layout's name at export time, or the preset key", async () => {
+    const own = await createStudy(admin, { status: "running", weights: [1], videoCount: 1 });
+    const layout = await admin.post<{ id: string }>("/api/v1/admin/ui-templates", {
+      name: "Tall cards",
+      page: "feed",
+      template_type: "code",
+      source: `import { FeedSurface } from "@feedlab/surfaces";\nexport default function Page() {\n  return <FeedSurface><p>tall</p></FeedSurface>;\n}\n`,
+    });
+    expect(layout.status).toBe(201);
+    const viewer = await joinWithSession(app.client(), own.experiment.id, "layout-viewer");
+    await sendEvents(viewer, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+    const arm = `/api/v1/admin/groups/${own.groups[0]?.id}`;
+    expect((await admin.patch(arm, { ui_config: { feed: layout.body.id, watch: "none" } })).status).toBe(200);
+    await sendEvents(viewer, [wireEvent("PAGE_LOAD", { seq: 2 })]);
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+    // Renamed after the events: the export gives the name it has now.
+    await admin.patch(`/api/v1/admin/ui-templates/${layout.body.id}`, { name: "Tall cards, final" });
+    const url = (format: string) => `/api/v1/admin/experiments/${own.experiment.id}/events?format=${format}`;
+    const expected = [
+      ["grid-desktop", "grid-desktop", "grid-desktop", "grid-desktop"],
+      [`${layout.body.id}@1`, "none", "Tall cards, final", "none"],
+    ];
+
+    const csv = parseCsv((await admin.get(url("csv"))).text) as string[][];
+    expect(csv[0]?.slice(-5)).toEqual([
+      "ui_feed",
+      "ui_watch",
+      "timestamp_flag",
+      "ui_feed_name",
+      "ui_watch_name",
+    ]);
+    // Not timestamp_flag, between them: the wire events' fixed times are not this test's concern.
+    expect(csv.slice(1).map((row) => [...row.slice(-5, -3), ...row.slice(-2)])).toEqual(expected);
+
+    const ndjson = (await admin.get(url("ndjson"))).text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(ndjson[0] ?? {}).slice(-5)).toEqual([
+      "ui_feed",
+      "ui_watch",
+      "timestamp_flag",
+      "ui_feed_name",
+      "ui_watch_name",
+    ]);
+    expect(ndjson.map((e) => [e.ui_feed, e.ui_watch, e.ui_feed_name, e.ui_watch_name])).toEqual(expected);
+
+    const parquet = await admin.download(url("parquet"));
+    expect(parquet.status).toBe(200);
+    await withFiles(async (file) => {
+      const from = `read_parquet('${await file("names.parquet", parquet.bytes)}')`;
+      expect(Object.keys(await duckdbTypes(from)).slice(-5)).toEqual([
+        "ui_feed",
+        "ui_watch",
+        "timestamp_flag",
+        "ui_feed_name",
+        "ui_watch_name",
+      ]);
+      const rows = await duckdb(`SELECT ui_feed, ui_watch, ui_feed_name, ui_watch_name FROM ${from}`);
+      expect(rows.map((r) => [r.ui_feed, r.ui_watch, r.ui_feed_name, r.ui_watch_name])).toEqual(expected);
     });
   });
 

@@ -119,5 +119,16 @@ describe.each(BACKENDS)("experiments and groups (%s)", (backend) => {
     const r = await admin.del(`/api/v1/admin/groups/${groups[0]?.id}`);
     expect(r.status).toBe(409);
     expect(codeOf(r)).toBe("group_has_participants");
+    expect((r.body as { error: { message: string } }).error.message).toBe(
+      "1 participant is assigned to this arm; it cannot be deleted.",
+    );
+  });
+
+  it("answers 404 not_found naming an arm, with resource group, for an unknown group id", async () => {
+    const r = await admin.get("/api/v1/admin/groups/00000000-0000-4000-8000-000000000000");
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({
+      error: { code: "not_found", message: "No arm with that id or key.", details: { resource: "group" } },
+    });
   });
 });

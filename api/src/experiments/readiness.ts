@@ -15,7 +15,9 @@ export interface ReadinessProblem {
 /**
  * What keeps an experiment from running (api.md: `experiment_not_ready`): no group, an empty pool, or
  * a group whose recommender or UI no longer exists; and a completion rule that waits for a post survey
- * the experiment does not have (nobody could finish). Empty when it can start.
+ * the experiment does not have (nobody could finish). Empty when it can start. A survey left inactive
+ * (as every new one starts) is no reason to refuse: studies run without surveys, and the console's
+ * checklist warns about it instead (web/src/lib/admin/readiness.ts).
  */
 export async function readinessProblems(
   db: Knex | Knex.Transaction,
@@ -47,7 +49,7 @@ export async function readinessProblems(
   if (groups.length === 0)
     problems.push({
       problem: "no_groups",
-      message: "Add at least one group: participants are assigned to groups.",
+      message: "Add at least one arm: participants are assigned to arms.",
     });
   if (Number(pool?.n ?? 0) === 0)
     problems.push({
@@ -59,7 +61,7 @@ export async function readinessProblems(
     problems.push({
       problem: "no_post_survey",
       message:
-        "The completion waits for the post survey, but no post survey is active. Activate one, or untick “after the post survey”.",
+        "The completion waits for an answer to the post-study survey, but no post-study survey is active. Activate one under Surveys, or untick “Only after an answer to the post-study survey”.",
     });
   const recommenderKeys = [...new Set(groups.flatMap((g) => [g.algorithm_feed, g.algorithm_watch]))];
   const registered = new Set(
@@ -85,7 +87,7 @@ export async function readinessProblems(
       if (!isBuiltinKey(key) && !registered.has(key))
         problems.push({
           problem: "unknown_recommender",
-          message: `Group “${g.name}”: the ${page} page's recommender “${key}” no longer exists. Choose another.`,
+          message: `Arm “${g.name}”: the ${page} page's recommender “${key}” no longer exists. Choose another.`,
           group_id: g.id,
           page,
           key,
@@ -94,7 +96,7 @@ export async function readinessProblems(
       if (!isKnownUiKey(ui) && !templates.has(ui))
         problems.push({
           problem: "unknown_ui",
-          message: `Group “${g.name}”: the ${page} page's layout no longer exists. Choose another.`,
+          message: `Arm “${g.name}”: the ${page} page's layout no longer exists. Choose another.`,
           group_id: g.id,
           page,
           key: ui,

@@ -101,7 +101,7 @@ export function createGroupsService(deps: GroupsServiceDeps) {
 
   async function get(id: string): Promise<Group> {
     const row = await withCounts().where("g.id", id).first<GroupRow>();
-    if (!row) throw notFound("group");
+    if (!row) throw notFound("group", "arm");
     return presentGroup(row);
   }
 
@@ -167,7 +167,7 @@ export function createGroupsService(deps: GroupsServiceDeps) {
           .first("g.*", "e.status as experiment_status")) as
           | (GroupRow & { experiment_status: string })
           | undefined;
-        if (!before) throw notFound("group");
+        if (!before) throw notFound("group", "arm");
         await trx("groups").where({ id }).update(changes);
         if (before.experiment_status !== "running") return;
         const recorded = RECORDED_FIELDS.filter(
@@ -211,7 +211,7 @@ export function createGroupsService(deps: GroupsServiceDeps) {
     async remove(id: string): Promise<void> {
       await db.transaction(async (trx) => {
         const group = await trx("groups").where({ id }).forUpdate().first("id");
-        if (!group) throw notFound("group");
+        if (!group) throw notFound("group", "arm");
         const [{ n } = { n: 0 }] = await trx("users")
           .where({ group_id: id })
           .count<{ n: string | number }[]>("id as n");
@@ -219,7 +219,7 @@ export function createGroupsService(deps: GroupsServiceDeps) {
         if (participants > 0) {
           throw conflict(
             "group_has_participants",
-            `${participants} ${participants === 1 ? "participant is" : "participants are"} assigned to this group; it cannot be deleted.`,
+            `${participants} ${participants === 1 ? "participant is" : "participants are"} assigned to this arm; it cannot be deleted.`,
             { participants },
           );
         }

@@ -34,8 +34,12 @@ export const badRequest = (code: string, message: string, details?: unknown) =>
 export const unauthorized = (message = "Sign in first.") => new HttpError(401, "unauthorized", message);
 export const forbidden = (code = "forbidden", message = "This credential may not do that.") =>
   new HttpError(403, code, message);
-export const notFound = (resource: string) =>
-  new HttpError(404, "not_found", `No ${resource} with that id or key.`, { resource });
+/**
+ * 404 `not_found`; `details.resource` is the API's name of the resource, `noun` the word its message
+ * uses for researchers (a `group` is an "arm" in the console).
+ */
+export const notFound = (resource: string, noun = resource) =>
+  new HttpError(404, "not_found", `No ${noun} with that id or key.`, { resource });
 export const conflict = (code: string, message: string, details?: unknown) =>
   new HttpError(409, code, message, details);
 export const payloadTooLarge = (limitBytes: number) =>

@@ -92,12 +92,15 @@ export interface MountDeps {
   readonly auth: (access: Exclude<Access, "public">) => Middleware<AppState>;
   /** Runs first on the routes that set cookies (`setsCookie`). */
   readonly cookieGuard?: Middleware<AppState>;
-  /** Records a route's audited action after it succeeded. */
+  /**
+   * Prepares the audit entry of a route's action before its handler runs (what a delete removes is
+   * named while it exists) and answers the function that records it once the route succeeded.
+   */
   readonly audit?: (
     ctx: AppContext,
     action: string,
     input: RouteInput<Schema, Schema, Schema>,
-  ) => Promise<void>;
+  ) => Promise<() => Promise<void>>;
 }
 
 /**
@@ -139,9 +142,10 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
         } else input.raw = raw;
       }
       const typed = input as RouteInput<Schema, Schema, Schema>;
-      await r.handler(ctx as AppContext, typed);
       const action = typeof r.audit === "function" ? r.audit(typed) : r.audit;
-      if (action && deps.audit && ctx.status < 400) await deps.audit(ctx as AppContext, action, typed);
+      const audited = action && deps.audit ? await deps.audit(ctx as AppContext, action, typed) : null;
+      await r.handler(ctx as AppContext, typed);
+      if (audited && ctx.status < 400) await audited();
     });
     router.register(path, [r.method.toUpperCase()], chain);
   }

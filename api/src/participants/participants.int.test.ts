@@ -116,9 +116,11 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
     const { experiment } = await createStudy(admin, { weights: [], videoCount: 0 });
     const r = await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "running" });
     expect([r.status, codeOf(r)]).toEqual([422, "experiment_not_ready"]);
-    const problems = (r.body as { error: { details: { problems: { problem: string }[] } } }).error.details
-      .problems;
+    const problems = (r.body as { error: { details: { problems: { problem: string; message: string }[] } } })
+      .error.details.problems;
     expect(problems.map((p) => p.problem)).toEqual(["no_groups", "empty_pool"]);
+    // The codes keep the API's word; the messages, which the console shows, say "arm".
+    expect(problems[0]?.message).toBe("Add at least one arm: participants are assigned to arms.");
     // Nothing changed.
     expect(
       (await admin.get<{ status: string }>(`/api/v1/admin/experiments/${experiment.id}`)).body.status,
@@ -142,7 +144,14 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
     expect(
       (stale.body as { error: { details: { problems: { problem: string; key: string }[] } } }).error.details
         .problems,
-    ).toEqual([expect.objectContaining({ problem: "unknown_recommender", key: "gone-soon", page: "feed" })]);
+    ).toEqual([
+      expect.objectContaining({
+        problem: "unknown_recommender",
+        key: "gone-soon",
+        page: "feed",
+        message: "Arm “Arm 1”: the feed page's recommender “gone-soon” no longer exists. Choose another.",
+      }),
+    ]);
   });
 
   it("answers 401 on /api/v1/me without a participant cookie and 403 with only an admin cookie", async () => {

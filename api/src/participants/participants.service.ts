@@ -58,7 +58,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         .orderBy("g.id")) as { id: string; weight: number; count: string | number }[];
       chosen = pickGroup(loads.map((l) => ({ id: l.id, weight: Number(l.weight), count: Number(l.count) })));
       if (!chosen)
-        throw conflict("experiment_has_no_groups", "The experiment has no groups to assign participants to.");
+        throw conflict("experiment_has_no_groups", "The experiment has no arms to assign participants to.");
     }
     const user: UserRow = {
       id: newId(),
@@ -127,7 +127,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
           if (groupId) {
             const g = await trx("groups").where({ id: groupId, experiment_id: experimentId }).first("id");
             if (!g)
-              throw unprocessable("unknown_group", "The group does not belong to this experiment.", {
+              throw unprocessable("unknown_group", "The arm does not belong to this experiment.", {
                 field: "group_id",
               });
           }

@@ -43,7 +43,7 @@ export const recommenderUnavailable = (key: string, surface: Surface) =>
   new HttpError(
     503,
     "recommender_unavailable",
-    `The recommender "${key}" of this group's ${surface} page no longer exists. An admin must change the group's algorithm.`,
+    `The recommender "${key}" of this arm's ${surface} page no longer exists. An admin must change the arm's algorithm.`,
     { key, page: surface },
   );
 

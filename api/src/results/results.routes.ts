@@ -32,7 +32,7 @@ export function resultsRoutes({
       tag: "results",
       summary: "Results per arm: counts and rates with 95% intervals, per group and per recommender",
       description:
-        "Counts IMPRESSION, FEED_CLICK, VIDEO_PLAY, VIDEO_ENDED (completions) and LIKE from the evaluation read model, live within the projector's lag. ctr = feed_clicks / impressions, completion_rate = completions / plays, like_rate = likes / plays, each {value, low, high}: the ratio of sums and a 95% interval that treats each participant as a cluster (delta method, cluster-robust variance); null parts when the denominator is 0, and a null interval with one participant. Per recommender, impressions count for the list they were in (related: the watch page); plays, completions and likes count for the watch page's recommender.",
+        "Counts IMPRESSION, FEED_CLICK, VIDEO_PLAY, VIDEO_ENDED (completions) and LIKE from the evaluation read model, live within the projector's lag. ctr = feed_clicks / impressions, completion_rate = completions / plays, like_rate = likes / plays, each {value, low, high}: the ratio of sums and a 95% interval that treats each participant as a cluster (delta method, cluster-robust variance); null parts when the denominator is 0, and a null interval with one participant. Per recommender, impressions count for the list they were in (related: the watch page); feed clicks count for the feed's recommender; plays, completions and likes count for the watch page's recommender, so a feed recommender's item has 0 plays and its feed_clicks are the clicks that opened the videos played on the watch page.",
       access: "admin",
       params: IdParams,
       responses: {

@@ -85,6 +85,47 @@ describe.each(BACKENDS)("results per arm (%s)", (backend) => {
     expect(watch?.ctr).toEqual({ value: 0, low: null, high: null });
   });
 
+  it("credits feed clicks to each arm's feed recommender and the plays they led to to the shared watch recommender", async () => {
+    // The console's per-recommender table shows the feed recommender's clicks beside its 0 plays.
+    const two = await createStudy(admin, { videoCount: 2, status: "running", weights: [1, 1] });
+    const popular = two.groups[1];
+    expect(
+      (
+        await admin.patch(`/api/v1/admin/groups/${popular?.id}`, {
+          algorithm_config: { feed: "popularity", watch: "recency" },
+        })
+      ).status,
+    ).toBe(200);
+    // Balanced assignment: q1 in the first arm (recency feed), q2 in the second (popularity feed).
+    for (const [login, clicks] of [
+      ["q1", 1],
+      ["q2", 3],
+    ] as const) {
+      const p = await joinWithSession(app.client(), two.experiment.id, login);
+      const r = await sendEvents(p, [
+        ...times(4, () => wireEvent("IMPRESSION", { payload: { context: "feed" } })),
+        ...times(clicks, () => wireEvent("FEED_CLICK")),
+        ...times(clicks, () => wireEvent("VIDEO_PLAY")),
+      ]);
+      expect(r.body.rejected).toEqual([]);
+    }
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
+
+    const r = await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${two.experiment.id}/stats`);
+    expect(
+      r.body.recommenders.map(({ key, surface, feed_clicks, plays }) => ({
+        key,
+        surface,
+        feed_clicks,
+        plays,
+      })),
+    ).toEqual([
+      { key: "popularity", surface: "feed", feed_clicks: 3, plays: 0 },
+      { key: "recency", surface: "feed", feed_clicks: 1, plays: 0 },
+      { key: "recency", surface: "watch", feed_clicks: 0, plays: 4 },
+    ]);
+  });
+
   it("rebuilds the same results in a replay, where batches mix every counted event", async () => {
     const before = await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${study.experiment.id}/stats`);
     await replay({

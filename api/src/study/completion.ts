@@ -32,7 +32,7 @@ export function completionProblems(c: Completion): CompletionProblem[] {
     if (unknown.length > 0)
       problems.push({
         field: "completion.redirect_url",
-        message: `The redirect URL has placeholders Feedlab cannot fill: ${unknown.map((n) => `{${n}}`).join(", ")}. Use ${REDIRECT_PLACEHOLDERS.map((n) => `{${n}}`).join(", ")}.`,
+        message: `The return link has placeholders Feedlab cannot fill: ${unknown.map((n) => `{${n}}`).join(", ")}. Use ${REDIRECT_PLACEHOLDERS.map((n) => `{${n}}`).join(", ")}.`,
       });
     let url: URL | null = null;
     try {
@@ -43,7 +43,7 @@ export function completionProblems(c: Completion): CompletionProblem[] {
     if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
       problems.push({
         field: "completion.redirect_url",
-        message: "The redirect URL must be a full web address starting with https:// (or http://).",
+        message: "The return link must be a full web address starting with https:// (or http://).",
       });
   }
   return problems;

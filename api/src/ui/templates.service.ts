@@ -190,7 +190,7 @@ export function createTemplatesService({
       if (patch.page !== undefined && patch.page !== current.page && used.length > 0) {
         throw conflict(
           "template_in_use",
-          `Groups use this template for the ${current.page} page; assign them another UI before moving it to the ${patch.page} page.`,
+          `Arms use this template for the ${current.page} page; assign them another UI before moving it to the ${patch.page} page.`,
           { used_by: used.map(({ template_id: _t, ...u }) => u) },
         );
       }
@@ -230,7 +230,7 @@ export function createTemplatesService({
       if (used.length > 0) {
         throw conflict(
           "template_in_use",
-          `${used.length === 1 ? "A group uses" : `${used.length} groups use`} this template (${used.map((u) => `"${u.group_name}" in "${u.experiment_name}"`).join(", ")}); assign them another UI first.`,
+          `${used.length === 1 ? "An arm uses" : `${used.length} arms use`} this template (${used.map((u) => `"${u.group_name}" in "${u.experiment_name}"`).join(", ")}); assign them another UI first.`,
           { used_by: used.map(({ template_id: _t, ...u }) => u) },
         );
       }

@@ -130,7 +130,7 @@ export const BLOCKS = {
   VideoList: {
     group: "videos",
     summary:
-      "The recommended videos (the group's feed or watch recommender) as cards; the blocks inside make up each card.",
+      "The recommended videos (the arm's feed or watch recommender) as cards; the blocks inside make up each card.",
     props: {
       source: choice("Videos", ["feed", "related"]),
       title: text("Heading (for screen readers when hidden)", "Recommended videos", 120),

@@ -2,7 +2,7 @@ import { handleError } from "../handle-error.ts";
 import { notifications } from "../notifications.svelte.ts";
 
 export interface CrudOptions<T> {
-  /** What the console calls one item in its messages: "group", "video". */
+  /** What the console calls one item in its messages: "arm", "video". */
   readonly noun: string;
   /** The item's identity in the list (an id or a key). */
   readonly keyOf: (item: T) => string;
@@ -19,7 +19,7 @@ const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The open / edit / confirm / delete / save state of a list in the console, shared by its sections
- * (groups, surveys, recommenders, videos): bind a dialog to `dialogOpen` and `editing`, a confirm
+ * (arms, surveys, recommenders, videos): bind a dialog to `dialogOpen` and `editing`, a confirm
  * dialog to `confirmOpen` and `deleting`, and hand `saved` and `remove` to them.
  */
 export class CrudManager<T> {

@@ -10,12 +10,40 @@ export interface Probe {
 
 const TIMEOUT_MS = 20_000;
 
+/**
+ * Why the browser could not read a file as a video: it cannot play it (not a video, or a codec it
+ * lacks), or it took too long. `detail` keeps the browser's own words (such as Chromium's
+ * "DEMUXER_ERROR_COULD_NOT_OPEN") for the console's log, never for the researcher.
+ */
+export class ProbeError extends Error {
+  constructor(
+    readonly reason: "unplayable" | "timeout",
+    readonly detail = "",
+  ) {
+    super(
+      reason === "timeout"
+        ? "the browser took too long to read the file"
+        : "the browser cannot play the file",
+    );
+    this.name = "ProbeError";
+  }
+}
+
+/** What the console says of a file it will not send, in plain words, naming the file. */
+export function notAVideoMessage(fileName: string): string {
+  return `“${fileName}” is not a video Feedlab can play: choose an MP4 or WebM file.`;
+}
+
+/** What the console says when reading `fileName` in the browser failed with `error` (from `probeVideo`). */
+export function probeFailureMessage(fileName: string, error: unknown): string {
+  if (error instanceof ProbeError && error.reason === "timeout")
+    return `This browser took too long to read “${fileName}”. Remove it and choose it again, or choose another MP4 or WebM file.`;
+  return notAVideoMessage(fileName);
+}
+
 function waitFor(el: HTMLMediaElement, event: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error("the browser took too long to read the file")),
-      TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => reject(new ProbeError("timeout")), TIMEOUT_MS);
     const done = (fn: () => void) => () => {
       clearTimeout(timer);
       el.removeEventListener(event, ok);
@@ -23,11 +51,7 @@ function waitFor(el: HTMLMediaElement, event: string): Promise<void> {
       fn();
     };
     const ok = done(resolve);
-    const failed = done(() =>
-      reject(
-        new Error(el.error?.message || "this browser cannot play the file (is it an MP4 or WebM video?)"),
-      ),
-    );
+    const failed = done(() => reject(new ProbeError("unplayable", el.error?.message ?? "")));
     el.addEventListener(event, ok);
     el.addEventListener("error", failed);
   });
@@ -44,7 +68,10 @@ export function grabFrame(video: HTMLVideoElement, maxWidth = 640): Promise<Blob
   return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob), "image/jpeg", 0.82));
 }
 
-/** Reads a video file's duration and a thumbnail frame; rejects when the browser cannot decode it. */
+/**
+ * Reads a video file's duration and a thumbnail frame; rejects with a `ProbeError` when the browser
+ * cannot decode it.
+ */
 export async function probeVideo(file: Blob): Promise<Probe> {
   const url = URL.createObjectURL(file);
   const video = document.createElement("video");

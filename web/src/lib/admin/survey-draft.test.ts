@@ -8,6 +8,7 @@ import {
   move,
   newOption,
   newQuestion,
+  problemPlace,
   toDraft,
   withType,
 } from "./survey-draft.ts";
@@ -97,6 +98,22 @@ describe("the editor's own words and templates", () => {
     ]);
     const [empty] = checkSurveyShape(fromDraft([{ ...newQuestion([]), text: "Q" }]));
     expect(empty && editorMessage(empty)).toBe("Write the text of option 1.");
+  });
+
+  it("places each problem under the field it names, an option's id under that option's text", () => {
+    const at = (field: string) => problemPlace({ field });
+    expect(at("questions[0].text")).toEqual({ field: "text" });
+    expect(at("questions[3].id")).toEqual({ field: "id" });
+    expect(at("questions[1].minSelect")).toEqual({ field: "minSelect" });
+    expect(at("questions[1].maxSelect")).toEqual({ field: "maxSelect" });
+    expect(at("questions[2].answers")).toEqual({ field: "answers" });
+    expect(at("questions[2].answers[4].value")).toEqual({ field: "option", option: 4, part: "value" });
+    expect(at("questions[2].answers[1].text")).toEqual({ field: "option", option: 1, part: "text" });
+    expect(at("questions[2].answers[1].id")).toEqual({ field: "option", option: 1, part: "text" });
+    expect(at("questions[2].answers[0]")).toEqual({ field: "option", option: 0, part: "text" });
+    // Nothing to point at: the question's card.
+    expect(at("questions[5]")).toEqual({ field: "question" });
+    expect(at("questions")).toEqual({ field: "question" });
   });
 
   it("makes a 7-point agreement scale coded 1 to 7", () => {

@@ -191,3 +191,27 @@ export function editorMessage(p: ShapeProblem): string {
       return p.message.charAt(0).toUpperCase() + p.message.slice(1);
   }
 }
+
+/**
+ * Where the editor shows a shape problem: under the field its `field` names. `option` is the option's
+ * index and `part` its input (an option's id has no field of its own, so its text input stands in);
+ * `question` is the card itself, for a problem no field holds.
+ */
+export type ProblemPlace =
+  | { readonly field: "text" | "id" | "type" | "minSelect" | "maxSelect" | "answers" | "question" }
+  | { readonly field: "option"; readonly option: number; readonly part: "text" | "value" };
+
+const QUESTION_FIELDS = ["text", "id", "type", "minSelect", "maxSelect", "answers"] as const;
+type QuestionField = (typeof QUESTION_FIELDS)[number];
+const isQuestionField = (name: string | undefined): name is QuestionField =>
+  QUESTION_FIELDS.includes(name as QuestionField);
+
+/** `questions[1].answers[2].value` -> option 2's value input; `questions[0].minSelect` -> Minimum selections. */
+export function problemPlace(p: Pick<ShapeProblem, "field">): ProblemPlace {
+  const m = /^questions\[\d+\](?:\.(\w+)(?:\[(\d+)\](?:\.(\w+))?)?)?$/.exec(p.field);
+  const [, name, option, part] = m ?? [];
+  if (name === "answers" && option !== undefined) {
+    return { field: "option", option: Number(option), part: part === "value" ? "value" : "text" };
+  }
+  return { field: isQuestionField(name) ? name : "question" };
+}

@@ -7,6 +7,7 @@ import type {
   ExperimentStats,
   ExperimentTimeline,
   Group,
+  Recommender,
   RecommenderHealth,
 } from "../../types.ts";
 
@@ -18,6 +19,8 @@ export interface Results {
   readonly timeline: ExperimentTimeline;
   readonly groups: Group[];
   readonly surveys: AdminSurvey[];
+  /** The registry's records (built-ins included), for what each recommender does. */
+  readonly recommenders: Recommender[];
   /** Health over the last 24 hours of each recommender an arm uses, for this experiment. */
   readonly health: RecommenderHealth[];
   /** Changes made to running arms, oldest first: where analyses may split an arm's data. */
@@ -30,7 +33,7 @@ export async function loadResults(
   experimentId: string,
   threshold?: number,
 ): Promise<Results> {
-  const [stats, monitor, completeness, timeline, groups, surveys, changes] = await Promise.all([
+  const [stats, monitor, completeness, timeline, groups, surveys, changes, recommenders] = await Promise.all([
     client.stats(experimentId),
     client.monitor(experimentId),
     client.completeness(experimentId, threshold),
@@ -38,6 +41,8 @@ export async function loadResults(
     client.listGroups(experimentId),
     surveyApi.list(client, experimentId),
     client.armChanges(experimentId),
+    // Only for the external services' own descriptions: the page reads without them.
+    client.listRecommenders().catch((): Recommender[] => []),
   ]);
   const keys = [
     ...new Set(groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch])),
@@ -52,6 +57,7 @@ export async function loadResults(
     timeline,
     groups,
     surveys,
+    recommenders,
     health: health.filter((h): h is RecommenderHealth => h !== null),
     changes,
     loadedAt: new Date(),

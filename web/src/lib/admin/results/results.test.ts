@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { cumulative, formatRate } from "./results.ts";
+import { armColour, cumulative, rateParts } from "./results.ts";
 
 describe("results as the console shows them", () => {
-  it("reads a rate with its interval as percentages", () => {
-    expect(formatRate({ value: 0.15, low: 0.03773, high: 0.26227 })).toBe("15.0% (3.8%–26.2%)");
-    expect(formatRate({ value: 0.5, low: null, high: null })).toBe("50.0% (one participant)");
-    expect(formatRate({ value: null, low: null, high: null })).toBe("—");
+  it("reads a rate and, for the second line of its cell, its interval as percentages, or why there is none", () => {
+    expect(rateParts({ value: 0.15, low: 0.03773, high: 0.26227 })).toEqual({
+      value: "15.0%",
+      interval: "(3.8%–26.2%)",
+    });
+    expect(rateParts({ value: 0.5, low: null, high: null })).toEqual({
+      value: "50.0%",
+      interval: "(one participant)",
+    });
+    expect(rateParts({ value: null, low: null, high: null })).toEqual({ value: "—", interval: "" });
+  });
+
+  it("gives each arm its own colour, the same in every chart, repeating after ten arms", () => {
+    const first = Array.from({ length: 10 }, (_, i) => armColour(i));
+    expect(new Set(first).size).toBe(10);
+    expect(armColour(10)).toBe(armColour(0));
   });
 
   it("sums each arm's counts over time, every arm starting at zero when the study started", () => {

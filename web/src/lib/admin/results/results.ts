@@ -4,12 +4,40 @@ import { formatRate as percent } from "../model-runs.ts";
 /** A share as a percentage with one decimal ("12.5%"); a dash when unknown (the model runs' format). */
 export { percent };
 
-/** A rate and its 95% interval as a researcher reads it: "15.0% (4.0%–26.2%)". */
-export function formatRate(rate: Rate): string {
-  if (rate.value === null) return "—";
-  if (rate.low === null || rate.high === null) return `${percent(rate.value)} (one participant)`;
-  return `${percent(rate.value)} (${percent(rate.low)}–${percent(rate.high)})`;
+/** A rate as two lines of a table cell: the estimate, and its interval (or why there is none). */
+export function rateParts(rate: Rate): { value: string; interval: string } {
+  if (rate.value === null) return { value: "—", interval: "" };
+  if (rate.low === null || rate.high === null)
+    return { value: percent(rate.value), interval: "(one participant)" };
+  return { value: percent(rate.value), interval: `(${percent(rate.low)}–${percent(rate.high)})` };
 }
+
+/** The rates the console charts, and the count each is a share of (for "No plays yet in arm X"). */
+export const RATE_DENOMINATORS = {
+  ctr: "impressions",
+  completion_rate: "plays",
+  like_rate: "plays",
+} as const;
+export type RateKey = keyof typeof RATE_DENOMINATORS;
+
+/**
+ * One colour per arm, in the arms' order, the same in every chart. Dark enough for 3:1 against
+ * white (WCAG 1.4.11, graphics); after ten arms the colours repeat.
+ */
+const ARM_COLOURS = [
+  "#2f5bd3",
+  "#c2410c",
+  "#15803d",
+  "#9333ea",
+  "#b91c1c",
+  "#0e7490",
+  "#a16207",
+  "#be185d",
+  "#4d7c0f",
+  "#475569",
+] as const;
+
+export const armColour = (index: number): string => ARM_COLOURS[index % ARM_COLOURS.length] as string;
 
 export const TIMELINE_METRICS = {
   joined: "Participants joined",
@@ -20,6 +48,16 @@ export const TIMELINE_METRICS = {
   likes: "Likes",
 } as const;
 export type TimelineMetric = keyof typeof TIMELINE_METRICS;
+
+/** What "nothing yet" reads as per metric, after the arm's name: "Arm 3: no plays yet". */
+export const TIMELINE_NONE: Record<TimelineMetric, string> = {
+  joined: "no participants yet",
+  impressions: "no impressions yet",
+  feed_clicks: "no feed clicks yet",
+  plays: "no plays yet",
+  completions: "no completions yet",
+  likes: "no likes yet",
+};
 
 /** One point of a cumulative series: the arm, the end of its bucket and the running total. */
 export interface CumulativePoint {

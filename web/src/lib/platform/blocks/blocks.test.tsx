@@ -37,7 +37,8 @@ const SHOWS: Record<string, RegExp> = {
   Tabs: /role="tablist"/,
   Divider: /<hr style="margin:16px 0;" class="fb-divider"\/>/,
   Text: /Pick a video you would like to watch\./,
-  VideoList: /<section class="fb-videos"><h2 class="fb-sr">Recommended videos<\/h2>/,
+  // The feed's first heading: the page's h1.
+  VideoList: /<section class="fb-videos"><h1 class="fb-sr">Recommended videos<\/h1>/,
   Thumbnail: /<img src="\/media\/demo\/sourdough-basics.jpg"[^>]*>.*12:34/,
   Title: /<h3 class="fb-title fb-title--medium">Sourdough basics<\/h3>/,
   Channel: /Crumb Lab/,
@@ -53,6 +54,10 @@ const SHOWS: Record<string, RegExp> = {
 
 /** `h` over the blocks, whose props types come from the compat layer's JSX types. */
 const el = h as unknown as (type: unknown, props?: object | null, ...children: unknown[]) => VNode;
+
+/** The headings of rendered HTML, as "h<level> <text>". */
+const headings = (html: string) =>
+  [...html.matchAll(/<h([1-6])[^>]*>(.*?)<\/h\1>/g)].map(([, level, text]) => `h${level} ${text}`);
 
 const render = (node: VNode) =>
   renderToString(el(RuntimeContext.Provider, { value: previewRuntime([video], () => {}) }, node));
@@ -73,6 +78,37 @@ describe("@feedlab/blocks", () => {
         ? render(block)
         : render(el(blocks.Page, {}, spec.video ? el(blocks.VideoScope, { video }, block) : block));
     expect(html, html).toMatch(SHOWS[type] as RegExp);
+  });
+
+  it("makes a feed's first heading its one h1, with the list's heading and its cards' titles below it", () => {
+    const card = el(blocks.VideoScope, { video }, el(blocks.Title, {}));
+    const headed = render(
+      el(
+        blocks.Page,
+        {},
+        el(blocks.Text, { style: "heading", text: "Pick one" }),
+        el(blocks.Stack, {}, el(blocks.Text, { style: "heading", text: "Later" })),
+        el(blocks.VideoList, {}),
+        card,
+      ),
+    );
+    expect(headings(headed)).toEqual([
+      "h1 Pick one",
+      "h2 Later",
+      "h2 Recommended videos",
+      "h3 Sourdough basics",
+    ]);
+    // A list first is the h1 itself; a page with neither gets a hidden one.
+    expect(headings(render(el(blocks.Page, {}, el(blocks.Stack, {}, el(blocks.VideoList, {})))))).toEqual([
+      "h1 Recommended videos",
+    ]);
+    expect(headings(render(el(blocks.Page, {}, el(blocks.Divider, {}))))).toEqual(["h1 Videos"]);
+  });
+
+  it("gives a watch page without a Title block its video's title as a hidden h1, and one with a Title no other", () => {
+    const page = (...children: VNode[]) => render(el(blocks.Page, { videoId: video.id }, ...children));
+    expect(headings(page(el(blocks.Player, {}), el(blocks.Comments, {})))).toEqual(["h1 Video"]);
+    expect(headings(page(el(blocks.Stack, {}, el(blocks.Player, {}), el(blocks.Title, {}))))).toEqual([]);
   });
 
   it("shows each tab's title and only the first tab's content at first", () => {

@@ -18,7 +18,7 @@ import {
 } from "@feedlab/data";
 import { BLOCKS, type BlockType } from "@feedlab/schemas/ui/blocks.ts";
 import { FeedSurface, VideoSurface, WatchSurface } from "@feedlab/surfaces";
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, VNode } from "preact";
 import { Children, cloneElement, createContext, isValidElement, useContext, useState } from "react";
 import { Avatar, ThumbDown, ThumbUp, useMoreOnScroll } from "../presets/shared.tsx";
 import { BLOCKS_CSS } from "./styles.ts";
@@ -45,8 +45,11 @@ interface PageContextValue {
 }
 const PageContext = createContext<PageContextValue>({ page: "feed", videoId: null, video: null });
 
-/** The video of the card being rendered (inside a VideoList), if any. */
-const CardContext = createContext<{ video: Video; position: number } | null>(null);
+/**
+ * The video of the card being rendered (inside a VideoList), if any, and the level of its title's
+ * heading: one below the list's heading.
+ */
+const CardContext = createContext<{ video: Video; position: number; titleLevel?: 2 | 3 } | null>(null);
 
 /**
  * Shows `video` in the video blocks inside it (Title, Thumbnail, ...), as a VideoList card does: for
@@ -61,10 +64,12 @@ export function VideoScope({
 }
 
 /** The video a video block shows: its card's, else the watch page's. */
-function useShownVideo(): { video: Video | null; inCard: boolean } {
+function useShownVideo(): { video: Video | null; inCard: boolean; titleLevel: 2 | 3 } {
   const card = useContext(CardContext);
   const page = useContext(PageContext);
-  return card ? { video: card.video, inCard: true } : { video: page.video, inCard: false };
+  return card
+    ? { video: card.video, inCard: true, titleLevel: card.titleLevel ?? 3 }
+    : { video: page.video, inCard: false, titleLevel: 3 };
 }
 
 interface WithChildren {
@@ -81,24 +86,76 @@ export interface PageProps extends WithChildren {
   videoId?: string;
 }
 
+/**
+ * Every page has one h1, its headings in order. On the feed, the first heading of the tree (a Text
+ * heading, or a Video list's heading) becomes the h1, with the Video list's cards one level below its
+ * heading; a tree with neither gets a hidden h1. On the watch page, the Title of the page's video is
+ * the h1; a tree without one gets the title as a hidden h1. (Blocks wrapped in components of a code
+ * layout's own are not seen: such a layout heads its page itself.)
+ */
 export function Page(props: PageProps) {
   const p = withDefaults("Page", props) as Required<Omit<PageProps, "videoId" | "children">>;
   const style = { maxWidth: `${p.maxWidth}px`, padding: `${p.padding}px` };
   const className = `fb fb--${p.theme}`;
-  const content = (
-    <>
-      <style>{BLOCKS_CSS}</style>
-      <main className="fb-page" style={style}>
-        {props.children}
-      </main>
-    </>
-  );
-  if (props.videoId) return <WatchPage videoId={props.videoId} className={className} content={content} />;
+  if (props.videoId) {
+    const hasTitle = containsTitle(props.children);
+    const content = (title: string | null) => (
+      <>
+        <style>{BLOCKS_CSS}</style>
+        <main className="fb-page" style={style}>
+          {hasTitle ? null : <h1 className="fb-sr">{title ?? "Video"}</h1>}
+          {props.children}
+        </main>
+      </>
+    );
+    return <WatchPage videoId={props.videoId} className={className} content={content} />;
+  }
+  const [children, promoted] = promoteFirstHeading(props.children);
   return (
     <PageContext.Provider value={{ page: "feed", videoId: null, video: null }}>
-      <FeedSurface className={className}>{content}</FeedSurface>
+      <FeedSurface className={className}>
+        <style>{BLOCKS_CSS}</style>
+        <main className="fb-page" style={style}>
+          {promoted ? null : <h1 className="fb-sr">Videos</h1>}
+          {children}
+        </main>
+      </FeedSurface>
     </PageContext.Provider>
   );
+}
+
+/** Whether a Title of the page's video (one outside any Video list's cards) is among `children`. */
+function containsTitle(children: ComponentChildren): boolean {
+  return Children.toArray(children).some(
+    (child) =>
+      isValidElement(child) &&
+      child.type !== VideoList &&
+      (child.type === Title || containsTitle((child.props as WithChildren).children)),
+  );
+}
+
+/**
+ * `children` with their first heading (document order: a Text heading or a Video list) made the
+ * page's h1, and whether there was one.
+ */
+function promoteFirstHeading(children: ComponentChildren): [ComponentChildren, boolean] {
+  let done = false;
+  const visit = (node: ComponentChildren): ComponentChildren => {
+    if (done) return node;
+    if (Array.isArray(node)) return node.map(visit);
+    if (!isValidElement(node)) return node;
+    const element = node as VNode<{ style?: unknown; children?: ComponentChildren }>;
+    const props = element.props;
+    if ((element.type === Text && props.style === "heading") || element.type === VideoList) {
+      done = true;
+      return cloneElement(element, { headingLevel: 1 });
+    }
+    if (props.children === undefined || props.children === null) return node;
+    const next = visit(props.children);
+    return done ? cloneElement(element, {}, next) : node;
+  };
+  const result = visit(children);
+  return [result, done];
 }
 
 function WatchPage({
@@ -108,7 +165,7 @@ function WatchPage({
 }: {
   videoId: string;
   className: string;
-  content: ComponentChildren;
+  content: (title: string | null) => ComponentChildren;
 }) {
   const { video, error } = useVideo(videoId);
   return (
@@ -119,7 +176,7 @@ function WatchPage({
             This video is not available.
           </p>
         ) : null}
-        {content}
+        {content(video?.title ?? null)}
       </WatchSurface>
     </PageContext.Provider>
   );
@@ -251,11 +308,18 @@ export function Divider(props: DividerProps) {
 export interface TextProps {
   text?: string;
   style?: "paragraph" | "heading" | "note";
+  /** Set by the Page: the first heading of a feed page is its h1. */
+  headingLevel?: 1 | 2;
 }
 
 export function Text(props: TextProps) {
   const p = withDefaults("Text", props) as Required<TextProps>;
-  if (p.style === "heading") return <h2 className="fb-heading">{p.text}</h2>;
+  if (p.style === "heading")
+    return props.headingLevel === 1 ? (
+      <h1 className="fb-heading">{p.text}</h1>
+    ) : (
+      <h2 className="fb-heading">{p.text}</h2>
+    );
   return <p className={p.style === "note" ? "fb-note" : "fb-text"}>{p.text}</p>;
 }
 
@@ -268,12 +332,17 @@ export interface VideoListProps extends WithChildren {
   layout?: "grid" | "list";
   pageSize?: number;
   more?: "on scroll" | "button" | "none";
+  /** Set by the Page: the list's heading is the feed page's h1 when it is the first heading. */
+  headingLevel?: 1 | 2;
 }
 
 const DEFAULT_CARD = [<Thumbnail key="t" />, <Title key="ti" />, <Channel key="c" />, <Views key="v" />];
 
 export function VideoList(props: VideoListProps) {
-  const p = withDefaults("VideoList", props) as Required<Omit<VideoListProps, "children">>;
+  const p = {
+    headingLevel: 2,
+    ...withDefaults("VideoList", props),
+  } as Required<Omit<VideoListProps, "children">>;
   const page = useContext(PageContext);
   return p.source === "related" ? (
     <RelatedVideos {...p} parts={props.children} videoId={page.videoId} />
@@ -300,7 +369,11 @@ function Cards({ list, context, ...p }: ListSettings & { list: VideoListData; co
   const first = list.loading && list.items.length === 0;
   return (
     <section className="fb-videos">
-      <h2 className={p.showTitle ? "fb-heading" : "fb-sr"}>{p.title}</h2>
+      {p.headingLevel === 1 ? (
+        <h1 className={p.showTitle ? "fb-heading" : "fb-sr"}>{p.title}</h1>
+      ) : (
+        <h2 className={p.showTitle ? "fb-heading" : "fb-sr"}>{p.title}</h2>
+      )}
       {list.error && list.items.length === 0 ? (
         <p className="fb-empty" role="alert">
           The videos could not be loaded. Please reload the page.
@@ -312,7 +385,9 @@ function Cards({ list, context, ...p }: ListSettings & { list: VideoListData; co
           {list.items.map((video, i) => (
             <li key={video.id}>
               <VideoSurface video={video} position={i} context={context} className="fb-card">
-                <CardContext.Provider value={{ video, position: i }}>
+                <CardContext.Provider
+                  value={{ video, position: i, titleLevel: p.headingLevel === 1 ? 2 : 3 }}
+                >
                   {parts.map((part) => (isValidElement(part) ? cloneElement(part) : part))}
                 </CardContext.Provider>
               </VideoSurface>
@@ -359,10 +434,15 @@ export interface TitleProps {
 
 export function Title(props: TitleProps) {
   const p = withDefaults("Title", props) as Required<TitleProps>;
-  const { video, inCard } = useShownVideo();
+  const { video, inCard, titleLevel } = useShownVideo();
   if (!video) return null;
   const className = `fb-title fb-title--${p.size}`;
-  return inCard ? <h3 className={className}>{video.title}</h3> : <h1 className={className}>{video.title}</h1>;
+  if (!inCard) return <h1 className={className}>{video.title}</h1>;
+  return titleLevel === 2 ? (
+    <h2 className={className}>{video.title}</h2>
+  ) : (
+    <h3 className={className}>{video.title}</h3>
+  );
 }
 
 export interface ChannelProps {

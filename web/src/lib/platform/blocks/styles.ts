@@ -35,7 +35,7 @@ export const BLOCKS_CSS = `
 .fb-title--small{font-size:.875rem}
 .fb-title--medium{font-size:1rem}
 .fb-title--large{font-size:1.3rem;font-weight:700}
-h3.fb-title{display:-webkit-box;-webkit-line-clamp:2;line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
+h2.fb-title,h3.fb-title{display:-webkit-box;-webkit-line-clamp:2;line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
 .fb-channel{display:inline-flex;align-items:center;gap:.5rem;font-size:.875rem;color:var(--fb-muted)}
 .fb-sub{font-size:.875rem;color:var(--fb-muted)}
 .fx-avatar{flex:none;display:grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:50%;color:#fff;font-weight:700;font-size:.8rem}

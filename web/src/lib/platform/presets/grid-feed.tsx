@@ -21,7 +21,8 @@ function GridCard({ video, position }: { video: Video; position: number }) {
       <span className="fg-body">
         <Avatar name={video.channel_name} />
         <span className="fg-text">
-          <h3 className="fg-title">{video.title}</h3>
+          {/* Each card's title is a heading under the page's h1 (the list of recommended videos). */}
+          <h2 className="fg-title">{video.title}</h2>
           {video.channel_name ? <span className="fg-sub">{video.channel_name}</span> : null}
           <Meta video={video} />
         </span>

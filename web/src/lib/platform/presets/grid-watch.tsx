@@ -138,7 +138,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
   const likes = useLikes(video);
   const more = useMoreOnScroll(related);
   const relatedList = (
-    <aside className="fg-secondary" aria-labelledby="fg-related-heading">
+    <section className="fg-secondary" aria-labelledby="fg-related-heading">
       <h2 id="fg-related-heading" className={device === "desktop" ? "fg-sr" : "fg-aside-title"}>
         Related videos
       </h2>
@@ -157,7 +157,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
         </ul>
       )}
       <div ref={more} />
-    </aside>
+    </section>
   );
   return (
     <WatchSurface video={video} className={`fg fg--${device}`}>

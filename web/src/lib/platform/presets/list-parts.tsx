@@ -133,7 +133,12 @@ export function Row({
     <VideoSurface video={video} position={position} context={context} className="fl-row">
       <Thumb video={video} eager={context === "feed" && position < 6} />
       <span className="fl-info">
-        <h3 className="fl-title">{video.title}</h3>
+        {/* A title heading sits under the page's h1 on the feed, under "Up next" (h2) beside a video. */}
+        {context === "feed" ? (
+          <h2 className="fl-title">{video.title}</h2>
+        ) : (
+          <h3 className="fl-title">{video.title}</h3>
+        )}
         <Meta video={video} />
         {video.channel_name ? (
           <span className="fl-channel">

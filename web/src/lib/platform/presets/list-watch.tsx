@@ -121,43 +121,46 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
   return (
     <WatchSurface video={video} className={`fl fl--${device}`}>
       <style>{WATCH_CSS}</style>
-      <div className="fl-stage">
-        {video ? (
-          <VideoSurface video={video} context="watch" className="fl-player" />
-        ) : (
-          <div className="fl-player" />
-        )}
-      </div>
-      <main className="fl-watch">
-        {error ? (
-          <p className="fl-empty" role="alert">
-            This video is not available.
-          </p>
-        ) : video ? (
-          <Details video={video} />
-        ) : (
-          <div />
-        )}
-        <aside aria-labelledby="fl-upnext-heading">
-          <h2 id="fl-upnext-heading" className="fl-aside-title">
-            Up next
-          </h2>
-          {related.error && related.items.length === 0 ? (
-            <p className="fl-muted">Related videos could not be loaded.</p>
-          ) : !related.loading && related.items.length === 0 ? (
-            <p className="fl-muted">No related videos.</p>
+      {/* One main landmark holds the whole page, the player's stage included. */}
+      <main>
+        <div className="fl-stage">
+          {video ? (
+            <VideoSurface video={video} context="watch" className="fl-player" />
           ) : (
-            <ul className="fl-upnext" aria-label="Related videos">
-              {related.items.map((v, i) => (
-                <li key={v.id}>
-                  <Row video={v} position={i} context="related" />
-                </li>
-              ))}
-              {related.loading && related.items.length === 0 ? <Skeletons count={3} /> : null}
-            </ul>
+            <div className="fl-player" />
           )}
-          <div ref={more} />
-        </aside>
+        </div>
+        <div className="fl-watch">
+          {error ? (
+            <p className="fl-empty" role="alert">
+              This video is not available.
+            </p>
+          ) : video ? (
+            <Details video={video} />
+          ) : (
+            <div />
+          )}
+          <section aria-labelledby="fl-upnext-heading">
+            <h2 id="fl-upnext-heading" className="fl-aside-title">
+              Up next
+            </h2>
+            {related.error && related.items.length === 0 ? (
+              <p className="fl-muted">Related videos could not be loaded.</p>
+            ) : !related.loading && related.items.length === 0 ? (
+              <p className="fl-muted">No related videos.</p>
+            ) : (
+              <ul className="fl-upnext" aria-label="Related videos">
+                {related.items.map((v, i) => (
+                  <li key={v.id}>
+                    <Row video={v} position={i} context="related" />
+                  </li>
+                ))}
+                {related.loading && related.items.length === 0 ? <Skeletons count={3} /> : null}
+              </ul>
+            )}
+            <div ref={more} />
+          </section>
+        </div>
       </main>
     </WatchSurface>
   );

@@ -1,25 +1,38 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { loadExperiment } from "#lib/admin/experiment-load.ts";
 import { apiFor } from "#lib/api.ts";
+import { surveyApi } from "#lib/survey/survey-api.ts";
 import type { PageLoad } from "./$types";
 
 export const load = (async ({ fetch, params, url }) =>
   guardAdmin(url, async () => {
     const client = apiFor(fetch);
-    const [experiment, groups, recommenders, presets, templates, pool, videos, participants, runs, monitor] =
-      await Promise.all([
-        loadExperiment(client, params.id),
-        client.listGroups(params.id),
-        client.listRecommenders(),
-        client.listUiPresets(),
-        client.listUiTemplates(),
-        client.getPool(params.id),
-        client.listVideos(),
-        client.listParticipants(params.id),
-        client.listModelRuns(params.id),
-        // Warnings about arms whose recommender fails; the page works without them.
-        client.monitor(params.id).catch(() => null),
-      ]);
+    const [
+      experiment,
+      groups,
+      recommenders,
+      presets,
+      templates,
+      pool,
+      videos,
+      participants,
+      surveys,
+      runs,
+      monitor,
+    ] = await Promise.all([
+      loadExperiment(client, params.id),
+      client.listGroups(params.id),
+      client.listRecommenders(),
+      client.listUiPresets(),
+      client.listUiTemplates(),
+      client.getPool(params.id),
+      client.listVideos(),
+      client.listParticipants(params.id),
+      surveyApi.list(client, params.id),
+      client.listModelRuns(params.id),
+      // Warnings about arms whose recommender fails; the page works without them.
+      client.monitor(params.id).catch(() => null),
+    ]);
     return {
       experiment,
       groups,
@@ -29,6 +42,7 @@ export const load = (async ({ fetch, params, url }) =>
       pool,
       videos,
       participants,
+      surveys,
       runs,
       monitor,
     };

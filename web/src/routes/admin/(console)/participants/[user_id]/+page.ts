@@ -3,18 +3,33 @@ import { guardAdmin } from "#lib/admin/auth.ts";
 import { apiFor, isApiError } from "#lib/api.ts";
 import type { PageLoad } from "./$types";
 
+/** A lookup that may fail without failing the page: the timeline shows ids where names are missing. */
+const orNull = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() => null);
+
 export const load = (async ({ fetch, params, url }) =>
   guardAdmin(url, async () => {
-    const events = await apiFor(fetch)
-      .trajectory(params.user_id)
-      .catch((failure: unknown) => {
-        if (isApiError(failure, 404)) error(404, "Participant not found");
-        throw failure;
-      });
+    const client = apiFor(fetch);
+    const events = await client.trajectory(params.user_id).catch((failure: unknown) => {
+      if (isApiError(failure, 404)) error(404, "Participant not found");
+      throw failure;
+    });
+    const experimentId = url.searchParams.get("experiment") ?? events[0]?.experiment_id ?? null;
+    const armId = events.at(-1)?.group_id ?? null;
+    // Names to show beside the ids the events carry: the experiment, the arm, recommenders, videos.
+    const [experiment, arms, recommenders, videos] = await Promise.all([
+      experimentId ? orNull(client.getExperiment(experimentId)) : null,
+      experimentId ? orNull(client.listGroups(experimentId)) : null,
+      events.length > 0 ? orNull(client.listRecommenders()) : null,
+      events.some((e) => e.video_id) ? orNull(client.listVideos()) : null,
+    ]);
     return {
       userId: params.user_id,
       events,
-      experimentId: url.searchParams.get("experiment"),
+      experimentId,
+      experimentName: experiment?.name ?? null,
+      armName: (armId && arms?.find((a) => a.id === armId)?.name) || null,
+      recommenderLabels: Object.fromEntries((recommenders ?? []).map((r) => [r.key, r.label])),
+      videoTitles: Object.fromEntries((videos ?? []).map((v) => [v.external_id, v.title])),
       loginId: url.searchParams.get("login") ?? events[0]?.login_id ?? null,
     };
   })) satisfies PageLoad;

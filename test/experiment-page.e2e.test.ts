@@ -1,0 +1,273 @@
+import { join } from "node:path";
+import type { Experiment, Video } from "@feedlab/schemas";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { addDemoVideos } from "./harness/fixtures.ts";
+import { createSurvey } from "./harness/surveys.ts";
+
+/** The screen a first-time researcher has (issue 34), and a phone. */
+const DESKTOP = { width: 1366, height: 850 };
+const PHONE = { width: 390, height: 844 };
+
+/** Every control on screen that `box` covers, as "tag: text" (the toasts' own buttons left out). */
+async function controlsUnder(page: Page, box: { x: number; y: number; width: number; height: number }) {
+  return page.evaluate((b) => {
+    const covered: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("button, a[href], input, select, textarea")) {
+      if (el.closest('[aria-label="Notifications"]')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > window.innerHeight) continue;
+      const overlaps = r.left < b.x + b.width && r.right > b.x && r.top < b.y + b.height && r.bottom > b.y;
+      if (overlaps)
+        covered.push(
+          `${el.tagName.toLowerCase()}: ${el.textContent?.trim() || el.getAttribute("aria-label") || ""}`,
+        );
+    }
+    return covered;
+  }, box);
+}
+
+/** Tables on the page that scroll sideways inside their wrapper (or push the page wider). */
+async function tablesScrollingSideways(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("table")].flatMap((table) => {
+      const wrap = table.parentElement as HTMLElement;
+      const section = table.closest("section")?.querySelector("h2, h3")?.textContent?.trim();
+      return wrap.scrollWidth > wrap.clientWidth + 1 ||
+        table.getBoundingClientRect().right > window.innerWidth
+        ? [`${section}: ${wrap.scrollWidth} > ${wrap.clientWidth}`]
+        : [];
+    }),
+  );
+}
+
+describe("the experiment page as a first-time researcher meets it (Chromium)", () => {
+  let app: TestApp;
+  let browser: Browser;
+  let api: Client;
+  let videos: Video[];
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    browser = await launchBrowser();
+    api = await app.admin();
+    videos = await addDemoVideos(api, "page-e2e", "Page test video");
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await app?.stop();
+  });
+
+  async function consolePage(viewport: { width: number; height: number }): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    return page;
+  }
+
+  const newExperiment = async (name: string) =>
+    (await api.post<Experiment>("/api/v1/admin/experiments", { name })).body;
+
+  it("updates the checklist after each save on the page without a reload, warns of inactive surveys, and starts with one", async () => {
+    const experiment = await newExperiment("First study");
+    await createSurvey(api, experiment.id, { kind: "post", name: "Exit questions" });
+    await createSurvey(api, experiment.id, { kind: "pre", name: "Background" });
+    const page = await consolePage(DESKTOP);
+    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    // Any navigation would reset this marker: every change below happens on the same page load.
+    await page.evaluate(() => Object.assign(window, { samePageLoad: true }));
+
+    const settings = page.getByRole("region", { name: "Settings" });
+    const checklist = settings.getByRole("group", { name: "Before you start" });
+    const items = () => checklist.getByRole("listitem").allTextContents();
+    const missing = async () => (await items()).filter((t) => t.includes("Missing:")).map((t) => t.trim());
+    const warnings = async () => (await items()).filter((t) => t.includes("Warning:")).map((t) => t.trim());
+    await checklist.getByText("Add at least one arm").waitFor();
+    expect(await missing()).toEqual([
+      expect.stringContaining("Add at least one arm"),
+      expect.stringContaining("Add videos to the pool"),
+    ]);
+    // New surveys start inactive: said as a warning, in the order participants meet them.
+    expect(await warnings()).toEqual([
+      expect.stringMatching(/pre-study survey “Background” is inactive, so participants will not see it/),
+      expect.stringMatching(/post-study survey “Exit questions” is inactive/),
+    ]);
+    await saveScreenshot(page, "experiment-page-checklist-new");
+
+    // A refused start: the select goes back to the stored status, and the problems are in plain words.
+    const status = settings.getByLabel("Status");
+    await status.selectOption("running");
+    await settings.getByRole("button", { name: "Save changes" }).click();
+    const refusal = settings
+      .getByRole("alert")
+      .getByText(
+        /^Not started: first fix what “Before you start” lists below\. The experiment is still draft\./,
+      );
+    await refusal.waitFor();
+    expect(await status.inputValue()).toBe("draft");
+    expect(await page.locator(".title-row .badge").textContent()).toBe("draft");
+    expect(await status.getAttribute("aria-invalid")).toBe("true");
+    expect(
+      await checklist.getByText("Add videos to the pool: participants would see an empty feed.").count(),
+    ).toBe(1);
+    await saveScreenshot(page, "experiment-page-refused-start");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // An arm: the checklist drops its line at once.
+    const arms = page.getByRole("region", { name: "Arms" });
+    await arms.getByRole("button", { name: "Add arm" }).click();
+    const dialog = page.getByRole("dialog", { name: "New arm" });
+    await dialog.getByLabel("Name").fill("Control");
+    await dialog.getByRole("button", { name: "Create arm" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await checklist.getByText("Add at least one arm").waitFor({ state: "detached" });
+    expect(await missing()).toEqual([expect.stringContaining("Add videos to the pool")]);
+    // The toast says so without covering a control: not "Add arm", nothing else either.
+    const toast = page.getByRole("region", { name: "Notifications" }).getByText('Arm "Control" created.');
+    await toast.waitFor();
+    await saveScreenshot(page, "experiment-page-arm-toast");
+    expect(await page.getByRole("region", { name: "Notifications" }).getByRole("status").count()).toBe(1);
+    const box = await toast.locator("..").boundingBox();
+    expect(box).not.toBeNull();
+    expect(await controlsUnder(page, box as NonNullable<typeof box>)).toEqual([]);
+    await arms.getByRole("button", { name: "Add arm" }).click({ trial: true });
+
+    // The pool: ready, with the warnings still shown.
+    const pool = page.getByRole("region", { name: "Video pool" });
+    await pool.getByLabel("Select all").check();
+    await pool.getByRole("button", { name: "Save pool" }).click();
+    await checklist.getByText(/Ready: participants can join/).waitFor();
+    expect(await missing()).toEqual([]);
+    expect(await warnings()).toHaveLength(2);
+    // Nothing is missing any more: the refusal under the status is settled.
+    await refusal.waitFor({ state: "detached" });
+    expect(await status.getAttribute("aria-invalid")).toBeNull();
+
+    // Completion waiting for a post-study survey that is inactive: a problem again, named once.
+    const flow = page.getByRole("region", { name: "Consent and completion" });
+    await flow.getByRole("checkbox", { name: /Only after an answer to the post-study survey/ }).check();
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    await checklist.getByText(/no post-study survey is active/).waitFor();
+    expect(await warnings()).toEqual([expect.stringMatching(/pre-study survey “Background” is inactive/)]);
+
+    // Activating the post-study survey on the page clears it.
+    const surveys = page.getByRole("region", { name: "Surveys" });
+    await surveys.getByRole("button", { name: "Activate survey Exit questions" }).click();
+    await checklist.getByText(/Ready: participants can join/).waitFor();
+    expect(await missing()).toEqual([]);
+    expect(await warnings()).toEqual([expect.stringMatching(/pre-study survey “Background” is inactive/)]);
+    await saveScreenshot(page, "experiment-page-checklist-ready");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Starting with an inactive survey works: it was a warning, not a refusal.
+    await status.selectOption("running");
+    await settings.getByRole("button", { name: "Save changes" }).click();
+    await page.locator(".title-row .badge", { hasText: "running" }).waitFor();
+    await checklist.waitFor({ state: "detached" });
+    expect((await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
+      "running",
+    );
+    expect(await page.evaluate(() => "samePageLoad" in window)).toBe(true);
+  });
+
+  it("names the return link's problem with the field's label and shows the platform shortcuts as buttons", async () => {
+    const experiment = await newExperiment("Return link study");
+    const page = await consolePage(DESKTOP);
+    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    const flow = page.getByRole("region", { name: "Consent and completion" });
+    const link = flow.getByLabel("Return link (optional)");
+    await link.fill("prolific complete page");
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    const error = flow.getByText(/^The return link must be a full web address/);
+    await error.waitFor();
+    expect(await link.getAttribute("aria-invalid")).toBe("true");
+    expect(await flow.getByText(/redirect URL/i).count()).toBe(0);
+    await link.fill("https://example.org/done?c={code}&who={participant}");
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    await flow.getByText(/^The return link has placeholders Feedlab cannot fill: \{participant\}/).waitFor();
+
+    // The shortcuts look like the console's other secondary buttons: a border and a filled background.
+    const prolific = flow.getByRole("button", { name: "Use Prolific's return link" });
+    const look = (button: Locator) =>
+      button.evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { border: s.borderTopWidth, borderColor: s.borderTopColor, background: s.backgroundColor };
+      });
+    const generate = await look(flow.getByRole("button", { name: "Generate" }));
+    expect(await look(prolific)).toEqual(generate);
+    expect(generate.border).toBe("1px");
+    expect(generate.background).not.toBe("rgba(0, 0, 0, 0)");
+    await prolific.click();
+    expect(await link.inputValue()).toBe("https://app.prolific.com/submissions/complete?cc={code}");
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    await page.getByText("Consent and completion saved.").waitFor();
+    await saveScreenshot(page, "experiment-page-return-link");
+  });
+
+  it("has no axe violations and no table scrolling sideways, with every card filled, on a laptop and a phone", async () => {
+    const experiment = await newExperiment("A study with every card filled in and a long name to wrap");
+    const arm = async (name: string, feed: string, ui: string) =>
+      (
+        await api.post<{ id: string }>(`/api/v1/admin/experiments/${experiment.id}/groups`, {
+          name,
+          weight: 2,
+          algorithm_config: { feed, watch: "similarity" },
+          ui_config: { feed: ui, watch: ui },
+        })
+      ).body;
+    const control = await arm("Control: newest first", "recency", "grid-desktop");
+    await arm("Treatment with a trained ranking model", "learned_model", "list-mobile");
+    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
+      video_ids: videos.map((v) => v.id),
+    });
+    await createSurvey(api, experiment.id, {
+      kind: "pre",
+      name: "Background and viewing habits",
+      is_active: true,
+    });
+    await createSurvey(api, experiment.id, { kind: "inter_session", name: "How was your last visit?" });
+    await createSurvey(api, experiment.id, { kind: "post", name: "Exit questions", is_active: true });
+    for (const login of ["prolific-5f8a1c2e9b7d4a0012345678", "p-2"])
+      await api.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+        login_id: login,
+        group_id: control.id,
+      });
+    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      consent_text: "# Taking part\n\nYou will browse **short videos**.",
+      completion: {
+        after_sessions: 2,
+        code: "C9XK2QPA",
+        redirect_url: "https://app.prolific.com/submissions/complete?cc={code}",
+      },
+    });
+
+    for (const [name, viewport] of [
+      ["laptop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const page = await consolePage(viewport);
+      await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+      await page.getByRole("group", { name: "Before you start" }).getByText(/Ready/).waitFor();
+      await page.getByRole("row", { name: /prolific-5f8a1c2e9b7d4a0012345678/ }).waitFor();
+      await saveScreenshot(page, `experiment-page-${name}`);
+      expect(await axeViolations(page)).toEqual([]);
+      if (name === "laptop") expect(await tablesScrollingSideways(page)).toEqual([]);
+      // The page itself never scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+      // The arm dialog as well.
+      await page.getByRole("button", { name: "Add arm" }).click();
+      await page.getByRole("dialog", { name: "New arm" }).waitFor();
+      expect(await axeViolations(page, "dialog[open]")).toEqual([]);
+      // The dialog as seen, not the whole page behind it.
+      await page.screenshot({ path: join(resultsDir, `experiment-page-${name}-arm-dialog.png`) });
+      await page.keyboard.press("Escape");
+    }
+  });
+});

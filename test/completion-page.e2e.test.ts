@@ -82,6 +82,8 @@ describe("the completion page in Chromium", () => {
     await page.waitForTimeout(1000);
     expect(arrivals).toEqual([]);
     expect(await page.getByTestId("completion-code").isVisible()).toBe(true);
+    // The count goes on on screen, but the status (read out by screen readers) said it once.
+    expect(await countdown(page).textContent()).toContain("Returning you to the study site in 3 s.");
 
     // Then the redirect, never before the delay has passed since the page was opened.
     await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });

@@ -79,12 +79,19 @@ describe("a new researcher's first study, from an empty console to the audit log
     await admin.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
     await admin.waitForURL(`${app.url}/admin/layouts`);
     await looksRightAtBothWidths(admin, "layouts-empty");
-    await admin.goto(`${app.url}/admin/layouts/new?page=feed&type=blocks`);
-    await admin.getByRole("tree", { name: "Blocks of the layout" }).getByRole("treeitem").first().waitFor();
+    await admin.getByRole("link", { name: "New feed layout with blocks" }).click();
+    const palette = admin.getByRole("region", { name: "Blocks", exact: true });
+    const tree = admin.getByRole("tree", { name: "Blocks of the layout" });
+    const item = (block: string) => tree.getByRole("treeitem", { name: new RegExp(`^${block}`) });
+    const dragOnto = (block: string, target: string) =>
+      palette.getByRole("button", { name: block, exact: true }).dragTo(item(target));
+    // A list of the feed's videos, each card a thumbnail and a title.
+    await dragOnto("Video list", "Page");
+    await dragOnto("Thumbnail", "Video list");
+    await dragOnto("Title", "Video list");
+    await expect.poll(() => tree.getByRole("treeitem").count()).toBe(4);
     // Blocks are named in words, never by their code identifiers.
-    expect(await admin.getByRole("tree", { name: "Blocks of the layout" }).textContent()).not.toMatch(
-      /VideoList|SplitColumn/,
-    );
+    expect(await tree.textContent()).not.toMatch(/VideoList|SplitColumn/);
     await admin.getByLabel("Name", { exact: true }).fill("Compact feed");
     await looksRightAtBothWidths(admin, "blocks-editor");
     await admin.getByRole("button", { name: "Save layout" }).click();
@@ -168,7 +175,14 @@ describe("a new researcher's first study, from an empty console to the audit log
     await admin.getByRole("button", { name: "Activate survey Exit questions" }).click();
     await inactive.waitFor({ state: "detached" });
 
-    // Start. The study links are built from the server's public address, with the warning beside them.
+    // The first participant is placed in the block layout's arm by hand (the others are balanced).
+    const participants = admin.getByRole("region", { name: "Participants" });
+    await participants.getByLabel("Login ID").fill("pid-first");
+    await participants.getByLabel("Arm").selectOption({ label: "Compact blocks" });
+    await participants.getByRole("button", { name: "Add participant" }).click();
+    await participants.getByRole("link", { name: "pid-first" }).waitFor();
+
+    // Start.
     await admin.getByLabel("Status").selectOption("running");
     await admin.getByRole("button", { name: "Save changes" }).click();
     await checklist.waitFor({ state: "detached" });

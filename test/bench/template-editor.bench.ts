@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type * as Esbuild from "esbuild-wasm";
 import type { Page } from "playwright-core";
-import { REPO_ROOT } from "../../api/src/main.ts";
+import { REPO_ROOT } from "../../api/src/app/build.ts";
 import { startTestApp } from "../harness/app.ts";
 import { launchBrowser, signInToConsole } from "../harness/browser.ts";
 import { createParticipantStudy, presetStarter } from "../harness/participant.ts";

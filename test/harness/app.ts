@@ -4,9 +4,10 @@ import type { AddressInfo, LookupFunction } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { openRuntime, type Runtime } from "../../api/src/app/runtime.ts";
+import { buildApp, closeServer, listen } from "../../api/src/app/server.ts";
 import { loadConfig } from "../../api/src/config.ts";
 import { createLogger } from "../../api/src/logger.ts";
-import { buildApp, closeServer, listen, openRuntime, type Runtime } from "../../api/src/main.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 /** The two databases every integration suite runs against: embedded PGlite and real PostgreSQL. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Video } from "@feedlab/schemas";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { REPO_ROOT } from "../../api/src/main.ts";
+import { REPO_ROOT } from "../../api/src/app/build.ts";
 import { starterSource } from "../../web/src/lib/platform/presets/starters.ts";
 import type { Client } from "./app.ts";
 import { saveScreenshot } from "./browser.ts";

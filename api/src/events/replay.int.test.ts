@@ -12,7 +12,7 @@ import {
   publishNextSchema,
   writtenByNextRelease,
 } from "../../../test/harness/next-release.ts";
-import { openEventLog, type Store } from "../main.ts";
+import { openEventLog, type Store } from "../app/clients.ts";
 
 const READ_MODELS = [
   "events",

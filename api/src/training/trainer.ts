@@ -5,10 +5,21 @@ import {
   type Trainer,
   type TrainerOptions,
 } from "@feedlab/trainer";
-import type { Runtime } from "../main.ts";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/db.ts";
+import type { ServiceDeps } from "../deps.ts";
+import type { ChangeBus } from "../recommenders/changes.ts";
 
 /** What a trainer needs of its process: the store, the log, the config and the change bus. */
-export type TrainerHost = Pick<Runtime, "db" | "log" | "deps" | "config" | "changes">;
+export interface TrainerHost {
+  readonly db: Db;
+  readonly log: Logger;
+  /** The process's clock and id generator. */
+  readonly deps: Pick<ServiceDeps, "now" | "newId">;
+  readonly config: Pick<Config, "trainIntervalSeconds">;
+  readonly changes: Pick<ChangeBus, "publish">;
+}
 
 /**
  * The trainer of a process: scheduled and requested runs, only while `leadership` says this process

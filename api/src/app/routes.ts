@@ -1,0 +1,64 @@
+import { auditRoutes } from "../audit/audit.routes.ts";
+import { authRoutes } from "../auth/auth.routes.ts";
+import { eventRoutes } from "../events/events.routes.ts";
+import { schemaRoutes } from "../events/schemas.routes.ts";
+import { experimentRoutes } from "../experiments/experiments.routes.ts";
+import { feedRoutes } from "../feed/feed.routes.ts";
+import { groupRoutes } from "../groups/groups.routes.ts";
+import { mediaRoutes } from "../media/media.routes.ts";
+import { healthRoutes } from "../monitoring/health.routes.ts";
+import { participantRoutes } from "../participants/participants.routes.ts";
+import { recommenderRoutes } from "../recommenders/recommenders.routes.ts";
+import { resultsRoutes } from "../results/results.routes.ts";
+import { sessionRoutes } from "../sessions/sessions.routes.ts";
+import { settingsRoutes } from "../settings/settings.routes.ts";
+import { surveyRoutes } from "../surveys/surveys.routes.ts";
+import { trainingRoutes } from "../training/training.routes.ts";
+import { uiPresetRoutes } from "../ui/presets.ts";
+import { templateRoutes } from "../ui/templates.routes.ts";
+import { videoRoutes } from "../videos/videos.routes.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** The route table: every resource of the API, mounted on the services of a runtime. */
+export function routeTable(rt: Runtime) {
+  const { services, db, config } = rt;
+  const cookies = { secure: config.secureCookies };
+  return [
+    ...authRoutes({ auth: services.auth, cookies, audit: services.audit }),
+    ...auditRoutes({ audit: services.audit }),
+    ...experimentRoutes(services),
+    ...groupRoutes(services),
+    ...videoRoutes(services),
+    ...mediaRoutes({
+      media: rt.media,
+      maxUploadBytes: config.maxUploadBytes,
+      store: config.mediaS3 ? "s3" : "folder",
+    }),
+    ...participantRoutes({
+      db,
+      participants: services.participants,
+      auth: services.auth,
+      cookies,
+      study: services.study,
+      erasure: services.erasure,
+      joinRateLimit: config.joinRateLimit,
+    }),
+    ...sessionRoutes(services),
+    ...feedRoutes({ feed: services.feed, progress: rt.progress, study: services.study }),
+    ...eventRoutes(services),
+    ...schemaRoutes(),
+    ...surveyRoutes({
+      db,
+      surveys: services.surveys,
+      surveyResponses: services.surveyResponses,
+      study: services.study,
+    }),
+    ...recommenderRoutes({ registry: rt.recommenders.registry }),
+    ...uiPresetRoutes(),
+    ...templateRoutes(services),
+    ...trainingRoutes(services),
+    ...resultsRoutes(services),
+    ...healthRoutes(services),
+    ...settingsRoutes({ config }),
+  ];
+}

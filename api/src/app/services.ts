@@ -1,0 +1,128 @@
+import type { EventLog } from "@feedlab/ingest";
+import { createAuditService } from "../audit/audit.service.ts";
+import { createAuthService } from "../auth/auth.service.ts";
+import type { Config } from "../config.ts";
+import type { OpenDb } from "../db/db.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { createErasureService } from "../erasure/erasure.service.ts";
+import { createEventStoreReader } from "../events/event-store.read.ts";
+import { createEventsService } from "../events/events.service.ts";
+import { createExperimentsService } from "../experiments/experiments.service.ts";
+import { createFeedService } from "../feed/feed.service.ts";
+import { createGroupsService } from "../groups/groups.service.ts";
+import { createHealthService } from "../monitoring/health.service.ts";
+import type { MonitoringRecorder } from "../monitoring/recorder.ts";
+import { createParticipantsService } from "../participants/participants.service.ts";
+import type { ChangeBus } from "../recommenders/changes.ts";
+import type { RecommenderServices } from "../recommenders/recommenders.service.ts";
+import { createCompletenessService } from "../results/completeness.service.ts";
+import { createMonitorService } from "../results/monitor.service.ts";
+import { createStatsService } from "../results/stats.service.ts";
+import { createSessionsService } from "../sessions/sessions.service.ts";
+import { createStudyService } from "../study/study.service.ts";
+import { createSurveyResponsesService } from "../surveys/responses.service.ts";
+import { createSurveysService } from "../surveys/surveys.service.ts";
+import type { Metrics } from "../system/metrics.ts";
+import { createTrainingService } from "../training/training.service.ts";
+import { createTemplatesService } from "../ui/templates.service.ts";
+import { createVideosService } from "../videos/videos.service.ts";
+
+/** The clients the services of an API process are built on (clients.ts, runtime.ts). */
+export interface ServiceClients {
+  readonly config: Config;
+  readonly deps: ServiceDeps;
+  readonly link: OpenDb["link"];
+  readonly eventLog: EventLog;
+  readonly changes: ChangeBus;
+  readonly recommenders: RecommenderServices;
+  readonly monitoring: MonitoringRecorder;
+  readonly metrics: Metrics;
+  /**
+   * How long participant lookups on request paths (stamping contexts, resolved cookies, the study
+   * gate) may be kept; undefined: each service's few seconds.
+   */
+  readonly oneProcessCacheMs: number | undefined;
+}
+
+/**
+ * The services of an API process, and the change subscription that drops what they cached when
+ * another request or process changed it.
+ */
+export function createServices(clients: ServiceClients) {
+  const { config, deps, link, eventLog, changes, recommenders, monitoring, metrics, oneProcessCacheMs } =
+    clients;
+  const { db } = deps;
+  const events = createEventsService({
+    ...deps,
+    log: eventLog,
+    counters: metrics.events,
+    monitoring,
+    contextTtlMs: oneProcessCacheMs,
+  });
+  // One sessions service: the feed and survey responses check session ownership with the same one.
+  const sessions = createSessionsService({ ...deps, idleMs: config.sessionIdleMinutes * 60_000 });
+  const study = createStudyService(deps, { gateCacheMs: oneProcessCacheMs });
+  const templates = createTemplatesService({
+    ...deps,
+    onVersion: (templateId) => void changes.publish({ type: "template", template_id: templateId }),
+  });
+  const auth = createAuthService(deps, { resolveCacheMs: oneProcessCacheMs });
+  const audit = createAuditService(deps);
+  const services = {
+    auth,
+    experiments: createExperimentsService({ ...deps, onStudyChange: () => study.invalidate() }),
+    groups: createGroupsService({
+      ...deps,
+      recommenders: recommenders.registry,
+      uiFits: templates.fits,
+      onChange: (groupId) => void changes.publish({ type: "group", group_id: groupId }),
+    }),
+    videos: createVideosService({ ...deps, onChange: (change) => void changes.publish(change) }),
+    participants: createParticipantsService({ ...deps, joinSecret: config.joinSecret }),
+    sessions,
+    study,
+    audit,
+    erasure: createErasureService({
+      ...deps,
+      log: eventLog,
+      audit,
+      onErased: () => void changes.publish({ type: "participants_erased" }),
+    }),
+    feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),
+    surveys: createSurveysService(deps),
+    surveyResponses: createSurveyResponsesService({ ...deps, sessions, study }),
+    events,
+    eventStore: createEventStoreReader(db, link),
+    training: createTrainingService(deps),
+    stats: createStatsService(deps),
+    completeness: createCompletenessService(deps),
+    monitor: createMonitorService({ ...deps, monitoring }),
+    health: createHealthService({
+      ...deps,
+      catalog: recommenders.registry,
+      instance: recommenders.dispatcher.instance,
+      build: recommenders.build,
+      pools: recommenders.pools,
+      monitoring,
+    }),
+    templates,
+  };
+  // Stamping contexts hold a group's recommender keys and UI versions: drop them when either changes.
+  changes.subscribe((change) => {
+    if (
+      change.type === "group" ||
+      change.type === "template" ||
+      change.type === "resync" ||
+      change.type === "participants_erased"
+    )
+      events.invalidateContexts();
+    // An erased participant's cookie answers 401 at once, and nothing of theirs stays remembered.
+    if (change.type === "participants_erased" || change.type === "resync") {
+      auth.forgetResolved();
+      study.invalidate();
+    }
+  });
+  return services;
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -212,7 +212,7 @@ describe("a participant's journey in Chromium, on the wire and in the events sto
     expect(new Set(wire.batches.map((b) => b.sessionId))).toEqual(new Set([sessionId]));
     const check = createEventValidator();
     for (const e of byId.values())
-      expect(check(e), `${e.event_type} ${JSON.stringify(e)}`).toMatchObject({ ok: true });
+      expect(check(e), `${e.event_type} ${JSON.stringify(e)}`).toMatchObject({ kind: "ok" });
     expect(wire.batches.filter((b) => b.status !== 202 && b.status !== 0)).toEqual([]);
     expect(wire.batches.flatMap((b) => b.reply?.rejected ?? [])).toEqual([]);
 

@@ -1,5 +1,5 @@
 import type { EventLog } from "./log/event-log.ts";
-import type { KafkaLogOptions } from "./log/kafka.ts";
+import type { KafkaLogOptions } from "./log/kafka/index.ts";
 
 export * from "./db/sql.ts";
 export * from "./intake/intake.pipeline.ts";
@@ -10,12 +10,12 @@ export * from "./intake/validate.step.ts";
 export * from "./log/embedded.ts";
 export * from "./log/event-log.migration.ts";
 export * from "./log/event-log.ts";
-export type { KafkaLogOptions } from "./log/kafka.ts";
+export type { KafkaLogOptions } from "./log/kafka/index.ts";
 
 /**
  * The Kafka adapter. It loads on first use, with kafkajs, so a process on the embedded log never
  * loads (and keeps in memory) the Kafka client.
  */
 export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
-  return (await import("./log/kafka.ts")).createKafkaLog(options);
+  return (await import("./log/kafka/index.ts")).createKafkaLog(options);
 }

@@ -1,5 +1,6 @@
 import type { EventRejection, LoggedEvent } from "@feedlab/schemas";
 import { type EventLog, encodePosition } from "../log/event-log.ts";
+import type { StepResult } from "./results.ts";
 import { checkSession, type SessionLookup } from "./session.step.ts";
 import { stamp } from "./stamp.step.ts";
 import { createEventValidator } from "./validate.step.ts";
@@ -56,11 +57,12 @@ export function createIntake({ log, sessions, now, onCounted }: IntakeDeps) {
     const receivedAt = now();
     const valid: LoggedEvent[] = [];
     const rejected: EventRejection[] = [];
-    raw.forEach((item, index) => {
+    for (const [index, item] of raw.entries()) {
       const checked = validate(item);
-      if (checked.ok) valid.push(stamp(checked.event, session.value, receivedAt));
-      else rejected.push({ index, ...checked.rejection });
-    });
+      const stamped = checked.kind === "ok" ? stamp(checked.value, session.value, receivedAt) : checked;
+      if (stamped.kind === "ok") valid.push(stamped.value);
+      else rejected.push(rejectionOf(index, stamped));
+    }
     // 4. Append.
     const appended = valid.length > 0 ? await log.append(valid) : { position: new Map(), appended: 0 };
     // 5. Result.
@@ -76,6 +78,16 @@ export function createIntake({ log, sessions, now, onCounted }: IntakeDeps) {
 }
 
 export type Intake = ReturnType<typeof createIntake>;
+
+/**
+ * The rejection api.md's 202 body reports for the event at `index` that a step dropped. Intake
+ * steps never dead-letter (that is the consumer's way out): one that does is a bug, so it throws.
+ */
+function rejectionOf(index: number, result: Exclude<StepResult<unknown>, { kind: "ok" }>): EventRejection {
+  if (result.kind === "dead_letter") throw new Error(`unexpected dead letter: ${result.reason}`);
+  const { code, message, field } = result;
+  return field === undefined ? { index, code, message } : { index, code, message, field };
+}
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
   const out = new Map<string, number>();

@@ -1,4 +1,5 @@
 import { type LoggedEvent, WATCH_DURATION_MAX_S, WATCH_RATIO_MAX, type WireEvent } from "@feedlab/schemas";
+import { ok, type StepResult } from "./results.ts";
 
 /** Who sent a batch and the configuration in force when it arrived. */
 export interface StampContext {
@@ -31,8 +32,9 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
  * from the payload where the spec says the payload carries them (VIDEO_ENDED: completionRate and
  * totalWatchedTime; VIDEO_WATCHED_1S/5S: progress and currentTime), and `video_id` from the payload's
  * videoId for LIKE, DISLIKE and VIDEO_META_CAPTURED, so every reader finds them in one place.
+ * A valid event always stamps (`ok`): a payload number out of bounds leaves its column empty instead.
  */
-export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): LoggedEvent {
+export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): StepResult<LoggedEvent> {
   const p = (e.payload ?? {}) as Record<string, unknown>;
   let watchRatio = e.watch_ratio ?? null;
   let watchDuration = e.watch_duration ?? null;
@@ -47,7 +49,7 @@ export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): Logged
   } else if (t === "LIKE" || t === "DISLIKE" || t === "VIDEO_META_CAPTURED") {
     videoId ??= str(p.videoId);
   }
-  return {
+  return ok({
     event_id: e.event_id.toLowerCase(),
     session_id: ctx.session_id,
     user_id: ctx.user_id,
@@ -67,5 +69,5 @@ export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): Logged
     seq: e.seq ?? null,
     ui_feed: ctx.ui_feed,
     ui_watch: ctx.ui_watch,
-  };
+  });
 }

@@ -1,6 +1,5 @@
 import {
   EVENT_TYPES,
-  type EventRejection,
   type EventType,
   isEventType,
   isStorableText,
@@ -15,12 +14,9 @@ import {
 } from "@feedlab/schemas";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsPkg from "ajv-formats";
+import { drop, ok, type StepResult } from "./results.ts";
 
 const addFormats = addFormatsPkg as unknown as (ajv: Ajv) => Ajv;
-
-export type EventCheck =
-  | { ok: true; event: WireEvent }
-  | { ok: false; rejection: Omit<EventRejection, "index"> };
 
 /** `/a/0/b` -> `a[0].b` */
 function fieldOf(prefix: string, e: ErrorObject): string {
@@ -60,9 +56,10 @@ function inspect(value: unknown, depth = 0): { depth: number; badString: boolean
  * Compiles the validators of the event contract once (at start-up) and returns the per-event check:
  * the envelope, the type (unknown and retired names refused), the type's required payload fields and
  * their types (extra fields allowed), `video_id` and `position_in_feed` where the type needs them,
- * and limits on payload size and depth.
+ * and limits on payload size and depth. The check answers `ok` with the event, or `drop` with the
+ * rejection's code, message and field (api.md: a rejected event is reported, the others stored).
  */
-export function createEventValidator(): (raw: unknown) => EventCheck {
+export function createEventValidator(): (raw: unknown) => StepResult<WireEvent> {
   const ajv = addFormats(new Ajv({ allErrors: false, strict: false }));
   const envelope = ajv.compile(WireEventEnvelope);
   const payloads = new Map<EventType, ValidateFunction>(
@@ -71,111 +68,76 @@ export function createEventValidator(): (raw: unknown) => EventCheck {
 
   return (raw) => {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      return { ok: false, rejection: { code: "invalid_event", message: "An event is a JSON object." } };
+      return drop("invalid_event", "An event is a JSON object.");
     }
     const type = (raw as { event_type?: unknown }).event_type;
     if (typeof type === "string" && RETIRED_EVENT_TYPES.has(type)) {
-      return {
-        ok: false,
-        rejection: {
-          code: "retired_event_type",
-          message: `${type} is retired; use VIDEO_PLAY, VIDEO_PAUSE, VIDEO_ENDED, VIDEO_WATCHED_1S and VIDEO_WATCHED_5S.`,
-          field: "event_type",
-        },
-      };
+      return drop(
+        "retired_event_type",
+        `${type} is retired; use VIDEO_PLAY, VIDEO_PAUSE, VIDEO_ENDED, VIDEO_WATCHED_1S and VIDEO_WATCHED_5S.`,
+        "event_type",
+      );
     }
     if (!envelope(raw)) {
       const e = envelope.errors?.[0];
       const d = e ? describe(e) : { code: "invalid_event", message: "is invalid" };
       const field = e ? fieldOf("", e) : "";
-      return { ok: false, rejection: { code: d.code, message: `${field} ${d.message}`.trim(), field } };
+      return drop(d.code, `${field} ${d.message}`.trim(), field);
     }
     const event = raw as unknown as Record<string, unknown> & {
       event_type: string;
       payload?: Record<string, unknown>;
     };
     if (!isEventType(event.event_type)) {
-      return {
-        ok: false,
-        rejection: {
-          code: "unknown_event_type",
-          message: `"${event.event_type}" is not one of the ${EVENT_TYPES.length} event types.`,
-          field: "event_type",
-        },
-      };
+      return drop(
+        "unknown_event_type",
+        `"${event.event_type}" is not one of the ${EVENT_TYPES.length} event types.`,
+        "event_type",
+      );
     }
     const payload = event.payload ?? {};
     const shape = inspect(payload);
     if (shape.badString) {
-      return {
-        ok: false,
-        rejection: {
-          code: "invalid_characters",
-          message: "The payload holds a NUL character or an unpaired surrogate.",
-          field: "payload",
-        },
-      };
+      return drop(
+        "invalid_characters",
+        "The payload holds a NUL character or an unpaired surrogate.",
+        "payload",
+      );
     }
     if (shape.depth > MAX_PAYLOAD_DEPTH) {
-      return {
-        ok: false,
-        rejection: {
-          code: "payload_too_deep",
-          message: `The payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`,
-          field: "payload",
-        },
-      };
+      return drop(
+        "payload_too_deep",
+        `The payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`,
+        "payload",
+      );
     }
     if (JSON.stringify(payload).length > MAX_PAYLOAD_CHARS) {
-      return {
-        ok: false,
-        rejection: {
-          code: "payload_too_large",
-          message: `The payload exceeds ${MAX_PAYLOAD_CHARS} characters.`,
-          field: "payload",
-        },
-      };
+      return drop("payload_too_large", `The payload exceeds ${MAX_PAYLOAD_CHARS} characters.`, "payload");
     }
     if (typeof event.video_id === "string" && !isStorableText(event.video_id)) {
-      return {
-        ok: false,
-        rejection: {
-          code: "invalid_characters",
-          message: "video_id holds a NUL character or an unpaired surrogate.",
-          field: "video_id",
-        },
-      };
+      return drop(
+        "invalid_characters",
+        "video_id holds a NUL character or an unpaired surrogate.",
+        "video_id",
+      );
     }
     const check = payloads.get(event.event_type);
     if (check && !check(payload)) {
       const e = check.errors?.[0];
       const d = e ? describe(e) : { code: "invalid_field", message: "is invalid" };
       const field = e ? fieldOf("payload", e) : "payload";
-      return {
-        ok: false,
-        rejection: { code: d.code, message: `${field} ${d.message} for ${event.event_type}`, field },
-      };
+      return drop(d.code, `${field} ${d.message} for ${event.event_type}`, field);
     }
     if (VIDEO_ID_REQUIRED.has(event.event_type) && event.video_id === undefined) {
-      return {
-        ok: false,
-        rejection: {
-          code: "missing_field",
-          message: `video_id is required for ${event.event_type}`,
-          field: "video_id",
-        },
-      };
+      return drop("missing_field", `video_id is required for ${event.event_type}`, "video_id");
     }
     if (POSITION_REQUIRED.has(event.event_type) && event.position_in_feed === undefined) {
-      return {
-        ok: false,
-        rejection: {
-          code: "missing_field",
-          message: `position_in_feed is required for ${event.event_type}`,
-          field: "position_in_feed",
-        },
-      };
+      return drop(
+        "missing_field",
+        `position_in_feed is required for ${event.event_type}`,
+        "position_in_feed",
+      );
     }
-    return { ok: true, event: { ...event, payload } as WireEvent };
+    return ok({ ...event, payload } as WireEvent);
   };
 }

@@ -1,11 +1,11 @@
 import type { EventLog } from "@feedlab/ingest";
 import { holdLeadership } from "@feedlab/trainer";
 import type { Logger } from "pino";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import { startControlSocket } from "../db/control.ts";
 import { EXPORT_WORKER } from "../events/event-store.read.ts";
 import { warmWorker } from "../events/parquet.ts";
-import type { ChangeBus } from "../recommenders/changes.ts";
 import { startTraining, type TrainerHost } from "../training/trainer.ts";
 import { VERSION } from "./build.ts";
 import { openChangeBus, openEventLog, openProjector, openStore } from "./clients.ts";

@@ -2,10 +2,10 @@ import type { LookupFunction } from "node:net";
 import type { EventLog } from "@feedlab/ingest";
 import { createProgressWatcher, readCheckpoints } from "@feedlab/projector";
 import type { Logger } from "pino";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import { scheduleMaintenance } from "../db/maintenance.ts";
 import { createMonitoringRecorder } from "../monitoring/recorder.ts";
-import type { ChangeBus } from "../recommenders/changes.ts";
 import { createRecommenderServices } from "../recommenders/recommenders.service.ts";
 import { createMetrics } from "../system/metrics.ts";
 import {

@@ -1,6 +1,7 @@
 import type { EventLog } from "@feedlab/ingest";
 import { createAuditService } from "../audit/audit.service.ts";
 import { createAuthService } from "../auth/auth.service.ts";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import type { OpenDb } from "../db/db.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -13,7 +14,6 @@ import { createGroupsService } from "../groups/groups.service.ts";
 import { createHealthService } from "../monitoring/health.service.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import { createParticipantsService } from "../participants/participants.service.ts";
-import type { ChangeBus } from "../recommenders/changes.ts";
 import type { RecommenderServices } from "../recommenders/recommenders.service.ts";
 import { createCompletenessService } from "../results/completeness.service.ts";
 import { createMonitorService } from "../results/monitor.service.ts";

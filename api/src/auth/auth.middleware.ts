@@ -1,5 +1,5 @@
 import type { Middleware } from "koa";
-import type { AdminPrincipal, AppContext, AppState } from "../http/context.ts";
+import type { AdminPrincipal, AppContext, AppState, ParticipantPrincipal } from "../http/context.ts";
 import { forbidden, unauthorized } from "../http/errors.ts";
 import type { AuthService } from "./auth.service.ts";
 import { ADMIN_COOKIE, PARTICIPANT_COOKIE } from "./cookies.ts";
@@ -34,5 +34,12 @@ export function createAuthMiddleware(auth: AuthService) {
 export function adminOf(ctx: AppContext): AdminPrincipal {
   const p = ctx.state.principal;
   if (p?.role !== "admin") throw unauthorized("Sign in as an admin first.");
+  return p;
+}
+
+/** The participant behind a request that passed `auth("participant")`. */
+export function participantOf(ctx: AppContext): ParticipantPrincipal {
+  const p = ctx.state.principal;
+  if (p?.role !== "participant") throw unauthorized("Join the study first.");
   return p;
 }

@@ -9,9 +9,9 @@ import {
   Uuid,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { participantOf } from "../auth/auth.middleware.ts";
 import { unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
-import { participantOf } from "../participants/participants.routes.ts";
 import type { EventStoreReader } from "./event-store.read.ts";
 import type { EventsService } from "./events.service.ts";
 

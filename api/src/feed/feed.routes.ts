@@ -1,10 +1,10 @@
 import { decodePosition } from "@feedlab/ingest";
 import type { ProgressWatcher } from "@feedlab/projector";
 import { ErrorBody, FeedPage, FeedQuery, IdParams, Video } from "@feedlab/schemas";
+import { participantOf } from "../auth/auth.middleware.ts";
 import type { AppContext } from "../http/context.ts";
 import { unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
-import { participantOf } from "../participants/participants.routes.ts";
 import type { FeedPageJson } from "../recommenders/dispatcher.ts";
 import type { StudyService } from "../study/study.service.ts";
 import type { FeedService } from "./feed.service.ts";

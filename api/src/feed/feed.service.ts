@@ -1,7 +1,7 @@
 import type { Video } from "@feedlab/schemas";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
-import type { ChangeBus } from "../recommenders/changes.ts";
 import type { Dispatcher, FeedPageJson } from "../recommenders/dispatcher.ts";
 import type { Surface } from "../recommenders/recommender.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";

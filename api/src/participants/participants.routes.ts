@@ -11,15 +11,14 @@ import {
   ParticipantSummary,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
-import { adminOf } from "../auth/auth.middleware.ts";
+import { adminOf, participantOf } from "../auth/auth.middleware.ts";
 import type { AuthService } from "../auth/auth.service.ts";
 import { type CookiePolicy, clearCookie, PARTICIPANT_COOKIE, setSessionCookie } from "../auth/cookies.ts";
 import { FailureLimiter } from "../auth/rate-limit.ts";
 import type { Db } from "../db/db.ts";
 import type { ErasureService } from "../erasure/erasure.service.ts";
 import { assertExperiment } from "../experiments/exists.ts";
-import type { AppContext } from "../http/context.ts";
-import { tooManyRequests, unauthorized } from "../http/errors.ts";
+import { tooManyRequests } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import type { StudyService } from "../study/study.service.ts";
 import { participantsCsv } from "./participants.export.ts";
@@ -41,13 +40,6 @@ export interface ParticipantRoutesDeps {
   readonly erasure: ErasureService;
   /** Joins one client address may make per minute; 0: no limit. */
   readonly joinRateLimit?: number;
-}
-
-/** The participant behind a request that passed `auth("participant")`. */
-export function participantOf(ctx: AppContext) {
-  const p = ctx.state.principal;
-  if (p?.role !== "participant") throw unauthorized("Join the study first.");
-  return p;
 }
 
 export function participantRoutes({

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Video } from "@feedlab/schemas";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import { type Db, rowsOf } from "../db/db.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
-import type { ChangeBus } from "./changes.ts";
 
 /**
  * An experiment's video pool held in memory: the presented videos, indexed by UUID and external id,

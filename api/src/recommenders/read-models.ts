@@ -1,9 +1,9 @@
 import { parsePlayCounts, playCountsText, topCoViewed, watchedVideoIds } from "@feedlab/projector";
 import { type LoggedEvent, WATCHED_TYPES } from "@feedlab/schemas";
 import { learnedNeighbours, learnedRanking } from "@feedlab/trainer";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Db } from "../db/db.ts";
 import { RefreshingCache } from "../system/refreshing-cache.ts";
-import type { ChangeBus } from "./changes.ts";
 import type { Pool } from "./pool.ts";
 
 /** How many co-viewed partners of a video are read (the most co-viewed ones). */

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { Metrics } from "../system/metrics.ts";
@@ -8,7 +9,6 @@ import { createRandomRecommender } from "./builtins/random.recommender.ts";
 import { createRecencyRecommender } from "./builtins/recency.recommender.ts";
 import { createSimilarityRecommender } from "./builtins/similarity.recommender.ts";
 import type { RecommenderRecord } from "./builtins.ts";
-import type { ChangeBus } from "./changes.ts";
 import { createDispatcher } from "./dispatcher.ts";
 import type { ExternalHttpClient, FailureKind } from "./external-http/client.ts";
 import { createExternalHttpRecommender } from "./external-http/external-http.recommender.ts";

@@ -6,12 +6,12 @@ import type {
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { badRequest, conflict, notFound, unprocessable, validationFailed } from "../http/errors.ts";
 import { BUILTIN_RECOMMENDERS, isBuiltinKey, type RecommenderRecord } from "./builtins.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
-import type { ChangeBus } from "./changes.ts";
 import { checkConfig } from "./external-http/config.ts";
 import { loggableUrl } from "./external-http/external-http.recommender.ts";
 

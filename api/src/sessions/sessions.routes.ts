@@ -1,7 +1,7 @@
 import { ErrorBody, IdParams, SessionBody, SessionRecord, Uuid } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { participantOf } from "../auth/auth.middleware.ts";
 import { route } from "../http/route.ts";
-import { participantOf } from "../participants/participants.routes.ts";
 import type { SessionsService } from "./sessions.service.ts";
 
 const SessionStateSchema = Type.Object({

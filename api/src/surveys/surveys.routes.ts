@@ -11,10 +11,10 @@ import {
   SurveyUpdate,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { participantOf } from "../auth/auth.middleware.ts";
 import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
 import { route } from "../http/route.ts";
-import { participantOf } from "../participants/participants.routes.ts";
 import type { StudyService } from "../study/study.service.ts";
 import { dismissalsCsv, exportResponsesCsv, exportWideCsv } from "./responses.csv.ts";
 import type { SurveyResponsesService } from "./responses.service.ts";

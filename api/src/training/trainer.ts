@@ -6,10 +6,10 @@ import {
   type TrainerOptions,
 } from "@feedlab/trainer";
 import type { Logger } from "pino";
+import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/db.ts";
 import type { ServiceDeps } from "../deps.ts";
-import type { ChangeBus } from "../recommenders/changes.ts";
 
 /** What a trainer needs of its process: the store, the log, the config and the change bus. */
 export interface TrainerHost {

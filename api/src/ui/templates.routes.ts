@@ -10,8 +10,8 @@ import {
 } from "@feedlab/schemas";
 import { BLOCK_TYPES } from "@feedlab/schemas/ui/blocks.ts";
 import { Type } from "@sinclair/typebox";
+import { participantOf } from "../auth/auth.middleware.ts";
 import { route } from "../http/route.ts";
-import { participantOf } from "../participants/participants.routes.ts";
 import { MAX_SOURCE_CHARS } from "./compile.ts";
 import type { TemplatesService } from "./templates.service.ts";
 

@@ -1,17 +1,11 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { extractTrainingData, readFreshness, type TrainingSource } from "./extract.ts";
-import { poolMetadata } from "./metadata/pool-metadata.ts";
+import { type MetadataNeighbours, poolMetadata } from "./metadata/pool-metadata.ts";
 import { type ModelMetrics, type PipelineResult, runPipeline, type TrainingConfig } from "./pipeline.ts";
 import { INTERRUPTED, type RunRef, type RunStatus } from "./runs.ts";
 import type { MetadataNeighbour } from "./similarity.ts";
 import { step, type Timings } from "./steps.ts";
-
-/** A pool's metadata similarity (TF-IDF cosine), indexed by the source's own list of external ids. */
-export interface MetadataNeighbours {
-  readonly externalIds: readonly string[];
-  neighbours(index: number): readonly MetadataNeighbour[];
-}
 
 /** Looks up the metadata similarity of an experiment's pool; null for none. */
 export type MetadataSource = (experimentId: string) => Promise<MetadataNeighbours | null>;

@@ -42,21 +42,32 @@ export interface BlockSpec {
   readonly watchOnly?: boolean;
 }
 
-const text = (label: string, value: string, maxLength = 2000): BlockProp => ({
+type PropOf<K extends BlockProp["type"]> = Extract<BlockProp, { readonly type: K }>;
+
+const text = (label: string, value: string, maxLength = 2000): PropOf<"string"> => ({
   type: "string",
   default: value,
   label,
   maxLength,
 });
-const num = (label: string, value: number, min: number, max: number): BlockProp => ({
+const num = (label: string, value: number, min: number, max: number): PropOf<"number"> => ({
   type: "number",
   default: value,
   label,
   min,
   max,
 });
-const flag = (label: string, value: boolean): BlockProp => ({ type: "boolean", default: value, label });
-const choice = (label: string, values: readonly string[], value = values[0] as string): BlockProp => ({
+const flag = (label: string, value: boolean): PropOf<"boolean"> => ({
+  type: "boolean",
+  default: value,
+  label,
+});
+/** An enum prop; its type keeps its values (`BlockProps` gives the union of them). */
+const choice = <const V extends readonly [string, ...string[]]>(
+  label: string,
+  values: V,
+  value: V[number] = values[0],
+): PropOf<"enum"> & { readonly default: V[number]; readonly values: V } => ({
   type: "enum",
   default: value,
   label,
@@ -235,6 +246,21 @@ export const BLOCKS = {
 
 export type BlockType = keyof typeof BLOCKS;
 export const BLOCK_TYPES = Object.keys(BLOCKS) as BlockType[];
+
+/** The value of a prop in code: one of an enum's values, else its type's (string, number, boolean). */
+export type PropValue<P> = P extends { readonly type: "enum"; readonly values: readonly (infer V)[] }
+  ? V
+  : P extends BlockProp
+    ? P["default"]
+    : never;
+
+/**
+ * A block's props as its component (`@feedlab/blocks`) takes them, derived from the catalog: each
+ * optional, its default standing in when absent.
+ */
+export type BlockProps<T extends BlockType> = {
+  [K in keyof (typeof BLOCKS)[T]["props"]]?: PropValue<(typeof BLOCKS)[T]["props"][K]>;
+};
 
 /** A node of a block tree (api.md: `{type, props?, children?}`). */
 export interface BlockNode {

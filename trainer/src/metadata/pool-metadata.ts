@@ -1,7 +1,13 @@
 import { rowsOf } from "@feedlab/ingest";
 import type { Knex } from "knex";
-import type { MetadataNeighbours } from "../runner.ts";
+import type { MetadataNeighbour } from "../similarity.ts";
 import { MetadataIndex, type VideoMetadata } from "./metadata-similarity.ts";
+
+/** A pool's metadata similarity (TF-IDF cosine), indexed by the source's own list of external ids. */
+export interface MetadataNeighbours {
+  readonly externalIds: readonly string[];
+  neighbours(index: number): readonly MetadataNeighbour[];
+}
 
 /**
  * The metadata similarity of an experiment's pool, the same TF-IDF index the similarity built-in

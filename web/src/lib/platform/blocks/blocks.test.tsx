@@ -1,7 +1,7 @@
 import { BLOCK_TYPES, BLOCKS, type BlockSpec } from "@feedlab/schemas/ui/blocks.ts";
 import { h, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { previewRuntime } from "../../admin/templates/preview-runtime.ts";
 import type { Video } from "../../types.ts";
 import { RuntimeContext } from "../context.ts";
@@ -65,6 +65,18 @@ const render = (node: VNode) =>
 describe("@feedlab/blocks", () => {
   it("exports a component for each of the catalog's 19 blocks", () => {
     for (const type of BLOCK_TYPES) expect(typeof (blocks as Record<string, unknown>)[type]).toBe("function");
+  });
+
+  it("registers each block type's component, its props typed from the catalog", () => {
+    expect(Object.keys(blocks.BLOCK_COMPONENTS)).toEqual(BLOCK_TYPES);
+    for (const type of BLOCK_TYPES)
+      expect(blocks.BLOCK_COMPONENTS[type]).toBe((blocks as Record<string, unknown>)[type]);
+    expectTypeOf<blocks.TitleProps["size"]>().toEqualTypeOf<"medium" | "small" | "large" | undefined>();
+    expectTypeOf<blocks.VideoListProps["more"]>().toEqualTypeOf<
+      "on scroll" | "button" | "none" | undefined
+    >();
+    expectTypeOf<blocks.GridProps["columns"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<blocks.LikesProps>().toEqualTypeOf<{ readonly showDislike?: boolean }>();
   });
 
   it.each(BLOCK_TYPES)("renders %s with no props", (type) => {

@@ -1,8 +1,8 @@
 /** The feed page of the "grid" style family (`grid-parts.tsx`), for the three device variants. */
 import { type FeedLayoutProps, useFeed, type Video } from "@feedlab/data";
 import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
-import { BASE_CSS, DEVICE_CSS, type Device, Meta, Skeletons, Thumb } from "./grid-parts.tsx";
-import { Avatar, useMoreOnScroll } from "./shared.tsx";
+import { BASE_CSS, CardText, DEVICE_CSS, type Device, Skeletons } from "./grid-parts.tsx";
+import { Avatar, useMoreOnScroll, VideoThumb } from "./shared.tsx";
 
 /** The family's stylesheet without the watch page's rules. */
 const FEED_CSS = `${BASE_CSS}.fg--tablet .fg-feed{padding:1.25rem 1.25rem 3rem}
@@ -17,15 +17,11 @@ ${DEVICE_CSS}`;
 function GridCard({ video, position }: { video: Video; position: number }) {
   return (
     <VideoSurface video={video} position={position} context="feed" className="fg-card">
-      <Thumb video={video} eager={position < 8} />
+      <VideoThumb video={video} family="fg" eager={position < 8} />
       <span className="fg-body">
         <Avatar name={video.channel_name} />
-        <span className="fg-text">
-          {/* Each card's title is a heading under the page's h1 (the list of recommended videos). */}
-          <h2 className="fg-title">{video.title}</h2>
-          {video.channel_name ? <span className="fg-sub">{video.channel_name}</span> : null}
-          <Meta video={video} />
-        </span>
+        {/* Each card's title is a heading under the page's h1 (the list of recommended videos). */}
+        <CardText video={video} level={2} />
       </span>
     </VideoSurface>
   );

@@ -4,7 +4,8 @@
  * (`grid-watch.tsx`) are separate chunks, so a participant downloads only the page they open; like every
  * layout they import only the platform namespace and `react`.
  */
-import { formatDuration, formatRelative, formatViews, type Video } from "@feedlab/data";
+import type { Video } from "@feedlab/data";
+import { CardTitle, ViewsAndAge } from "./shared.tsx";
 
 export type Device = "desktop" | "tablet" | "mobile";
 
@@ -57,31 +58,16 @@ export const DEVICE_CSS = `
 .fg--mobile .fg-btn{height:2.5rem}
 `;
 
-export function Meta({ video }: { video: Video }) {
-  const age = formatRelative(video.published_at);
+/**
+ * A card's text: its title (a heading of `level`), channel, views and age. The feed's cards and the
+ * related videos beside a watched one show the same.
+ */
+export function CardText({ video, level }: { video: Video; level: 2 | 3 }) {
   return (
-    <p className="fg-sub">
-      <span>{formatViews(video.view_count)}</span>
-      {age ? <span>{age}</span> : null}
-    </p>
-  );
-}
-
-export function Thumb({ video, eager }: { video: Video; eager?: boolean }) {
-  const duration = formatDuration(video.duration_seconds);
-  return (
-    <span className="fg-thumb">
-      {video.thumbnail_url ? (
-        <img
-          src={video.thumbnail_url}
-          alt=""
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-          width={640}
-          height={360}
-        />
-      ) : null}
-      {duration ? <span className="fg-duration">{duration}</span> : null}
+    <span className="fg-text">
+      <CardTitle video={video} family="fg" level={level} />
+      {video.channel_name ? <span className="fg-sub">{video.channel_name}</span> : null}
+      <ViewsAndAge video={video} className="fg-sub" block />
     </span>
   );
 }

@@ -10,8 +10,8 @@ import {
 } from "@feedlab/data";
 import { VideoSurface, WatchSurface } from "@feedlab/surfaces";
 import { useState } from "react";
-import { BASE_CSS, DEVICE_CSS, type Device, Meta, Skeletons, Thumb } from "./grid-parts.tsx";
-import { Avatar, ThumbDown, ThumbUp, useMoreOnScroll } from "./shared.tsx";
+import { BASE_CSS, CardText, DEVICE_CSS, type Device, Skeletons } from "./grid-parts.tsx";
+import { Avatar, RelatedList, ThumbDown, ThumbUp, useMoreOnScroll, VideoThumb } from "./shared.tsx";
 
 /** The family's stylesheet without the feed page's rules. */
 const WATCH_CSS = `${BASE_CSS}.fg-watch{display:grid;grid-template-columns:minmax(0,1fr) 25rem;gap:1.5rem;max-width:1760px;margin:0 auto;padding:1.5rem clamp(.75rem,3vw,2.5rem) 3rem}
@@ -62,12 +62,8 @@ ${DEVICE_CSS}`;
 function RelatedCard({ video, position }: { video: Video; position: number }) {
   return (
     <VideoSurface video={video} position={position} context="related" className="fg-card fg-compact">
-      <Thumb video={video} />
-      <span className="fg-text">
-        <h3 className="fg-title">{video.title}</h3>
-        {video.channel_name ? <span className="fg-sub">{video.channel_name}</span> : null}
-        <Meta video={video} />
-      </span>
+      <VideoThumb video={video} family="fg" />
+      <CardText video={video} level={3} />
     </VideoSurface>
   );
 }
@@ -142,20 +138,13 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
       <h2 id="fg-related-heading" className={device === "desktop" ? "fg-sr" : "fg-aside-title"}>
         Related videos
       </h2>
-      {related.error && related.items.length === 0 ? (
-        <p className="fg-muted">Related videos could not be loaded.</p>
-      ) : !related.loading && related.items.length === 0 ? (
-        <p className="fg-muted">No related videos.</p>
-      ) : (
-        <ul className="fg-related" aria-label="Related videos">
-          {related.items.map((v, i) => (
-            <li key={v.id}>
-              <RelatedCard video={v} position={i} />
-            </li>
-          ))}
-          {related.loading && related.items.length === 0 ? <Skeletons count={4} compact /> : null}
-        </ul>
-      )}
+      <RelatedList
+        related={related}
+        family="fg"
+        className="fg-related"
+        skeletons={<Skeletons count={4} compact />}
+        card={(v, i) => <RelatedCard video={v} position={i} />}
+      />
       <div ref={more} />
     </section>
   );

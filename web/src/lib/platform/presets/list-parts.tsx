@@ -5,9 +5,9 @@
  * (`list-watch.tsx`) are separate chunks, so a participant downloads only the page they open; like every
  * layout they import only the platform namespace and `react`.
  */
-import { formatDuration, formatRelative, formatViews, type Video } from "@feedlab/data";
+import type { Video } from "@feedlab/data";
 import { VideoSurface } from "@feedlab/surfaces";
-import { Avatar } from "./shared.tsx";
+import { Avatar, CardTitle, VideoThumb, ViewsAndAge } from "./shared.tsx";
 
 export type Device = "desktop" | "tablet" | "mobile";
 
@@ -72,35 +72,6 @@ export const DEVICE_CSS = `
 .fl--mobile .fl-btn{height:2.5rem;flex:1;justify-content:center}
 `;
 
-export function Meta({ video }: { video: Video }) {
-  const age = formatRelative(video.published_at);
-  return (
-    <span className="fl-meta">
-      <span>{formatViews(video.view_count)}</span>
-      {age ? <span>{age}</span> : null}
-    </span>
-  );
-}
-
-export function Thumb({ video, eager }: { video: Video; eager?: boolean }) {
-  const duration = formatDuration(video.duration_seconds);
-  return (
-    <span className="fl-thumb">
-      {video.thumbnail_url ? (
-        <img
-          src={video.thumbnail_url}
-          alt=""
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-          width={640}
-          height={360}
-        />
-      ) : null}
-      {duration ? <span className="fl-duration">{duration}</span> : null}
-    </span>
-  );
-}
-
 export function Skeletons({ count }: { count: number }) {
   return (
     <>
@@ -131,15 +102,11 @@ export function Row({
   const snippet = context === "feed" ? video.description?.split("\n")[0] : null;
   return (
     <VideoSurface video={video} position={position} context={context} className="fl-row">
-      <Thumb video={video} eager={context === "feed" && position < 6} />
+      <VideoThumb video={video} family="fl" eager={context === "feed" && position < 6} />
       <span className="fl-info">
         {/* A title heading sits under the page's h1 on the feed, under "Up next" (h2) beside a video. */}
-        {context === "feed" ? (
-          <h2 className="fl-title">{video.title}</h2>
-        ) : (
-          <h3 className="fl-title">{video.title}</h3>
-        )}
-        <Meta video={video} />
+        <CardTitle video={video} family="fl" level={context === "feed" ? 2 : 3} />
+        <ViewsAndAge video={video} className="fl-meta" />
         {video.channel_name ? (
           <span className="fl-channel">
             <Avatar name={video.channel_name} />

@@ -10,7 +10,7 @@ import {
 } from "@feedlab/data";
 import { VideoSurface, WatchSurface } from "@feedlab/surfaces";
 import { BASE_CSS, DEVICE_CSS, type Device, Row, Skeletons } from "./list-parts.tsx";
-import { Avatar, ThumbDown, ThumbUp, useMoreOnScroll } from "./shared.tsx";
+import { Avatar, RelatedList, ThumbDown, ThumbUp, useMoreOnScroll } from "./shared.tsx";
 
 /** The family's stylesheet without the feed page's rules. */
 const WATCH_CSS = `${BASE_CSS}.fl-stage{background:#0d0f13;display:flex;justify-content:center}
@@ -144,20 +144,13 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
             <h2 id="fl-upnext-heading" className="fl-aside-title">
               Up next
             </h2>
-            {related.error && related.items.length === 0 ? (
-              <p className="fl-muted">Related videos could not be loaded.</p>
-            ) : !related.loading && related.items.length === 0 ? (
-              <p className="fl-muted">No related videos.</p>
-            ) : (
-              <ul className="fl-upnext" aria-label="Related videos">
-                {related.items.map((v, i) => (
-                  <li key={v.id}>
-                    <Row video={v} position={i} context="related" />
-                  </li>
-                ))}
-                {related.loading && related.items.length === 0 ? <Skeletons count={3} /> : null}
-              </ul>
-            )}
+            <RelatedList
+              related={related}
+              family="fl"
+              className="fl-upnext"
+              skeletons={<Skeletons count={3} />}
+              card={(v, i) => <Row video={v} position={i} context="related" />}
+            />
             <div ref={more} />
           </section>
         </div>

@@ -1,7 +1,15 @@
-/** Pieces both bundled style families use. Like the presets, it imports only `react`. */
+/**
+ * Pieces both bundled style families use: the avatar and icons, loading more on scroll, and the parts
+ * of a video card both families draw alike (thumbnail with its duration, title, views and age, the
+ * related videos beside a watched one). Like the presets, it imports only the platform namespace and
+ * `react`.
+ */
 
-import type { VideoList } from "@feedlab/data";
-import { useEffect, useRef } from "react";
+import { formatDuration, formatRelative, formatViews, type Video, type VideoList } from "@feedlab/data";
+import { type ReactNode, useEffect, useRef } from "react";
+
+/** A style family's class prefix: `fg` (grid) or `fl` (list). */
+export type Family = "fg" | "fl";
 
 const HUES = [4, 24, 45, 140, 168, 200, 220, 262, 291, 330];
 
@@ -47,4 +55,87 @@ export function useMoreOnScroll(list: VideoList) {
     return () => io.disconnect();
   }, [list.hasMore, list.loadMore, list.items.length]);
   return ref;
+}
+
+/** A card's thumbnail, with the video's duration over it (`<family>-thumb`, `<family>-duration`). */
+export function VideoThumb({ video, family, eager }: { video: Video; family: Family; eager?: boolean }) {
+  const duration = formatDuration(video.duration_seconds);
+  return (
+    <span className={`${family}-thumb`}>
+      {video.thumbnail_url ? (
+        <img
+          src={video.thumbnail_url}
+          alt=""
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+          width={640}
+          height={360}
+        />
+      ) : null}
+      {duration ? <span className={`${family}-duration`}>{duration}</span> : null}
+    </span>
+  );
+}
+
+/**
+ * A card's title (`<family>-title`): a heading one level below its list's, h2 under the page's h1, h3
+ * under a list's h2.
+ */
+export function CardTitle({ video, family, level }: { video: Video; family: Family; level: 2 | 3 }) {
+  return level === 2 ? (
+    <h2 className={`${family}-title`}>{video.title}</h2>
+  ) : (
+    <h3 className={`${family}-title`}>{video.title}</h3>
+  );
+}
+
+/** A card's views and age, one span each, in a paragraph (`block`) or a span of `className`. */
+export function ViewsAndAge({
+  video,
+  className,
+  block,
+}: {
+  video: Video;
+  className: string;
+  block?: boolean;
+}) {
+  const age = formatRelative(video.published_at);
+  const parts = (
+    <>
+      <span>{formatViews(video.view_count)}</span>
+      {age ? <span>{age}</span> : null}
+    </>
+  );
+  return block ? <p className={className}>{parts}</p> : <span className={className}>{parts}</span>;
+}
+
+/**
+ * The videos related to the watched one, as a list of `className` with a card each (`card`), or why
+ * there are none (`<family>-muted`); `skeletons` stand in while the first ones load.
+ */
+export function RelatedList({
+  related,
+  family,
+  className,
+  skeletons,
+  card,
+}: {
+  related: VideoList;
+  family: Family;
+  className: string;
+  skeletons: ReactNode;
+  card: (video: Video, position: number) => ReactNode;
+}) {
+  if (related.error && related.items.length === 0)
+    return <p className={`${family}-muted`}>Related videos could not be loaded.</p>;
+  if (!related.loading && related.items.length === 0)
+    return <p className={`${family}-muted`}>No related videos.</p>;
+  return (
+    <ul className={className} aria-label="Related videos">
+      {related.items.map((v, i) => (
+        <li key={v.id}>{card(v, i)}</li>
+      ))}
+      {related.loading && related.items.length === 0 ? skeletons : null}
+    </ul>
+  );
 }

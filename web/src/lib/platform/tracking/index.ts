@@ -11,7 +11,7 @@ export {
   type TrackingCoreOptions,
 } from "./core.ts";
 export { describeEnvironment } from "./environment.ts";
-export { type Batch, type BatchKind, Outbox } from "./outbox.ts";
+export { type Batch, type BatchKind, Outbox, type OutgoingEvent } from "./outbox.ts";
 export {
   type MediaState,
   type PlaybackEmit,
@@ -28,5 +28,5 @@ export {
 } from "./samplers.ts";
 export { type RegisterSession, SESSION_ID_KEY, SessionStore } from "./session.ts";
 export { type KeyValueStore, memoryStore, webStore } from "./storage.ts";
-export { type OutgoingEvent, type RowFields, SequenceStore, Tracker } from "./tracker.ts";
+export { type RowFields, SequenceStore, Tracker } from "./tracker.ts";
 export { EVENTS_ENDPOINT, Transport, type TransportStats } from "./transport.ts";

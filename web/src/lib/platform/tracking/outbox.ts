@@ -1,6 +1,9 @@
+import type { WireEvent } from "@feedlab/schemas";
 import type { BufferName } from "@feedlab/schemas/events/types.ts";
 import type { KeyValueStore } from "./storage.ts";
-import type { OutgoingEvent } from "./tracker.ts";
+
+/** An event as the tracker numbered it (`seq`: its place in the session), waiting in a batch. */
+export type OutgoingEvent = WireEvent & { readonly seq: number };
 
 /** What produced a batch: one of the three buffers, or the unload flush that sends them together. */
 export type BatchKind = BufferName | "unload";

@@ -1,11 +1,10 @@
-import type { EventType, Payloads, WireEvent } from "@feedlab/schemas";
+import type { EventType, Payloads } from "@feedlab/schemas";
 import { BATCHING, type BufferName, bufferOf } from "@feedlab/schemas/events/types.ts";
-import type { Batch } from "./outbox.ts";
+import type { Batch, OutgoingEvent } from "./outbox.ts";
 import type { KeyValueStore } from "./storage.ts";
 import type { Transport } from "./transport.ts";
 
 /** One event as the tracker sends it: the wire format with `event_id`, `seq` and a payload always present. */
-export type OutgoingEvent = WireEvent & { readonly seq: number };
 
 /**
  * A payload of the type: its required fields (schemas/src/events/payloads.ts) plus any extra fields,

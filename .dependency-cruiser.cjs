@@ -1,0 +1,68 @@
+// The layering of the workspaces, checked by `npm run lint` (docs/architecture.md, "Where things go"):
+// schemas <- ingest <- projector <- trainer <- api, the web app apart; no import circles; and api's
+// composition root (api/src/app/) is imported by nobody but the CLI and the tests.
+/** Tests may reach across the layers for their set-up (an ingest test opens the API's database helper). */
+const TESTS = "\\.test\\.tsx?$";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import circle: one of the modules should not need the other.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "schemas-is-the-bottom",
+      severity: "error",
+      comment: "schemas holds the contracts every workspace shares; it imports none of them.",
+      from: { path: "^schemas/", pathNot: TESTS },
+      to: { path: "^(ingest|projector|trainer|api|web)/" },
+    },
+    {
+      name: "ingest-below-projector",
+      severity: "error",
+      comment: "ingest (the event log) is read by the projector, never the other way round.",
+      from: { path: "^ingest/", pathNot: TESTS },
+      to: { path: "^(projector|trainer|api|web)/" },
+    },
+    {
+      name: "projector-below-api",
+      severity: "error",
+      comment: "The projector and its read models know nothing of the HTTP API, the trainer or the web app.",
+      from: { path: "^projector/", pathNot: TESTS },
+      to: { path: "^(trainer|api|web)/" },
+    },
+    {
+      name: "trainer-below-api",
+      severity: "error",
+      comment: "The trainer reads the read models; the API starts it, not the other way round.",
+      from: { path: "^trainer/", pathNot: TESTS },
+      to: { path: "^(api|web)/" },
+    },
+    {
+      name: "features-never-import-the-composition-root",
+      severity: "error",
+      comment: "api/src/app/ composes the features; a feature that imports it closes a circle through it.",
+      from: { path: "^api/src/", pathNot: `^api/src/(app|cli)/|${TESTS}` },
+      to: { path: "^api/src/app/" },
+    },
+    {
+      name: "web-imports-no-server-code",
+      severity: "error",
+      comment: "The browser app talks to the server over HTTP only (types come from schemas).",
+      from: { path: "^web/", pathNot: TESTS },
+      to: { path: "^(ingest|projector|trainer|api)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "node_modules|/build/|\\.svelte-kit/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    combinedDependencies: true,
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default"] },
+  },
+};

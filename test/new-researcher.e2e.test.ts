@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./harness/app.ts";
 import { allAxeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { launchBrowser, resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 
 const PROLIFIC = "https://app.prolific.com/submissions/complete";
 const DEMO_VIDEO = path.resolve(import.meta.dirname, "../api/demo/media/sourdough-basics.webm");
@@ -42,11 +42,11 @@ describe("a new researcher's first study, from an empty console to the audit log
   /** The page as it is now, at both widths: axe finds nothing, and a screenshot of each is kept. */
   async function looksRightAtBothWidths(page: Page, name: string): Promise<void> {
     for (const [width, size] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       expect.soft(await allAxeViolations(page), `${name} at ${size.width} px`).toEqual([]);
       await saveScreenshot(page, `new-researcher-${name}-${width}`);
     }
-    await page.setViewportSize(WIDTHS.laptop);
+    await resizeTo(page, WIDTHS.laptop);
   }
 
   /** How far the widest table box of the page scrolls sideways (0: every table fits). */
@@ -231,7 +231,7 @@ describe("a new researcher's first study, from an empty console to the audit log
     await second.getByRole("link", { name: "Return to the study site" }).waitFor();
     expect(arrivals).toEqual([]);
     for (const [width, size] of Object.entries(WIDTHS)) {
-      await second.setViewportSize(size);
+      await resizeTo(second, size);
       await saveScreenshot(second, `new-researcher-participant-completion-${width}`);
     }
     expect.soft(await allAxeViolations(second), "completion page").toEqual([]);

@@ -34,6 +34,17 @@ export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   });
 }
 
+/**
+ * Resizes the page's window and waits two frames, so what reacts to the new size (resize observers,
+ * the state they set) has rendered before the test looks: as a person sees the page after a resize.
+ */
+export async function resizeTo(page: Page, size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
 /** Saves a full-page PNG as `test-results/<name>.png` and returns its path. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   await mkdir(resultsDir, { recursive: true });

@@ -3,21 +3,10 @@ import { EXAMPLE_PAYLOADS, type LoggedEvent } from "@feedlab/schemas";
 import { describe, expect, it } from "vitest";
 import { decodePosition, type EventLog, LogUnavailableError } from "../log/event-log.ts";
 import { createIntake } from "./intake.pipeline.ts";
-import type { SessionContext } from "./session.step.ts";
+import { sessionContext } from "./session.fixture.ts";
 
-const owner = randomUUID();
-const session: SessionContext = {
-  session_id: randomUUID(),
-  owner,
-  user_id: owner,
-  login_id: "p-1",
-  experiment_id: randomUUID(),
-  group_id: randomUUID(),
-  algorithm_feed: "popularity",
-  algorithm_watch: "random",
-  ui_feed: "grid-desktop",
-  ui_watch: "none",
-};
+const session = sessionContext();
+const owner = session.owner;
 
 const pageLoad = () => ({
   event_id: randomUUID(),

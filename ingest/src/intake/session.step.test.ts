@@ -1,20 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkSession, type SessionContext, type SessionLookup } from "./session.step.ts";
+import { sessionContext } from "./session.fixture.ts";
+import { checkSession, type SessionLookup } from "./session.step.ts";
 
-const owner = randomUUID();
-const session: SessionContext = {
-  session_id: randomUUID(),
-  owner,
-  user_id: owner,
-  login_id: "p-1",
-  experiment_id: randomUUID(),
-  group_id: randomUUID(),
-  algorithm_feed: "popularity",
-  algorithm_watch: "random",
-  ui_feed: "grid-desktop",
-  ui_watch: "none",
-};
+const session = sessionContext();
+const owner = session.owner;
 
 /** The api's sessions, as the step sees them: one known session. */
 const lookup: SessionLookup = async (id) => (id === session.session_id ? session : null);

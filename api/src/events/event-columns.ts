@@ -74,12 +74,24 @@ export function parquetColumns(context: ExportContext): Column<EventExportRow>[]
   const groupName = (id: string) => context.groupNames.get(id) ?? "";
   const flag = (timestampMs: number, receivedMs: number) =>
     timestampFlag(timestampMs, receivedMs, context.createdMs);
-  /** A UI stamp's name, from a tuple's text field. */
-  const uiNameAt = (t: CopyTuple, field: number) => {
-    const length = t.length[field] as number;
-    if (length < 0) return null;
-    const at = t.start[field] as number;
-    return uiName(t.bytes.toString("utf8", at, at + length), context.layoutNames);
+  /**
+   * A UI stamp's name, from a tuple's text field. A session's events come together and share their
+   * stamp, so the last stamp's bytes are kept and its name reused while they repeat: most rows then
+   * make no string at all (the export makes none per event elsewhere either).
+   */
+  const uiNameAt = (field: number) => {
+    let last: Buffer | null = null;
+    let name: string | null = null;
+    return (t: CopyTuple) => {
+      const length = t.length[field] as number;
+      if (length < 0) return null;
+      const at = t.start[field] as number;
+      if (last === null || t.bytes.compare(last, 0, last.length, at, at + length) !== 0) {
+        last = Buffer.from(t.bytes.subarray(at, at + length));
+        name = uiName(last.toString("utf8"), context.layoutNames);
+      }
+      return name;
+    };
   };
   const columns: Record<(typeof EXPORT_COLUMNS)[number], Source> = {
     event_id: stored("string", "event_id"),
@@ -115,16 +127,8 @@ export function parquetColumns(context: ExportContext): Column<EventExportRow>[]
       (t: CopyTuple) =>
         flag(int8At(t, FIELD.timestamp_ms) as number, int8At(t, FIELD.received_at_ms) as number),
     ],
-    ui_feed_name: [
-      "string",
-      (r) => uiName(r.ui_feed, context.layoutNames),
-      (t: CopyTuple) => uiNameAt(t, FIELD.ui_feed),
-    ],
-    ui_watch_name: [
-      "string",
-      (r) => uiName(r.ui_watch, context.layoutNames),
-      (t: CopyTuple) => uiNameAt(t, FIELD.ui_watch),
-    ],
+    ui_feed_name: ["string", (r) => uiName(r.ui_feed, context.layoutNames), uiNameAt(FIELD.ui_feed)],
+    ui_watch_name: ["string", (r) => uiName(r.ui_watch, context.layoutNames), uiNameAt(FIELD.ui_watch)],
   };
   return EXPORT_COLUMNS.map((c) => [c, ...columns[c]] as const);
 }

@@ -1,5 +1,5 @@
 // The layering of the workspaces, checked by `npm run lint` (docs/architecture.md, "Where things go"):
-// schemas <- ingest <- projector <- trainer <- api, the web app apart; no import circles; and api's
+// sql, schemas <- ingest <- projector <- trainer <- api, the web app apart; no import circles; and api's
 // composition root (api/src/app/) is imported by nobody but the CLI and the tests.
 /** Tests may reach across the layers for their set-up (an ingest test opens the API's database helper). */
 const TESTS = "\\.test\\.tsx?$";
@@ -15,11 +15,18 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "sql-is-the-bottom",
+      comment: "sql holds how every workspace reaches the database; it imports none of them.",
+      severity: "error",
+      from: { path: "^sql/", pathNot: TESTS },
+      to: { path: "^(schemas|ingest|projector|trainer|api|web)/" },
+    },
+    {
       name: "schemas-is-the-bottom",
       severity: "error",
       comment: "schemas holds the contracts every workspace shares; it imports none of them.",
       from: { path: "^schemas/", pathNot: TESTS },
-      to: { path: "^(ingest|projector|trainer|api|web)/" },
+      to: { path: "^(sql|ingest|projector|trainer|api|web)/" },
     },
     {
       name: "ingest-below-projector",
@@ -54,7 +61,7 @@ module.exports = {
       severity: "error",
       comment: "The browser app talks to the server over HTTP only (types come from schemas).",
       from: { path: "^web/", pathNot: TESTS },
-      to: { path: "^(ingest|projector|trainer|api)/" },
+      to: { path: "^(sql|ingest|projector|trainer|api)/" },
     },
   ],
   options: {

@@ -3,6 +3,7 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY schemas/package.json schemas/
+COPY sql/package.json sql/
 COPY ingest/package.json ingest/
 COPY projector/package.json projector/
 COPY trainer/package.json trainer/

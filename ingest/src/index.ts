@@ -1,7 +1,6 @@
 import type { EventLog } from "./log/event-log.ts";
 import type { KafkaLogOptions } from "./log/kafka/index.ts";
 
-export * from "./db/sql.ts";
 export * from "./intake/intake.pipeline.ts";
 export * from "./intake/results.ts";
 export * from "./intake/session.step.ts";

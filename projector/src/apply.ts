@@ -1,6 +1,7 @@
 import type { LogRecord } from "@feedlab/ingest";
-import { erasedAmongStatement, erasedOf, eventOf, LOG_HEADERS, pipelined, rowsOf } from "@feedlab/ingest";
+import { erasedAmongStatement, erasedOf, eventOf, LOG_HEADERS } from "@feedlab/ingest";
 import type { LoggedEvent } from "@feedlab/schemas";
+import { pipelined, rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 import { ERASE_LOCK } from "./erase.ts";
 import { type InsertedKeys, keyOf, type LogPlace, type Row, type RowOp, type Value } from "./ops.ts";

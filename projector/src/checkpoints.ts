@@ -1,4 +1,5 @@
-import type { LogPosition, Migration, Sql } from "@feedlab/ingest";
+import type { LogPosition } from "@feedlab/ingest";
+import type { Migration, Sql } from "@feedlab/sql";
 import type { Knex } from "knex";
 
 /**

@@ -1,4 +1,4 @@
-import { rowsOf } from "@feedlab/ingest";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 
 /** SQL of the participants given as one JSON parameter: `user_id in ${USERS}`. */

@@ -1,5 +1,5 @@
-import type { Migration } from "@feedlab/ingest";
 import type { LoggedEvent } from "@feedlab/schemas";
+import type { Migration } from "@feedlab/sql";
 import type { Knex } from "knex";
 import type { InsertedKeys, LogPlace, RowOp } from "./ops.ts";
 

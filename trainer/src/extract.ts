@@ -1,5 +1,5 @@
-import { rowsOf } from "@feedlab/ingest";
 import { type InteractionRow, interactionPage, interactionTotals, topCoViewed } from "@feedlab/projector";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 import type { Interactions } from "./data.ts";
 import { type Csr, csrFromTriplets } from "./sparse.ts";

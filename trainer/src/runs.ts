@@ -1,4 +1,4 @@
-import { rowsOf } from "@feedlab/ingest";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped";

@@ -1,14 +1,13 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
+import { createPgliteProxy, type DbLink, pgliteClient } from "@feedlab/sql";
 import knexPkg, { type Knex } from "knex";
-import { type DbLink, pgliteClient } from "./clients.ts";
 import { adoptLegacyMigrations, migrationSource } from "./migrations/index.ts";
-import { createPgliteProxy } from "./pglite-proxy.ts";
 
 const { knex } = knexPkg;
 
-export type { DbLink } from "./clients.ts";
+export type { DbLink } from "@feedlab/sql";
 export type Db = Knex;
 export type DbKind = "pglite" | "postgres";
 
@@ -150,5 +149,3 @@ export async function migrate(db: Db): Promise<string[]> {
     await db.client.releaseConnection(conn);
   }
 }
-
-export { rowsOf } from "@feedlab/ingest";

@@ -1,8 +1,7 @@
 // A database as a worker thread reads it without a query builder: statements in, rows out. The
 // Parquet export's worker uses it, so that its thread does not load knex as well.
 import type { RunRows } from "@feedlab/projector/read-models/events/events.queries.ts";
-import type { DbLink } from "./clients.ts";
-import { pgliteOverPort } from "./pglite-proxy.ts";
+import { type DbLink, pgliteOverPort } from "@feedlab/sql";
 
 /** A connection of `link`'s database: its statements take `?` placeholders, as knex's raw does. */
 export interface LinkedRows {

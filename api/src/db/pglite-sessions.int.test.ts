@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
+import { openLinkedDb, rowsOf } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLinkedDb } from "./clients.ts";
-import { type Db, type OpenDb, openDb, rowsOf } from "./db.ts";
+import { type Db, type OpenDb, openDb } from "./db.ts";
 
-// The embedded database's pool holds several sessions of one PGlite engine (pglite-proxy.ts): each
+// The embedded database's pool holds several sessions of one PGlite engine (@feedlab/sql's pglite-proxy.ts): each
 // must behave as a connection of its own would on PostgreSQL.
 describe("sessions of the embedded database", () => {
   let dir: string;

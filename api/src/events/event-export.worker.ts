@@ -12,7 +12,7 @@ import {
   eventExportPages,
   type RunRows,
 } from "@feedlab/projector/read-models/events/events.queries.ts";
-import type { DbLink } from "../db/clients.ts";
+import type { DbLink } from "@feedlab/sql";
 import { type LinkedRows, openLinkedRows } from "../db/linked-rows.ts";
 import { copyTuples } from "./copy-binary.ts";
 import { type ExportContext, parquetColumns } from "./event-columns.ts";

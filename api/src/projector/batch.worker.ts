@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { LogRecord } from "@feedlab/ingest";
 import { createBatchApplier } from "@feedlab/projector";
-import { type DbLink, openLinkedDb } from "../db/clients.ts";
+import { type DbLink, openLinkedDb } from "@feedlab/sql";
 import { type BatchJob, errorFields, type LogLevel } from "./batch-messages.ts";
 
 const port = parentPort;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Video } from "@feedlab/schemas";
+import { rowsOf } from "@feedlab/sql";
 import type { ChangeBus } from "../changes/change-bus.ts";
-import { type Db, rowsOf } from "../db/db.ts";
+import type { Db } from "../db/db.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { BAD_SHAPES, GOOD_SHAPES } from "@feedlab/schemas/surveys/shape.cases.ts";
+import { rowsOf } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { joinParticipant, newSession, sampleQuestions } from "../../../test/harness/surveys.ts";
-import { rowsOf } from "../db/db.ts";
 
 /** Storage enforces the survey rules itself (migration 020), for rows written with plain SQL. */
 describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
-import { rowsOf } from "../db/sql.ts";
 import {
   APPEND_LOCK,
   type AppendResult,

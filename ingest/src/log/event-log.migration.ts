@@ -1,4 +1,4 @@
-import type { Migration } from "../db/sql.ts";
+import type { Migration } from "@feedlab/sql";
 
 /** The embedded event log: append-only. `position` orders records; event_id is unique (dedupe). */
 export const eventLogMigrations: readonly Migration[] = [

@@ -1,6 +1,6 @@
 import { decodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
-import { rowsOf } from "../db/sql.ts";
 
 /**
  * A position in the event log: per partition, the offset of the last record it covers. The

@@ -7,8 +7,8 @@ import {
   randomFillSync,
 } from "node:crypto";
 import type { SealedFields } from "@feedlab/schemas";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
-import { rowsOf } from "../db/sql.ts";
 import { APPEND_LOCK } from "./event-log.ts";
 
 /**

@@ -5,9 +5,9 @@ import {
   registerWriterSchema,
   writerOf,
 } from "@feedlab/schemas";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 import { request } from "undici";
-import { rowsOf } from "../db/sql.ts";
 
 // Where writers publish the Avro schema their records are written with, so that every reader (an
 // older release during a rolling upgrade, `feedlab tail`, a data engineer's tool) decodes each

@@ -1,4 +1,4 @@
-import type { Migration } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 import type { Projection } from "../read-model.ts";
 import { coViewsProjection } from "./co-views/co-views.projection.ts";
 import { evaluationProjection } from "./evaluation/evaluation.projection.ts";

@@ -1,4 +1,4 @@
-import { rowsOf } from "@feedlab/ingest";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 import type { MetadataNeighbour } from "../similarity.ts";
 import { MetadataIndex, type VideoMetadata } from "./metadata-similarity.ts";

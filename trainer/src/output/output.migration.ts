@@ -1,4 +1,4 @@
-import type { Migration } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 
 /**
  * The trainer's tables.

@@ -1,4 +1,4 @@
-import { rowsOf, type Sql } from "@feedlab/ingest";
+import { rowsOf, type Sql } from "@feedlab/sql";
 
 /** The learned collaborative-filtering ranking of a participant (external ids), best first. */
 export async function learnedRanking(sql: Sql, experimentId: string, userId: string): Promise<string[]> {

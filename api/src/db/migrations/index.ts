@@ -1,5 +1,6 @@
-import { eventLogMigrations, type Migration } from "@feedlab/ingest";
+import { eventLogMigrations } from "@feedlab/ingest";
 import { PROJECTOR_MIGRATIONS } from "@feedlab/projector";
+import type { Migration } from "@feedlab/sql";
 import { trainerMigrations } from "@feedlab/trainer";
 import type { Knex } from "knex";
 import * as foundation from "./001-foundation.ts";

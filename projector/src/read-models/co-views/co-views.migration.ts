@@ -1,4 +1,4 @@
-import type { Migration } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 import { requestRebuild } from "../../rebuild-requests.ts";
 
 /** Co-views: pairs of videos watched by the same participant (video_a < video_b), with a count. */

@@ -1,4 +1,4 @@
-import { rowsOf } from "@feedlab/ingest";
+import { rowsOf } from "@feedlab/sql";
 import { keyOf, type RowOp } from "../../ops.ts";
 import { deleteOwned, USERS } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";

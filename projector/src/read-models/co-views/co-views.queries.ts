@@ -1,4 +1,4 @@
-import { rowsOf, type Sql } from "@feedlab/ingest";
+import { rowsOf, type Sql } from "@feedlab/sql";
 
 /**
  * Each video's most co-viewed partners with their counts, at most `limit` from each side of the pair

@@ -1,5 +1,5 @@
-import { rowsOf } from "@feedlab/ingest";
 import type { LoggedEvent } from "@feedlab/schemas";
+import { rowsOf } from "@feedlab/sql";
 import type { RowOp } from "../../ops.ts";
 import { deleteOwned, USERS } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";

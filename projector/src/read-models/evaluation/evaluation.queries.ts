@@ -1,4 +1,4 @@
-import type { Sql } from "@feedlab/ingest";
+import type { Sql } from "@feedlab/sql";
 
 /** One participant's counts for one surface and recommender. */
 export interface EvaluationRow {

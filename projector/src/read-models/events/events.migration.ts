@@ -1,4 +1,4 @@
-import type { Migration } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 
 /** The events store: every wire field, the stamped columns, payload as JSONB. */
 export const eventsMigrations: readonly Migration[] = [

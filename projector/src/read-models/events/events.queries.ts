@@ -1,6 +1,6 @@
-import type { Sql } from "@feedlab/ingest";
+import type { Sql } from "@feedlab/sql";
 // The module alone, not the package: the Parquet export's worker loads this file and no more of ingest.
-import { rowsOf } from "@feedlab/ingest/db/sql.ts";
+import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 
 /** A row of the events store as the database returns it. */

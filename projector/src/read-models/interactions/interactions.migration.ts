@@ -1,4 +1,4 @@
-import type { Migration } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 
 /** Training interactions with the spec's weights, summed per (experiment, participant, video). */
 export const interactionsMigrations: readonly Migration[] = [

@@ -1,4 +1,4 @@
-import { rowsOf, type Sql } from "@feedlab/ingest";
+import { rowsOf, type Sql } from "@feedlab/sql";
 
 /** The size and freshness of an experiment's training interactions. */
 export interface InteractionTotals {

@@ -1,4 +1,4 @@
-import type { Sql } from "@feedlab/ingest";
+import type { Sql } from "@feedlab/sql";
 
 export interface SessionActivity {
   readonly last_received_at: Date;

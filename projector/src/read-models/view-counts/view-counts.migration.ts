@@ -1,4 +1,4 @@
-import type { Migration } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 
 /** Per-experiment view counts (VIDEO_PLAY, autoplay included by design): the popularity sort key. */
 export const viewCountsMigrations: readonly Migration[] = [

@@ -1,4 +1,4 @@
-import { rowsOf } from "@feedlab/ingest";
+import { rowsOf } from "@feedlab/sql";
 import { USERS } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
 import { viewCountsMigrations } from "./view-counts.migration.ts";

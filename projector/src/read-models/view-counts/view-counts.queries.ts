@@ -1,4 +1,4 @@
-import { rowsOf, type Sql } from "@feedlab/ingest";
+import { rowsOf, type Sql } from "@feedlab/sql";
 
 /**
  * Play counts of an experiment's videos as the JSON text the database sends, `[[video_id, plays],

@@ -1,4 +1,4 @@
-import type { Migration } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 
 /** Watched history (VIDEO_WATCHED_1S or VIDEO_ENDED) for feed exclusion; video ids are external ids. */
 export const watchedMigrations: readonly Migration[] = [

@@ -1,4 +1,4 @@
-import { rowsOf, type Sql } from "@feedlab/ingest";
+import { rowsOf, type Sql } from "@feedlab/sql";
 
 /** A participant's watched videos (external ids), newest first: one JSON text, one round trip. */
 export async function watchedVideoIds(sql: Sql, userId: string): Promise<string[]> {

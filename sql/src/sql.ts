@@ -9,7 +9,7 @@ export type Sql = Knex | Knex.Transaction;
 
 /**
  * Rows of a `raw` result; pg and PGlite both answer `{ rows }`. Every workspace reads raw results
- * through this one function (ingest is the lowest workspace that speaks SQL).
+ * through this one function.
  */
 export function rowsOf<T>(result: unknown): T[] {
   const rows = (result as { rows?: T[] }).rows;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../../../api/src/db/db.ts";
-import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
+import { openDb } from "../../api/src/db/db.ts";
+import { createTestStorage, type TestStorage } from "../../test/harness/app.ts";
 import { pipelined, rowsOf } from "./sql.ts";
 
 describe.each(["pglite", "postgres"] as const)("pipelined statements (%s)", (backend) => {

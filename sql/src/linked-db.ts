@@ -1,5 +1,7 @@
-// The knex clients of the two databases, without the migrations and services db.ts brings: a worker
-// thread that reads the database (the Parquet export) loads only this module.
+// How every workspace reaches the database: the knex clients of the two databases (PostgreSQL by URL,
+// the embedded one through its worker thread), without the migrations and services api/src/db/db.ts
+// brings, so a worker thread that only reads or projects (the Parquet export, the projector's batches)
+// loads only this module.
 import { createRequire } from "node:module";
 import type { MessagePort } from "node:worker_threads";
 import knexPkg, { type Knex } from "knex";

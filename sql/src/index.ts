@@ -1,0 +1,3 @@
+export * from "./linked-db.ts";
+export * from "./pglite-proxy.ts";
+export * from "./sql.ts";

@@ -15,12 +15,8 @@ const ALLOWED = {
   "web/src/lib/api.ts": "one job: the console's typed client, one method per admin route",
   "web/src/lib/admin/templates/blocks-editor.svelte":
     "one job: the block editor's tree, palette and settings",
-  "web/src/lib/admin/survey-editor.svelte": "one job: the survey form, question by question",
-  "web/src/lib/admin/recommender-dialog.svelte": "one job: the form of an external recommender",
-  "web/src/lib/admin/participants-section.svelte": "to split (issue 35): list, add, exclude and erase",
-  "projector/src/apply.ts": "to split (issue 35): SQL planner, dead letters, error classes, batches",
-  "web/src/routes/admin/(console)/experiments/[id]/results/+page.svelte":
-    "to split (issue 35): one component per card",
+  "web/src/lib/admin/surveys/survey-editor.svelte": "one job: the survey form, question by question",
+  "web/src/lib/admin/dialogs/recommender-dialog.svelte": "one job: the form of an external recommender",
 };
 
 const PRODUCTION = /\.(ts|tsx|svelte|mjs|cjs)$/;

@@ -10,7 +10,7 @@ import { participantSession } from "./session.svelte.ts";
  * (`participant_id`, `participantId`, CloudResearch Connect), Amazon Mechanical Turk (`workerId`),
  * and the panel exchanges behind Qualtrics and Lucid/Cint (`PSID`, `RID`).
  */
-export const LOGIN_ID_PARAMS = [
+const LOGIN_ID_PARAMS = [
   "login_id",
   "PROLIFIC_PID",
   "participant_id",

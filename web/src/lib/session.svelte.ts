@@ -1,9 +1,7 @@
 import { ApiError, type ParticipantApi } from "./participant-api.ts";
-import { SESSION_ID_KEY, SessionStore } from "./platform/tracking/session.ts";
+import { SessionStore } from "./platform/tracking/session.ts";
 import { webStore } from "./platform/tracking/storage.ts";
 import { randomUuid } from "./uuid.ts";
-
-export { SESSION_ID_KEY };
 
 /**
  * The participant's browsing session for Svelte code: the tracking core's `SessionStore` (a random

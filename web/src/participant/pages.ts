@@ -10,7 +10,7 @@ import type { ParticipantMe, Video } from "#lib/types.ts";
 registerTemplateResolver();
 
 /** The visitor has no participant cookie (401) or an admin one (403): they have not joined a study. */
-export type NoStudy = { readonly kind: "no-study" };
+type NoStudy = { readonly kind: "no-study" };
 export type FeedData =
   | NoStudy
   | { readonly kind: "feed"; sessionId: string; runtime: PlatformRuntime; layout: Layout };
@@ -38,7 +38,7 @@ export type StudyStep =
   | { readonly kind: "ended"; readonly sessionId: string };
 
 /** A page that failed to load: what the error view shows. */
-export interface PageError {
+interface PageError {
   readonly status: number;
   readonly message: string;
 }

@@ -16,7 +16,7 @@ export function safeNext(next: string | null): string {
 }
 
 /** In an admin `load`: turns a 401 from the API into a redirect to the sign-in page. */
-export function redirectIfUnauthorized(error: unknown, url: URL): void {
+function redirectIfUnauthorized(error: unknown, url: URL): void {
   if (error instanceof ApiError && error.status === 401) {
     redirect(307, loginHref(url.pathname + url.search));
   }

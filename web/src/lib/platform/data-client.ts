@@ -3,12 +3,12 @@ import type { FeedPage, Video } from "../types.ts";
 import type { TrackingCore } from "./tracking/core.ts";
 
 /** How long a feed request waits for this session's events to be acknowledged before it goes anyway. */
-export const READ_AFTER_WAIT_MS = 2000;
+const READ_AFTER_WAIT_MS = 2000;
 /** A prefetched page older than this is fetched again instead of used. */
 const PREFETCH_TTL_MS = 15_000;
 /** First pages are prefetched this large; a layout asking for fewer gets the head of it. */
-export const PREFETCH_FEED_SIZE = 20;
-export const PREFETCH_RELATED_SIZE = 12;
+const PREFETCH_FEED_SIZE = 20;
+const PREFETCH_RELATED_SIZE = 12;
 
 interface Prefetched {
   readonly key: string;

@@ -16,7 +16,7 @@ declare global {
 }
 
 /** A UI key this browser cannot render: the page shows an error, never another layout in its place. */
-export class UnresolvableLayoutError extends Error {
+class UnresolvableLayoutError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "UnresolvableLayoutError";
@@ -87,7 +87,7 @@ class TemplateBoundary extends Component<BoundaryProps, { failed: boolean }> {
 }
 
 /** Turns a template's compiled module into the page's layout, guarded by the boundary. */
-export function templateLayout(
+function templateLayout(
   template: Pick<ParticipantUiTemplate, "id" | "version">,
   component: ComponentType<Record<string, unknown>>,
   fallback: Layout,
@@ -108,7 +108,7 @@ export function templateLayout(
 }
 
 /** Loads a template of the participant's group for a page (spec: UI resolution, a UUID). */
-export async function loadTemplate(id: string, page: Page): Promise<Layout> {
+async function loadTemplate(id: string, page: Page): Promise<Layout> {
   const template = await participantApi.uiTemplate(id);
   if (template.page !== page) {
     throw new UnresolvableLayoutError(

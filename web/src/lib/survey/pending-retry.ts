@@ -4,10 +4,10 @@
 import { isApiError } from "../participant-api.ts";
 
 /** The waits before the retries of the first check: 1, 2, 4 and 8 s after the failures before them. */
-export const FIRST_CHECK_RETRY_MS = [1000, 2000, 4000, 8000] as const;
+const FIRST_CHECK_RETRY_MS = [1000, 2000, 4000, 8000] as const;
 
 /** After those, the check goes on in the background at this interval (the participant may also ask at once). */
-export const BACKGROUND_RETRY_MS = 10_000;
+const BACKGROUND_RETRY_MS = 10_000;
 
 /** Failed attempts in a row (the first try and its four retries) after which the participant is told. */
 export const FAILURES_BEFORE_NOTICE = FIRST_CHECK_RETRY_MS.length + 1;

@@ -7,7 +7,7 @@ import type { PendingSurvey } from "./types.ts";
 const DISMISSED_KEY = "feedlab.surveys_dismissed";
 
 /** A pending survey's identity: the survey, and for inter_session the session it is about. */
-export const pendingKey = (p: PendingSurvey) => `${p.survey.id}:${p.about_session_id ?? ""}`;
+const pendingKey = (p: PendingSurvey) => `${p.survey.id}:${p.about_session_id ?? ""}`;
 
 function readDismissed(): string[] {
   try {

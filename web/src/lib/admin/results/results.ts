@@ -1,8 +1,68 @@
-import type { ExperimentTimeline, Rate } from "../../types.ts";
-import { formatRate as percent } from "../model-runs.ts";
+import type {
+  ExperimentCompleteness,
+  ExperimentStats,
+  ExperimentTimeline,
+  Group,
+  Rate,
+  RecommenderHealth,
+} from "../../types.ts";
+import { formatRate as percent } from "../recommenders/model-runs.ts";
 
 /** A share as a percentage with one decimal ("12.5%"); a dash when unknown (the model runs' format). */
 export { percent };
+
+/** A count as the tables show it, with thousands separators ("12,345"). */
+export const count = (x: number): string => x.toLocaleString("en");
+
+/** An arm by its id, as the tables name it; an arm deleted since keeps its rows. */
+export function armName(groups: readonly Pick<Group, "id" | "name">[], id: string): string {
+  return groups.find((g) => g.id === id)?.name ?? "(removed arm)";
+}
+
+/** The recommenders the arms use now, and any the results name (an arm changed while running). */
+export function recommenderKeys(
+  groups: readonly Pick<Group, "algorithm_config">[],
+  stats: { readonly recommenders: readonly Pick<ExperimentStats["recommenders"][number], "key">[] },
+): string[] {
+  return [
+    ...new Set([
+      ...groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch]),
+      ...stats.recommenders.map((r) => r.key),
+    ]),
+  ].sort();
+}
+
+/** A recommender's failures: "0", or the total and each kind that happened ("4: timeout 3, http 5xx 1"). */
+export function failureSummary(health: Pick<RecommenderHealth, "failures">): string {
+  const kinds = Object.entries(health.failures).filter(([, n]) => n > 0);
+  const total = kinds.reduce((sum, [, n]) => sum + n, 0);
+  if (total === 0) return "0";
+  return `${count(total)}: ${kinds.map(([kind, n]) => `${kind.replace("_", " ")} ${n}`).join(", ")}`;
+}
+
+type CompletenessParticipant = ExperimentCompleteness["participants"][number];
+
+/** How far a client clock may be off before the Client clocks table lists its participant. */
+const CLOCK_TOLERANCE_MS = 60_000;
+
+/** Participants whose clock is more than a minute off, or who sent times that cannot be right. */
+export function offClock<P extends Pick<CompletenessParticipant, "implausible_times" | "clock_offset_ms">>(
+  participants: readonly P[],
+): P[] {
+  return participants.filter(
+    (p) =>
+      p.implausible_times > 0 ||
+      (p.clock_offset_ms !== null && Math.abs(p.clock_offset_ms) > CLOCK_TOLERANCE_MS),
+  );
+}
+
+/** A clock offset as a researcher reads it: how far behind or ahead of the server. */
+export function clockText(ms: number | null): string {
+  if (ms === null) return "unknown";
+  const minutes = Math.abs(ms) / 60_000;
+  const amount = minutes >= 90 ? `${(minutes / 60).toFixed(1)} h` : `${Math.round(minutes)} min`;
+  return ms > 0 ? `${amount} behind` : `${amount} ahead`;
+}
 
 /** A rate as two lines of a table cell: the estimate, and its interval (or why there is none). */
 export function rateParts(rate: Rate): { value: string; interval: string } {

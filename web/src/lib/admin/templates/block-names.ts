@@ -4,7 +4,7 @@ import { BLOCK_TYPES, type BlockType } from "@feedlab/schemas/ui/blocks.ts";
  * The blocks as the editor names them to researchers. The identifiers (`VideoList`, `SplitColumn`)
  * are for code: the tree's JSON and its TSX export keep them.
  */
-export const BLOCK_NAMES: Readonly<Record<BlockType, string>> = {
+const BLOCK_NAMES: Readonly<Record<BlockType, string>> = {
   Page: "Page",
   Stack: "Stack",
   Grid: "Grid",

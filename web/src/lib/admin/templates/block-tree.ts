@@ -81,7 +81,7 @@ export function outline(root: EditNode): { node: EditNode; depth: number }[] {
 }
 
 /** Whether a block of `type` may go inside `parent` (ignoring the page: `check` decides that). */
-export function accepts(parent: EditNode, type: BlockType): boolean {
+function accepts(parent: EditNode, type: BlockType): boolean {
   const spec = specOf(parent.type);
   if (spec.children === "none") return false;
   if (spec.children === "card") return specOf(type).inCard === true;

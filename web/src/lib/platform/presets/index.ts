@@ -47,7 +47,7 @@ export const UI_NONE = "none";
  */
 export const FALLBACK_PRESET: PresetKey = "grid-desktop";
 
-export const isPresetKey = (key: string): key is PresetKey => Object.hasOwn(PRESETS, key);
+const isPresetKey = (key: string): key is PresetKey => Object.hasOwn(PRESETS, key);
 
 export type Page = "feed" | "watch";
 /** A layout component of one page. */

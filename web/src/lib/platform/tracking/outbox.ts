@@ -32,7 +32,7 @@ export const OUTBOX_PREFIX = "feedlab.outbox.";
 /** Another session's outbox is adopted only when it has not been written for this long (its tab is gone). */
 export const ORPHAN_AFTER_MS = 30_000;
 /** Batches older than this are dropped instead of sent (a participant who never came back). */
-export const MAX_BATCH_AGE_MS = 7 * 24 * 3600_000;
+const MAX_BATCH_AGE_MS = 7 * 24 * 3600_000;
 
 /**
  * Batches not yet acknowledged by the server, kept in localStorage (one key per session) so that a

@@ -2,11 +2,11 @@ import type { EventType } from "@feedlab/schemas";
 import type { PayloadOf, RowFields } from "./tracker.ts";
 
 /** Spec, Limits: VIDEO_PROGRESS every 5 s of playback. */
-export const PROGRESS_INTERVAL_MS = 5000;
+const PROGRESS_INTERVAL_MS = 5000;
 /** Spec, Limits: VIDEO_WATCHED_1S and VIDEO_WATCHED_5S, once per source. */
-export const WATCHED_THRESHOLDS = [1, 5] as const;
+const WATCHED_THRESHOLDS = [1, 5] as const;
 /** Volume changes closer together than this (a slider being dragged) are reported as one. */
-export const VOLUME_SETTLE_MS = 250;
+const VOLUME_SETTLE_MS = 250;
 
 /** Where playback events come from: the bundled native player, or a provider adapter (lower fidelity). */
 export type PlayerSource = "native" | "youtube" | "vimeo";

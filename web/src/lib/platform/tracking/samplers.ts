@@ -1,12 +1,12 @@
 import type { Payloads } from "@feedlab/schemas";
 
 /** Spec, Limits: mouse positions are sampled every 100 ms and sent in 2 s windows. */
-export const MOUSE_SAMPLE_MS = 100;
-export const MOUSE_WINDOW_MS = 2000;
+const MOUSE_SAMPLE_MS = 100;
+const MOUSE_WINDOW_MS = 2000;
 /** Spec, Limits: scroll reports are throttled to one per 500 ms. */
-export const SCROLL_THROTTLE_MS = 500;
+const SCROLL_THROTTLE_MS = 500;
 /** Spec, Limits: the visible items are reported every 3 s. */
-export const VIEWPORT_INTERVAL_MS = 3000;
+const VIEWPORT_INTERVAL_MS = 3000;
 /** Spec, Limits: a card counts as an impression once at least half of it is visible, once per mount. */
 export const IMPRESSION_RATIO = 0.5;
 

@@ -3,9 +3,9 @@ import type { KeyValueStore } from "./storage.ts";
 /** sessionStorage key of the tab's session id (spec: a random UUID kept in browser session storage). */
 export const SESSION_ID_KEY = "feedlab.session_id";
 /** sessionStorage key of the session id `POST /sessions` accepted, so a reload does not repeat it. */
-export const REGISTERED_KEY = "feedlab.session_registered";
+const REGISTERED_KEY = "feedlab.session_registered";
 /** sessionStorage key of the participant the session belongs to. */
-export const USER_KEY = "feedlab.session_user";
+const USER_KEY = "feedlab.session_user";
 /**
  * sessionStorage key: the referrer of the join page, kept across the full page load from there to the
  * feed (a separate app), so SESSION_START names the recruitment site rather than the join page.

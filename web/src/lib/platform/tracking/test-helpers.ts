@@ -4,7 +4,7 @@ import { SequenceStore, Tracker } from "./tracker.ts";
 import { Transport } from "./transport.ts";
 
 /** One request the fake server saw. */
-export interface SeenRequest {
+interface SeenRequest {
   readonly url: string;
   readonly init: RequestInit;
   readonly body: { session_id: string; events: { event_type: string; event_id: string; seq: number }[] };

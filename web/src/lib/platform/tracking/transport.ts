@@ -3,14 +3,14 @@ import type { Batch, Outbox } from "./outbox.ts";
 /** `POST /api/v1/events` (api.md). */
 export const EVENTS_ENDPOINT = "/api/v1/events";
 /** Browsers cap the bodies of keepalive requests and beacons in flight at 64 KiB per document. */
-export const KEEPALIVE_LIMIT_BYTES = 60 * 1024;
+const KEEPALIVE_LIMIT_BYTES = 60 * 1024;
 
 /** Backoff of failed sends: doubling from `baseMs` up to `maxMs`, with jitter. */
 export interface RetryPolicy {
   readonly baseMs: number;
   readonly maxMs: number;
 }
-export const DEFAULT_RETRY: RetryPolicy = { baseMs: 1000, maxMs: 30_000 };
+const DEFAULT_RETRY: RetryPolicy = { baseMs: 1000, maxMs: 30_000 };
 
 export interface TransportDeps {
   readonly outbox: Outbox;

@@ -14,7 +14,7 @@ export interface PlayerControls {
   toggleFullscreen(): void;
 }
 
-export const RATES = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+const RATES = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
 interface Shortcut {
   readonly action: string;

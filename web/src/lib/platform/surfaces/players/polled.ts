@@ -4,9 +4,9 @@
 import type { MediaState, PlaybackTracker } from "../../tracking/playback.ts";
 
 /** Spec: an adapter polls the provider's player every 250 to 1000 ms. */
-export const MIN_POLL_MS = 250;
-export const MAX_POLL_MS = 1000;
-export const DEFAULT_POLL_MS = 500;
+const MIN_POLL_MS = 250;
+const MAX_POLL_MS = 1000;
+const DEFAULT_POLL_MS = 500;
 
 export const pollInterval = (pollMs: number | undefined) =>
   Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, pollMs ?? DEFAULT_POLL_MS));

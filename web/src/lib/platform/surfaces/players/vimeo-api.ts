@@ -1,5 +1,5 @@
 /** The provider's Player API script (player.js). */
-export const VIMEO_API_URL = "https://player.vimeo.com/api/player.js";
+const VIMEO_API_URL = "https://player.vimeo.com/api/player.js";
 
 /** What the adapter uses of Vimeo's Player API: getters answer promises; events carry their data. */
 export interface VimeoApiPlayer {

@@ -1,5 +1,5 @@
 /** The provider's iframe API script. */
-export const YOUTUBE_API_URL = "https://www.youtube.com/iframe_api";
+const YOUTUBE_API_URL = "https://www.youtube.com/iframe_api";
 
 /** The part of the YouTube IFrame Player API the adapter uses. */
 export interface YTPlayer {
@@ -20,7 +20,7 @@ export interface YTPlayer {
   destroy(): void;
 }
 
-export interface YTPlayerOptions {
+interface YTPlayerOptions {
   videoId: string;
   width?: string | number;
   height?: string | number;

@@ -1,4 +1,4 @@
-import { AUDIT_PAGE } from "#lib/admin/audit.ts";
+import { AUDIT_PAGE } from "#lib/admin/audit/audit.ts";
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { apiFor } from "#lib/api.ts";
 import type { PageLoad } from "./$types";

@@ -1,5 +1,5 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
-import { loadExperiment } from "#lib/admin/experiment-load.ts";
+import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
 import { loadResults } from "#lib/admin/results/load.ts";
 import { apiFor } from "#lib/api.ts";
 import type { PageLoad } from "./$types";

@@ -1,0 +1,29 @@
+import type { ReadinessProblem } from "../../api.ts";
+import { type AdminSurvey, KIND_LABELS, SURVEY_KINDS } from "../../survey/types.ts";
+
+/**
+ * What the "Before you start" checklist warns about without refusing the start: surveys that exist
+ * but are all inactive for their kind (a new survey starts inactive), so participants would never see
+ * them. Starting with them is allowed (the server's readiness check ignores inactive surveys); the
+ * researcher may mean it. A kind the server already names as a problem (`no_post_survey`) is not
+ * repeated here.
+ */
+export function surveyWarnings(
+  surveys: readonly Pick<AdminSurvey, "kind" | "name" | "is_active">[],
+  problems: readonly Pick<ReadinessProblem, "problem">[] = [],
+): string[] {
+  const warnings: string[] = [];
+  for (const kind of SURVEY_KINDS) {
+    if (kind === "post" && problems.some((p) => p.problem === "no_post_survey")) continue;
+    const ofKind = surveys.filter((s) => s.kind === kind);
+    if (ofKind.length === 0 || ofKind.some((s) => s.is_active)) continue;
+    const label = KIND_LABELS[kind].toLowerCase();
+    const names = ofKind.map((s) => `“${s.name}”`).join(", ");
+    warnings.push(
+      ofKind.length === 1
+        ? `The ${label} survey ${names} is inactive, so participants will not see it. Activate it under Surveys if they should.`
+        : `The ${ofKind.length} ${label} surveys (${names}) are inactive, so participants will see none of them. Activate one under Surveys if they should.`,
+    );
+  }
+  return warnings;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { armOf, joinLink, statusOf, surveysOf } from "./participants.ts";
+
+const LINK = "https://study.example/join/e1";
+const AT = "2026-11-25T10:00:00.000Z";
+
+describe("a participant as the console's list shows them", () => {
+  it("gives each participant a join link with their escaped login ID, and the signature when links are signed", () => {
+    expect(joinLink(LINK, { login_id: "a b&c", join_sig: null })).toBe(`${LINK}?login_id=a%20b%26c`);
+    expect(joinLink(LINK, { login_id: "p1", join_sig: "abc" })).toBe(`${LINK}?login_id=p1&sig=abc`);
+  });
+
+  it("names the arm, a dash before assignment, and a deleted arm as deleted", () => {
+    const names = new Map([["g1", "Control"]]);
+    expect(armOf(names, { group_id: "g1" })).toBe("Control");
+    expect(armOf(names, { group_id: "" })).toBe("—");
+    expect(armOf(names, { group_id: "gone" })).toBe("(deleted arm)");
+  });
+
+  it("says where a participant stands, finishing and declining before being active", () => {
+    const p = (
+      status: "joined" | "started" | "declined" | "finished",
+      active_now = false,
+      consented_at: string | null = null,
+    ) => ({
+      status,
+      active_now,
+      consented_at,
+    });
+    expect(statusOf(p("finished", true, AT))).toBe("Finished");
+    expect(statusOf(p("declined", true))).toBe("Declined consent");
+    expect(statusOf(p("started", true, AT))).toBe("Active now");
+    expect(statusOf(p("started", false, AT))).toBe("Consented, started");
+    expect(statusOf(p("started"))).toBe("Started");
+    expect(statusOf(p("joined", false, AT))).toBe("Consented");
+    expect(statusOf(p("joined"))).toBe("Joined");
+  });
+
+  it("counts the surveys answered and closed, or shows a dash when there were none", () => {
+    expect(surveysOf({ surveys_answered: 2, surveys_dismissed: 1 })).toBe("2 answered · 1 closed");
+    expect(surveysOf({ surveys_answered: 0, surveys_dismissed: 3 })).toBe("3 closed");
+    expect(surveysOf({ surveys_answered: 0, surveys_dismissed: 0 })).toBe("—");
+  });
+});

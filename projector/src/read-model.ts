@@ -1,4 +1,4 @@
-import type { LoggedEvent } from "@feedlab/schemas";
+import type { EventType, LoggedEvent } from "@feedlab/schemas";
 import type { Migration } from "@feedlab/sql";
 import type { Knex } from "knex";
 import type { InsertedKeys, LogPlace, RowOp } from "./ops.ts";
@@ -20,6 +20,13 @@ export interface SettleInput {
  */
 export interface Projection {
   readonly name: string;
+  /**
+   * The event types `project` and `settle` act on (emmett's `canHandle`), so "who reads VIDEO_PLAY"
+   * is one search; `"all"` for a projection that takes every type (the events store, session
+   * activity, co-views). For any other type `project` answers no operations and `settle` adds none:
+   * the applier may skip the projection for it (`can-handle.test.ts` holds the declarations to the code).
+   */
+  readonly canHandle: readonly EventType[] | "all";
   /** Tables this projection owns: a replay of it empties them first. */
   readonly tables: readonly string[];
   /** Its tables' schema changes, in order. */
@@ -35,7 +42,8 @@ export interface Projection {
    * Erases participants (api.md, participant rights): removes their rows and takes their part out
    * of shared totals, so the read model is what a replay without their events would build. Runs
    * before the read models listed earlier (the events store is still there to read). Answers the
-   * rows deleted or changed.
+   * rows deleted or changed. Its SQL stands beside the projection, in `<name>.erase.ts`, tested
+   * against a replay without the participant in `<name>.erase.int.test.ts`.
    */
   erase?(sql: Knex.Transaction, userIds: readonly string[]): Promise<number>;
 }

@@ -39,12 +39,15 @@ const PGLITE_SESSIONS = 8;
  * knex-pglite reports `del()` queries as command "DEL", which knex's pg response handling does not
  * recognise, so deletes answer a raw result instead of the row count: the subclass names them "delete".
  */
-export function pgliteClient(): ClientBase {
+function pgliteClient(): ClientBase {
   const ClientPgLite = require("knex-pglite") as ClientBase;
   return class PgLiteClient extends ClientPgLite {
     declare pglite: Pick<PgliteProxy, "waitReady" | "session">;
     override initializePool(config: Record<string, unknown>): void {
-      super.initializePool({ ...config, pool: { min: 0, max: PGLITE_SESSIONS } });
+      super.initializePool({
+        ...config,
+        pool: { min: 0, max: PGLITE_SESSIONS, createTimeoutMillis: PGLITE_START_MS },
+      });
     }
     override async _acquireOnlyConnection(): Promise<PgliteSession> {
       await this.pglite.waitReady;
@@ -60,19 +63,38 @@ export function pgliteClient(): ClientBase {
 }
 
 /**
+ * How long a first connection may wait for the embedded engine to start. Its start is a computation
+ * of this process (compiling and booting the WASM engine), not a peer that may be gone: on a busy
+ * machine it has taken over 30 s, knex's default, and then the server failed to start. So it is
+ * waited for, up to this bound.
+ */
+export const PGLITE_START_MS = 300_000;
+
+/** The knex configuration of the embedded database behind `pglite` (a proxy of its worker). */
+export function pgliteConfig(pglite: Pick<PgliteProxy, "waitReady" | "session">): Knex.Config {
+  return {
+    client: pgliteClient(),
+    dialect: "postgres",
+    connection: () => ({ pglite }),
+    acquireConnectionTimeout: PGLITE_START_MS,
+  } as unknown as Knex.Config;
+}
+
+/**
  * A database as another thread of this process reaches it: PostgreSQL by its URL, the embedded one
  * through a port of its worker (PGlite is one engine per process).
  */
 export type DbLink = { readonly databaseUrl: string } | { readonly pglite: MessagePort };
+
+/** A database another thread can open: `transfer` goes with the message that carries `link`. */
+export interface LinkableDb {
+  link(): { link: DbLink; transfer: MessagePort[] };
+}
 
 /** The database of `link` in a worker thread, with a pool of one connection. */
 export function openLinkedDb(link: DbLink): Knex {
   if ("databaseUrl" in link)
     return knex({ client: "pg", connection: link.databaseUrl, pool: { min: 0, max: 1 } });
   const pglite = pgliteOverPort(link.pglite);
-  return knex({
-    client: pgliteClient(),
-    dialect: "postgres",
-    connection: () => ({ pglite }),
-  } as unknown as Knex.Config);
+  return knex(pgliteConfig(pglite));
 }

@@ -67,8 +67,16 @@ const waiting: Queued[] = [];
 let owner: number | undefined;
 let running = false;
 
+/** Set once the engine is closed: later requests are refused, not run on a closed engine. */
+let closed = false;
+
 async function runOne({ req, reply, session }: Queued): Promise<void> {
+  if (closed) {
+    reply.postMessage({ id: req.id, error: { message: "the embedded database is closed" } });
+    return;
+  }
   if (req.close) {
+    closed = true;
     await pg.close();
     reply.postMessage({ id: req.id, result: null });
     return;

@@ -5,7 +5,7 @@ import { type Browser, chromium, type LaunchOptions, type Page } from "playwrigh
 import { ADMIN } from "./app.ts";
 
 /** The system Chromium (Debian's `chromium` package); FEEDLAB_CHROMIUM points elsewhere. */
-export const chromiumPath = process.env.FEEDLAB_CHROMIUM || "/usr/bin/chromium";
+const chromiumPath = process.env.FEEDLAB_CHROMIUM || "/usr/bin/chromium";
 
 /** Where screenshots go; `test-results/` at the repository root is gitignored. */
 export const resultsDir = fileURLToPath(new URL("../../test-results/", import.meta.url));

@@ -20,7 +20,7 @@ const MAX_IDENTIFIER_LENGTH = 63;
  * database by mistake (a stray DATABASE_URL, a copied name) fails instead of wiping it
  * (PostHog's tests/helpers/database-guard.ts). Also refuses names that would need quoting.
  */
-export function assertTestDatabaseName(name: string): void {
+function assertTestDatabaseName(name: string): void {
   if (!name.includes("test")) {
     throw new Error(`refusing to touch database "${name}": its name does not contain "test"`);
   }
@@ -32,7 +32,7 @@ export function assertTestDatabaseName(name: string): void {
 }
 
 /** The URL of database `name` on the server of `serverUrl`, keeping its credentials and options. */
-export function databaseUrl(serverUrl: string, name: string): string {
+function databaseUrl(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.href;

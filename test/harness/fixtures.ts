@@ -103,7 +103,7 @@ export async function createStudy(
 }
 
 /** The committed demo media (webm with a jpg poster each), served by the app under /media/demo. */
-export const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"] as const;
+const DEMO_FILES = ["sourdough-basics", "lisbon-48-hours", "game-of-life-explained"] as const;
 
 /** Adds the demo media as videos `<prefix>-<file>` titled "`<title>` 1..3", for browser tests that play them. */
 export async function addDemoVideos(admin: Client, prefix: string, title: string): Promise<Video[]> {

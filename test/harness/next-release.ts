@@ -22,7 +22,7 @@ export const NEXT_FINGERPRINT = schemaFingerprint(NEXT_SCHEMA);
 /** The next release's event type, unknown to this one. */
 export const NEXT_EVENT_TYPE = "REACTION_ADDED" as LoggedEvent["event_type"];
 
-export const nextType = avro.Type.forSchema(NEXT_SCHEMA as unknown as avro.Schema);
+const nextType = avro.Type.forSchema(NEXT_SCHEMA as unknown as avro.Schema);
 
 /** The Avro body of an event as the next release writes it. */
 export function nextBody(e: LoggedEvent, clientTimezone: string | null = "Europe/Berlin"): Buffer {
@@ -45,7 +45,7 @@ export function writtenByNextRelease(e: LoggedEvent, clientTimezone?: string | n
 }
 
 /** What the next release publishes in a schema store: `{version, schema}`. */
-export const NEXT_STORED = JSON.stringify({ version: 3, schema: NEXT_SCHEMA });
+const NEXT_STORED = JSON.stringify({ version: 3, schema: NEXT_SCHEMA });
 
 /** Publishes the next release's schema where its writer would: the log's schema store (topic or table). */
 export async function publishNextSchema(

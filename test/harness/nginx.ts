@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** Debian's nginx (package `nginx`); FEEDLAB_NGINX points elsewhere. */
-export const nginxPath = process.env.FEEDLAB_NGINX || "/usr/sbin/nginx";
+const nginxPath = process.env.FEEDLAB_NGINX || "/usr/sbin/nginx";
 
 /** The example server blocks the docs give operators (docs/deploy.md). */
 const EXAMPLE = path.resolve(import.meta.dirname, "../../deploy/nginx/feedlab.conf");

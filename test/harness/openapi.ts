@@ -8,7 +8,7 @@ import type { Client } from "./app.ts";
 /** A JSON Schema of the document. */
 export type Schema = Record<string, unknown>;
 
-export interface Parameter {
+interface Parameter {
   readonly name: string;
   readonly schema: Schema;
   /** Required, without a default. */
@@ -75,7 +75,7 @@ export async function loadOpenApi(client: Client): Promise<OpenApi> {
   return { operations, components: doc.components?.schemas ?? {} };
 }
 
-export interface SampleOptions {
+interface SampleOptions {
   /** The share of optional fields included (default one half); 0 leaves every one out. */
   readonly optional?: number;
   /** Appended to texts where it fits, so that names and keys differ from one request to the next. */

@@ -37,7 +37,7 @@ const STOP_TIMEOUT_MS = 15_000;
  * them (Debian's libpq-dev ships a pg_config that may name a server version that is not installed),
  * else the newest `/usr/lib/postgresql/<major>/bin`, else the directory of an `initdb` on PATH.
  */
-export function findPostgresBinDir(): string {
+function findPostgresBinDir(): string {
   const hasServer = (dir: string) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "postgres"));
 
   try {

@@ -5,7 +5,7 @@ import { freePort } from "./ports.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/feedlab.mjs");
-export const PROCESS_ADMIN = { username: "admin", password: "process-test-password" } as const;
+const PROCESS_ADMIN = { username: "admin", password: "process-test-password" } as const;
 
 /** One `feedlab start --role ...` process of a test deployment. */
 export interface FeedlabProcess {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 
 /** One request the fake recommender received. */
-export interface ReceivedCall {
+interface ReceivedCall {
   readonly method: string;
   /** Path and query string. */
   readonly url: string;
@@ -13,7 +13,7 @@ export interface ReceivedCall {
 }
 
 /** What the fake answers: a status and a body (JSON-encoded unless `raw`), after an optional delay. */
-export interface Answer {
+interface Answer {
   readonly status?: number;
   readonly json?: unknown;
   readonly raw?: string;

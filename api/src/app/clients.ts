@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LookupFunction } from "node:net";
 import { createEmbeddedLog, createKafkaLog, type EventLog } from "@feedlab/ingest";
-import { createProjector, DEFAULT_CONSUMER, runRequestedRebuilds } from "@feedlab/projector";
+import { applyInThread, createProjector, DEFAULT_CONSUMER, runRequestedRebuilds } from "@feedlab/projector";
 import type { Logger } from "pino";
 import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
@@ -9,7 +9,6 @@ import { type DbKind, migrate, openDb } from "../db/db.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { folderMediaStore, type MediaStore } from "../media/media-store.ts";
 import { s3MediaStore } from "../media/s3-store.ts";
-import { applyInThread } from "../projector/batch-thread.ts";
 import { createExternalHttpClient } from "../recommenders/external-http/client.ts";
 import { VERSION } from "./build.ts";
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
-import { createPgliteProxy, type DbLink, pgliteClient } from "@feedlab/sql";
+import { createPgliteProxy, type DbLink, pgliteConfig } from "@feedlab/sql";
 import knexPkg, { type Knex } from "knex";
 import { adoptLegacyMigrations, migrationSource } from "./migrations/index.ts";
 
@@ -46,8 +46,7 @@ export function openDb(options: DbOptions): OpenDb {
   // PGlite is one Postgres session, run in a worker thread (pglite-proxy.ts) so that it does not
   // compete with HTTP for the event loop; the pool's sessions share it (see pgliteClient).
   const pglite = createPgliteProxy(dir);
-  const config = { client: pgliteClient(), dialect: "postgres", connection: () => ({ pglite }) };
-  const db = knex(config as unknown as Knex.Config);
+  const db = knex(pgliteConfig(pglite));
   return {
     db,
     kind: "pglite",

@@ -17,7 +17,7 @@ export interface ReadinessProblem {
  * a group whose recommender or UI no longer exists; and a completion rule that waits for a post survey
  * the experiment does not have (nobody could finish). Empty when it can start. A survey left inactive
  * (as every new one starts) is no reason to refuse: studies run without surveys, and the console's
- * checklist warns about it instead (web/src/lib/admin/readiness.ts).
+ * checklist warns about it instead (web/src/lib/admin/experiment/readiness.ts).
  */
 export async function readinessProblems(
   db: Knex | Knex.Transaction,

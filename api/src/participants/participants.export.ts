@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { participantActivity } from "@feedlab/projector";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
 import { csvRow } from "../http/csv.ts";
@@ -66,9 +67,8 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
       for (let offset = 0; ; offset += PAGE) {
         const rows = (await db("users as u")
           .join("groups as g", "g.id", "u.group_id")
-          .leftJoin("session_activity as a", "a.user_id", "u.id")
+          .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
           .where("u.experiment_id", experimentId)
-          .groupBy("u.id", "g.name")
           .orderBy("u.created_at")
           .orderBy("u.login_id")
           .offset(offset)
@@ -86,8 +86,8 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
             "u.excluded_at",
             "u.excluded_reason",
             db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
-            db.raw("coalesce(sum(a.event_count), 0) as events"),
-            db.raw("max(a.last_received_at) as last_seen_at"),
+            db.raw("coalesce(a.events, 0) as events"),
+            "a.last_seen_at",
           )) as {
           id: string;
           login_id: string;

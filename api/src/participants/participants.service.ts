@@ -1,3 +1,4 @@
+import { participantActivity } from "@feedlab/projector";
 import type { JoinResult, Participant, ParticipantSummary } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { iso, isoOrNull, isUniqueViolation } from "../db/present.ts";
@@ -154,18 +155,15 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       const exp = await db("experiments").where({ id: experimentId }).first("id");
       if (!exp) throw notFound("experiment");
       const rows = (await db("users as u")
+        .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
         .where("u.experiment_id", experimentId)
         .orderBy("u.created_at")
         .orderBy("u.login_id")
         .select(
           "u.*",
           db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
-          db.raw(
-            "(select coalesce(sum(a.event_count), 0) from session_activity a where a.user_id = u.id) as events",
-          ),
-          db.raw(
-            "(select max(a.last_received_at) from session_activity a where a.user_id = u.id) as last_seen_at",
-          ),
+          db.raw("coalesce(a.events, 0) as events"),
+          "a.last_seen_at",
           db.raw("(select count(*) from survey_responses r where r.user_id = u.id) as surveys_answered"),
           db.raw("(select count(*) from survey_dismissals d where d.user_id = u.id) as surveys_dismissed"),
         )) as (UserRow & {

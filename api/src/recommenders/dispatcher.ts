@@ -5,7 +5,7 @@ import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { RecommenderRecord } from "./builtins.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
 import { type Pool, type PoolCache, videoJsonOpen } from "./pool.ts";
-import type { ReadModels } from "./read-models.ts";
+import type { ReadModels } from "./read-models/index.ts";
 import type { Recommender, Surface } from "./recommender.ts";
 
 /** One page request, after the route checked the participant and their session. */

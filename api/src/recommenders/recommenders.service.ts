@@ -13,7 +13,7 @@ import { createDispatcher } from "./dispatcher.ts";
 import type { ExternalHttpClient, FailureKind } from "./external-http/client.ts";
 import { createExternalHttpRecommender } from "./external-http/external-http.recommender.ts";
 import { createPoolCache } from "./pool.ts";
-import { createReadModels } from "./read-models.ts";
+import { createReadModels } from "./read-models/index.ts";
 import type { Recommender } from "./recommender.ts";
 import { createRecommenderRegistry } from "./registry.service.ts";
 

@@ -1,4 +1,10 @@
-import { BUCKET_SECONDS, evaluationSpan, evaluationTimeline, type TimelineBucket } from "@feedlab/projector";
+import {
+  activeParticipantsByGroup,
+  BUCKET_SECONDS,
+  evaluationSpan,
+  evaluationTimeline,
+  type TimelineBucket,
+} from "@feedlab/projector";
 import type { ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
 import { callRecords, failureCount, windowStart } from "../monitoring/queries.ts";
@@ -34,15 +40,8 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const at = now();
       const activeSince = new Date(at.getTime() - activeMinutes * 60_000);
       const daySince = windowStart(at);
-      const [active, calls, rejections, surveys, responded] = await Promise.all([
-        db("session_activity as a")
-          .join("users as u", "u.id", "a.user_id")
-          .where("a.experiment_id", experimentId)
-          .where("a.last_received_at", ">=", activeSince)
-          .groupBy("u.group_id")
-          .select("u.group_id", db.raw("count(distinct a.user_id) as n")) as Promise<
-          { group_id: string; n: number | string }[]
-        >,
+      const [activeBy, calls, rejections, surveys, responded] = await Promise.all([
+        activeParticipantsByGroup(db, experimentId, activeSince),
         callRecords(db, { experiment_id: experimentId }, daySince),
         db("rejected_events")
           .where({ experiment_id: experimentId })
@@ -63,7 +62,6 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
           { survey_id: string; group_id: string; n: number | string }[]
         >,
       ]);
-      const activeBy = new Map(active.map((a) => [a.group_id, Number(a.n)]));
       // Calls are keyed by recommender and surface, not group: attribute them through the groups'
       // recommenders.
       const usesOf = (rec: string, surface: string) =>

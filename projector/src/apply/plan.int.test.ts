@@ -1,8 +1,8 @@
 import knexPkg, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../test/harness/database.ts";
-import { applyOps } from "./apply.ts";
-import type { RowOp } from "./ops.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/harness/database.ts";
+import type { RowOp } from "../ops.ts";
+import { applyOps } from "./plan.ts";
 
 const TABLES = ["counts_a", "counts_b", "counts_c"] as const;
 

@@ -1,8 +1,8 @@
 import type { EventLog } from "@feedlab/ingest";
 import type { Knex } from "knex";
+import { DEFAULT_CONSUMER, lockPartitions } from "../consumer/checkpoints.ts";
+import { PROJECTIONS } from "../read-models/index.ts";
 import { applyOneByOne } from "./apply.ts";
-import { DEFAULT_CONSUMER, lockPartitions } from "./checkpoints.ts";
-import { PROJECTIONS } from "./read-models/index.ts";
 
 /** A dead letter as `feedlab dlq` lists it. */
 export interface DeadLetterRow {

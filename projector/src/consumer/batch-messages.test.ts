@@ -1,5 +1,5 @@
-import { isConcurrencyError, isDataError } from "@feedlab/projector";
 import { describe, expect, it } from "vitest";
+import { isConcurrencyError, isDataError } from "../apply/errors.ts";
 import { errorFields, errorOf } from "./batch-messages.ts";
 
 describe("errors from the projector's thread", () => {

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEFAULT_CONSUMER, readCheckpoints } from "@feedlab/projector";
-import { logged } from "@feedlab/projector/logged-event.fixture.ts";
 import { encodeLoggedEvent } from "@feedlab/schemas";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, type OpenDb, openDb } from "../db/db.ts";
+import { migrate, type OpenDb, openDb } from "../../../api/src/db/db.ts";
+import { logged } from "../logged-event.fixture.ts";
 import { applyInThread } from "./batch-thread.ts";
+import { DEFAULT_CONSUMER, readCheckpoints } from "./checkpoints.ts";
 
 describe("the projector's batches in a thread of their own (embedded database)", () => {
   let dir: string;

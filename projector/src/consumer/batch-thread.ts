@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
-import type { ApplyBatch, BatchResult } from "@feedlab/projector";
+import type { LinkableDb } from "@feedlab/sql";
 import type { Logger } from "pino";
-import type { OpenDb } from "../db/db.ts";
+import type { ApplyBatch, BatchResult } from "./batch-applier.ts";
 import { type BatchJob, errorOf, type LogLevel } from "./batch-messages.ts";
 
 const WORKER = new URL("./batch.worker.ts", import.meta.url);
@@ -18,7 +18,7 @@ interface Pending {
  * failed; a batch in flight when it fails is rejected, and the log delivers it again.
  */
 export function applyInThread(
-  store: Pick<OpenDb, "link">,
+  store: LinkableDb,
   job: BatchJob,
   logger: Logger,
 ): { apply: ApplyBatch; start(): void; close(): Promise<void> } {

@@ -5,8 +5,8 @@
 // Messages: {id, records} in; {id, result}, {id, error} and {log} out.
 import { parentPort, workerData } from "node:worker_threads";
 import type { LogRecord } from "@feedlab/ingest";
-import { createBatchApplier } from "@feedlab/projector";
 import { type DbLink, openLinkedDb } from "@feedlab/sql";
+import { createBatchApplier } from "./batch-applier.ts";
 import { type BatchJob, errorFields, type LogLevel } from "./batch-messages.ts";
 
 const port = parentPort;

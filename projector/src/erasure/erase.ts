@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
-import type { Projection } from "./read-model.ts";
-import { PROJECTIONS } from "./read-models/index.ts";
+import type { Projection } from "../read-model.ts";
+import { PROJECTIONS } from "../read-models/index.ts";
 
 /**
  * Advisory lock between erasures (exclusive) and projection batches (shared): an erasure waits for

@@ -1,30 +1,30 @@
-import type { EventLog } from "@feedlab/ingest";
+import type { Migration } from "@feedlab/sql";
 import type { Knex } from "knex";
-import type { Logger } from "pino";
-import { replay } from "./replay.ts";
 
-/** Replays the projections whose rebuild was requested, then forgets the requests. */
-export async function runRequestedRebuilds(options: {
-  db: Knex;
-  log: Pick<EventLog, "scan" | "position" | "firstOffsets">;
-  logger: Logger;
-  multiProcess: boolean;
-}): Promise<string[]> {
-  const names = (
-    (await options.db("projector_rebuilds").select("projection")) as { projection: string }[]
-  ).map((r) => r.projection);
-  if (names.length === 0) return [];
-  options.logger.info({ projections: names }, "rebuilding read models that this release added");
-  await replay({
-    db: options.db,
-    log: options.log,
-    logger: options.logger,
-    only: names,
-    multiProcess: options.multiProcess,
-    // A new read model is built from what the log still holds rather than not at all.
-    onIncomplete: (err) =>
-      options.logger.error({ err }, "building the new read models from an incomplete log"),
-  });
-  await options.db("projector_rebuilds").whereIn("projection", names).delete();
-  return names;
+/**
+ * Read models a release adds start empty on a database that already holds events. Their migration
+ * asks for a rebuild (`requestRebuild`); the projector's process replays those projections from the
+ * log before it projects anything new, so the new table holds every event, as if it had always been
+ * there.
+ */
+export const rebuildMigrations: readonly Migration[] = [
+  {
+    name: "projector/002-rebuilds",
+    async up(db) {
+      await db.schema.createTable("projector_rebuilds", (t) => {
+        t.string("projection", 100).primary();
+        t.timestamp("requested_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("projector_rebuilds");
+    },
+  },
+];
+
+/** In a read model's migration: rebuild `projection` from the log if events were projected before it. */
+export async function requestRebuild(db: Knex, projection: string): Promise<void> {
+  if (!(await db.schema.hasTable("events"))) return;
+  if (!(await db("events").first("event_id"))) return;
+  await db("projector_rebuilds").insert({ projection }).onConflict("projection").ignore();
 }

@@ -1,10 +1,16 @@
 import type { EventLog, LogRecord } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { applyOneByOne, applyRecords, isDataError } from "./apply.ts";
-import { DEFAULT_CONSUMER, lockPartitions, readCheckpoints, writeCheckpoints } from "./checkpoints.ts";
-import type { Projection } from "./read-model.ts";
-import { PROJECTIONS } from "./read-models/index.ts";
+import { applyOneByOne, applyRecords } from "../apply/apply.ts";
+import { isDataError } from "../apply/errors.ts";
+import {
+  DEFAULT_CONSUMER,
+  lockPartitions,
+  readCheckpoints,
+  writeCheckpoints,
+} from "../consumer/checkpoints.ts";
+import type { Projection } from "../read-model.ts";
+import { PROJECTIONS } from "../read-models/index.ts";
 
 export interface ReplayOptions {
   readonly db: Knex;
@@ -111,4 +117,30 @@ export async function replay(options: ReplayOptions): Promise<{ records: number;
   });
   options.logger.info({ records, projections: selected.map((p) => p.name) }, "replay finished");
   return { records, projections: selected.map((p) => p.name) };
+}
+
+/** Replays the projections whose rebuild was requested, then forgets the requests. */
+export async function runRequestedRebuilds(options: {
+  db: Knex;
+  log: Pick<EventLog, "scan" | "position" | "firstOffsets">;
+  logger: Logger;
+  multiProcess: boolean;
+}): Promise<string[]> {
+  const names = (
+    (await options.db("projector_rebuilds").select("projection")) as { projection: string }[]
+  ).map((r) => r.projection);
+  if (names.length === 0) return [];
+  options.logger.info({ projections: names }, "rebuilding read models that this release added");
+  await replay({
+    db: options.db,
+    log: options.log,
+    logger: options.logger,
+    only: names,
+    multiProcess: options.multiProcess,
+    // A new read model is built from what the log still holds rather than not at all.
+    onIncomplete: (err) =>
+      options.logger.error({ err }, "building the new read models from an incomplete log"),
+  });
+  await options.db("projector_rebuilds").whereIn("projection", names).delete();
+  return names;
 }

@@ -1,4 +1,4 @@
-import type { ReadModels } from "../read-models.ts";
+import type { ReadModels } from "../read-models/index.ts";
 import { idsOf, pageOfChain, type Recommender } from "../recommender.ts";
 
 /**

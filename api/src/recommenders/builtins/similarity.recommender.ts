@@ -1,6 +1,6 @@
 import { metadataIndexOf, type Neighbour } from "@feedlab/trainer";
 import type { Pool } from "../pool.ts";
-import type { ReadModels } from "../read-models.ts";
+import type { ReadModels } from "../read-models/index.ts";
 import { idsOf, pageOfChain, type Recommender, type RecommendRequest } from "../recommender.ts";
 
 /**

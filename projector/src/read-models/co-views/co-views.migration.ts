@@ -1,5 +1,5 @@
 import type { Migration } from "@feedlab/sql";
-import { requestRebuild } from "../../rebuild-requests.ts";
+import { requestRebuild } from "../../replay/rebuilds.ts";
 
 /** Co-views: pairs of videos watched by the same participant (video_a < video_b), with a count. */
 export const coViewsMigrations: readonly Migration[] = [

@@ -1,7 +1,6 @@
-import { rowsOf } from "@feedlab/sql";
 import { keyOf, type RowOp } from "../../ops.ts";
-import { deleteOwned, USERS } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
+import { eraseCoViews } from "./co-views.erase.ts";
 import { coViewsMigrations } from "./co-views.migration.ts";
 
 /** A participant's first event with a video in an experiment. */
@@ -48,35 +47,11 @@ export function pairFirstWatches(
  */
 export const coViewsProjection: Projection = {
   name: "co_views",
+  // Any type may carry a video_id (the wire leaves it optional for all), and every one with it counts.
+  canHandle: "all",
   tables: ["co_views", "co_view_videos"],
   migrations: coViewsMigrations,
-  // Each pair of a participant's videos counted once for them: one comes off each of their pairs,
-  // and a pair left at 0 goes.
-  async erase(sql, userIds) {
-    const users = JSON.stringify(userIds);
-    const changed = rowsOf<{ experiment_id: string; video_a: string; video_b: string; count: number }>(
-      await sql.raw(
-        `with mine as (
-           select a.experiment_id, a.video_id as video_a, b.video_id as video_b, count(*) as n
-           from co_view_videos a join co_view_videos b on b.user_id = a.user_id and a.video_id < b.video_id
-           where a.user_id in ${USERS}
-           group by a.experiment_id, a.video_id, b.video_id)
-         update co_views c set count = c.count - m.n from mine m
-         where c.experiment_id = m.experiment_id and c.video_a = m.video_a and c.video_b = m.video_b
-         returning c.experiment_id, c.video_a, c.video_b, c.count`,
-        [users],
-      ),
-    );
-    const empty = changed.filter((r) => Number(r.count) <= 0);
-    for (let i = 0; i < empty.length; i += 2000) {
-      await sql.raw(
-        `delete from co_views c using json_to_recordset(?::json) as z(experiment_id uuid, video_a text, video_b text)
-         where c.experiment_id = z.experiment_id and c.video_a = z.video_a and c.video_b = z.video_b`,
-        [JSON.stringify(empty.slice(i, i + 2000))],
-      );
-    }
-    return changed.length + (await deleteOwned(sql, "co_view_videos", userIds));
-  },
+  erase: eraseCoViews,
   project: (e) =>
     e.video_id === null
       ? []

@@ -1,5 +1,5 @@
 import type { Migration } from "@feedlab/sql";
-import { requestRebuild } from "../../rebuild-requests.ts";
+import { requestRebuild } from "../../replay/rebuilds.ts";
 
 /**
  * The evaluation counts (spec: the evaluation reader): per participant, surface and recommender, the

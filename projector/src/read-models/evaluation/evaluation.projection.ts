@@ -1,20 +1,9 @@
 import type { LoggedEvent } from "@feedlab/schemas";
-import { rowsOf } from "@feedlab/sql";
 import type { RowOp } from "../../ops.ts";
-import { deleteOwned, USERS } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
+import { EVALUATION_COUNTS } from "./evaluation.counts.ts";
+import { eraseEvaluation } from "./evaluation.erase.ts";
 import { evaluationMigrations } from "./evaluation.migration.ts";
-
-/** The events evaluation counts (spec: the evaluation reader), and the column each adds to. */
-export const EVALUATION_COUNTS = {
-  IMPRESSION: "impressions",
-  FEED_CLICK: "feed_clicks",
-  VIDEO_PLAY: "plays",
-  VIDEO_ENDED: "completions",
-  LIKE: "likes",
-} as const;
-
-export type EvaluationCount = (typeof EVALUATION_COUNTS)[keyof typeof EVALUATION_COUNTS];
 
 /**
  * The surface an event counts for, and so the recommender (stamped at intake): impressions by the
@@ -35,39 +24,11 @@ export const minuteOf = (iso: string): string => `${new Date(iso).toISOString().
  */
 export const evaluationProjection: Projection = {
   name: "evaluation",
+  // The keys of EVALUATION_COUNTS.
+  canHandle: ["IMPRESSION", "FEED_CLICK", "VIDEO_PLAY", "VIDEO_ENDED", "LIKE"],
   tables: ["evaluation_counts", "evaluation_timeline"],
   migrations: evaluationMigrations,
-  // Their rows go, and their events (from the events store) come off the per-minute counts.
-  async erase(sql, userIds) {
-    const users = JSON.stringify(userIds);
-    const sums = Object.entries(EVALUATION_COUNTS)
-      .map(([type, column]) => `count(*) filter (where event_type = '${type}') as ${column}`)
-      .join(", ");
-    const sets = Object.values(EVALUATION_COUNTS)
-      .map((column) => `${column} = t.${column} - m.${column}`)
-      .join(", ");
-    const columns = Object.values(EVALUATION_COUNTS);
-    const changed = rowsOf<Record<string, string | number>>(
-      await sql.raw(
-        `with mine as (
-           select experiment_id, group_id, date_trunc('minute', received_at) as minute, ${sums}
-           from events where user_id in ${USERS} and event_type in (${Object.keys(EVALUATION_COUNTS)
-             .map((t) => `'${t}'`)
-             .join(", ")})
-           group by experiment_id, group_id, date_trunc('minute', received_at))
-         update evaluation_timeline t set ${sets} from mine m
-         where t.experiment_id = m.experiment_id and t.group_id = m.group_id and t.minute = m.minute
-         returning t.experiment_id, t.group_id, t.minute, ${columns.map((c) => `t.${c}`).join(", ")}`,
-        [users],
-      ),
-    );
-    const empty = changed.filter((r) => columns.every((c) => Number(r[c]) <= 0));
-    for (const r of empty)
-      await sql("evaluation_timeline")
-        .where({ experiment_id: r.experiment_id, group_id: r.group_id, minute: r.minute })
-        .delete();
-    return changed.length + (await deleteOwned(sql, "evaluation_counts", userIds));
-  },
+  erase: eraseEvaluation,
   project: (e): RowOp[] => {
     const column = EVALUATION_COUNTS[e.event_type as keyof typeof EVALUATION_COUNTS];
     if (!column) return [];

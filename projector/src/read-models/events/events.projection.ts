@@ -1,5 +1,5 @@
-import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
+import { eraseEvents } from "./events.erase.ts";
 import { eventsMigrations } from "./events.migration.ts";
 
 /**
@@ -9,8 +9,9 @@ import { eventsMigrations } from "./events.migration.ts";
  */
 export const eventsProjection: Projection = {
   name: "events",
+  canHandle: "all",
   tables: ["events"],
-  erase: (sql, userIds) => deleteOwned(sql, "events", userIds),
+  erase: eraseEvents,
   migrations: eventsMigrations,
   project: (e, place) => [
     {

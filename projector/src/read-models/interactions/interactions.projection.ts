@@ -1,6 +1,6 @@
 import { ENDED_MIN_RATIO, INTERACTION_WEIGHTS, type LoggedEvent } from "@feedlab/schemas";
-import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
+import { eraseInteractions } from "./interactions.erase.ts";
 import { interactionsMigrations } from "./interactions.migration.ts";
 
 /** The training weight of an event (spec: learned-model training extraction), or 0. */
@@ -15,8 +15,10 @@ export function interactionWeight(e: LoggedEvent): number {
 /** Training interactions: per (experiment, user, video) the summed weights of the spec's events. */
 export const interactionsProjection: Projection = {
   name: "interactions",
+  // VIDEO_ENDED only above ENDED_MIN_RATIO (interactionWeight).
+  canHandle: ["VIDEO_WATCHED_1S", "LIKE", "VIDEO_ENDED"],
   tables: ["interactions"],
-  erase: (sql, userIds) => deleteOwned(sql, "interactions", userIds),
+  erase: eraseInteractions,
   migrations: interactionsMigrations,
   project: (e) => {
     const weight = interactionWeight(e);

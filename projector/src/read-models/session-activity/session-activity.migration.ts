@@ -1,5 +1,5 @@
 import type { Migration } from "@feedlab/sql";
-import { requestRebuild } from "../../rebuild-requests.ts";
+import { requestRebuild } from "../../replay/rebuilds.ts";
 
 /**
  * Session activity: first and last event, count, highest sequence number, explicit end. A session

@@ -1,6 +1,6 @@
-import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
 import { implausibleTime } from "./client-clock.ts";
+import { eraseSessionActivity } from "./session-activity.erase.ts";
 import { sessionActivityMigrations } from "./session-activity.migration.ts";
 
 export { FUTURE_TOLERANCE_MS, implausibleTime, STALE_TOLERANCE_MS, timestampFlag } from "./client-clock.ts";
@@ -13,8 +13,9 @@ export { FUTURE_TOLERANCE_MS, implausibleTime, STALE_TOLERANCE_MS, timestampFlag
  */
 export const sessionActivityProjection: Projection = {
   name: "session_activity",
+  canHandle: "all",
   tables: ["session_activity"],
-  erase: (sql, userIds) => deleteOwned(sql, "session_activity", userIds),
+  erase: eraseSessionActivity,
   migrations: sessionActivityMigrations,
   project: (e) => {
     const offset = Date.parse(e.received_at) - Date.parse(e.timestamp);

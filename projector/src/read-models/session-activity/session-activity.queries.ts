@@ -1,4 +1,5 @@
 import type { Sql } from "@feedlab/sql";
+import type { Knex } from "knex";
 
 export interface SessionActivity {
   readonly last_received_at: Date;
@@ -115,4 +116,55 @@ export async function participantMinutes(sql: Sql, userId: string): Promise<numb
     | { seconds: number | string }
     | undefined;
   return Number(row?.seconds ?? 0) / 60;
+}
+
+/** A row of a `participantActivity` subquery. */
+export interface ParticipantActivity {
+  readonly user_id: string;
+  /** Every event the log holds of the participant, over all their sessions (a bigint: text on pg). */
+  readonly events: number | string;
+  /** When the participant's last event arrived. */
+  readonly last_seen_at: Date;
+}
+
+/**
+ * The activity of an experiment's participants (ParticipantActivity), a row for each one with a
+ * session, as a subquery for the caller to left-join on `user_id` (a participant without sessions
+ * then has null columns): one statement for a list of thousands of participants, which aggregates
+ * the experiment's sessions once (the experiment_id index) rather than once per participant. A
+ * session belongs to its participant's experiment (intake stamps events from the participant's row).
+ */
+export function participantActivity(
+  sql: Sql,
+  experimentId: string,
+): Knex.QueryBuilder<Record<string, unknown>, ParticipantActivity[]> {
+  return sql("session_activity")
+    .where("experiment_id", experimentId)
+    .groupBy("user_id")
+    .select(
+      "user_id",
+      sql.raw("sum(event_count) as events"),
+      sql.raw("max(last_received_at) as last_seen_at"),
+    );
+}
+
+/**
+ * Per group of an experiment, its participants with an event that arrived at `since` or later (the
+ * monitor's "active now"). Groups without any are left out.
+ */
+export async function activeParticipantsByGroup(
+  sql: Sql,
+  experimentId: string,
+  since: Date,
+): Promise<Map<string, number>> {
+  const rows = (await sql("session_activity as a")
+    .join("users as u", "u.id", "a.user_id")
+    .where("a.experiment_id", experimentId)
+    .where("a.last_received_at", ">=", since)
+    .groupBy("u.group_id")
+    .select("u.group_id", sql.raw("count(distinct a.user_id) as n"))) as {
+    group_id: string;
+    n: number | string;
+  }[];
+  return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
 }

@@ -1,37 +1,14 @@
-import { rowsOf } from "@feedlab/sql";
-import { USERS } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
+import { eraseViewCounts } from "./view-counts.erase.ts";
 import { viewCountsMigrations } from "./view-counts.migration.ts";
 
 /** Per-experiment view counts: every VIDEO_PLAY counts, autoplay included by design (spec). */
 export const viewCountsProjection: Projection = {
   name: "view_counts",
+  canHandle: ["VIDEO_PLAY"],
   tables: ["video_view_counts"],
   migrations: viewCountsMigrations,
-  // Their plays come off each video's count (from the events store), the last play time is the
-  // latest of the plays left, and a count that reaches 0 goes.
-  async erase(sql, userIds) {
-    const users = JSON.stringify(userIds);
-    const changed = rowsOf<{ experiment_id: string; video_id: string; plays: string | number }>(
-      await sql.raw(
-        `with mine as (
-           select experiment_id, video_id, count(*) as n from events
-           where user_id in ${USERS} and event_type = 'VIDEO_PLAY' and video_id is not null
-           group by experiment_id, video_id)
-         update video_view_counts v set plays = v.plays - m.n,
-           last_played_at = coalesce((select max(e.received_at) from events e
-             where e.experiment_id = v.experiment_id and e.video_id = v.video_id
-               and e.event_type = 'VIDEO_PLAY' and e.user_id not in ${USERS}), v.last_played_at)
-         from mine m where v.experiment_id = m.experiment_id and v.video_id = m.video_id
-         returning v.experiment_id, v.video_id, v.plays`,
-        [users, users],
-      ),
-    );
-    const empty = changed.filter((r) => Number(r.plays) <= 0);
-    for (const r of empty)
-      await sql("video_view_counts").where({ experiment_id: r.experiment_id, video_id: r.video_id }).delete();
-    return changed.length;
-  },
+  erase: eraseViewCounts,
   project: (e) => {
     if (e.event_type !== "VIDEO_PLAY" || e.video_id === null) return [];
     return [

@@ -1,6 +1,6 @@
 import { WATCHED_TYPES } from "@feedlab/schemas";
-import { deleteOwned } from "../../owned.ts";
 import type { Projection } from "../../read-model.ts";
+import { eraseWatched } from "./watched.erase.ts";
 import { watchedMigrations } from "./watched.migration.ts";
 
 /**
@@ -10,8 +10,9 @@ import { watchedMigrations } from "./watched.migration.ts";
  */
 export const watchedProjection: Projection = {
   name: "watched",
+  canHandle: ["VIDEO_WATCHED_1S", "VIDEO_ENDED"],
   tables: ["watched_videos"],
-  erase: (sql, userIds) => deleteOwned(sql, "watched_videos", userIds),
+  erase: eraseWatched,
   migrations: watchedMigrations,
   project: (e, place) => {
     if (!WATCHED_TYPES.has(e.event_type) || e.video_id === null) return [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { popularityOrder } from "./read-models.ts";
+import { popularityOrder } from "./popularity.ts";
 
 /** The order by a comparator: counts descending, equal counts in recency order (a stable sort). */
 function byComparator(recency: Int32Array, plays: Float64Array) {

@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import { PROJECTOR_MIGRATIONS } from "@feedlab/projector";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "../../../../api/src/db/db.ts";
+import { createTestStorage, type TestStorage } from "../../../../test/harness/app.ts";
+import { activeParticipantsByGroup, participantActivity } from "./session-activity.queries.ts";
+
+describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", (backend) => {
+  let storage: TestStorage;
+  let opened: ReturnType<typeof openDb>;
+  const db = () => opened.db;
+
+  beforeAll(async () => {
+    storage = await createTestStorage(backend);
+    opened = openDb({
+      databaseUrl: storage.env.DATABASE_URL ?? null,
+      dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
+    });
+    for (const m of PROJECTOR_MIGRATIONS) await m.up(opened.db);
+    // The api's participants, as much of them as these queries join.
+    await opened.db.raw(
+      "create table users (id uuid primary key, experiment_id uuid not null, group_id uuid not null)",
+    );
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await storage?.cleanup();
+  });
+
+  /** A participant of `experimentId` in `groupId`. */
+  async function participant(experimentId: string, groupId: string): Promise<string> {
+    const id = randomUUID();
+    await db()("users").insert({ id, experiment_id: experimentId, group_id: groupId });
+    return id;
+  }
+
+  /** A session of the participant with `events` events, the last of them arrived at `lastAt`. */
+  async function session(userId: string, experimentId: string, events: number, lastAt: string) {
+    await db()("session_activity").insert({
+      session_id: randomUUID(),
+      user_id: userId,
+      experiment_id: experimentId,
+      first_event_at: "2026-11-01T09:00:00Z",
+      last_event_at: lastAt,
+      last_received_at: lastAt,
+      event_count: events,
+    });
+  }
+
+  describe("participantActivity", () => {
+    it("sums a participant's events over their sessions with the last arrival, and leaves a participant without sessions null", async () => {
+      const experiment = randomUUID();
+      const group = randomUUID();
+      const busy = await participant(experiment, group);
+      const idle = await participant(experiment, group);
+      await session(busy, experiment, 14, "2026-11-01T09:05:00Z");
+      await session(busy, experiment, 3, "2026-11-02T10:00:00Z");
+      const rows = (await db()("users as u")
+        .leftJoin(participantActivity(db(), experiment).as("a"), "a.user_id", "u.id")
+        .where("u.experiment_id", experiment)
+        .select("u.id", "a.events", "a.last_seen_at")) as {
+        id: string;
+        events: number | string | null;
+        last_seen_at: Date | null;
+      }[];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(Number(byId.get(busy)?.events)).toBe(17);
+      expect(new Date(byId.get(busy)?.last_seen_at ?? 0).toISOString()).toBe("2026-11-02T10:00:00.000Z");
+      expect(byId.get(idle)).toEqual({ id: idle, events: null, last_seen_at: null });
+    });
+
+    it("answers nothing of another experiment's sessions", async () => {
+      const experiment = randomUUID();
+      const other = randomUUID();
+      const someone = await participant(other, randomUUID());
+      await session(someone, other, 5, "2026-11-01T09:05:00Z");
+      expect(await participantActivity(db(), experiment)).toEqual([]);
+    });
+  });
+
+  describe("activeParticipantsByGroup", () => {
+    it("counts each group's participants with an event since the time once, however many sessions they have", async () => {
+      const experiment = randomUUID();
+      const [a, b, quiet] = [randomUUID(), randomUUID(), randomUUID()];
+      const a1 = await participant(experiment, a);
+      const a2 = await participant(experiment, a);
+      const b1 = await participant(experiment, b);
+      const q1 = await participant(experiment, quiet);
+      await session(a1, experiment, 2, "2026-11-01T10:00:00Z");
+      await session(a1, experiment, 2, "2026-11-01T10:01:00Z");
+      await session(a2, experiment, 2, "2026-11-01T10:02:00Z");
+      await session(b1, experiment, 2, "2026-11-01T10:00:00Z");
+      // Before the window: not active.
+      await session(q1, experiment, 2, "2026-11-01T09:54:59Z");
+      const active = await activeParticipantsByGroup(db(), experiment, new Date("2026-11-01T09:55:00Z"));
+      expect(active).toEqual(
+        new Map([
+          [a, 2],
+          [b, 1],
+        ]),
+      );
+    });
+
+    it("answers an empty map when no participant of the experiment was active since the time", async () => {
+      const experiment = randomUUID();
+      const user = await participant(experiment, randomUUID());
+      await session(user, experiment, 2, "2026-11-01T09:00:00Z");
+      expect(await activeParticipantsByGroup(db(), experiment, new Date("2026-11-01T10:00:00Z"))).toEqual(
+        new Map(),
+      );
+    });
+  });
+});

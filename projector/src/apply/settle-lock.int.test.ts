@@ -1,21 +1,15 @@
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import knexPkg from "knex";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { logged } from "../logged-event.fixture.ts";
 import { coViewsProjection, eventsProjection } from "../read-models/index.ts";
-import { OPEN_TIMEOUT_MS, openReadModelDb, type ReadModelDb } from "../read-models/read-model.fixture.ts";
+import { useReadModelDb } from "../read-models/read-model.fixture.ts";
 import { applyRecords } from "./apply.ts";
 
 // On Kafka a participant's two sessions may sit on two partitions whose batches apply at once, each
 // in its own transaction. PostgreSQL only: the embedded database runs one transaction at a time.
 describe("co-views of one participant's batches applied at the same time (PostgreSQL)", () => {
-  let store: ReadModelDb;
-  beforeAll(async () => {
-    store = await openReadModelDb("postgres");
-  }, OPEN_TIMEOUT_MS);
-  afterAll(async () => {
-    await store?.close();
-  });
+  const db = useReadModelDb("postgres");
 
   const record = (e: LoggedEvent, partition: number) => ({
     partition,
@@ -25,16 +19,15 @@ describe("co-views of one participant's batches applied at the same time (Postgr
   const projections = [eventsProjection, coViewsProjection];
 
   it("counts the pair when each of two concurrent batches brings one of its videos", async () => {
-    const { db } = store;
     const inFirstSession = logged("VIDEO_PLAY", { video_id: "v-a" });
     const inSecondSession = logged("VIDEO_PLAY", {
       video_id: "v-b",
       session_id: "00000000-0000-4000-8000-0000000005e2",
     });
-    const first = await db.transaction();
+    const first = await db().transaction();
     await applyRecords(first, [record(inFirstSession, 0)], projections, "settle-test");
     let secondDone = false;
-    const second = db
+    const second = db()
       .transaction((trx) => applyRecords(trx, [record(inSecondSession, 1)], projections, "settle-test"))
       .finally(() => {
         secondDone = true;
@@ -44,7 +37,7 @@ describe("co-views of one participant's batches applied at the same time (Postgr
     // (Watched on a connection of its own: the test's pool has two, both in a transaction now.)
     const watcher = knexPkg.knex({
       client: "pg",
-      connection: db.client.config.connection,
+      connection: db().client.config.connection,
       pool: { min: 0, max: 1 },
     });
     const deadline = Date.now() + 20_000;
@@ -60,7 +53,7 @@ describe("co-views of one participant's batches applied at the same time (Postgr
     }
     await first.commit();
     await second;
-    const pairs = await db("co_views").select("video_a", "video_b", "count");
+    const pairs = await db()("co_views").select("video_a", "video_b", "count");
     expect(pairs).toEqual([{ video_a: "v-a", video_b: "v-b", count: 1 }]);
   });
 });

@@ -1,7 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { EventLog, LogPosition, LogRecord, Subscription } from "@feedlab/ingest";
 import type { LoggedEvent } from "@feedlab/schemas";
-import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { PROJECTIONS } from "../read-models/index.ts";
 import { type ApplyBatch, type BatchApplierOptions, createBatchApplier } from "./batch-applier.ts";

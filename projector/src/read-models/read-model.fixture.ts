@@ -10,6 +10,7 @@ import {
 import { type EventType, encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
 import { createPgliteProxy, pgliteConfig } from "@feedlab/sql";
 import knexPkg, { type Knex } from "knex";
+import { afterAll, beforeAll } from "vitest";
 import { createTestDatabase } from "../../../test/harness/database.ts";
 import { ALICE, BOB, logged } from "../logged-event.fixture.ts";
 
@@ -56,6 +57,24 @@ export async function openReadModelDb(backend: Backend): Promise<ReadModelDb> {
       await db.destroy();
       await release();
     },
+  };
+}
+
+/**
+ * The database of a test file's `describe`: opened before its tests, closed after them. Answers
+ * how the tests reach it.
+ */
+export function useReadModelDb(backend: Backend): () => Knex {
+  let store: ReadModelDb | undefined;
+  beforeAll(async () => {
+    store = await openReadModelDb(backend);
+  }, OPEN_TIMEOUT_MS);
+  afterAll(async () => {
+    await store?.close();
+  });
+  return () => {
+    if (!store) throw new Error("the test database did not open");
+    return store.db;
   };
 }
 

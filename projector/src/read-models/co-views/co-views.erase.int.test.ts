@@ -1,28 +1,15 @@
 import { rowsOf } from "@feedlab/sql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ALICE, BOB } from "../../logged-event.fixture.ts";
-import {
-  BACKENDS,
-  eraseAndReplay,
-  OPEN_TIMEOUT_MS,
-  openReadModelDb,
-  type ReadModelDb,
-  summary,
-} from "../read-model.fixture.ts";
+import { BACKENDS, eraseAndReplay, summary, useReadModelDb } from "../read-model.fixture.ts";
 import { coViewsProjection } from "./co-views.projection.ts";
 
 describe.each(BACKENDS)("erasing a participant from co-views (%s)", (backend) => {
-  let store: ReadModelDb;
-  beforeAll(async () => {
-    store = await openReadModelDb(backend);
-  }, OPEN_TIMEOUT_MS);
-  afterAll(async () => {
-    await store?.close();
-  });
+  const db = useReadModelDb(backend);
 
   it("takes one off each pair of their videos, drops pairs only they made and their videos, as a replay without them does", async () => {
     // Given Alice's and Bob's events (STORY), when projected and Alice is erased:
-    const { before, erased, replayed } = await eraseAndReplay(store.db, coViewsProjection, ALICE);
+    const { before, erased, replayed } = await eraseAndReplay(db(), coViewsProjection, ALICE);
     expect(erased).toEqual(replayed);
     expect(before).not.toEqual(replayed);
     expect(summary(erased.co_views, ["video_a", "video_b", "count"])).toEqual([
@@ -44,12 +31,12 @@ describe.each(BACKENDS)("erasing a participant from co-views (%s)", (backend) =>
   it.runIf(backend === "postgres")(
     "takes their pairs off under a collation that orders ids otherwise than the projection keys them",
     async (ctx) => {
-      const icu = await store.db.raw("select 1 from pg_collation where collname = 'und-x-icu'");
+      const icu = await db().raw("select 1 from pg_collation where collname = 'und-x-icu'");
       if (rowsOf(icu).length === 0) ctx.skip("this PostgreSQL has no ICU collations");
-      await store.db.raw(
+      await db().raw(
         `alter table co_view_videos alter column video_id type varchar(255) collate "und-x-icu"`,
       );
-      const { erased, replayed } = await eraseAndReplay(store.db, coViewsProjection, ALICE);
+      const { erased, replayed } = await eraseAndReplay(db(), coViewsProjection, ALICE);
       expect(erased).toEqual(replayed);
     },
   );

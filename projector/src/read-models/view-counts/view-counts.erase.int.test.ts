@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ALICE } from "../../logged-event.fixture.ts";
-import {
-  BACKENDS,
-  eraseAndReplay,
-  OPEN_TIMEOUT_MS,
-  openReadModelDb,
-  type ReadModelDb,
-  summary,
-} from "../read-model.fixture.ts";
+import { BACKENDS, eraseAndReplay, summary, useReadModelDb } from "../read-model.fixture.ts";
 import { viewCountsProjection } from "./view-counts.projection.ts";
 
 describe.each(BACKENDS)("erasing a participant from view counts (%s)", (backend) => {
-  let store: ReadModelDb;
-  beforeAll(async () => {
-    store = await openReadModelDb(backend);
-  }, OPEN_TIMEOUT_MS);
-  afterAll(async () => {
-    await store?.close();
-  });
+  const db = useReadModelDb(backend);
 
   it("takes their plays off shared videos, sets the last play to the other's and drops a video only they played, as a replay without them does", async () => {
     // Given Alice's and Bob's events (STORY), when projected and Alice is erased:
-    const { before, erased, replayed } = await eraseAndReplay(store.db, viewCountsProjection, ALICE);
+    const { before, erased, replayed } = await eraseAndReplay(db(), viewCountsProjection, ALICE);
     expect(erased).toEqual(replayed);
     expect(before).not.toEqual(replayed);
     expect(summary(erased.video_view_counts, ["video_id", "plays", "last_played_at"])).toEqual([

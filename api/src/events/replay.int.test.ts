@@ -14,17 +14,8 @@ import {
 } from "../../../test/harness/next-release.ts";
 import { openEventLog, type Store } from "../app/clients.ts";
 
-const READ_MODELS = [
-  "events",
-  "watched_videos",
-  "video_view_counts",
-  "interactions",
-  "co_views",
-  "co_view_videos",
-  "session_activity",
-  "evaluation_counts",
-  "evaluation_timeline",
-];
+/** Every read model's table: what a replay must rebuild row for row. */
+const READ_MODELS = PROJECTIONS.flatMap((p) => p.tables);
 
 describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
   let app: TestApp;

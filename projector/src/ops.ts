@@ -1,5 +1,5 @@
 /** A JSON document written as it is into a json/jsonb column (not as a JSON string). */
-export interface JsonText {
+interface JsonText {
   readonly json: string;
 }
 

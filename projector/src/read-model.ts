@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import type { InsertedKeys, LogPlace, RowOp } from "./ops.ts";
 
 /** What a projection's settle step sees of a batch, inside the batch's transaction. */
-export interface SettleInput {
+interface SettleInput {
   readonly sql: Knex.Transaction;
   /** The events applied for the first time in this batch, in log order. */
   readonly events: readonly LoggedEvent[];

@@ -68,7 +68,7 @@ function pgliteClient(): ClientBase {
  * machine it has taken over 30 s, knex's default, and then the server failed to start. So it is
  * waited for, up to this bound.
  */
-export const PGLITE_START_MS = 300_000;
+const PGLITE_START_MS = 300_000;
 
 /** The knex configuration of the embedded database behind `pglite` (a proxy of its worker). */
 export function pgliteConfig(pglite: Pick<PgliteProxy, "waitReady" | "session">): Knex.Config {

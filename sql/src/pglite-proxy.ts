@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 
 /** An error from the database, with PostgreSQL's fields (code, constraint, ...). */
-export class PgliteError extends Error {
+class PgliteError extends Error {
   constructor(fields: Record<string, unknown>) {
     super(String(fields.message ?? "database error"));
     this.name = "PgliteError";
@@ -14,7 +14,7 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-export interface PgliteResult {
+interface PgliteResult {
   rows: unknown[];
   fields: unknown[];
   affectedRows?: number;

@@ -45,7 +45,7 @@ export function loggedEventOf(
 }
 
 /** `count` events as the load generator sends them (4 normal batches to 1 high-frequency), stamped. */
-export function loggedEvents(count: number, participants = 32): LoggedEvent[] {
+function loggedEvents(count: number, participants = 32): LoggedEvent[] {
   const people = Array.from({ length: participants }, () => ({
     session: randomUUID(),
     user: randomUUID(),
@@ -128,7 +128,7 @@ const BATCHES = 200;
  * transaction warms the engine up and is not counted); then BATCHES batches of BATCH events one after
  * the other, each alone, for the latency.
  */
-export async function writeFloor(db: Db, events: readonly LoggedEvent[], logRows: boolean): Promise<Floor> {
+async function writeFloor(db: Db, events: readonly LoggedEvent[], logRows: boolean): Promise<Floor> {
   const rows = encoded(events);
   let start = performance.now();
   for (let i = 0; i < rows.length; i += CHUNK) {

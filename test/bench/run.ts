@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-export interface Benchmark {
+interface Benchmark {
   readonly name: string;
   readonly description: string;
   /** Runs the benchmark and returns its figures, already rounded for humans. */

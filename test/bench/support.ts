@@ -8,7 +8,7 @@ import { profileFlags } from "../harness/processes.ts";
 import { memoryOf } from "./proc.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-export const BENCH_ADMIN = { username: "admin", password: "bench-password-1" } as const;
+const BENCH_ADMIN = { username: "admin", password: "bench-password-1" } as const;
 
 export interface ServerProcess {
   readonly url: string;

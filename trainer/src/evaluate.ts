@@ -6,7 +6,7 @@ import { topByDot } from "./rank.ts";
 import { type Csr, csrFromTriplets } from "./sparse.ts";
 
 /** The cut-off of the offline metrics (recall@10, NDCG@10). */
-export const EVAL_K = 10;
+const EVAL_K = 10;
 
 /**
  * A leave-last-out split: for each test participant, their latest interaction (by `last_at`) is held

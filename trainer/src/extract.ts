@@ -9,7 +9,7 @@ const PAGE = 20_000;
 /** Videos whose co-view partners are read per query. */
 const CO_VIEW_BATCH = 500;
 /** Co-viewed partners read per video (the most co-viewed; the similarity built-in reads as many). */
-export const CO_VIEW_PARTNERS = 100;
+const CO_VIEW_PARTNERS = 100;
 
 /**
  * The freshness of an experiment's training data now, and against the last succeeded run: the newest

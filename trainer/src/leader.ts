@@ -2,7 +2,7 @@ import pg from "pg";
 import type { Logger } from "pino";
 
 /** Advisory lock held by the one trainer of a deployment. */
-export const TRAINER_LOCK = 0x7472_6169; // "trai"
+const TRAINER_LOCK = 0x7472_6169; // "trai"
 
 export interface Leadership {
   /** True while this process holds the lock. */

@@ -8,7 +8,7 @@ import type { MetadataNeighbour } from "./similarity.ts";
 import { step, type Timings } from "./steps.ts";
 
 /** Looks up the metadata similarity of an experiment's pool; null for none. */
-export type MetadataSource = (experimentId: string) => Promise<MetadataNeighbours | null>;
+type MetadataSource = (experimentId: string) => Promise<MetadataNeighbours | null>;
 
 export interface RunnerDeps {
   readonly db: Knex;
@@ -26,7 +26,7 @@ const WRITE_CHUNK = 5000;
 const round = (x: number, digits = 6) => Number(x.toPrecision(digits));
 
 /** Skip reasons, written for the console. */
-export const SKIP = {
+const SKIP = {
   noInteractions:
     "No interactions yet: the model learns from VIDEO_WATCHED_1S, LIKE and VIDEO_ENDED (above half) events of this experiment's participants.",
   emptyPool: "The experiment's video pool is empty: there is nothing to recommend.",

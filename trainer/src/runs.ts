@@ -2,7 +2,7 @@ import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 
 export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped";
-export type RunTrigger = "schedule" | "manual";
+type RunTrigger = "schedule" | "manual";
 
 /** A run the trainer is working on. */
 export interface RunRef {

@@ -124,5 +124,3 @@ export function createServices(clients: ServiceClients) {
   });
   return services;
 }
-
-export type Services = ReturnType<typeof createServices>;

@@ -2,14 +2,7 @@ import type { Knex } from "knex";
 import { BUILTIN_RECOMMENDERS } from "../recommenders/builtins.ts";
 
 /** The kinds of things an audit entry names. */
-export type SubjectKind =
-  | "experiment"
-  | "arm"
-  | "survey"
-  | "layout"
-  | "recommender"
-  | "video"
-  | "participant";
+type SubjectKind = "experiment" | "arm" | "survey" | "layout" | "recommender" | "video" | "participant";
 
 /**
  * A thing an audit entry is about, with its name when the action happened (details.about). A

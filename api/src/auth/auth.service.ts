@@ -7,9 +7,9 @@ import { TtlCache } from "../system/ttl-cache.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.ts";
 
 /** Lifetime of an admin session cookie. */
-export const ADMIN_SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+const ADMIN_SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Lifetime of a participant cookie: long enough for multi-week studies. */
-export const PARTICIPANT_SESSION_TTL_MS = 180 * 24 * 3600 * 1000;
+const PARTICIPANT_SESSION_TTL_MS = 180 * 24 * 3600 * 1000;
 
 const sha256 = (token: string) => createHash("sha256").update(token).digest("hex");
 

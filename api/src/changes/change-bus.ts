@@ -13,7 +13,7 @@ import type { Db } from "../db/db.ts";
  * - `model`: the trainer stored new output for an experiment (recommendation_cache, item_similarity);
  * - `resync`: notifications may have been missed (the listener reconnected): drop everything cached.
  */
-export type Change =
+type Change =
   | { readonly type: "recommender"; readonly key: string }
   | { readonly type: "group"; readonly group_id: string }
   | { readonly type: "pool"; readonly experiment_id: string }
@@ -23,7 +23,7 @@ export type Change =
   | { readonly type: "participants_erased" }
   | { readonly type: "resync" };
 
-export type ChangeListener = (change: Change) => void;
+type ChangeListener = (change: Change) => void;
 
 /**
  * Change propagation. `publish` applies a change to this process's listeners at once (the worker
@@ -40,7 +40,7 @@ export interface ChangeBus {
 }
 
 /** The PostgreSQL notification channel. */
-export const CHANGES_CHANNEL = "feedlab_changes";
+const CHANGES_CHANNEL = "feedlab_changes";
 
 function fanOut(listeners: Set<ChangeListener>, change: Change, log?: Logger) {
   for (const listener of listeners) {

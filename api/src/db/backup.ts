@@ -19,7 +19,7 @@ import { adoptLegacyMigrations, MIGRATIONS, migrationSource } from "./migrations
  *   where every table comes after the tables it references;
  * - `E` and `{tables, rows}` last: a file without it was cut short.
  */
-export const BACKUP_FORMAT = 1;
+const BACKUP_FORMAT = 1;
 
 /** Rows read per statement. */
 const PAGE = 5000;
@@ -135,7 +135,7 @@ interface Header {
  * Reads a whole backup file through once and checks it: a header this release reads, and the end line
  * with the counts it announces. Answers the header; throws BackupError otherwise.
  */
-export async function checkBackup(input: Readable): Promise<Header> {
+async function checkBackup(input: Readable): Promise<Header> {
   let header: Header | null = null;
   let tables = 0;
   let rows = 0;

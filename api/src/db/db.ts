@@ -7,7 +7,6 @@ import { adoptLegacyMigrations, migrationSource } from "./migrations/index.ts";
 
 const { knex } = knexPkg;
 
-export type { DbLink } from "@feedlab/sql";
 export type Db = Knex;
 export type DbKind = "pglite" | "postgres";
 

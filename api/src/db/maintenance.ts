@@ -26,7 +26,7 @@ const CHURNING = [
 ];
 
 /** How often the embedded database is maintained, and how long after start the first pass runs. */
-export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const FIRST_PASS_MS = 60_000;
 
 export interface MaintenancePass {

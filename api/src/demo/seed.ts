@@ -9,7 +9,7 @@ import { importVideos, parseImport } from "../videos/videos.import.ts";
 import type { VideosService } from "../videos/videos.service.ts";
 
 /** Where the committed demo media and their metadata live. */
-export const DEMO_DIR = path.resolve(import.meta.dirname, "../../demo");
+const DEMO_DIR = path.resolve(import.meta.dirname, "../../demo");
 export const DEMO_MEDIA_DIR = path.join(DEMO_DIR, "media");
 const SEED_KEY = "demo_seed";
 

@@ -41,7 +41,7 @@ const PAGE_CHARS = 4 * 1024 * 1024;
 const FIRST_PAGE = 10;
 
 /** The events of `filter`, in pages sized by their text (see PAGE_CHARS). */
-export async function* pagesOf(db: RunRows, filter: EventFilter): AsyncGenerator<EventExportRow[]> {
+async function* pagesOf(db: RunRows, filter: EventFilter): AsyncGenerator<EventExportRow[]> {
   let size = FIRST_PAGE;
   for await (const page of eventExportPages(db, filter, () => size)) {
     let chars = 0;

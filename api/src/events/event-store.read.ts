@@ -27,10 +27,7 @@ export type ExportedEvent = StoredEvent & {
  * A stored event for admins, with its group's name, a flag on an implausible client time and the
  * names of its layouts.
  */
-export const presentEvent = (
-  r: EventRow,
-  { groupNames, createdMs, layoutNames }: ExportContext,
-): ExportedEvent => ({
+const presentEvent = (r: EventRow, { groupNames, createdMs, layoutNames }: ExportContext): ExportedEvent => ({
   event_id: r.event_id,
   session_id: r.session_id,
   user_id: r.user_id,

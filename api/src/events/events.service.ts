@@ -5,8 +5,6 @@ import { forbidden, HttpError, notFound } from "../http/errors.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 
-export type { IntakeResult } from "@feedlab/ingest";
-
 export interface EventsServiceDeps extends ServiceDeps {
   readonly log: EventLog;
   readonly counters?: { accepted: Counter<"type">; rejected: Counter<"code"> };

@@ -23,7 +23,7 @@ interface ExperimentRow {
   updated_at: Date;
 }
 
-export const presentExperiment = (r: ExperimentRow): Experiment => ({
+const presentExperiment = (r: ExperimentRow): Experiment => ({
   id: r.id,
   name: r.name,
   description: r.description,

@@ -20,7 +20,7 @@ interface GroupRow {
   participant_count?: number | string;
 }
 
-export const presentGroup = (r: GroupRow): Group => ({
+const presentGroup = (r: GroupRow): Group => ({
   id: r.id,
   experiment_id: r.experiment_id,
   name: r.name,

@@ -36,7 +36,7 @@ export interface AppDeps extends MountDeps {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Paths that belong to the API rather than to the web app. */
-export const isApiPath = (p: string) =>
+const isApiPath = (p: string) =>
   p.startsWith("/api/") ||
   p === "/api" ||
   p === "/feed" ||

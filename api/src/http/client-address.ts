@@ -11,7 +11,7 @@ export type TrustProxy =
   | { readonly kind: "networks"; readonly networks: readonly ProxyNetwork[] };
 
 /** An address (`prefix` 32 or 128) or a CIDR network of trusted proxies. */
-export interface ProxyNetwork {
+interface ProxyNetwork {
   readonly address: string;
   readonly prefix: number;
   readonly family: "ipv4" | "ipv6";

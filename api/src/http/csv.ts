@@ -8,7 +8,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Whether the spreadsheet-safe variant escapes this text: a formula start that is not a number. */
-export const escapedForSpreadsheets = (s: string): boolean => FORMULA_START.test(s) && !NUMBER.test(s);
+const escapedForSpreadsheets = (s: string): boolean => FORMULA_START.test(s) && !NUMBER.test(s);
 
 /**
  * One RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled. With `safe`,

@@ -7,12 +7,12 @@ import type { AppContext, AppState } from "./context.ts";
 import { notFound, validationFailed } from "./errors.ts";
 import { compileBody, compileQuery, toFieldPath, type Validator } from "./validation.ts";
 
-export type Method = "get" | "post" | "put" | "patch" | "delete";
-export type Access = "admin" | "participant" | "public";
+type Method = "get" | "post" | "put" | "patch" | "delete";
+type Access = "admin" | "participant" | "public";
 type Schema = TSchema | undefined;
 type In<T extends Schema> = T extends TSchema ? Static<T> : undefined;
 
-export interface ResponseSpec {
+interface ResponseSpec {
   readonly description: string;
   readonly schema?: TSchema;
   /** Defaults to application/json. */
@@ -20,7 +20,7 @@ export interface ResponseSpec {
 }
 
 /** What a route declares: the same schemas validate requests and generate the OpenAPI document. */
-export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
+interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
   readonly method: Method;
   /** OpenAPI-style path template, e.g. `/api/v1/admin/experiments/{id}`. */
   readonly path: string;
@@ -82,10 +82,10 @@ export function route<
   return r as unknown as Route;
 }
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** `/a/{id}/b` -> `/a/:id/b` */
-export const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
 export interface MountDeps {
   /** The middleware that enforces an access policy (401/403). */

@@ -72,4 +72,4 @@ export function folderMediaStore(dir: string): MediaStore {
 const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{2,4}$/;
 
 /** Stored names are a UUID and an extension: nothing else (no folders, no dot files) is served. */
-export const isStoredName = (name: string) => STORED_NAME.test(name);
+const isStoredName = (name: string) => STORED_NAME.test(name);

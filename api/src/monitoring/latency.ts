@@ -8,7 +8,7 @@ const LAST = 200; // 1.1^200 ms is about 6 years: every real latency fits.
 
 export type Histogram = Record<string, number>;
 
-export function bucketOf(ms: number): number {
+function bucketOf(ms: number): number {
   if (!(ms >= 1)) return 0;
   return Math.min(LAST, Math.floor(Math.log(ms) / Math.log(GROWTH)) + 1);
 }

@@ -5,7 +5,7 @@ import type { Db } from "../db/db.ts";
 import { csvRow } from "../http/csv.ts";
 
 /** api.md's columns of the participants CSV, in order. */
-export const PARTICIPANT_CSV_COLUMNS = [
+const PARTICIPANT_CSV_COLUMNS = [
   "user_id",
   "login_id",
   "group_id",
@@ -27,7 +27,7 @@ const recruitingOf = (v: Record<string, string> | string | null): Record<string,
   v === null ? {} : typeof v === "string" ? (JSON.parse(v) as Record<string, string>) : v;
 
 /** Columns after the recruiting parameters: a researcher's exclusion from analysis. */
-export const EXCLUSION_CSV_COLUMNS = ["excluded", "excluded_reason"] as const;
+const EXCLUSION_CSV_COLUMNS = ["excluded", "excluded_reason"] as const;
 
 /**
  * A participant's place in the study, as the CSV's `status` says it: `finished`, `declined` (the

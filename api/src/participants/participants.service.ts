@@ -21,7 +21,7 @@ interface UserRow {
 
 const OPEN_STATUSES = new Set(["running", "completed"]);
 
-export const presentParticipant = (r: UserRow): Participant => ({
+const presentParticipant = (r: UserRow): Participant => ({
   user_id: r.id,
   login_id: r.login_id,
   group_id: r.group_id,

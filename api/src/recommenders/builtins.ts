@@ -84,6 +84,6 @@ export const BUILTIN_RECOMMENDERS: readonly RecommenderRecord[] = [
   },
 ];
 
-export const BUILTIN_KEYS: ReadonlySet<string> = new Set(BUILTIN_RECOMMENDERS.map((r) => r.key));
+const BUILTIN_KEYS: ReadonlySet<string> = new Set(BUILTIN_RECOMMENDERS.map((r) => r.key));
 
 export const isBuiltinKey = (key: string) => BUILTIN_KEYS.has(key);

@@ -39,7 +39,7 @@ export interface DispatcherDeps {
 }
 
 /** 503 for a group whose recommender was deleted (spec: Errors, "a removed recommender"). */
-export const recommenderUnavailable = (key: string, surface: Surface) =>
+const recommenderUnavailable = (key: string, surface: Surface) =>
   new HttpError(
     503,
     "recommender_unavailable",

@@ -29,7 +29,7 @@ interface RecommenderRow {
 }
 
 /** Defaults the spec leaves open (documented in the OpenAPI descriptions and docs/recommenders.md). */
-export const REGISTRATION_DEFAULTS = Object.freeze({
+const REGISTRATION_DEFAULTS = Object.freeze({
   description: "",
   /** The spec: "The external services use the value external." */
   category: "external",

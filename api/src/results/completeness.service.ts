@@ -4,7 +4,7 @@ import type { ServiceDeps } from "../deps.ts";
 import { armsOf } from "./arms.ts";
 
 /** The share of numbered events lost: gaps over what the client numbered; null with nothing numbered. */
-export const lossRate = (numbered: number, missing: number): number | null =>
+const lossRate = (numbered: number, missing: number): number | null =>
   numbered + missing === 0 ? null : missing / (numbered + missing);
 
 /**

@@ -4,7 +4,7 @@ import jStat from "jstat";
 const chisquareCdf = (x: number, df: number): number => jStat.chisquare.cdf(x, df);
 
 /** The p-value below which assignment is flagged: the usual sample-ratio-mismatch alarm level. */
-export const SRM_ALPHA = 0.001;
+const SRM_ALPHA = 0.001;
 
 /**
  * Pearson's chi-square goodness-of-fit test of observed group sizes against the shares their

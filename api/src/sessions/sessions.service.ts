@@ -10,7 +10,7 @@ interface SessionRow {
   ended_at: Date | null;
 }
 
-export const presentSession = (r: SessionRow) => ({
+const presentSession = (r: SessionRow) => ({
   session_id: r.id,
   user_id: r.user_id,
   created_at: iso(r.created_at),

@@ -8,7 +8,7 @@ import { affinity, drawTaste, type Taste } from "./taste.ts";
 import { planWatch, type WatchPlan } from "./watch.ts";
 
 /** What the participant does after a video on the watch page. */
-export type NextStep =
+type NextStep =
   | { readonly kind: "related"; readonly choice: ListChoice & { readonly click: Card } }
   /** Back to the feed; `choice` is how far they looked at the related list first (null: not at all). */
   | { readonly kind: "feed"; readonly choice: ListChoice | null };

@@ -11,7 +11,7 @@ export interface Card {
 }
 
 /** A card the pointer rests on: THUMBNAIL_HOVER's `hoverDurationMs` and `followed_by_click`. */
-export interface Hover {
+interface Hover {
   readonly position: number;
   readonly videoId: string;
   readonly durationMs: number;

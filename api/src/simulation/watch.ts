@@ -8,7 +8,7 @@ import { affinity, type Taste } from "./taste.ts";
  * video until the clock reaches `atSecond`, then acts: these become VIDEO_PAUSE (and VIDEO_PLAY again),
  * VIDEO_SEEK, LIKE and DISLIKE.
  */
-export type WatchAction =
+type WatchAction =
   | { readonly kind: "pause"; readonly atSecond: number; readonly forSeconds: number }
   | { readonly kind: "seek"; readonly atSecond: number; readonly toSecond: number }
   | { readonly kind: "like"; readonly atSecond: number }

@@ -3,7 +3,7 @@ import type { Completion, ExperimentStatus } from "@feedlab/schemas";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
 
 /** The placeholders a completion `redirect_url` may hold (api.md, Study flow). */
-export const REDIRECT_PLACEHOLDERS: readonly string[] = ["login_id", "code", ...RECRUITING_PARAMETERS];
+const REDIRECT_PLACEHOLDERS: readonly string[] = ["login_id", "code", ...RECRUITING_PARAMETERS];
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 

@@ -21,7 +21,7 @@ export const RESPONSE_CSV_COLUMNS = [
  * of 250 ten-question responses is about 0.5 MB of answers, small enough to be written out (and die)
  * within a scavenge or two instead of being promoted to V8's old generation.
  */
-export const EXPORT_PAGE_SIZE = 250;
+const EXPORT_PAGE_SIZE = 250;
 
 /**
  * Characters per chunk written to the socket (about 32 KB). Chunks stay well below V8's
@@ -60,7 +60,7 @@ export function responseCsvRecords(r: ExportedResponse, safe = false): string {
 }
 
 /** The wide CSV's fixed columns (api.md), before one column per question. */
-export const WIDE_CSV_COLUMNS = [
+const WIDE_CSV_COLUMNS = [
   "response_id",
   "user_id",
   "user_login_id",
@@ -75,7 +75,7 @@ export const WIDE_CSV_COLUMNS = [
  * chosen option's value (single), the values joined by `|` (multi) or the text (text); empty when
  * the question was not answered.
  */
-export function wideCsvRecord(
+function wideCsvRecord(
   r: ExportedResponse & { user_id: string; group_id: string | null; group_name: string | null },
   questionIds: readonly string[],
   safe = false,
@@ -219,7 +219,7 @@ function streamResponses(
 }
 
 /** The dismissals CSV's columns, in order. */
-export const DISMISSAL_CSV_COLUMNS = [
+const DISMISSAL_CSV_COLUMNS = [
   "user_id",
   "user_login_id",
   "group_id",

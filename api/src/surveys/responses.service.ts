@@ -25,7 +25,7 @@ interface ResponseRow {
   created_at: Date;
 }
 
-export const presentResponse = (r: ResponseRow): SurveyResponse => ({
+const presentResponse = (r: ResponseRow): SurveyResponse => ({
   id: r.id,
   survey_id: r.survey_id,
   user_id: r.user_id,

@@ -20,7 +20,7 @@ interface ModelRunRow {
   error: string | null;
 }
 
-export const presentModelRun = (r: ModelRunRow): ModelRun => ({
+const presentModelRun = (r: ModelRunRow): ModelRun => ({
   id: r.id,
   experiment_id: r.experiment_id,
   status: r.status,

@@ -5,9 +5,6 @@ export const MAX_SOURCE_CHARS = MAX_TEMPLATE_SOURCE_CHARS;
 
 let ready: Promise<void> | null = null;
 
-/** The esbuild version the server compiles with; the console's editor loads the same package. */
-export const COMPILER_VERSION = esbuild.version;
-
 /** Compiles a code template on the server (esbuild's WebAssembly module starts once per process). */
 export async function compileTemplate(source: string): Promise<CompileResult> {
   ready ??= esbuild.initialize({});

@@ -2,10 +2,8 @@ import { UI_DEVICES, UI_NONE, UI_STYLES, UiPreset } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
 
-export { UI_NONE };
-
 /** The six bundled presets: two neutral style families in three device variants, keyed `<style>-<device>`. */
-export const UI_PRESETS: readonly UiPreset[] = UI_STYLES.flatMap((style) =>
+const UI_PRESETS: readonly UiPreset[] = UI_STYLES.flatMap((style) =>
   UI_DEVICES.map((device) => ({ key: `${style}-${device}`, style, device })),
 );
 

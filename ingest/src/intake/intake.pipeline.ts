@@ -6,7 +6,7 @@ import { stamp } from "./stamp.step.ts";
 import { createEventValidator } from "./validate.step.ts";
 
 /** The answer to a batch the log took: api.md's 202 body. */
-export interface IntakeResult {
+interface IntakeResult {
   readonly accepted: number;
   readonly rejected: EventRejection[];
   /** The opaque token of the log position the batch was written at (read-your-writes). */
@@ -14,7 +14,7 @@ export interface IntakeResult {
 }
 
 /** A batch refused whole, before anything was stored: `unknown_session` or `foreign_session`. */
-export interface IntakeRefusal {
+interface IntakeRefusal {
   readonly code: string;
   readonly message: string;
 }
@@ -76,8 +76,6 @@ export function createIntake({ log, sessions, now, onCounted }: IntakeDeps) {
     };
   };
 }
-
-export type Intake = ReturnType<typeof createIntake>;
 
 /**
  * The rejection api.md's 202 body reports for the event at `index` that a step dropped. Intake

@@ -76,7 +76,7 @@ export interface AppendResult {
  * A consumer's checkpoint store, kept beside the rows it wrote: the last applied offset of a
  * partition, or -1 when nothing was applied.
  */
-export type CheckpointReader = (partition: number) => Promise<number>;
+type CheckpointReader = (partition: number) => Promise<number>;
 
 /** Reading the log without a checkpoint or a consumer group (replay, `feedlab tail`). */
 export interface ScanOptions {
@@ -175,16 +175,10 @@ export async function recordErasure(
   }
 }
 
-/** Of the given participants, those erased. */
-export async function erasedAmong(
-  via: Knex | Knex.Transaction,
-  userIds: readonly string[],
-): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  return erasedOf(await erasedAmongStatement(via, userIds));
-}
-
-/** erasedAmong's statement, to send with others (`pipelined`); `erasedOf` reads its answer. */
+/**
+ * Which of the given participants are erased, as a statement to send with others (`pipelined`);
+ * `erasedOf` reads its answer.
+ */
 export function erasedAmongStatement(via: Knex | Knex.Transaction, userIds: readonly string[]): Knex.Raw {
   return via.raw(
     "select user_id from event_log_erasures where user_id in (select value::uuid from json_array_elements_text(?::json))",

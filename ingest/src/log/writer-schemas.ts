@@ -115,7 +115,7 @@ export interface RegistryOptions {
 const REGISTRY_JSON = "application/vnd.schemaregistry.v1+json";
 
 /** A registry that could not be reached or refused the schema. */
-export class RegistryError extends Error {}
+class RegistryError extends Error {}
 
 async function registryCall(url: string, init: { method: "GET" | "POST"; body?: string }): Promise<unknown> {
   let res: Awaited<ReturnType<typeof request>>;

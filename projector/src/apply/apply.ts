@@ -81,7 +81,7 @@ const othersOps = (decoded: readonly Decoded[], others: readonly Projection[]) =
   );
 
 /** Advisory lock class of a participant's settle steps (two-key form: class, hash of the participant). */
-export const SETTLE_LOCK = 0x7365_7474; // "sett"
+const SETTLE_LOCK = 0x7365_7474; // "sett"
 
 /** Takes the settle locks of `users` for the transaction, in the order of their keys. */
 const participantLocks = (trx: Knex.Transaction, users: readonly string[]) =>

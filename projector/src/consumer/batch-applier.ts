@@ -25,7 +25,7 @@ export interface BatchResult {
  */
 export type ApplyBatch = (records: readonly LogRecord[]) => Promise<BatchResult>;
 
-export interface BatchLogger {
+interface BatchLogger {
   warn(obj: Record<string, unknown>, msg: string): void;
   info(obj: Record<string, unknown>, msg: string): void;
 }

@@ -61,7 +61,7 @@ export const DEFAULT_CONSUMER = "projector";
  * Advisory lock key of a consumer's partition: a partition's batches apply one at a time even when
  * several projector processes (or a rebalance) deliver it twice. Two-key form: (consumer, partition).
  */
-export function consumerLockKey(consumer: string): number {
+function consumerLockKey(consumer: string): number {
   let h = 0x7072_6f6a;
   for (const c of consumer) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
   return h;

@@ -23,10 +23,10 @@ export const BACKENDS = ["pglite", "postgres"] as const;
 type Backend = (typeof BACKENDS)[number];
 
 /** How long a test file may take to open its database: a busy machine starts PGlite slowly. */
-export const OPEN_TIMEOUT_MS = 180_000;
+const OPEN_TIMEOUT_MS = 180_000;
 
 /** A database of one test file with the event log's and the projector's tables. */
-export interface ReadModelDb {
+interface ReadModelDb {
   readonly db: Knex;
   close(): Promise<void>;
 }
@@ -35,7 +35,7 @@ export interface ReadModelDb {
  * Opens an empty database of `backend` (PGlite in memory, or a PostgreSQL database of its own from
  * the harness) and makes the event log's and the projector's tables. Once per test file.
  */
-export async function openReadModelDb(backend: Backend): Promise<ReadModelDb> {
+async function openReadModelDb(backend: Backend): Promise<ReadModelDb> {
   let db: Knex;
   let release = async () => {};
   if (backend === "postgres") {

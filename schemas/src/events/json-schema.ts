@@ -7,14 +7,14 @@ import { WireEventEnvelope } from "./wire.ts";
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema));
 
 /** The name under which an event type's wire form is a schema (OpenAPI component, `$defs` entry). */
-export const eventSchemaName = (type: EventType) => `Event.${type}`;
+const eventSchemaName = (type: EventType) => `Event.${type}`;
 
 /**
  * The JSON Schema of one event type's wire form, as `POST /api/v1/events` takes it: the envelope with
  * `event_type` fixed and the type's payload (required when the payload has required fields). The
  * same schemas the intake validates with.
  */
-export function wireEventSchema(type: EventType): Record<string, unknown> {
+function wireEventSchema(type: EventType): Record<string, unknown> {
   const envelope = plain(WireEventEnvelope) as {
     properties: Record<string, unknown>;
     required: string[];

@@ -18,7 +18,7 @@ const payload = <P extends Record<string, TSchema>>(props: P) =>
 const Size = Type.Object({ width: Num, height: Num }, { additionalProperties: true });
 
 /** One item of HOME_FEED.videos and RECOMMENDATIONS.recommended. */
-export const ImpressionItem = Type.Object(
+const ImpressionItem = Type.Object(
   {
     position: Int,
     videoId: Str,

@@ -4,7 +4,7 @@ import type { Payloads } from "./payloads.ts";
 import type { EventType } from "./types.ts";
 
 /** Largest batch one request may carry (the client flushes at 20 or 50; unload may send more). */
-export const MAX_BATCH_EVENTS = 500;
+const MAX_BATCH_EVENTS = 500;
 /** Largest JSON size of one event's payload, in characters. */
 export const MAX_PAYLOAD_CHARS = 64 * 1024;
 /** Deepest nesting of a payload. */

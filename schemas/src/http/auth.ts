@@ -14,10 +14,10 @@ export const AdminMe = Type.Object({ username: Type.String() });
 export type AdminMe = Static<typeof AdminMe>;
 
 /** An admin's username: letters, digits and `. _ @ -`, as FEEDLAB_ADMIN_USERNAME. */
-export const AdminUsername = Type.String({ minLength: 1, maxLength: 64, pattern: ADMIN_USERNAME_PATTERN });
+const AdminUsername = Type.String({ minLength: 1, maxLength: 64, pattern: ADMIN_USERNAME_PATTERN });
 
 /** A new password: at least 8 characters, as FEEDLAB_ADMIN_PASSWORD. */
-export const NewPassword = Type.String({ minLength: ADMIN_PASSWORD_MIN_LENGTH, maxLength: 1024 });
+const NewPassword = Type.String({ minLength: ADMIN_PASSWORD_MIN_LENGTH, maxLength: 1024 });
 
 export const AdminCreate = Type.Object(
   { username: AdminUsername, password: NewPassword },

@@ -9,18 +9,15 @@ export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 
 /** The longest consent text (Markdown) an experiment keeps. */
-export const CONSENT_TEXT_MAX = 50_000;
+const CONSENT_TEXT_MAX = 50_000;
 
 /** PostgreSQL cannot store NUL characters: refused as bad input (422), never a 500. */
 const NO_NUL = "^[^\\u0000]*$";
 
-export const ConsentText = Type.Union(
-  [Type.String({ maxLength: CONSENT_TEXT_MAX, pattern: NO_NUL }), Type.Null()],
-  {
-    description:
-      "Markdown shown to participants before anything else; null (or blank) for no consent step. Editing it makes a new version: participants are asked again only if they have not consented yet.",
-  },
-);
+const ConsentText = Type.Union([Type.String({ maxLength: CONSENT_TEXT_MAX, pattern: NO_NUL }), Type.Null()], {
+  description:
+    "Markdown shown to participants before anything else; null (or blank) for no consent step. Editing it makes a new version: participants are asked again only if they have not consented yet.",
+});
 
 /** When a participant is finished, and where they go then (api.md, Study flow). */
 export const Completion = Type.Object(

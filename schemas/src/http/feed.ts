@@ -4,7 +4,7 @@ import { Video } from "./videos.ts";
 
 /** Page size of the feed endpoints: api.md pins the default 20 and the maximum 100. */
 export const FEED_DEFAULT_LIMIT = 20;
-export const FEED_MAX_LIMIT = 100;
+const FEED_MAX_LIMIT = 100;
 
 export const FeedQuery = Type.Object({
   session_id: Uuid,
@@ -17,7 +17,7 @@ export const FeedQuery = Type.Object({
 export type FeedQuery = Static<typeof FeedQuery>;
 
 /** A video of a feed or related page, with the probability its recommender placed it with. */
-export const FeedItem = Type.Composite([
+const FeedItem = Type.Composite([
   Video,
   Type.Object({
     propensity: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
@@ -26,7 +26,6 @@ export const FeedItem = Type.Composite([
     }),
   }),
 ]);
-export type FeedItem = Static<typeof FeedItem>;
 
 export const FeedPage = Type.Object({
   items: Type.Array(FeedItem),

@@ -9,7 +9,7 @@ export const SurfaceConfig = Type.Object({ feed: Key, watch: Key }, { additional
 export type SurfaceConfig = Static<typeof SurfaceConfig>;
 
 /** Per-recommender parameters, keyed by recommender key; each is exposed as a template placeholder. */
-export const RecommenderParams = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
+const RecommenderParams = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 /**

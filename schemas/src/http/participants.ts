@@ -70,12 +70,11 @@ export const Participant = Type.Object({
 });
 export type Participant = Static<typeof Participant>;
 
-export const ParticipantStatus = Type.Union([
+const ParticipantStatus = Type.Union([
   Type.Literal("active"),
   Type.Literal("finished"),
   Type.Literal("withdrawn"),
 ]);
-export type ParticipantStatus = Static<typeof ParticipantStatus>;
 
 export const Me = Type.Object({
   user_id: Uuid,

@@ -3,7 +3,7 @@ import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { NumberIn } from "./numbers.ts";
 
 /** Keys of registered recommenders: 2 to 64 characters, lower-case letters, digits, `_` and `-`. */
-export const RECOMMENDER_KEY_PATTERN = "^[a-z][a-z0-9_-]{1,63}$";
+const RECOMMENDER_KEY_PATTERN = "^[a-z][a-z0-9_-]{1,63}$";
 
 const stringEnum = <T extends string>(values: readonly T[], description: string) =>
   Type.Unsafe<T>({ type: "string", enum: [...values], description });
@@ -63,10 +63,6 @@ export const ExternalHttpConfigInput = Type.Object(
   { additionalProperties: false },
 );
 export type ExternalHttpConfigInput = Static<typeof ExternalHttpConfigInput>;
-
-/** The fields a PATCH may change; merged into the stored config (null body_template: the default body). */
-export const ExternalHttpConfigPatch = Type.Partial(ExternalHttpConfigInput, { additionalProperties: false });
-export type ExternalHttpConfigPatch = Static<typeof ExternalHttpConfigPatch>;
 
 export const RecommenderCreate = Type.Object(
   {

@@ -10,7 +10,7 @@ export * from "../surveys/shape.ts";
  * Limits api.md leaves open ("maximum number of questions or options per survey: not shown"), chosen
  * generously for questionnaires and small enough that a survey stays one comfortable JSON document.
  */
-export const SURVEY_LIMITS = {
+const SURVEY_LIMITS = {
   questions: 200,
   optionsPerQuestion: 100,
   idLength: 100,
@@ -53,7 +53,7 @@ export type AnswerOption = Static<typeof AnswerOption>;
 const SelectCount = (description: string) => IntegerIn(0, SURVEY_LIMITS.optionsPerQuestion, { description });
 
 /** A question as sent by the admin. Shape rules (per type) are checked after this, as `invalid_survey`. */
-export const QuestionInput = Type.Object(
+const QuestionInput = Type.Object(
   {
     id: Text(SURVEY_LIMITS.idLength),
     text: Text(SURVEY_LIMITS.questionTextLength),
@@ -190,7 +190,7 @@ export const ResponseCreate = Type.Object(
 );
 export type ResponseCreate = Static<typeof ResponseCreate>;
 
-export const Answer = Type.Object({
+const Answer = Type.Object({
   questionId: Type.String(),
   questionText: Type.String({ description: "Snapshot of the question text at submission time" }),
   selections: Type.Array(AnswerOption, { description: "Snapshots of the chosen options; empty for text" }),

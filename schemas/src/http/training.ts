@@ -8,7 +8,7 @@ const stringEnum = <T extends string>(values: readonly T[], description: string)
 const Rate = Nullable(Type.Number({ minimum: 0, maximum: 1 }));
 
 /** Offline evaluation and make-up of a run (null until a run succeeded). */
-export const ModelMetrics = Type.Object(
+const ModelMetrics = Type.Object(
   {
     recall_at_10: Type.Union([Rate], {
       description:
@@ -44,8 +44,6 @@ export const ModelMetrics = Type.Object(
   },
   { additionalProperties: true },
 );
-
-export type ModelMetrics = Static<typeof ModelMetrics>;
 
 export const ModelRun = Type.Object({
   id: Uuid,

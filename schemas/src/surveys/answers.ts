@@ -15,7 +15,7 @@
  * A `textInput` sent with a single or multi question is not an error: it is ignored and stored as null.
  */
 
-export interface SurveyOption {
+interface SurveyOption {
   readonly id: string;
   readonly text: string;
   readonly value: number;
@@ -54,7 +54,7 @@ export interface AnswerRecord {
   textInput: string | null;
 }
 
-export type AnswerRule =
+type AnswerRule =
   | "unknown_question"
   | "duplicate_answer"
   | "missing_answer"

@@ -15,8 +15,6 @@
 
 export const SURVEY_KINDS = ["pre", "post", "inter_session"] as const;
 
-export const QUESTION_TYPES = ["single", "multi", "text"] as const;
-
 /** Stable codes of the shape rules. */
 export type ShapeRule =
   | "questions_not_list"

@@ -27,7 +27,7 @@ export type BlockProp =
  * What a block may contain: `none`; `blocks` (any block but Page); `card` (VideoList: the parts
  * of each video's card, which show that card's video).
  */
-export type BlockChildren = "none" | "blocks" | "card";
+type BlockChildren = "none" | "blocks" | "card";
 
 export interface BlockSpec {
   readonly group: "layout" | "videos" | "video" | "page";
@@ -248,7 +248,7 @@ export type BlockType = keyof typeof BLOCKS;
 export const BLOCK_TYPES = Object.keys(BLOCKS) as BlockType[];
 
 /** The value of a prop in code: one of an enum's values, else its type's (string, number, boolean). */
-export type PropValue<P> = P extends { readonly type: "enum"; readonly values: readonly (infer V)[] }
+type PropValue<P> = P extends { readonly type: "enum"; readonly values: readonly (infer V)[] }
   ? V
   : P extends BlockProp
     ? P["default"]
@@ -276,7 +276,7 @@ export interface TreeProblem {
 }
 
 /** The largest tree accepted, in nodes. */
-export const MAX_TREE_NODES = 500;
+const MAX_TREE_NODES = 500;
 
 const isBlock = (type: unknown): type is BlockType => typeof type === "string" && Object.hasOwn(BLOCKS, type);
 

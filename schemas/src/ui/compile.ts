@@ -5,7 +5,7 @@ import type * as Esbuild from "esbuild-wasm";
  * runtime provides each as `globalThis.__feedlab.modules[<specifier>]`: one copy of Preact (as
  * `react`), the surfaces, the data hooks and the blocks.
  */
-export const PLATFORM_MODULES = [
+const PLATFORM_MODULES = [
   "@feedlab/data",
   "@feedlab/surfaces",
   "@feedlab/blocks",

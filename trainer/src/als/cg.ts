@@ -8,9 +8,9 @@ import type { KernelContext } from "../parallel/context.ts";
  */
 
 /** Rows per chunk of a Gram matrix. Fixed (not per worker) so partial sums add up in one order. */
-export const GRAM_CHUNK = 2048;
+const GRAM_CHUNK = 2048;
 /** Rows per chunk of a solve. Small enough to balance heavy and light rows across workers. */
-export const SOLVE_CHUNK = 128;
+const SOLVE_CHUNK = 128;
 
 export interface GramArgs {
   /** Factors, `rows` x `k`, row-major. */

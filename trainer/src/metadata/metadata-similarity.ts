@@ -10,7 +10,7 @@ export interface Neighbour {
 }
 
 /** How many neighbours of a video are kept. */
-export const NEIGHBOURS_KEPT = 100;
+const NEIGHBOURS_KEPT = 100;
 /** A term in more than this share of the pool (and more than COMMON_MIN videos) does not nominate neighbours. */
 const COMMON_SHARE = 0.1;
 const COMMON_MIN = 1000;

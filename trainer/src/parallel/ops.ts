@@ -14,7 +14,7 @@ import { type TopKArgs, type TopKSimdArgs, topKChunk, topKChunkSimd } from "./to
  * workers, and numbers), one chunk index and the thread's context. Chunks are independent, so any
  * thread may take any chunk.
  */
-export const OPS = {
+const OPS = {
   gram: gramChunk,
   solve: solveChunk,
   solveSimd: solveChunkSimd,

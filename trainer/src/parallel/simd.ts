@@ -425,7 +425,7 @@ export function kernelModuleBytes(): Uint8Array {
 let compiled: WebAssembly.Module | null = null;
 
 /** The compiled module (compiled once per thread). */
-export function kernelModule(): WebAssembly.Module {
+function kernelModule(): WebAssembly.Module {
   compiled ??= new WebAssembly.Module(kernelModuleBytes() as Uint8Array<ArrayBuffer>);
   return compiled;
 }

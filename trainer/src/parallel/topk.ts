@@ -7,7 +7,7 @@ import type { KernelContext } from "./context.ts";
  */
 
 /** Queries per chunk. */
-export const TOPK_CHUNK = 64;
+const TOPK_CHUNK = 64;
 
 export interface TopKArgs {
   /** Query factors, row-major with `k` columns. */

@@ -6,7 +6,7 @@ const USAGE_WIDTH = 43;
 const INDENT = " ".repeat(2 + USAGE_WIDTH);
 
 /** `feedlab help`: every command of the table, its usage and what it does. */
-export function helpText(commands: readonly Command[]): string {
+function helpText(commands: readonly Command[]): string {
   const rows = commands.flatMap(({ usage, summary }) => {
     const [first = "", ...more] = summary;
     const head =

@@ -57,7 +57,7 @@ export const MIGRATIONS: readonly Migration[] = [
  * stand for the owners' migrations that create the same tables, so a database it created takes the
  * new names without a change.
  */
-export const LEGACY_MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
+const LEGACY_MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   "002-events": [
     "ingest/001-event-log",
     "projector/001-consumer",

@@ -10,7 +10,7 @@ import { idsOf, pageOfChain, type Recommender, type RecommendRequest } from "../
  */
 export const CO_VIEW_PRIOR = 3;
 /** How many of the participant's recent watches seed the feed. */
-export const FEED_SEEDS = 5;
+const FEED_SEEDS = 5;
 /** Weight of the k-th most recent watch on the feed: DECAY^k. */
 const DECAY = 0.7;
 
@@ -41,7 +41,7 @@ export function blend(
 }
 
 /** A ranked list of pool indices with their scores, best first. */
-export interface Ranked {
+interface Ranked {
   readonly index: Int32Array;
   readonly score: Float64Array;
 }
@@ -82,11 +82,7 @@ function blendRanked(meta: Ranked, coViews: readonly (readonly [number, number])
  * Videos' neighbours in the pool: metadata similarity blended with this experiment's co-views. A
  * video's list is recomputed only when its co-views were read again (or the pool changed).
  */
-export async function similarTo(
-  readModels: ReadModels,
-  pool: Pool,
-  indices: readonly number[],
-): Promise<Ranked[]> {
+async function similarTo(readModels: ReadModels, pool: Pool, indices: readonly number[]): Promise<Ranked[]> {
   const meta = metadataIndexOf(pool.videos);
   const memo = blended.of(pool);
   const externalIds = indices.map((i) => pool.videos[i]?.external_id ?? "");
@@ -115,7 +111,7 @@ const warmedPools = new WeakSet<Pool>();
  * are read WARM_BATCH videos a round trip (readModels.warm), and the metadata similarity and blends
  * are computed a few milliseconds at a time, so that requests are served in between. Once per pool.
  */
-export function warmSimilarity(readModels: ReadModels, pool: Pool): Promise<void> {
+function warmSimilarity(readModels: ReadModels, pool: Pool): Promise<void> {
   if (warmedPools.has(pool)) return Promise.resolve();
   warmedPools.add(pool);
   return (async () => {

@@ -68,7 +68,7 @@ function chain(err: unknown): { code?: string; name?: string; message?: string }
 }
 
 /** Classifies a thrown error of a call. */
-export function classifyError(err: unknown, timedOut: boolean): FailureKind {
+function classifyError(err: unknown, timedOut: boolean): FailureKind {
   if (timedOut) return "timeout";
   const errors = chain(err);
   const codes = errors.map((e) => e.code).filter((c): c is string => typeof c === "string");

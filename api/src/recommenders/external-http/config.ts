@@ -15,7 +15,7 @@ export interface ExternalHttpConfig {
 }
 
 /** The spec's defaults: POST, 5.0 s total, no headers, the default body, `video_ids`. */
-export const CONFIG_DEFAULTS = Object.freeze({
+const CONFIG_DEFAULTS = Object.freeze({
   method: "POST" as const,
   timeout_seconds: 5.0,
   headers: Object.freeze({}) as Readonly<Record<string, string>>,

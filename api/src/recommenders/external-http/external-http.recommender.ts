@@ -10,7 +10,7 @@ import { urlWithQuery } from "./query.ts";
 import { DEFAULT_BODY_TEMPLATE, substitute, templateValues } from "./template.ts";
 
 /** The metrics of external calls, labelled by recommender key (see system/metrics.ts). */
-export interface ExternalCallMetrics {
+interface ExternalCallMetrics {
   call(recommender: string, seconds: number): void;
   failure(
     recommender: string,
@@ -36,7 +36,7 @@ export function loggableUrl(url: string): string {
 }
 
 /** What became of a response's list: how many values it held, and why some were dropped. */
-export interface IdsCount {
+interface IdsCount {
   readonly returned: number;
   /** Values that are not UUIDs. */
   readonly invalid: number;

@@ -10,7 +10,7 @@
  * - Without `*`, the value at the path must itself be a list; with `*`, the values collected form it.
  *   Anything else (a string, an object, a missing key) is "not a list".
  */
-export type PathSegment = { readonly kind: "key"; readonly name: string } | { readonly kind: "each" };
+type PathSegment = { readonly kind: "key"; readonly name: string } | { readonly kind: "each" };
 
 export type ParsedPath = readonly PathSegment[];
 

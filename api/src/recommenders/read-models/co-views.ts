@@ -7,7 +7,7 @@ import { keyOf, perVideo, REFRESH_BATCH_MS } from "./keys.ts";
 import { createPoolWarmer } from "./warm.ts";
 
 /** How many co-viewed partners of a video are read (the most co-viewed ones). */
-export const CO_VIEWS_KEPT = 50;
+const CO_VIEWS_KEPT = 50;
 
 type Partners = readonly (readonly [string, number])[];
 

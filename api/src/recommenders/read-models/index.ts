@@ -7,8 +7,6 @@ import { createLearnedSimilarCache } from "./learned-similar.ts";
 import { createPopularityCache } from "./popularity.ts";
 import { createWatchedCache } from "./watched.ts";
 
-export type { PopularityOrder } from "./popularity.ts";
-
 export interface ReadModelOptions {
   readonly db: Db;
   readonly bus: ChangeBus;

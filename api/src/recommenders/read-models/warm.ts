@@ -2,7 +2,7 @@ import type { Pool } from "../pool.ts";
 import { keyOf } from "./keys.ts";
 
 /** Videos whose co-views or learned neighbours one round trip of a warm-up reads. */
-export const WARM_BATCH = 100;
+const WARM_BATCH = 100;
 
 /**
  * Loads a per-video cache for every video of a pool, WARM_BATCH videos a round trip, one after the

@@ -4,7 +4,7 @@ import { LOG_HEADERS, type LogRecord } from "../event-log.ts";
 import { type Keyring, openFields, type ParticipantKey, unseal } from "../keyring.ts";
 
 /** A fetched message, as kafkajs hands it over. */
-export interface Message {
+interface Message {
   offset: string;
   key: Buffer | null;
   value: Buffer | null;

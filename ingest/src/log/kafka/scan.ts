@@ -3,7 +3,7 @@ import { dropConsumer, throwawayGroup } from "../kafka-topics.ts";
 import type { KafkaLogContext } from "./context.ts";
 
 /** A scan's options; `raw` hands records over as stored, nothing decrypted or decoded. */
-export type KafkaScanOptions = ScanOptions & { raw?: boolean };
+type KafkaScanOptions = ScanOptions & { raw?: boolean };
 
 /** The adapter's scan, which the log's `scan`, `read` and placement detection share. */
 export type KafkaScan = (o: KafkaScanOptions) => Scan;

@@ -8,5 +8,3 @@ export const EVALUATION_COUNTS = {
   VIDEO_ENDED: "completions",
   LIKE: "likes",
 } as const;
-
-export type EvaluationCount = (typeof EVALUATION_COUNTS)[keyof typeof EVALUATION_COUNTS];

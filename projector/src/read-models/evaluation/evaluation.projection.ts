@@ -10,7 +10,7 @@ import { evaluationMigrations } from "./evaluation.migration.ts";
  * list they were in (`related` is the watch page's), feed clicks on the feed; plays, completions
  * and likes happen on the watch page and count for it.
  */
-export function surfaceOf(e: LoggedEvent): "feed" | "watch" {
+function surfaceOf(e: LoggedEvent): "feed" | "watch" {
   if (e.event_type === "IMPRESSION") return e.payload.context === "related" ? "watch" : "feed";
   return e.event_type === "FEED_CLICK" ? "feed" : "watch";
 }

@@ -4,7 +4,7 @@ import { eraseInteractions } from "./interactions.erase.ts";
 import { interactionsMigrations } from "./interactions.migration.ts";
 
 /** The training weight of an event (spec: learned-model training extraction), or 0. */
-export function interactionWeight(e: LoggedEvent): number {
+function interactionWeight(e: LoggedEvent): number {
   if (e.event_type === "VIDEO_WATCHED_1S") return INTERACTION_WEIGHTS.VIDEO_WATCHED_1S;
   if (e.event_type === "LIKE") return INTERACTION_WEIGHTS.LIKE;
   if (e.event_type === "VIDEO_ENDED" && (e.watch_ratio ?? 0) > ENDED_MIN_RATIO)

@@ -4,9 +4,9 @@
  * A client time later than its arrival by more than this is in the future, and earlier than the
  * study's creation by more than this is before it (clocks a minute off are common).
  */
-export const FUTURE_TOLERANCE_MS = 60_000;
+const FUTURE_TOLERANCE_MS = 60_000;
 /** A client time earlier than its arrival by more than this is implausible (the runtime sends within minutes). */
-export const STALE_TOLERANCE_MS = 24 * 3_600_000;
+const STALE_TOLERANCE_MS = 24 * 3_600_000;
 
 /** A client time that cannot be right: in the future of its arrival, or a day or more before it. */
 export function implausibleTime(offsetMs: number): boolean {

@@ -3,7 +3,7 @@ import { implausibleTime } from "./client-clock.ts";
 import { eraseSessionActivity } from "./session-activity.erase.ts";
 import { sessionActivityMigrations } from "./session-activity.migration.ts";
 
-export { FUTURE_TOLERANCE_MS, implausibleTime, STALE_TOLERANCE_MS, timestampFlag } from "./client-clock.ts";
+export { timestampFlag } from "./client-clock.ts";
 
 /**
  * Session activity: first and last event times, event count, highest sequence number and how many

@@ -7,7 +7,7 @@ import { SequenceStore, Tracker } from "./tracker.ts";
 import { Transport } from "./transport.ts";
 
 /** sessionStorage key: the session whose SESSION_START was sent (once per session, not per page load). */
-export const STARTED_KEY = "feedlab.session_started";
+const STARTED_KEY = "feedlab.session_started";
 
 /** Page-level signals the surfaces turn into VISIBILITY_CHANGE, WINDOW_FOCUS and WINDOW_BLUR. */
 export type PageSignal =

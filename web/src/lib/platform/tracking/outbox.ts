@@ -6,7 +6,7 @@ import type { KeyValueStore } from "./storage.ts";
 export type OutgoingEvent = WireEvent & { readonly seq: number };
 
 /** What produced a batch: one of the three buffers, or the unload flush that sends them together. */
-export type BatchKind = BufferName | "unload";
+type BatchKind = BufferName | "unload";
 
 /** One `POST /api/v1/events` body in waiting, with its bookkeeping. */
 export interface Batch {

@@ -9,7 +9,7 @@ const WATCHED_THRESHOLDS = [1, 5] as const;
 const VOLUME_SETTLE_MS = 250;
 
 /** Where playback events come from: the bundled native player, or a provider adapter (lower fidelity). */
-export type PlayerSource = "native" | "youtube" | "vimeo";
+type PlayerSource = "native" | "youtube" | "vimeo";
 
 /** What a player adapter can say about its media at any moment (an HTMLMediaElement, or a poll). */
 export interface MediaState {
@@ -44,11 +44,7 @@ type PlaybackType = Extract<
   | "KEYBOARD_SHORTCUT"
 >;
 
-export type PlaybackEmit = <K extends PlaybackType>(
-  type: K,
-  payload: PayloadOf<K>,
-  fields: RowFields,
-) => void;
+type PlaybackEmit = <K extends PlaybackType>(type: K, payload: PayloadOf<K>, fields: RowFields) => void;
 
 export interface PlaybackTrackerOptions {
   /** The video's external id: every playback event carries it as `video_id`. */

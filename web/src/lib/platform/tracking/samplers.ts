@@ -8,7 +8,7 @@ const SCROLL_THROTTLE_MS = 500;
 /** Spec, Limits: the visible items are reported every 3 s. */
 const VIEWPORT_INTERVAL_MS = 3000;
 /** Spec, Limits: a card counts as an impression once at least half of it is visible, once per mount. */
-export const IMPRESSION_RATIO = 0.5;
+const IMPRESSION_RATIO = 0.5;
 
 /** One mouse sample: viewport coordinates (CSS px) and ms since the window started. */
 export interface MouseSample {

@@ -1,7 +1,7 @@
 import type { Batch, Outbox } from "./outbox.ts";
 
 /** `POST /api/v1/events` (api.md). */
-export const EVENTS_ENDPOINT = "/api/v1/events";
+const EVENTS_ENDPOINT = "/api/v1/events";
 /** Browsers cap the bodies of keepalive requests and beacons in flight at 64 KiB per document. */
 const KEEPALIVE_LIMIT_BYTES = 60 * 1024;
 

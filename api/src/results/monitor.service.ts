@@ -1,11 +1,12 @@
 import {
-  activeParticipantsByGroup,
+  activeParticipants,
   BUCKET_SECONDS,
   evaluationSpan,
   evaluationTimeline,
   type TimelineBucket,
 } from "@feedlab/projector";
 import type { ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
+import type { Db } from "../db/db.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { callRecords, failureCount, windowStart } from "../monitoring/queries.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
@@ -32,6 +33,15 @@ export function bucketFor(spanMs: number): TimelineBucket {
  * arm, and problems as they happen (empty pages, external failures, rejected events); and the
  * results over time per arm. Read from read models and the monitoring records, never from raw events.
  */
+/** Per arm of an experiment, its participants active since `since` (arms without any left out). */
+async function activeByGroup(db: Db, experimentId: string, since: Date): Promise<Map<string, number>> {
+  const rows = (await db("users")
+    .whereIn("id", activeParticipants(db, experimentId, since))
+    .groupBy("group_id")
+    .select("group_id", db.raw("count(*) as n"))) as { group_id: string; n: number | string }[];
+  return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
+}
+
 export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }: MonitorDeps) {
   return {
     async monitor(experimentId: string): Promise<ExperimentMonitor> {
@@ -41,7 +51,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const activeSince = new Date(at.getTime() - activeMinutes * 60_000);
       const daySince = windowStart(at);
       const [activeBy, calls, rejections, surveys, responded] = await Promise.all([
-        activeParticipantsByGroup(db, experimentId, activeSince),
+        activeByGroup(db, experimentId, activeSince),
         callRecords(db, { experiment_id: experimentId }, daySince),
         db("rejected_events")
           .where({ experiment_id: experimentId })

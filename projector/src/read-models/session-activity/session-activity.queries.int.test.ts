@@ -3,7 +3,7 @@ import { PROJECTOR_MIGRATIONS } from "@feedlab/projector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../../../api/src/db/db.ts";
 import { createTestStorage, type TestStorage } from "../../../../test/harness/app.ts";
-import { activeParticipantsByGroup, participantActivity } from "./session-activity.queries.ts";
+import { activeParticipants, participantActivity } from "./session-activity.queries.ts";
 
 describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", (backend) => {
   let storage: TestStorage;
@@ -17,7 +17,7 @@ describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", 
       dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
     });
     for (const m of PROJECTOR_MIGRATIONS) await m.up(opened.db);
-    // The api's participants, as much of them as these queries join.
+    // The api's participants, as much of them as the tests join.
     await opened.db.raw(
       "create table users (id uuid primary key, experiment_id uuid not null, group_id uuid not null)",
     );
@@ -78,36 +78,28 @@ describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", 
     });
   });
 
-  describe("activeParticipantsByGroup", () => {
-    it("counts each group's participants with an event since the time once, however many sessions they have", async () => {
+  describe("activeParticipants", () => {
+    it("answers each participant with an event since the time once, however many sessions they have", async () => {
       const experiment = randomUUID();
-      const [a, b, quiet] = [randomUUID(), randomUUID(), randomUUID()];
-      const a1 = await participant(experiment, a);
-      const a2 = await participant(experiment, a);
-      const b1 = await participant(experiment, b);
-      const q1 = await participant(experiment, quiet);
-      await session(a1, experiment, 2, "2026-11-01T10:00:00Z");
-      await session(a1, experiment, 2, "2026-11-01T10:01:00Z");
-      await session(a2, experiment, 2, "2026-11-01T10:02:00Z");
-      await session(b1, experiment, 2, "2026-11-01T10:00:00Z");
+      const group = randomUUID();
+      const twice = await participant(experiment, group);
+      const once = await participant(experiment, group);
+      const quiet = await participant(experiment, group);
+      await session(twice, experiment, 2, "2026-11-01T10:00:00Z");
+      await session(twice, experiment, 2, "2026-11-01T10:01:00Z");
+      await session(once, experiment, 2, "2026-11-01T10:02:00Z");
       // Before the window: not active.
-      await session(q1, experiment, 2, "2026-11-01T09:54:59Z");
-      const active = await activeParticipantsByGroup(db(), experiment, new Date("2026-11-01T09:55:00Z"));
-      expect(active).toEqual(
-        new Map([
-          [a, 2],
-          [b, 1],
-        ]),
-      );
+      await session(quiet, experiment, 2, "2026-11-01T09:54:59Z");
+      const rows = await activeParticipants(db(), experiment, new Date("2026-11-01T09:55:00Z"));
+      expect(rows.map((r) => r.user_id).sort()).toEqual([twice, once].sort());
     });
 
-    it("answers an empty map when no participant of the experiment was active since the time", async () => {
+    it("answers no one of another experiment, or when no one was active since the time", async () => {
       const experiment = randomUUID();
       const user = await participant(experiment, randomUUID());
       await session(user, experiment, 2, "2026-11-01T09:00:00Z");
-      expect(await activeParticipantsByGroup(db(), experiment, new Date("2026-11-01T10:00:00Z"))).toEqual(
-        new Map(),
-      );
+      expect(await activeParticipants(db(), experiment, new Date("2026-11-01T10:00:00Z"))).toEqual([]);
+      expect(await activeParticipants(db(), randomUUID(), new Date("2026-11-01T08:00:00Z"))).toEqual([]);
     });
   });
 });

@@ -149,22 +149,16 @@ export function participantActivity(
 }
 
 /**
- * Per group of an experiment, its participants with an event that arrived at `since` or later (the
- * monitor's "active now"). Groups without any are left out.
+ * The participants of an experiment with an event that arrived at `since` or later (the monitor's
+ * "active now"), each once, as a subquery of `user_id`s for the caller to join to its participants.
  */
-export async function activeParticipantsByGroup(
+export function activeParticipants(
   sql: Sql,
   experimentId: string,
   since: Date,
-): Promise<Map<string, number>> {
-  const rows = (await sql("session_activity as a")
-    .join("users as u", "u.id", "a.user_id")
-    .where("a.experiment_id", experimentId)
-    .where("a.last_received_at", ">=", since)
-    .groupBy("u.group_id")
-    .select("u.group_id", sql.raw("count(distinct a.user_id) as n"))) as {
-    group_id: string;
-    n: number | string;
-  }[];
-  return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
+): Knex.QueryBuilder<Record<string, unknown>, { user_id: string }[]> {
+  return sql("session_activity")
+    .where("experiment_id", experimentId)
+    .where("last_received_at", ">=", since)
+    .distinct("user_id");
 }

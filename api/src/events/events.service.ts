@@ -61,6 +61,7 @@ export function createEventsService({
         ui_watch: string;
         feed_version: number | null;
         watch_version: number | null;
+        simulated: boolean;
       }>(
         "s.user_id",
         "u.login_id",
@@ -72,6 +73,7 @@ export function createEventsService({
         "g.ui_watch",
         "tf.version as feed_version",
         "tw.version as watch_version",
+        "u.simulated",
       );
     if (!row) return null;
     const { feed_version, watch_version, ...fields } = row;

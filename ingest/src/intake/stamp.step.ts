@@ -13,6 +13,8 @@ export interface StampContext {
   /** The UI of each page: a preset key, `none`, or `<template id>@<version>`. */
   readonly ui_feed: string;
   readonly ui_watch: string;
+  /** The participant is simulated (a dry run): their events carry `simulated: true`. */
+  readonly simulated?: boolean;
 }
 
 /**
@@ -69,5 +71,6 @@ export function stamp(e: WireEvent, ctx: StampContext, receivedAt: Date): StepRe
     seq: e.seq ?? null,
     ui_feed: ctx.ui_feed,
     ui_watch: ctx.ui_watch,
+    ...(ctx.simulated === true ? { simulated: true } : {}),
   });
 }

@@ -129,7 +129,7 @@ describe("the Kafka topic as standard tools see it", () => {
     const value = m?.value as Buffer;
     expect([...value.subarray(0, 2)]).toEqual([0xc3, 0x01]);
     const avsc = JSON.parse(
-      readFileSync(new URL("../../../schemas/avro/logged-event.v2.avsc", import.meta.url), "utf8"),
+      readFileSync(new URL("../../../schemas/avro/logged-event.v3.avsc", import.meta.url), "utf8"),
     );
     const record = avro.Type.forSchema(avsc).fromBuffer(value.subarray(10)) as Record<string, unknown>;
     expect(record).toMatchObject({

@@ -10,6 +10,7 @@ import {
   LOGGED_EVENT_SCHEMA_V1,
   LOGGED_EVENT_VERSIONS,
   registerWriterSchema,
+  schemaFingerprint,
   sealableFields,
   UnknownWriterError,
   writerSchemas,
@@ -42,9 +43,9 @@ describe("the logged event's Avro encoding", () => {
   it("frames each record in Avro single-object encoding with the fingerprint Apache Avro computes", () => {
     const bytes = encodeLoggedEvent(event);
     expect([...bytes.subarray(0, 2)]).toEqual([0xc3, 0x01]);
-    // SchemaNormalization.parsingFingerprint64 of LOGGED_EVENT_SCHEMA, from Apache Avro 1.12.2 (Java),
-    // which also decoded this framing with its BinaryMessageDecoder.
-    expect(bytes.readBigInt64LE(2)).toBe(894561759850618579n);
+    // SchemaNormalization.parsingFingerprint64 of LOGGED_EVENT_SCHEMA (revision 3), from Apache Avro
+    // 1.12.2 (Java), which also decoded revision 2's framing with its BinaryMessageDecoder.
+    expect(bytes.readBigInt64LE(2)).toBe(-5678055241890902816n);
     const body = avro.Type.forSchema(LOGGED_EVENT_SCHEMA as unknown as avro.Schema).fromBuffer(
       bytes.subarray(10),
     );
@@ -65,6 +66,29 @@ describe("the logged event's Avro encoding", () => {
       payload: JSON.stringify(event.payload),
     });
     expect(decodeLoggedEvent(bytes)).toEqual({ ...event, ui_feed: null, ui_watch: null });
+  });
+
+  it("reads a revision-2 record as a real participant's event (simulated absent)", () => {
+    const v2 = LOGGED_EVENT_VERSIONS.find((v) => v.version === 2)?.schema;
+    const v2Type = avro.Type.forSchema(v2 as unknown as avro.Schema);
+    const bytes = Buffer.concat([
+      Buffer.from([0xc3, 0x01]),
+      Buffer.from(schemaFingerprint(v2), "hex"),
+      v2Type.toBuffer({
+        ...event,
+        timestamp: Date.parse(event.timestamp),
+        received_at: Date.parse(event.received_at),
+        payload: JSON.stringify(event.payload),
+      }),
+    ]);
+    const read = decodeLoggedEvent(bytes);
+    expect(read).toEqual(event);
+    expect(read.simulated).toBeUndefined();
+  });
+
+  it("round-trips a simulated participant's event with its flag", () => {
+    const simulated = { ...event, simulated: true };
+    expect(decodeLoggedEvent(encodeLoggedEvent(simulated))).toEqual(simulated);
   });
 
   it("refuses a single-object record whose writer's schema it does not know, naming the fingerprint", () => {
@@ -99,6 +123,7 @@ function writtenByNext(e: LoggedEvent & { client_timezone: string | null }): Buf
       timestamp: Date.parse(e.timestamp),
       received_at: Date.parse(e.received_at),
       payload: JSON.stringify(e.payload),
+      simulated: e.simulated ?? false,
     }),
   ]);
 }
@@ -119,8 +144,8 @@ describe("schema evolution: each record is read with its writer's schema", () =>
       client_timezone: "Europe/Berlin",
     };
     expect(() => decodeLoggedEvent(writtenByNext(newer))).toThrow(UnknownWriterError);
-    nextFingerprint = registerWriterSchema(NEXT_SCHEMA, 3);
-    expect(writerSchemas().map((w) => w.version)).toEqual([1, 2, 3]);
+    nextFingerprint = registerWriterSchema(NEXT_SCHEMA, 4);
+    expect(writerSchemas().map((w) => w.version)).toEqual([1, 2, 3, 4]);
     const read = decodeLoggedEvent(writtenByNext(newer));
     expect(read).toEqual({ ...event, event_type: "REACTION_ADDED" });
   });

@@ -55,8 +55,9 @@ export const LOGGED_EVENT_SCHEMA_V1 = record(FIELDS_V1);
  * - A breaking change means a new contract version: a new topic (`feedlab.events.v2`).
  *
  * Revision 2 adds `ui_feed` and `ui_watch`: the UI in force for the group when the event arrived.
+ * Revision 3 adds `simulated`: the event came from a simulated participant of a dry run (issue 36).
  */
-export const LOGGED_EVENT_SCHEMA = record([
+const FIELDS_V2 = [
   ...FIELDS_V1,
   {
     name: "ui_feed",
@@ -69,6 +70,19 @@ export const LOGGED_EVENT_SCHEMA = record([
     type: ["null", "string"],
     default: null,
     doc: "Preset key, none, or <template id>@<version>",
+  },
+] as const;
+
+/** Revision 2 (release 0.2): with the UI stamps. */
+const LOGGED_EVENT_SCHEMA_V2 = record(FIELDS_V2);
+
+export const LOGGED_EVENT_SCHEMA = record([
+  ...FIELDS_V2,
+  {
+    name: "simulated",
+    type: "boolean",
+    default: false,
+    doc: "True for a simulated participant of a dry run: readers that decide what real participants see leave it out",
   },
 ]);
 
@@ -105,11 +119,12 @@ const HEADER_BYTES = 10;
 /** The revisions of the record this release knows, oldest first (each also committed as `.avsc`). */
 export const LOGGED_EVENT_VERSIONS = [
   { version: 1, schema: LOGGED_EVENT_SCHEMA_V1 },
-  { version: 2, schema: LOGGED_EVENT_SCHEMA },
+  { version: 2, schema: LOGGED_EVENT_SCHEMA_V2 },
+  { version: 3, schema: LOGGED_EVENT_SCHEMA },
 ] as const;
 
 /** The revision this release writes. */
-export const LOGGED_EVENT_VERSION = 2;
+export const LOGGED_EVENT_VERSION = 3;
 
 const CURRENT_FINGERPRINT = fingerprintLE(type);
 const typeV1 = typeOf(LOGGED_EVENT_SCHEMA_V1);
@@ -238,6 +253,7 @@ function bodyOf(e: LoggedEvent, sealed?: SealedFields): Buffer {
     timestamp: Date.parse(e.timestamp),
     received_at: Date.parse(e.received_at),
     login_id: sealed ? sealed.login_id : e.login_id,
+    simulated: e.simulated ?? false,
     payload: sealed ? sealed.payload : JSON.stringify(e.payload),
   });
 }
@@ -302,7 +318,10 @@ export function decodeLoggedEvent(
       );
     decoded = type.fromBuffer(bytes.subarray(ref.kind === "fingerprint" ? HEADER_BYTES : 5), writer.resolver);
   }
-  const r = decoded as Omit<LoggedEvent, "timestamp" | "received_at" | "payload" | "login_id"> & {
+  const { simulated, ...r } = decoded as Omit<
+    LoggedEvent,
+    "timestamp" | "received_at" | "payload" | "login_id"
+  > & {
     login_id: string;
     timestamp: number;
     received_at: number;
@@ -318,6 +337,8 @@ export function decodeLoggedEvent(
     throw new Error("payload is not a JSON object");
   return {
     ...r,
+    // Absent means false (wire.ts), so a real participant's event reads back as it was written.
+    ...(simulated === true ? { simulated: true } : {}),
     timestamp: new Date(r.timestamp).toISOString(),
     received_at: new Date(r.received_at).toISOString(),
     payload: payload as Record<string, unknown>,

@@ -99,4 +99,9 @@ export interface LoggedEvent {
    */
   readonly ui_feed: string | null;
   readonly ui_watch: string | null;
+  /**
+   * A simulated participant's event (a dry run, issue 36). Absent means false: records written
+   * before revision 3 decode as false, and code that builds events for real participants leaves it out.
+   */
+  readonly simulated?: boolean;
 }

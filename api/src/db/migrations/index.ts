@@ -13,6 +13,7 @@ import * as studyFlow from "./024-study-flow.ts";
 import * as audit from "./025-audit.ts";
 import * as dismissalsOnce from "./026-dismissals-once.ts";
 import * as videoCaptions from "./027-video-captions.ts";
+import * as dryRuns from "./028-dry-runs.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -29,6 +30,7 @@ const API_MIGRATIONS = {
   audit: { name: "025-audit", ...audit },
   dismissalsOnce: { name: "026-dismissals-once", ...dismissalsOnce },
   videoCaptions: { name: "027-video-captions", ...videoCaptions },
+  dryRuns: { name: "028-dry-runs", ...dryRuns },
 } satisfies Record<string, Migration>;
 
 /**
@@ -50,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.audit,
   API_MIGRATIONS.dismissalsOnce,
   API_MIGRATIONS.videoCaptions,
+  API_MIGRATIONS.dryRuns,
 ];
 
 /**

@@ -104,6 +104,8 @@ export interface Config {
   readonly joinSecret: string | null;
   /** Joins one client address may make per minute (`FEEDLAB_JOIN_RATE_LIMIT`, default 120; 0: no limit). */
   readonly joinRateLimit: number;
+  /** The Chromium browser dry runs drive (`FEEDLAB_CHROMIUM`); null: the usual places. */
+  readonly chromium: string | null;
 }
 
 export class ConfigError extends Error {
@@ -263,6 +265,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     recommenderConnections,
     trainIntervalSeconds,
     joinSecret,
+    chromium: env.FEEDLAB_CHROMIUM?.trim() || null,
     joinRateLimit,
   });
 }

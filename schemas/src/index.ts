@@ -1,4 +1,5 @@
 export * from "./events/avro.ts";
+export * from "./events/catalogue.ts";
 export * from "./events/examples.ts";
 export * from "./events/json-schema.ts";
 export * from "./events/payloads.ts";
@@ -7,6 +8,7 @@ export * from "./events/wire.ts";
 export * from "./http/audit.ts";
 export * from "./http/auth.ts";
 export * from "./http/common.ts";
+export * from "./http/dry-runs.ts";
 export * from "./http/enums.ts";
 export * from "./http/events.ts";
 export * from "./http/experiments.ts";

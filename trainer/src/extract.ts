@@ -14,7 +14,8 @@ const CO_VIEW_PARTNERS = 100;
 /**
  * The freshness of an experiment's training data now, and against the last succeeded run: the newest
  * `interactions.last_received_at` (as text, to keep its microseconds through the round trip) and the
- * sum of `interactions.events`, over participants who still exist.
+ * sum of `interactions.events`, over real participants who still exist (a simulated participant's
+ * interactions never make a run due).
  */
 export interface Freshness {
   readonly interactions: number;
@@ -74,10 +75,15 @@ export interface TrainingSource {
 }
 
 /**
- * Reads an experiment's training data: every `interactions` row of a participant who still exists
- * (weights already per the spec: VIDEO_WATCHED_1S 1.0, LIKE 3.0, VIDEO_ENDED above half 2.0), the
- * pool, and the pool videos' most co-viewed partners. Rows are read in keyset pages as JSON text
+ * Reads an experiment's training data: every `interactions` row of a real participant who still
+ * exists (weights already per the spec: VIDEO_WATCHED_1S 1.0, LIKE 3.0, VIDEO_ENDED above half 2.0),
+ * the pool, and the pool videos' most co-viewed partners. Rows are read in keyset pages as JSON text
  * (cheaper than rows through PGlite's worker and the pg protocol), so memory stays at the arrays.
+ *
+ * Simulated participants (api.md, "Simulated participants") are left out: their interactions are not
+ * read and their events made no co-views, so they never move a real participant's recommendations or
+ * the item similarity. Their `interactions` rows are kept (flagged `simulated`) for a model of their
+ * own, to come.
  */
 export async function extractTrainingData(db: Knex, experimentId: string): Promise<TrainingSource> {
   // 1. The pool (external ids).

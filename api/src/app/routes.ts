@@ -12,6 +12,7 @@ import { recommenderRoutes } from "../recommenders/recommenders.routes.ts";
 import { resultsRoutes } from "../results/results.routes.ts";
 import { sessionRoutes } from "../sessions/sessions.routes.ts";
 import { settingsRoutes } from "../settings/settings.routes.ts";
+import { dryRunRoutes } from "../simulation/dry-runs/dry-runs.routes.ts";
 import { surveyRoutes } from "../surveys/surveys.routes.ts";
 import { trainingRoutes } from "../training/training.routes.ts";
 import { uiPresetRoutes } from "../ui/presets.ts";
@@ -60,5 +61,6 @@ export function routeTable(rt: Runtime) {
     ...resultsRoutes(services),
     ...healthRoutes(services),
     ...settingsRoutes({ config }),
+    ...dryRunRoutes(services),
   ];
 }

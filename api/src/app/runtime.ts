@@ -98,6 +98,7 @@ export async function openRuntime(
     recommenders,
     monitoring,
     metrics,
+    logger: log,
     oneProcessCacheMs,
   });
   const media = openMedia(config);

@@ -1,4 +1,5 @@
 import type { EventLog } from "@feedlab/ingest";
+import type { Logger } from "pino";
 import { createAuditService } from "../audit/audit.service.ts";
 import { createAuthService } from "../auth/auth.service.ts";
 import type { ChangeBus } from "../changes/change-bus.ts";
@@ -19,6 +20,7 @@ import { createCompletenessService } from "../results/completeness.service.ts";
 import { createMonitorService } from "../results/monitor.service.ts";
 import { createStatsService } from "../results/stats.service.ts";
 import { createSessionsService } from "../sessions/sessions.service.ts";
+import { createDryRunsService } from "../simulation/dry-runs/dry-runs.service.ts";
 import { createStudyService } from "../study/study.service.ts";
 import { createSurveyResponsesService } from "../surveys/responses.service.ts";
 import { createSurveysService } from "../surveys/surveys.service.ts";
@@ -37,6 +39,7 @@ export interface ServiceClients {
   readonly recommenders: RecommenderServices;
   readonly monitoring: MonitoringRecorder;
   readonly metrics: Metrics;
+  readonly logger: Logger;
   /**
    * How long participant lookups on request paths (stamping contexts, resolved cookies, the study
    * gate) may be kept; undefined: each service's few seconds.
@@ -49,8 +52,18 @@ export interface ServiceClients {
  * another request or process changed it.
  */
 export function createServices(clients: ServiceClients) {
-  const { config, deps, link, eventLog, changes, recommenders, monitoring, metrics, oneProcessCacheMs } =
-    clients;
+  const {
+    config,
+    deps,
+    link,
+    eventLog,
+    changes,
+    recommenders,
+    monitoring,
+    metrics,
+    logger,
+    oneProcessCacheMs,
+  } = clients;
   const { db } = deps;
   const events = createEventsService({
     ...deps,
@@ -68,6 +81,13 @@ export function createServices(clients: ServiceClients) {
   });
   const auth = createAuthService(deps, { resolveCacheMs: oneProcessCacheMs });
   const audit = createAuditService(deps);
+  const participants = createParticipantsService({ ...deps, joinSecret: config.joinSecret });
+  const erasure = createErasureService({
+    ...deps,
+    log: eventLog,
+    audit,
+    onErased: () => void changes.publish({ type: "participants_erased" }),
+  });
   const services = {
     auth,
     experiments: createExperimentsService({ ...deps, onStudyChange: () => study.invalidate() }),
@@ -78,15 +98,25 @@ export function createServices(clients: ServiceClients) {
       onChange: (groupId) => void changes.publish({ type: "group", group_id: groupId }),
     }),
     videos: createVideosService({ ...deps, onChange: (change) => void changes.publish(change) }),
-    participants: createParticipantsService({ ...deps, joinSecret: config.joinSecret }),
+    participants,
     sessions,
     study,
     audit,
-    erasure: createErasureService({
+    erasure,
+    dryRuns: createDryRunsService({
       ...deps,
-      log: eventLog,
-      audit,
-      onErased: () => void changes.publish({ type: "participants_erased" }),
+      log: logger.child({ component: "dry-runs" }),
+      chromium: config.chromium,
+      runner: {
+        createParticipant: async (experimentId, loginId, groupId) => {
+          const p = await participants.createSimulated(experimentId, loginId, groupId);
+          return { userId: p.user_id, loginId: p.login_id, groupId: p.group_id };
+        },
+        issueToken: async (userId) => (await auth.issueParticipantSession(userId)).token,
+      },
+      eraseSimulated: async (experimentId) => {
+        await erasure.simulated(experimentId);
+      },
     }),
     feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),
     surveys: createSurveysService(deps),

@@ -140,6 +140,25 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
       );
     },
 
+    /**
+     * Erases an experiment's simulated participants (dry runs), in batches (the route records the
+     * audit entry); their dry runs' reports stay.
+     */
+    async simulated(experimentId: string): Promise<ErasureCounts> {
+      let total = none();
+      for (;;) {
+        const batch = (
+          (await db("users")
+            .where({ experiment_id: experimentId, simulated: true })
+            .limit(ERASE_CHUNK)
+            .select("id")) as { id: string }[]
+        ).map((r) => r.id);
+        if (batch.length === 0) break;
+        total = add(total, await erase(batch));
+      }
+      return total;
+    },
+
     /** Erases an experiment's participants (in batches), then the experiment itself. */
     async experiment(experimentId: string, by: string): Promise<ErasureCounts> {
       if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");

@@ -14,14 +14,18 @@ import {
 } from "@feedlab/projector/read-models/events/events.queries.ts";
 import type { DbLink } from "@feedlab/sql";
 import { type LinkedRows, openLinkedRows } from "../db/linked-rows.ts";
-import { copyTuples } from "./copy-binary.ts";
+import { type CopyTuple, copyTuples } from "./copy-binary.ts";
 import { type ExportContext, parquetColumns } from "./event-columns.ts";
 import { type ParquetOptions, postParquet, type RowGroupWriter } from "./parquet-writer.ts";
 
-/** What the worker is given: the database, the events, and the names the export adds (arms, layouts). */
+/**
+ * What the worker is given: the database, the events, the participants whose events it leaves out
+ * (simulated ones), and the names the export adds (arms, layouts).
+ */
 export interface EventExportJob {
   readonly db: DbLink;
   readonly filter: EventFilter;
+  readonly skippedUsers: readonly string[];
   readonly groupNames: [id: string, name: string][];
   readonly createdMs: number;
   readonly layoutNames: [id: string, name: string][];
@@ -63,21 +67,41 @@ export function eventParquet(context: ExportContext): ParquetOptions<EventExport
   };
 }
 
+/** Where the participant's id is in a COPY tuple of the export. */
+const USER_FIELD = EXPORT_SELECT.findIndex(([name]) => name === "user_id");
+
 /**
  * Writes `filter`'s events into `writer`, handing each part of the file to `out` as it is made, and
  * closes the connection once they are read. PostgreSQL sends them as one binary COPY, decoded where
  * the bytes lie (no row objects, strings or numbers made per event); the embedded database gives
- * pages of rows.
+ * pages of rows. Events of the participants in `skipped` (simulated ones, unless the export asks for
+ * them; usually none) are left out.
  */
 export async function writeEvents(
   db: LinkedRows,
   filter: EventFilter,
   writer: RowGroupWriter<EventExportRow>,
   out: (bytes: Uint8Array) => Promise<void>,
+  skipped: ReadonlySet<string> = new Set(),
 ): Promise<void> {
+  // A uuid's text is ASCII: read as latin1 it is the id as the database writes it.
+  const kept = (t: CopyTuple) =>
+    !skipped.has(
+      t.bytes.toString(
+        "latin1",
+        t.start[USER_FIELD] as number,
+        (t.start[USER_FIELD] as number) + (t.length[USER_FIELD] as number),
+      ),
+    );
   try {
     if (db.copyOut) {
-      const tuples = copyTuples(EXPORT_SELECT.length, writer.addTuple);
+      const add =
+        skipped.size === 0
+          ? writer.addTuple
+          : (t: CopyTuple) => {
+              if (kept(t)) writer.addTuple(t);
+            };
+      const tuples = copyTuples(EXPORT_SELECT.length, add);
       for await (const chunk of db.copyOut(eventExportCopy(filter))) {
         tuples.push(chunk);
         const bytes = writer.flush();
@@ -86,7 +110,7 @@ export async function writeEvents(
       tuples.end();
     } else {
       for await (const page of pagesOf(db.rows, filter)) {
-        const bytes = writer.add(page);
+        const bytes = writer.add(skipped.size === 0 ? page : page.filter((r) => !skipped.has(r.user_id)));
         if (bytes) await out(bytes);
       }
     }
@@ -104,5 +128,7 @@ if (job) {
     createdMs: job.createdMs,
     layoutNames: new Map(job.layoutNames),
   };
-  await postParquet(eventParquet(context), (writer, out) => writeEvents(db, job.filter, writer, out));
+  await postParquet(eventParquet(context), (writer, out) =>
+    writeEvents(db, job.filter, writer, out, new Set(job.skippedUsers)),
+  );
 }

@@ -57,7 +57,11 @@ const presentEvent = (r: EventRow, { groupNames, createdMs, layoutNames }: Expor
   ui_watch_name: uiName(r.ui_watch, layoutNames),
 });
 
-export type ExportFilter = EventFilter;
+/** The events an export gives: the store's filter, and whether simulated participants' are in. */
+export interface ExportFilter extends EventFilter {
+  /** Simulated participants' events (dry runs) are left out unless this is true (api.md). */
+  readonly includeSimulated?: boolean;
+}
 
 /** Reads of the events store for admins, rendered for HTTP: NDJSON and CSV streams, trajectories. */
 export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
@@ -79,9 +83,25 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
     };
   }
 
+  /**
+   * The participants whose events an export leaves out: the experiment's simulated ones, unless the
+   * filter includes them. The store's queries filter by experiment, type and time only, so the
+   * export skips these participants' rows as they come.
+   */
+  async function leftOut(filter: ExportFilter): Promise<Set<string>> {
+    if (filter.includeSimulated === true) return new Set();
+    const rows = (await db("users")
+      .where({ experiment_id: filter.experimentId, simulated: true })
+      .select("id")) as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
   async function* pages(filter: ExportFilter): AsyncGenerator<ExportedEvent[]> {
-    const context = await contextOf(filter.experimentId);
-    for await (const rows of eventPages(db, filter)) yield rows.map((r) => presentEvent(r, context));
+    const [context, skipped] = await Promise.all([contextOf(filter.experimentId), leftOut(filter)]);
+    for await (const rows of eventPages(db, filter)) {
+      const kept = skipped.size === 0 ? rows : rows.filter((r) => !skipped.has(r.user_id));
+      if (kept.length > 0) yield kept.map((r) => presentEvent(r, context));
+    }
   }
 
   return {
@@ -120,11 +140,12 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
      * thread that reads the rows from the database itself (event-export.worker.ts).
      */
     async parquet(filter: ExportFilter): Promise<SendParquet> {
-      const context = await contextOf(filter.experimentId);
+      const [context, skipped] = await Promise.all([contextOf(filter.experimentId), leftOut(filter)]);
       const { link: db, transfer } = link();
       const job: EventExportJob = {
         db,
         filter,
+        skippedUsers: [...skipped],
         groupNames: [...context.groupNames],
         createdMs: context.createdMs,
         layoutNames: [...(context.layoutNames ?? [])],

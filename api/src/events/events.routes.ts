@@ -4,6 +4,7 @@ import {
   EventBatch,
   EventBatchResult,
   IdParams,
+  IncludeSimulated,
   parseEventTypes,
   StoredEvent,
   Uuid,
@@ -31,6 +32,7 @@ const ExportQuery = Type.Object({
   types: Type.Optional(Type.String({ description: "Comma-separated event types", maxLength: 2000 })),
   since: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, inclusive" })),
   until: Type.Optional(Type.String({ format: "date-time", description: "Client timestamp, exclusive" })),
+  include_simulated: Type.Optional(IncludeSimulated),
 });
 
 export function eventRoutes({ events, eventStore }: { events: EventsService; eventStore: EventStoreReader }) {
@@ -66,7 +68,7 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
       audit: "export.events",
       tag: "events",
       summary: "Export the experiment's events (NDJSON, CSV or Parquet, streamed)",
-      description: `Columns: event_id, session_id, user_id, login_id, group_id, event_type, video_id, timestamp, received_at, watch_ratio, watch_duration, position_in_feed, algorithm_feed, algorithm_watch, payload (JSON text in CSV), experiment_id, group_name, seq, ui_feed, ui_watch (the UI in force when the event arrived: a preset key, none, or <template id>@<version>; empty on events logged before 0.2), timestamp_flag (future, before_study or stale when the client timestamp cannot be right; empty otherwise), ui_feed_name, ui_watch_name (the name of the layout in ui_feed/ui_watch as it is at export time, or the preset key itself, or none; empty when ui_feed/ui_watch is empty or the layout was deleted). Ordered by client timestamp, ties broken by session and seq (events without a seq last). \`types\` filters by event type (${EVENT_TYPES.length} types); \`since\`/\`until\` filter by client timestamp.`,
+      description: `Columns: event_id, session_id, user_id, login_id, group_id, event_type, video_id, timestamp, received_at, watch_ratio, watch_duration, position_in_feed, algorithm_feed, algorithm_watch, payload (JSON text in CSV), experiment_id, group_name, seq, ui_feed, ui_watch (the UI in force when the event arrived: a preset key, none, or <template id>@<version>; empty on events logged before 0.2), timestamp_flag (future, before_study or stale when the client timestamp cannot be right; empty otherwise), ui_feed_name, ui_watch_name (the name of the layout in ui_feed/ui_watch as it is at export time, or the preset key itself, or none; empty when ui_feed/ui_watch is empty or the layout was deleted). Ordered by client timestamp, ties broken by session and seq (events without a seq last). \`types\` filters by event type (${EVENT_TYPES.length} types); \`since\`/\`until\` filter by client timestamp. Simulated participants' events (dry runs) are left out unless include_simulated=true.`,
       access: "admin",
       params: IdParams,
       query: ExportQuery,
@@ -88,6 +90,7 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
           types: types.length > 0 ? types : undefined,
           since: query.since,
           until: query.until,
+          includeSimulated: query.include_simulated === true,
         };
         const stamp = new Date().toISOString().replace(/[:.]/g, "-");
         if (query.format === "csv") {

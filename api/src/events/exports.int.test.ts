@@ -8,6 +8,7 @@ import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test
 import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
+import { joinSimulated } from "../participants/simulated.fixture.ts";
 
 /** A login id that a spreadsheet would run as a formula (OWASP's CSV injection example). */
 const FORMULA = '=HYPERLINK("http://evil.example","x")';
@@ -327,7 +328,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(r.headers.get("content-type")).toContain("text/csv");
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(header).toBe(
-      "user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,excluded,excluded_reason",
+      "user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,simulated,excluded,excluded_reason",
     );
     expect(rows).toHaveLength(2);
     await withFiles(async (file) => {
@@ -366,11 +367,84 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(refused.status).toBe(422);
     const r = await admin.get(`/api/v1/admin/experiments/${own.experiment.id}/participants?format=csv`);
     const [header, ...rows] = r.text.trim().split("\r\n");
-    expect(header?.endsWith(",last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,excluded,excluded_reason")).toBe(
-      true,
-    );
-    expect(rows.find((row) => row.includes(",5f1a,"))?.endsWith(",5f1a,st-9,se-3,false,")).toBe(true);
-    expect(rows.find((row) => row.includes(",plain,"))?.endsWith(",,,,false,")).toBe(true);
+    expect(
+      header?.endsWith(",last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,simulated,excluded,excluded_reason"),
+    ).toBe(true);
+    expect(rows.find((row) => row.includes(",5f1a,"))?.endsWith(",5f1a,st-9,se-3,false,false,")).toBe(true);
+    expect(rows.find((row) => row.includes(",plain,"))?.endsWith(",,,,false,false,")).toBe(true);
+  });
+
+  it("leaves simulated participants out of every export unless include_simulated=true", async () => {
+    // Given a real and a simulated participant, each with events, a survey response and a dismissal.
+    const own = await createStudy(admin, { status: "running", weights: [1], videoCount: 1 });
+    const pre = await createSurvey(admin, own.experiment.id, { kind: "pre", is_active: true });
+    const post = await createSurvey(admin, own.experiment.id, { kind: "post", is_active: true });
+    const real = await joinWithSession(app.client(), own.experiment.id, "real-one");
+    const simulated = await joinSimulated(app, own.experiment.id, "sim-one");
+    for (const p of [real, simulated]) {
+      const r = await sendEvents(p, [wireEvent("PAGE_LOAD", { seq: 1 }), wireEvent("PAGE_LOAD", { seq: 2 })]);
+      expect(r.body.rejected).toEqual([]);
+      const answered = await p.client.post(`/api/v1/surveys/${pre.id}/responses`, {
+        session_id: p.sessionId,
+        answers: sampleAnswers(),
+      });
+      expect(answered.status).toBe(201);
+    }
+    for (const p of [real, simulated])
+      expect(
+        (await p.client.post(`/api/v1/surveys/${post.id}/dismissals`, { session_id: p.sessionId })).status,
+      ).toBe(204);
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+
+    const base = `/api/v1/admin/experiments/${own.experiment.id}`;
+    const csvLogins = async (path: string, column: string) =>
+      (parseCsv((await admin.get(path)).text, { columns: true }) as Record<string, string>[])
+        .map((r) => r[column])
+        .sort();
+    const parquetLogins = async (query: string) => {
+      const parquet = await admin.download(`${base}/events?format=parquet${query}`);
+      expect(parquet.status).toBe(200);
+      return withFiles(async (file) =>
+        (
+          await duckdb(`SELECT login_id FROM read_parquet('${await file("sim.parquet", parquet.bytes)}')`)
+        ).map((r) => String(r.login_id)),
+      );
+    };
+    for (const [query, logins] of [
+      ["", ["real-one"]],
+      ["&include_simulated=false", ["real-one"]],
+      ["&include_simulated=true", ["real-one", "sim-one"]],
+    ] as const) {
+      const twice = logins.flatMap((l) => [l, l]);
+      const ndjson = (await admin.get(`${base}/events?format=ndjson${query}`)).text
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { login_id: string }).login_id)
+        .sort();
+      expect(ndjson, query).toEqual(twice);
+      expect(await csvLogins(`${base}/events?format=csv${query}`, "login_id"), query).toEqual(twice);
+      expect((await parquetLogins(query)).sort(), query).toEqual(twice);
+      expect(await csvLogins(`${base}/participants?format=csv${query}`, "login_id"), query).toEqual(logins);
+      expect(
+        await csvLogins(`/api/v1/admin/surveys/${pre.id}/responses/wide.csv?${query}`, "user_login_id"),
+        query,
+      ).toEqual(logins);
+      const long = await csvLogins(`/api/v1/admin/surveys/${pre.id}/responses/csv?${query}`, "user_login_id");
+      expect([...new Set(long)], query).toEqual(logins);
+      expect(
+        await csvLogins(`/api/v1/admin/surveys/${post.id}/dismissals.csv?${query}`, "user_login_id"),
+        query,
+      ).toEqual(logins);
+    }
+    const participants = parseCsv(
+      (await admin.get(`${base}/participants?format=csv&include_simulated=true`)).text,
+      { columns: true },
+    ) as Record<string, string>[];
+    expect(participants.map((p) => [p.login_id, p.simulated])).toEqual([
+      ["real-one", "false"],
+      ["sim-one", "true"],
+    ]);
+    expect((await admin.get(`${base}/events?format=ndjson&include_simulated=maybe`)).status).toBe(422);
   });
 
   it("writes the wide survey CSV: a row per response with the arm, a column per question", async () => {

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { participantActivity } from "@feedlab/projector";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
+import type { Knex } from "knex";
 import type { Db } from "../db/db.ts";
 import { csvRow } from "../http/csv.ts";
 
@@ -26,8 +27,11 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 const recruitingOf = (v: Record<string, string> | string | null): Record<string, string> =>
   v === null ? {} : typeof v === "string" ? (JSON.parse(v) as Record<string, string>) : v;
 
-/** Columns after the recruiting parameters: a researcher's exclusion from analysis. */
-const EXCLUSION_CSV_COLUMNS = ["excluded", "excluded_reason"] as const;
+/**
+ * Columns after the recruiting parameters: whether the participant is simulated (a dry run's; api.md
+ * "Simulated participants"), then a researcher's exclusion from analysis, which stays last.
+ */
+const LAST_CSV_COLUMNS = ["simulated", "excluded", "excluded_reason"] as const;
 
 /**
  * A participant's place in the study, as the CSV's `status` says it: `finished`, `declined` (the
@@ -47,28 +51,39 @@ export function participantStatus(r: {
 /**
  * One row per participant of an experiment (api.md), in join order: the arm's name, their status,
  * when they consented and finished, their sessions, events and last event; then one column per
- * recruiting parameter any participant's link carried (PROLIFIC_PID, workerId, ...); then whether a
- * researcher excluded them from analysis, and why. Read a page at a time.
+ * recruiting parameter any participant's link carried (PROLIFIC_PID, workerId, ...); then whether they
+ * are simulated, and whether a researcher excluded them from analysis, and why. Simulated
+ * participants are left out unless `includeSimulated`. Read a page at a time.
  */
-export function participantsCsv(db: Db, experimentId: string, options: { safe?: boolean } = {}): Readable {
+export function participantsCsv(
+  db: Db,
+  experimentId: string,
+  options: { safe?: boolean; includeSimulated?: boolean } = {},
+): Readable {
   const safe = options.safe === true;
+  /** Leaves simulated participants out unless asked for them. */
+  const realUnlessAsked = (q: Knex.QueryBuilder, column: string) => {
+    if (options.includeSimulated !== true) q.where(column, false);
+  };
   return Readable.from(
     (async function* () {
       const present = new Set(
         (
           (await db("users")
             .where({ experiment_id: experimentId })
+            .modify(realUnlessAsked, "simulated")
             .whereNotNull("recruiting")
             .distinct(db.raw("jsonb_object_keys(recruiting) as key"))) as { key: string }[]
         ).map((r) => r.key),
       );
       const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
-      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...EXCLUSION_CSV_COLUMNS]);
+      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...LAST_CSV_COLUMNS]);
       for (let offset = 0; ; offset += PAGE) {
         const rows = (await db("users as u")
           .join("groups as g", "g.id", "u.group_id")
           .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
           .where("u.experiment_id", experimentId)
+          .modify(realUnlessAsked, "u.simulated")
           .orderBy("u.created_at")
           .orderBy("u.login_id")
           .offset(offset)
@@ -85,6 +100,7 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
             "u.finished_at",
             "u.excluded_at",
             "u.excluded_reason",
+            "u.simulated",
             db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
             db.raw("coalesce(a.events, 0) as events"),
             "a.last_seen_at",
@@ -100,6 +116,7 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
           finished_at: Date | null;
           excluded_at: Date | null;
           excluded_reason: string | null;
+          simulated: boolean;
           sessions: number | string;
           events: number | string;
           last_seen_at: Date | null;
@@ -120,6 +137,7 @@ export function participantsCsv(db: Db, experimentId: string, options: { safe?: 
                 Number(r.events),
                 iso(r.last_seen_at),
                 ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
+                r.simulated ? "true" : "false",
                 r.excluded_at ? "true" : "false",
                 r.excluded_reason,
               ],

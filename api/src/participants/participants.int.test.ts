@@ -1,7 +1,8 @@
-import type { JoinResult, Me, Participant } from "@feedlab/schemas";
+import type { JoinResult, Me, Participant, ParticipantSummary } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
+import { joinSimulated } from "./simulated.fixture.ts";
 
 describe.each(BACKENDS)("participants (%s)", (backend) => {
   let app: TestApp;
@@ -152,6 +153,104 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
         message: "Arm “Arm 1”: the feed page's recommender “gone-soon” no longer exists. Choose another.",
       }),
     ]);
+  });
+
+  it("balances real participants among real ones only and simulated ones among simulated ones only", async () => {
+    const createSimulated = (experimentId: string, login: string) =>
+      app.runtime.services.participants.createSimulated(experimentId, login);
+    const join = (experimentId: string, login: string) =>
+      app
+        .client()
+        .post<JoinResult>("/api/v1/participants/join", { experiment_id: experimentId, login_id: login });
+    // Given three simulated participants (two in A, one in B), real joins start from an empty study.
+    const dry = await createStudy(admin, { weights: [1, 1], status: "running" });
+    const [a, b] = dry.groups;
+    const sims = [];
+    for (const login of ["sim-0", "sim-1", "sim-2"])
+      sims.push(await createSimulated(dry.experiment.id, login));
+    expect(sims.map((p) => p.group_id)).toEqual([a?.id, b?.id, a?.id]);
+    expect((await join(dry.experiment.id, "real-0")).body.group_id).toBe(a?.id);
+    expect((await join(dry.experiment.id, "real-1")).body.group_id).toBe(b?.id);
+    // Given two real participants put in A by hand, simulated ones start from an empty study.
+    const hand = await createStudy(admin, { weights: [1, 1], status: "running" });
+    for (const login of ["h-0", "h-1"])
+      await admin.post(`/api/v1/admin/experiments/${hand.experiment.id}/participants`, {
+        login_id: login,
+        group_id: hand.groups[0]?.id,
+      });
+    expect((await createSimulated(hand.experiment.id, "sim-0")).group_id).toBe(hand.groups[0]?.id);
+  });
+
+  it("makes simulated participants on a draft or running study only, refusing others with 409 experiment_not_open", async () => {
+    const createSimulated = (experimentId: string, login: string, groupId?: string) =>
+      app.runtime.services.participants.createSimulated(experimentId, login, groupId);
+    for (const status of ["draft", "running"]) {
+      const { experiment } = await createStudy(admin, { status });
+      expect((await createSimulated(experiment.id, "sim-ok")).login_id).toBe("sim-ok");
+      // The same login id again is a duplicate, as for an admin's registration.
+      await expect(createSimulated(experiment.id, "sim-ok")).rejects.toMatchObject({
+        status: 409,
+        code: "duplicate_login_id",
+      });
+    }
+    for (const status of ["paused", "completed"]) {
+      const { experiment } = await createStudy(admin, { status });
+      await expect(createSimulated(experiment.id, "sim-late")).rejects.toMatchObject({
+        status: 409,
+        code: "experiment_not_open",
+      });
+    }
+    const { experiment, groups } = await createStudy(admin, { status: "running", weights: [1, 1] });
+    // The runner may put one in a given arm: the second, though the first is emptier.
+    expect((await createSimulated(experiment.id, "sim-in-b", groups[1]?.id)).group_id).toBe(groups[1]?.id);
+    const other = await createStudy(admin, { weights: [1] });
+    await expect(createSimulated(experiment.id, "sim-foreign", other.groups[0]?.id)).rejects.toMatchObject({
+      status: 422,
+      code: "unknown_group",
+    });
+    // A login id without the prefix is the caller's bug, not a participant's request.
+    await expect(createSimulated(experiment.id, "P-9")).rejects.toThrow(/login id starts "sim-"/);
+    await expect(createSimulated(crypto.randomUUID(), "sim-x")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("marks simulated participants in the list and /me by the flag, never by a login id starting sim-", async () => {
+    const { experiment } = await createStudy(admin, { status: "running" });
+    const real = await app.client().post<JoinResult>("/api/v1/participants/join", {
+      experiment_id: experiment.id,
+      login_id: "sim-looking-real",
+    });
+    expect(real.status).toBe(200);
+    const added = await admin.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+      login_id: "sim-added-by-hand",
+    });
+    expect(added.status).toBe(201);
+    const simulated = await joinSimulated(app, experiment.id, "sim-dry-1");
+    const list = async (query = "") =>
+      (
+        await admin.get<ParticipantSummary[]>(
+          `/api/v1/admin/experiments/${experiment.id}/participants${query}`,
+        )
+      ).body.map((p) => [p.login_id, p.simulated]);
+    expect(await list()).toEqual([
+      ["sim-looking-real", false],
+      ["sim-added-by-hand", false],
+      ["sim-dry-1", true],
+    ]);
+    expect(await list("?simulated=true")).toEqual([["sim-dry-1", true]]);
+    expect(await list("?simulated=false")).toHaveLength(2);
+    expect((await simulated.client.get<Me>("/api/v1/me")).body.simulated).toBe(true);
+    // The real participant who joined as sim-looking-real is real on /me too.
+    const again = app.client();
+    await again.post("/api/v1/participants/join", {
+      experiment_id: experiment.id,
+      login_id: "sim-looking-real",
+    });
+    expect((await again.get<Me>("/api/v1/me")).body.simulated).toBe(false);
+    // Nobody joins as a simulated participant by their login id.
+    const taken = await app
+      .client()
+      .post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "sim-dry-1" });
+    expect([taken.status, codeOf(taken)]).toEqual([409, "duplicate_login_id"]);
   });
 
   it("answers 401 on /api/v1/me without a participant cookie and 403 with only an admin cookie", async () => {

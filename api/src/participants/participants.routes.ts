@@ -3,6 +3,7 @@ import {
   ErrorBody,
   ExclusionBody,
   IdParams,
+  IncludeSimulated,
   JoinBody,
   JoinResult,
   Me,
@@ -29,6 +30,15 @@ const UserParams = Type.Object({ user_id: Type.String({ format: "uuid" }) });
 const ParticipantsQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")], { default: "json" })),
   spreadsheet_safe: Type.Optional(Type.Boolean()),
+  simulated: Type.Optional(
+    Type.Boolean({
+      description: "JSON only: true lists only simulated participants, false only real ones; absent, both",
+    }),
+  ),
+  include_simulated: Type.Optional({
+    ...IncludeSimulated,
+    description: "CSV only: true includes simulated participants, which the CSV leaves out by default",
+  }),
 });
 
 export interface ParticipantRoutesDeps {
@@ -61,7 +71,7 @@ export function participantRoutes({
       tag: "participants",
       summary: "Join (or resume) a study; sets the participant cookie",
       description:
-        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. One client address may join FEEDLAB_JOIN_RATE_LIMIT times a minute (default 120), then 429 too_many_requests with Retry-After. With FEEDLAB_JOIN_SECRET set, `sig` must be the hex HMAC-SHA256 of `{experiment_id}:{login_id}` under it (403 bad_signature otherwise). A newcomer joins only a running experiment (403 experiment_not_open otherwise); a returning participant is let back into a running or completed one (the post survey and completion page), and of a paused one answers 403 experiment_paused.",
+        "Creates the participant on first join with balanced assignment across the experiment's groups by weight; later joins resume the same user and group. One client address may join FEEDLAB_JOIN_RATE_LIMIT times a minute (default 120), then 429 too_many_requests with Retry-After. With FEEDLAB_JOIN_SECRET set, `sig` must be the hex HMAC-SHA256 of `{experiment_id}:{login_id}` under it (403 bad_signature otherwise). A newcomer joins only a running experiment (403 experiment_not_open otherwise); a returning participant is let back into a running or completed one (the post survey and completion page), and of a paused one answers 403 experiment_paused. A login id never makes a participant simulated: one that starts `sim-` joins as a real participant, and the login id of a dry run's simulated participant answers 409 duplicate_login_id.",
       access: "public",
       body: JoinBody,
       responses: {
@@ -71,6 +81,10 @@ export function participantRoutes({
           schema: ErrorBody,
         },
         404: { description: "Unknown experiment", schema: ErrorBody },
+        409: {
+          description: "duplicate_login_id: a simulated participant has the login id",
+          schema: ErrorBody,
+        },
         429: {
           description: "too_many_requests: too many joins from this address; see Retry-After",
           schema: ErrorBody,
@@ -95,7 +109,7 @@ export function participantRoutes({
       tag: "participants",
       summary: "The participant, their group's configuration, and where they stand in the study",
       description:
-        "`status`: `active`, or `finished` once the experiment's completion rule is met (every condition set reached, the post survey answered when the rule asks for it; checked on this request and recorded once). `completion`: null until finished, then `{code, redirect_url}` with the URL's placeholders filled. `consent`: null without a consent text, else the text, its version and when the participant agreed or declined. `progress`: sessions and minutes on the pages so far.",
+        "`simulated`: the participant is a dry run's (a draft experiment lets only them onto its pages). `status`: `active`, or `finished` once the experiment's completion rule is met (every condition set reached, the post survey answered when the rule asks for it; checked on this request and recorded once). `completion`: null until finished, then `{code, redirect_url}` with the URL's placeholders filled. `consent`: null without a consent text, else the text, its version and when the participant agreed or declined. `progress`: sessions and minutes on the pages so far.",
       access: "participant",
       responses: { 200: { description: "The participant", schema: Me } },
       handler: async (ctx) => {
@@ -146,7 +160,7 @@ export function participantRoutes({
       summary: "List an experiment's participants (JSON, or the participants CSV)",
       audit: ({ query }) => (query.format === "csv" ? "export.participants" : null),
       description:
-        "format=csv: one row per participant (api.md): user_id, login_id, group_id, group_name, status (`joined`: no event yet; `started`), joined_at, consented_at, finished_at (empty until the study flow records them), sessions, events, last_seen_at (the last event received). spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
+        "format=csv: one row per participant (api.md): user_id, login_id, group_id, group_name, status (`joined`: no event yet; `started`), joined_at, consented_at, finished_at (empty until the study flow records them), sessions, events, last_seen_at (the last event received), then one column per recruiting parameter captured at join, simulated, excluded, excluded_reason. The CSV leaves simulated participants (dry runs) out unless include_simulated=true; the JSON list has them, each with `simulated`, unless `simulated` asks for one kind. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
       access: "admin",
       params: IdParams,
       query: ParticipantsQuery,
@@ -156,14 +170,17 @@ export function participantRoutes({
       },
       handler: async (ctx, { params, query }) => {
         if (query.format !== "csv") {
-          ctx.body = await participants.list(params.id);
+          ctx.body = await participants.list(params.id, { simulated: query.simulated });
           return;
         }
         await assertExperiment(db, params.id); // 404 before the stream starts
         ctx.type = "text/csv; charset=utf-8";
         ctx.attachment(`participants-${params.id}.csv`);
         ctx.set("Cache-Control", "no-store");
-        ctx.body = participantsCsv(db, params.id, { safe: query.spreadsheet_safe === true });
+        ctx.body = participantsCsv(db, params.id, {
+          safe: query.spreadsheet_safe === true,
+          includeSimulated: query.include_simulated === true,
+        });
       },
     }),
     route({

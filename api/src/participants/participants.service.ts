@@ -17,9 +17,22 @@ interface UserRow {
   login_id: string;
   group_id: string;
   created_at: Date;
+  simulated: boolean;
 }
 
 const OPEN_STATUSES = new Set(["running", "completed"]);
+
+/** The experiment states a dry run may run in (api.md "Simulated participants"). */
+const DRY_RUN_STATUSES = new Set(["draft", "running"]);
+
+/**
+ * How a simulated participant's login id starts. It is a convention the runner keeps so that people
+ * can tell them apart, never the mark: `users.simulated` is (a real participant may be `sim-7`).
+ */
+const SIMULATED_LOGIN_PREFIX = "sim-";
+
+const duplicateLogin = (loginId: string) =>
+  conflict("duplicate_login_id", `Participant "${loginId}" already exists in this experiment.`);
 
 const presentParticipant = (r: UserRow): Participant => ({
   user_id: r.id,
@@ -27,6 +40,15 @@ const presentParticipant = (r: UserRow): Participant => ({
   group_id: r.group_id,
   created_at: iso(r.created_at),
 });
+
+/** 422 `unknown_group` unless the group is one of the experiment's arms. */
+async function assertGroupOf(trx: Knex.Transaction, experimentId: string, groupId: string): Promise<void> {
+  const g = await trx("groups").where({ id: groupId, experiment_id: experimentId }).first("id");
+  if (!g)
+    throw unprocessable("unknown_group", "The arm does not belong to this experiment.", {
+      field: "group_id",
+    });
+}
 
 export interface ParticipantsServiceDeps extends ServiceDeps {
   /** `FEEDLAB_JOIN_SECRET`: when set, joins need a valid signature (api.md). */
@@ -36,25 +58,35 @@ export interface ParticipantsServiceDeps extends ServiceDeps {
 export function createParticipantsService({ db, newId, now, joinSecret = null }: ParticipantsServiceDeps) {
   /**
    * Assigns a group under a row lock on the experiment, so concurrent joins see each other's counts
-   * (balanced even under a burst) and a login id joining twice at once gets one user.
+   * (balanced even under a burst) and a login id joining twice at once gets one user. Real and
+   * simulated participants are balanced apart: each counts only its own kind, so a dry run never
+   * shifts where real participants go (api.md "Simulated participants").
    */
   async function assign(
     trx: Knex.Transaction,
     experimentId: string,
     loginId: string,
-    groupId?: string,
-    recruiting?: Readonly<Record<string, string | undefined>>,
+    options: {
+      groupId?: string;
+      recruiting?: Readonly<Record<string, string | undefined>>;
+      simulated?: boolean;
+    } = {},
   ) {
+    const simulated = options.simulated === true;
     const existing = await trx<UserRow>("users")
       .where({ experiment_id: experimentId, login_id: loginId })
       .first();
     if (existing) return { user: existing, created: false };
-    let chosen = groupId ?? null;
+    let chosen = options.groupId ?? null;
     if (!chosen) {
       const loads = (await trx("groups as g")
         .where("g.experiment_id", experimentId)
         .select("g.id", "g.weight")
-        .select(trx.raw("(select count(*) from users u where u.group_id = g.id) as count"))
+        .select(
+          trx.raw("(select count(*) from users u where u.group_id = g.id and u.simulated = ?) as count", [
+            simulated,
+          ]),
+        )
         .orderBy("g.created_at")
         .orderBy("g.id")) as { id: string; weight: number; count: string | number }[];
       chosen = pickGroup(loads.map((l) => ({ id: l.id, weight: Number(l.weight), count: Number(l.count) })));
@@ -67,8 +99,11 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       login_id: loginId,
       group_id: chosen,
       created_at: now(),
+      simulated,
     };
-    const kept = Object.fromEntries(Object.entries(recruiting ?? {}).filter(([, v]) => v !== undefined));
+    const kept = Object.fromEntries(
+      Object.entries(options.recruiting ?? {}).filter(([, v]) => v !== undefined),
+    );
     await trx("users").insert({
       ...user,
       ...(Object.keys(kept).length > 0 ? { recruiting: JSON.stringify(kept) } : {}),
@@ -100,6 +135,8 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         const returning = await trx<UserRow>("users")
           .where({ experiment_id: experimentId, login_id: loginId })
           .first();
+        // A login id never makes a participant simulated, nor lets a person in as one.
+        if (returning?.simulated) throw duplicateLogin(loginId);
         if (returning) {
           if (exp.status === "paused")
             throw forbidden("experiment_paused", "This study is paused. Please come back later.");
@@ -109,7 +146,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         }
         if (exp.status !== "running")
           throw forbidden("experiment_not_open", "This study is not open right now.");
-        return (await assign(trx, experimentId, loginId, undefined, recruiting)).user;
+        return (await assign(trx, experimentId, loginId, { recruiting })).user;
       });
       return {
         user_id: user.id,
@@ -125,38 +162,66 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         return await db.transaction(async (trx) => {
           const exp = await trx("experiments").where({ id: experimentId }).forUpdate().first("id");
           if (!exp) throw notFound("experiment");
-          if (groupId) {
-            const g = await trx("groups").where({ id: groupId, experiment_id: experimentId }).first("id");
-            if (!g)
-              throw unprocessable("unknown_group", "The arm does not belong to this experiment.", {
-                field: "group_id",
-              });
-          }
-          const { user, created } = await assign(trx, experimentId, loginId, groupId);
-          if (!created)
-            throw conflict(
-              "duplicate_login_id",
-              `Participant "${loginId}" already exists in this experiment.`,
-            );
+          if (groupId) await assertGroupOf(trx, experimentId, groupId);
+          const { user, created } = await assign(trx, experimentId, loginId, { groupId });
+          if (!created) throw duplicateLogin(loginId);
           return presentParticipant(user);
         });
       } catch (err) {
-        if (isUniqueViolation(err))
-          throw conflict("duplicate_login_id", `Participant "${loginId}" already exists in this experiment.`);
+        if (isUniqueViolation(err)) throw duplicateLogin(loginId);
+        throw err;
+      }
+    },
+
+    /**
+     * A simulated participant of a dry run (api.md "Simulated participants"), for the server-side
+     * runner only: on a `draft` or `running` experiment (409 `experiment_not_open` otherwise), in
+     * `groupId` when given (422 `unknown_group` for an arm of another experiment), else assigned by
+     * weight among the experiment's simulated participants alone. `loginId` must start `sim-`:
+     * another is a bug of the caller, so it throws rather than answering 4xx.
+     */
+    async createSimulated(experimentId: string, loginId: string, groupId?: string): Promise<Participant> {
+      if (!loginId.startsWith(SIMULATED_LOGIN_PREFIX))
+        throw new Error(
+          `a simulated participant's login id starts "${SIMULATED_LOGIN_PREFIX}": "${loginId}"`,
+        );
+      try {
+        return await db.transaction(async (trx) => {
+          const exp = await trx("experiments")
+            .where({ id: experimentId })
+            .forUpdate()
+            .first<{ status: string } | undefined>("status");
+          if (!exp) throw notFound("experiment");
+          if (!DRY_RUN_STATUSES.has(exp.status))
+            throw conflict(
+              "experiment_not_open",
+              `A dry run needs a draft or running experiment: this one is ${exp.status}.`,
+            );
+          if (groupId) await assertGroupOf(trx, experimentId, groupId);
+          const { user, created } = await assign(trx, experimentId, loginId, { groupId, simulated: true });
+          if (!created) throw duplicateLogin(loginId);
+          return presentParticipant(user);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicateLogin(loginId);
         throw err;
       }
     },
 
     /**
      * The experiment's participants in join order, with their place in the study flow, sessions,
-     * events, last activity, surveys answered and dismissed, and any exclusion.
+     * events, last activity, surveys answered and dismissed, any exclusion, and whether they are
+     * simulated. Simulated participants are listed (the console marks them) unless `simulated`
+     * asks for one kind only.
      */
-    async list(experimentId: string): Promise<ParticipantSummary[]> {
+    async list(experimentId: string, options: { simulated?: boolean } = {}): Promise<ParticipantSummary[]> {
       const exp = await db("experiments").where({ id: experimentId }).first("id");
       if (!exp) throw notFound("experiment");
-      const rows = (await db("users as u")
+      const query = db("users as u")
         .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
-        .where("u.experiment_id", experimentId)
+        .where("u.experiment_id", experimentId);
+      if (options.simulated !== undefined) query.where("u.simulated", options.simulated);
+      const rows = (await query
         .orderBy("u.created_at")
         .orderBy("u.login_id")
         .select(
@@ -194,6 +259,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         excluded_at: isoOrNull(r.excluded_at),
         excluded_reason: r.excluded_reason,
         join_sig: joinSecret === null ? null : joinSignature(joinSecret, experimentId, r.login_id),
+        simulated: r.simulated === true,
       }));
     },
 

@@ -8,26 +8,49 @@ export interface Arm {
   readonly weight: number;
   readonly algorithm_feed: string;
   readonly algorithm_watch: string;
-  /** Participants assigned to the group and analysed (not excluded by a researcher). */
+  /**
+   * Participants assigned to the group and analysed (not excluded by a researcher); simulated ones
+   * only when the caller includes them.
+   */
   readonly participants: number;
-  /** Participants a researcher excluded from analysis. */
+  /** Participants a researcher excluded from analysis (simulated ones as `participants` says). */
   readonly excluded: number;
-  /** Every participant assigned to the group (what randomisation checks count). */
+  /**
+   * Every real participant assigned to the group: what randomisation checks and the monitor count.
+   * Never simulated ones (api.md "Simulated participants"), whatever the caller includes.
+   */
   readonly assigned: number;
 }
 
-/** The participants of an experiment a researcher excluded from analysis. */
-export async function excludedUsers(db: Db, experimentId: string): Promise<Set<string>> {
-  const rows = (await db("users")
-    .where({ experiment_id: experimentId })
-    .whereNotNull("excluded_at")
-    .select("id")) as { id: string }[];
+/** Whether a read of the results counts simulated participants (api.md `include_simulated`). */
+export interface SimulatedOption {
+  readonly includeSimulated?: boolean;
+}
+
+/**
+ * The participants of an experiment a results read leaves out: those a researcher excluded from
+ * analysis, and simulated ones unless the caller includes them.
+ */
+export async function leftOutUsers(
+  db: Db,
+  experimentId: string,
+  { includeSimulated = false }: SimulatedOption = {},
+): Promise<Set<string>> {
+  const q = db("users").where({ experiment_id: experimentId });
+  if (includeSimulated) q.whereNotNull("excluded_at");
+  else q.where((w) => w.whereNotNull("excluded_at").orWhere("simulated", true));
+  const rows = (await q.select("id")) as { id: string }[];
   return new Set(rows.map((r) => r.id));
 }
 
 /** An experiment's groups in creation order, with their participants; 404 for an unknown experiment. */
-export async function armsOf(db: Db, experimentId: string): Promise<Arm[]> {
+export async function armsOf(
+  db: Db,
+  experimentId: string,
+  { includeSimulated = false }: SimulatedOption = {},
+): Promise<Arm[]> {
   await assertExperiment(db, experimentId);
+  const counted = includeSimulated ? "true" : "not u.simulated";
   const rows = (await db("groups as g")
     .leftJoin("users as u", "u.group_id", "g.id")
     .where("g.experiment_id", experimentId)
@@ -40,18 +63,21 @@ export async function armsOf(db: Db, experimentId: string): Promise<Arm[]> {
       "g.weight",
       "g.algorithm_feed",
       "g.algorithm_watch",
-      db.raw("count(u.id) filter (where u.excluded_at is null) as participants"),
-      db.raw("count(u.id) filter (where u.excluded_at is not null) as excluded"),
+      // `counted` is one of two literals above, never input.
+      db.raw(`count(u.id) filter (where u.excluded_at is null and ${counted}) as participants`),
+      db.raw(`count(u.id) filter (where u.excluded_at is not null and ${counted}) as excluded`),
+      db.raw("count(u.id) filter (where not u.simulated) as assigned"),
     )) as (Omit<Arm, "weight" | "participants" | "excluded" | "assigned"> & {
     weight: number | string;
     participants: number | string;
     excluded: number | string;
+    assigned: number | string;
   })[];
   return rows.map((r) => ({
     ...r,
     weight: Number(r.weight),
     participants: Number(r.participants),
     excluded: Number(r.excluded),
-    assigned: Number(r.participants) + Number(r.excluded),
+    assigned: Number(r.assigned),
   }));
 }

@@ -1,7 +1,7 @@
 import { sessionCompleteness } from "@feedlab/projector";
 import type { ExperimentCompleteness } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { armsOf } from "./arms.ts";
+import { armsOf, type SimulatedOption } from "./arms.ts";
 
 /** The share of numbered events lost: gaps over what the client numbered; null with nothing numbered. */
 const lossRate = (numbered: number, missing: number): number | null =>
@@ -11,24 +11,27 @@ const lossRate = (numbered: number, missing: number): number | null =>
  * Data completeness (api.md: `GET .../completeness`): the gaps in each session's client sequence
  * numbers, summed per participant and group, from the session activity read model. A participant
  * whose loss rate is above the threshold is flagged. Beside it, the client clocks: each participant's
- * offset and the events whose client time is implausible.
+ * offset and the events whose client time is implausible. Simulated participants (dry runs) are left
+ * out unless `includeSimulated`.
  */
 export function createCompletenessService({ db }: ServiceDeps) {
   return {
-    async forExperiment(experimentId: string, threshold = 0.05): Promise<ExperimentCompleteness> {
-      const [groups, sessions, users] = await Promise.all([
+    async forExperiment(
+      experimentId: string,
+      threshold = 0.05,
+      { includeSimulated = false }: SimulatedOption = {},
+    ): Promise<ExperimentCompleteness> {
+      const users = db("users").where({ experiment_id: experimentId });
+      if (!includeSimulated) users.where("simulated", false);
+      const [groups, sessions, participantRows] = await Promise.all([
         armsOf(db, experimentId),
         sessionCompleteness(db, experimentId),
-        db("users")
-          .where({ experiment_id: experimentId })
-          .orderBy("created_at")
-          .orderBy("id")
-          .select("id", "login_id", "group_id") as Promise<
+        users.orderBy("created_at").orderBy("id").select("id", "login_id", "group_id") as Promise<
           { id: string; login_id: string; group_id: string }[]
         >,
       ]);
       const byUser = Map.groupBy(sessions, (s) => s.user_id);
-      const participants = users.map((u) => {
+      const participants = participantRows.map((u) => {
         const list = byUser.get(u.id) ?? [];
         const numbered = list.reduce((s, x) => s + x.numbered, 0);
         const missing = list.reduce((s, x) => s + x.missing, 0);

@@ -4,6 +4,7 @@ import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test
 import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
+import { joinSimulated } from "../participants/simulated.fixture.ts";
 
 describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
   let app: TestApp;
@@ -150,6 +151,64 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
         message: expect.stringContaining("unknown_event_type"),
       }),
     );
+  });
+
+  it("leaves simulated participants out of completeness unless include_simulated=true", async () => {
+    const study = await createStudy(admin, { status: "running", weights: [1] });
+    const real = await joinWithSession(app.client(), study.experiment.id, "real");
+    await sendEvents(real, numbered(1, 4));
+    // The simulated participant lost a batch: a gap that would flag them and the arm.
+    const simulated = await joinSimulated(app, study.experiment.id, "sim-lossy");
+    await sendEvents(simulated, [...numbered(1, 2), ...numbered(5, 6)]);
+    await settled();
+    const completeness = async (query: string) =>
+      (
+        await admin.get<ExperimentCompleteness>(
+          `/api/v1/admin/experiments/${study.experiment.id}/completeness${query}`,
+        )
+      ).body;
+    const realOnly = await completeness("");
+    expect(realOnly.participants.map((p) => p.login_id)).toEqual(["real"]);
+    expect(realOnly.groups[0]).toMatchObject({ participants: 1, events: 4, missing: 0, flagged: 0 });
+    const all = await completeness("?include_simulated=true");
+    expect(all.participants.map((p) => p.login_id)).toEqual(["real", "sim-lossy"]);
+    expect(all.groups[0]).toMatchObject({ participants: 2, events: 8, missing: 2, flagged: 1 });
+  });
+
+  it("keeps simulated participants out of the monitor's participants, activity, survey completion and sample-ratio check", async () => {
+    const study = await createStudy(admin, { status: "running", weights: [1, 1] });
+    const [a, b] = study.groups;
+    // A dry run put 30 simulated participants in A: far from the weights, were they counted.
+    for (let i = 0; i < 30; i++)
+      await app.runtime.services.participants.createSimulated(study.experiment.id, `sim-a-${i}`, a?.id);
+    const survey = await createSurvey(admin, study.experiment.id, { kind: "pre", is_active: true });
+    const simulated = await joinSimulated(app, study.experiment.id, "sim-active");
+    const real = await joinWithSession(app.client(), study.experiment.id, "real-a");
+    await joinWithSession(app.client(), study.experiment.id, "real-b");
+    for (const p of [simulated, real]) {
+      await sendEvents(p, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+      const answered = await p.client.post(`/api/v1/surveys/${survey.id}/responses`, {
+        session_id: p.sessionId,
+        answers: sampleAnswers(),
+      });
+      expect(answered.status).toBe(201);
+    }
+    await settled();
+
+    const r = await admin.get<ExperimentMonitor>(`/api/v1/admin/experiments/${study.experiment.id}/monitor`);
+    expect(r.body.groups.map((g) => [g.group_id, g.participants, g.observed_share])).toEqual([
+      [a?.id, 1, 0.5],
+      [b?.id, 1, 0.5],
+    ]);
+    expect(r.body.sample_ratio).toEqual({ chi_square: 0, p_value: 1, mismatch: false });
+    expect(r.body.groups.reduce((s, g) => s + g.active_now, 0)).toBe(1);
+    const completion = r.body.surveys.find((s) => s.survey_id === survey.id);
+    expect(completion?.groups.reduce((s, g) => s + g.responded, 0)).toBe(1);
+    const timeline = await admin.get<ExperimentTimeline>(
+      `/api/v1/admin/experiments/${study.experiment.id}/timeline`,
+    );
+    const joined = timeline.body.groups.flatMap((g) => g.points).reduce((s, p) => s + p.joined, 0);
+    expect(joined).toBe(2);
   });
 
   it("answers results over time per arm: counts and joins per bucket", async () => {

@@ -28,20 +28,23 @@ export function bucketFor(spanMs: number): TimelineBucket {
   return "day";
 }
 
-/**
- * A running study at a glance: assignment against the weights, who is active, survey completion per
- * arm, and problems as they happen (empty pages, external failures, rejected events); and the
- * results over time per arm. Read from read models and the monitoring records, never from raw events.
- */
-/** Per arm of an experiment, its participants active since `since` (arms without any left out). */
+/** Per arm of an experiment, its real participants active since `since` (arms without any left out). */
 async function activeByGroup(db: Db, experimentId: string, since: Date): Promise<Map<string, number>> {
   const rows = (await db("users")
     .whereIn("id", activeParticipants(db, experimentId, since))
+    .where("simulated", false)
     .groupBy("group_id")
     .select("group_id", db.raw("count(*) as n"))) as { group_id: string; n: number | string }[];
   return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
 }
 
+/**
+ * A running study at a glance: assignment against the weights, who is active, survey completion per
+ * arm, and problems as they happen (empty pages, external failures, rejected events); and the
+ * results over time per arm. Read from read models and the monitoring records, never from raw events.
+ * Its participant counts, the sample-ratio check among them, are of real participants only: a dry
+ * run's simulated ones never count (api.md "Simulated participants").
+ */
 export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }: MonitorDeps) {
   return {
     async monitor(experimentId: string): Promise<ExperimentMonitor> {
@@ -67,6 +70,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
         db("survey_responses as r")
           .join("users as u", "u.id", "r.user_id")
           .where("u.experiment_id", experimentId)
+          .where("u.simulated", false)
           .groupBy("r.survey_id", "u.group_id")
           .select("r.survey_id", "u.group_id", db.raw("count(distinct r.user_id) as n")) as Promise<
           { survey_id: string; group_id: string; n: number | string }[]
@@ -144,13 +148,16 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       };
     },
 
-    /** Per group and time bucket: the evaluation counts and the participants who joined. */
+    /**
+     * Per group and time bucket: the evaluation counts and the participants who joined, real ones
+     * only (the evaluation timeline never counts a simulated participant's events).
+     */
     async timeline(experimentId: string, requested?: TimelineBucket): Promise<ExperimentTimeline> {
       const groups = await armsOf(db, experimentId);
       const [span, joinSpan] = await Promise.all([
         evaluationSpan(db, experimentId),
         db("users")
-          .where({ experiment_id: experimentId })
+          .where({ experiment_id: experimentId, simulated: false })
           .first(db.raw("min(created_at) as first"), db.raw("max(created_at) as last")) as Promise<
           { first: Date | null; last: Date | null } | undefined
         >,
@@ -166,7 +173,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const [points, joins] = await Promise.all([
         evaluationTimeline(db, experimentId, bucket),
         db("users")
-          .where({ experiment_id: experimentId })
+          .where({ experiment_id: experimentId, simulated: false })
           .groupByRaw(`group_id, ${joinedAt}`)
           .select("group_id", db.raw(`${joinedAt} as at`), db.raw("count(*) as n")) as Promise<
           { group_id: string; at: number | string; n: number | string }[]

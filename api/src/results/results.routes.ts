@@ -6,6 +6,7 @@ import {
   ExperimentStats,
   ExperimentTimeline,
   IdParams,
+  StatsQuery,
   TimelineQuery,
 } from "@feedlab/schemas";
 import { route } from "../http/route.ts";
@@ -32,15 +33,18 @@ export function resultsRoutes({
       tag: "results",
       summary: "Results per arm: counts and rates with 95% intervals, per group and per recommender",
       description:
-        "Counts IMPRESSION, FEED_CLICK, VIDEO_PLAY, VIDEO_ENDED (completions) and LIKE from the evaluation read model, live within the projector's lag. ctr = feed_clicks / impressions, completion_rate = completions / plays, like_rate = likes / plays, each {value, low, high}: the ratio of sums and a 95% interval that treats each participant as a cluster (delta method, cluster-robust variance); null parts when the denominator is 0, and a null interval with one participant. Per recommender, impressions count for the list they were in (related: the watch page); feed clicks count for the feed's recommender; plays, completions and likes count for the watch page's recommender, so a feed recommender's item has 0 plays and its feed_clicks are the clicks that opened the videos played on the watch page.",
+        "Counts IMPRESSION, FEED_CLICK, VIDEO_PLAY, VIDEO_ENDED (completions) and LIKE from the evaluation read model, live within the projector's lag. ctr = feed_clicks / impressions, completion_rate = completions / plays, like_rate = likes / plays, each {value, low, high}: the ratio of sums and a 95% interval that treats each participant as a cluster (delta method, cluster-robust variance); null parts when the denominator is 0, and a null interval with one participant. Per recommender, impressions count for the list they were in (related: the watch page); feed clicks count for the feed's recommender; plays, completions and likes count for the watch page's recommender, so a feed recommender's item has 0 plays and its feed_clicks are the clicks that opened the videos played on the watch page. Simulated participants (dry runs) are left out of every count, rate and participant figure unless include_simulated=true.",
       access: "admin",
       params: IdParams,
+      query: StatsQuery,
       responses: {
         200: { description: "The experiment's results", schema: ExperimentStats },
         404: unknownExperiment,
       },
-      handler: async (ctx, { params }) => {
-        ctx.body = await stats.forExperiment(params.id);
+      handler: async (ctx, { params, query }) => {
+        ctx.body = await stats.forExperiment(params.id, {
+          includeSimulated: query.include_simulated === true,
+        });
       },
     }),
     route({
@@ -49,7 +53,7 @@ export function resultsRoutes({
       tag: "results",
       summary: "Data completeness: gaps in the client's sequence numbers per group and participant",
       description:
-        "The browser runtime numbers each session's events from 1 (`seq`). A session's missing events are its highest seq less the numbered events the log holds; participants and groups sum their sessions. loss_rate = missing / (numbered events + missing), null when nothing was numbered. Events without seq (sent by other clients) count in `events` only. A batch lost at the very end of a session leaves no gap and cannot be counted. Participants above `threshold` (default 0.05) are flagged.",
+        "The browser runtime numbers each session's events from 1 (`seq`). A session's missing events are its highest seq less the numbered events the log holds; participants and groups sum their sessions. loss_rate = missing / (numbered events + missing), null when nothing was numbered. Events without seq (sent by other clients) count in `events` only. A batch lost at the very end of a session leaves no gap and cannot be counted. Participants above `threshold` (default 0.05) are flagged. Simulated participants (dry runs) are left out unless include_simulated=true.",
       access: "admin",
       params: IdParams,
       query: CompletenessQuery,
@@ -58,7 +62,9 @@ export function resultsRoutes({
         404: unknownExperiment,
       },
       handler: async (ctx, { params, query }) => {
-        ctx.body = await completeness.forExperiment(params.id, query.threshold ?? 0.05);
+        ctx.body = await completeness.forExperiment(params.id, query.threshold ?? 0.05, {
+          includeSimulated: query.include_simulated === true,
+        });
       },
     }),
     route({
@@ -67,7 +73,7 @@ export function resultsRoutes({
       tag: "results",
       summary: "A running study at a glance: assignment, activity, survey completion, problems",
       description:
-        "Per group: participants assigned, the share the weights ask for and the observed share, participants active in the last 5 minutes, empty pages served and external recommender failures in the last 24 hours. sample_ratio: Pearson's chi-square test of assignment against the weights; mismatch when p < 0.001. Per survey and group: participants with a response. problems: the last 24 hours' empty pages, recommender failures and rejected events per minute, newest first (at most 200).",
+        "Per group: participants assigned, the share the weights ask for and the observed share, participants active in the last 5 minutes, empty pages served and external recommender failures in the last 24 hours. sample_ratio: Pearson's chi-square test of assignment against the weights; mismatch when p < 0.001. Simulated participants (dry runs) never count here: not in the participants, shares, activity, survey completion or the sample-ratio test. Per survey and group: participants with a response. problems: the last 24 hours' empty pages, recommender failures and rejected events per minute, newest first (at most 200).",
       access: "admin",
       params: IdParams,
       responses: {
@@ -84,7 +90,7 @@ export function resultsRoutes({
       tag: "results",
       summary: "Results over time: per group and time bucket, evaluation counts and participants joined",
       description:
-        "Counts per bucket (UTC), not cumulative; buckets without anything are left out. Events count in the minute they were received. Default bucket: the finest of minute, hour and day that keeps the study under 500 buckets.",
+        "Counts per bucket (UTC), not cumulative; buckets without anything are left out. Events count in the minute they were received. Default bucket: the finest of minute, hour and day that keeps the study under 500 buckets. Simulated participants (dry runs) and their events are left out.",
       access: "admin",
       params: IdParams,
       query: TimelineQuery,

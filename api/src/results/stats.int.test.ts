@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
+import { joinSimulated } from "../participants/simulated.fixture.ts";
 
 describe.each(BACKENDS)("results per arm (%s)", (backend) => {
   let app: TestApp;
@@ -138,6 +139,41 @@ describe.each(BACKENDS)("results per arm (%s)", (backend) => {
     const after = await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${study.experiment.id}/stats`);
     expect({ ...after.body, generated_at: null }).toEqual({ ...before.body, generated_at: null });
     expect(after.body.groups[0]?.impressions).toBe(44);
+  });
+
+  it("leaves simulated participants out of every count, rate and participant figure unless include_simulated=true", async () => {
+    const own = await createStudy(admin, { videoCount: 1, status: "running", weights: [1] });
+    const real = await joinWithSession(app.client(), own.experiment.id, "real");
+    const simulated = await joinSimulated(app, own.experiment.id, "sim-1");
+    for (const [p, clicks] of [
+      [real, 1],
+      [simulated, 5],
+    ] as const) {
+      const r = await sendEvents(p, [
+        ...times(10, () => wireEvent("IMPRESSION", { payload: { context: "feed" } })),
+        ...times(clicks, () => wireEvent("FEED_CLICK")),
+      ]);
+      expect(r.body.rejected).toEqual([]);
+    }
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
+    const stats = async (query: string) =>
+      (await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${own.experiment.id}/stats${query}`)).body;
+
+    for (const query of ["", "?include_simulated=false"]) {
+      const body = await stats(query);
+      expect(body.groups[0], query).toMatchObject({ participants: 1, impressions: 10, feed_clicks: 1 });
+      expect(body.groups[0]?.ctr.value, query).toBeCloseTo(0.1, 10);
+      expect(
+        body.recommenders.find((x) => x.surface === "feed"),
+        query,
+      ).toMatchObject({ feed_clicks: 1 });
+    }
+    const all = await stats("?include_simulated=true");
+    expect(all.groups[0]).toMatchObject({ participants: 2, impressions: 20, feed_clicks: 6 });
+    expect(all.recommenders.find((x) => x.surface === "feed")).toMatchObject({ feed_clicks: 6 });
+    expect(
+      (await admin.get(`/api/v1/admin/experiments/${own.experiment.id}/stats?include_simulated=2`)).status,
+    ).toBe(422);
   });
 
   it("answers 404 for an unknown experiment", async () => {

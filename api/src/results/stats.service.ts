@@ -1,7 +1,7 @@
 import { type EvaluationRow, evaluationCounts } from "@feedlab/projector";
 import type { ExperimentStats, GroupStats, RecommenderStats } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { armsOf, excludedUsers } from "./arms.ts";
+import { armsOf, leftOutUsers, type SimulatedOption } from "./arms.ts";
 import { type Cluster, clusteredRatio } from "./ratio.ts";
 
 type Counts = Omit<GroupStats, "group_id" | "name" | "participants" | "excluded_participants">;
@@ -36,17 +36,18 @@ function summarize(rows: readonly EvaluationRow[]): Counts {
  * Results per arm (api.md: `GET .../stats`), from the evaluation read model the projector keeps:
  * counts per group and per recommender and surface, and rates with 95% intervals that treat each
  * participant as a cluster (see ratio.ts). Participants a researcher excluded from analysis are left
- * out of every count and rate, and counted per arm. Never a scan of raw events.
+ * out of every count and rate, and counted per arm; simulated participants (dry runs) are left out
+ * altogether unless `includeSimulated`. Never a scan of raw events.
  */
 export function createStatsService({ db, now }: ServiceDeps) {
   return {
-    async forExperiment(experimentId: string): Promise<ExperimentStats> {
-      const [groups, all, excluded] = await Promise.all([
-        armsOf(db, experimentId),
+    async forExperiment(experimentId: string, options: SimulatedOption = {}): Promise<ExperimentStats> {
+      const [groups, all, leftOut] = await Promise.all([
+        armsOf(db, experimentId, options),
         evaluationCounts(db, experimentId),
-        excludedUsers(db, experimentId),
+        leftOutUsers(db, experimentId, options),
       ]);
-      const rows = excluded.size === 0 ? all : all.filter((r) => !excluded.has(r.user_id));
+      const rows = leftOut.size === 0 ? all : all.filter((r) => !leftOut.has(r.user_id));
       const recommenders = Map.groupBy(rows, (r) => `${r.surface}\u0000${r.recommender}`);
       return {
         experiment_id: experimentId,

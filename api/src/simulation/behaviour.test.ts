@@ -172,4 +172,20 @@ describe("participant model", () => {
       createParticipantModel({ seed: 1, pool: POOL, options: { declineShare: 2, maxSessions: 0 } }),
     ).toThrow(/declineShare.*maxSessions/);
   });
+  it("opens the best match among the cards looked at when a last look must open one and chose none", () => {
+    const feed = cards(POOL);
+    for (let seed = 0; seed < 50; seed++) {
+      const free = createParticipantModel({ seed, pool: POOL }).chooseFromFeed(feed);
+      const forced = createParticipantModel({ seed, pool: POOL });
+      const choice = forced.chooseFromFeed(feed, true);
+      expect(choice.click).not.toBeNull();
+      if (free.click !== null) {
+        expect(choice.click).toEqual(free.click);
+        continue;
+      }
+      const looked = feed.slice(0, choice.looked);
+      const best = Math.max(...looked.map((c) => forced.affinity(c.video)));
+      expect(forced.affinity((choice.click as (typeof feed)[number]).video)).toBe(best);
+    }
+  });
 });

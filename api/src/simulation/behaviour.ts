@@ -41,8 +41,12 @@ export interface ParticipantModel {
   consents(): boolean;
   /** How well a video matches the taste, in [0, 1]. */
   affinity(video: Pick<Video, "category" | "tags">): number;
-  /** Goes down a feed page: how far they scroll, what they hover, which card (if any) they open. */
-  chooseFromFeed(cards: readonly Card[]): ListChoice;
+  /**
+   * Goes down a feed page: how far they scroll, what they hover, which card (if any) they open. With
+   * `mustOpen` (a dry run's last look at the feed in a session), a look that opens nothing opens the
+   * best match among the cards looked at, so every session reaches the watch page.
+   */
+  chooseFromFeed(cards: readonly Card[], mustOpen?: boolean): ListChoice;
   /** How one video is watched: share, pauses, seeks, whether to the end, like or dislike. */
   watch(video: Pick<Video, "id" | "category" | "tags" | "duration_seconds">): WatchPlan;
   /** After a video: open a related video (chosen as on the feed) or go back to the feed. */
@@ -72,7 +76,15 @@ export function createParticipantModel(spec: ParticipantSpec): ParticipantModel 
     taste,
     consents: () => consented,
     affinity: (video) => affinity(taste, video, options),
-    chooseFromFeed: (cards) => chooseFromList(feed, taste, cards, options),
+    chooseFromFeed: (cards, mustOpen = false) => {
+      const choice = chooseFromList(feed, taste, cards, options);
+      if (!mustOpen || choice.click !== null || cards.length === 0) return choice;
+      const looked = [...cards].sort((a, b) => a.position - b.position).slice(0, Math.max(1, choice.looked));
+      const best = looked.reduce((a, b) =>
+        affinity(taste, b.video, options) > affinity(taste, a.video, options) ? b : a,
+      );
+      return { ...choice, click: best };
+    },
     watch: (video) => planWatch(watching, taste, video, options),
     nextStep: (cards) => {
       if (cards.length === 0 || !related.bernoulli(options.relatedRate))

@@ -10,6 +10,8 @@ import {
 } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey, joinParticipant, newSession, sampleAnswers } from "../../../test/harness/surveys.ts";
+import { PARTICIPANT_COOKIE } from "../auth/cookies.ts";
+import { joinSimulated } from "../participants/simulated.fixture.ts";
 
 /** api.md, Study flow: consent, completion, the study states and the survey order around them. */
 describe.each(BACKENDS)("study flow (%s)", (backend) => {
@@ -193,6 +195,42 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     const closed = await p.client.get(`/feed?session_id=${p.sessionId}`);
     expect([closed.status, codeOf(closed)]).toEqual([403, "experiment_not_open"]);
     expect(await pending(p.client, p.sessionId)).toMatchObject({ survey: { id: post.id } });
+  });
+
+  it("lets a draft's simulated participants onto the feed and watch pages and no one else, and keeps a pause closed to them", async () => {
+    const { experiment, videos } = await createStudy(admin, { status: "draft", videoCount: 2 });
+    const video = videos[0]?.id;
+    const pages = (sessionId: string) => [
+      `/feed?session_id=${sessionId}`,
+      `/api/v1/videos/${video}`,
+      `/feed/${video}/related?session_id=${sessionId}`,
+    ];
+    const simulated = await joinSimulated(app, experiment.id, "sim-draft");
+    for (const path of pages(simulated.sessionId))
+      expect([path, (await simulated.client.get(path)).status]).toEqual([path, 200]);
+    // A real participant an admin registered on the draft (joining it is refused) stays outside.
+    const added = await admin.post<{ user_id: string }>(
+      `/api/v1/admin/experiments/${experiment.id}/participants`,
+      {
+        login_id: "sim-but-real",
+      },
+    );
+    const real = app.client();
+    real.cookies.set(
+      PARTICIPANT_COOKIE,
+      (await app.runtime.services.auth.issueParticipantSession(added.body.user_id)).token,
+    );
+    const session = await newSession(real);
+    for (const path of pages(session)) {
+      const r = await real.get(path);
+      expect([path, r.status, codeOf(r)]).toEqual([path, 403, "experiment_not_open"]);
+    }
+    expect((await me(simulated.client)).simulated).toBe(true);
+    expect((await me(real)).simulated).toBe(false);
+    await patch(experiment.id, { status: "paused" });
+    expect(codeOf(await simulated.client.get(`/feed?session_id=${simulated.sessionId}`))).toBe(
+      "experiment_paused",
+    );
   });
 
   it("refuses to start a study whose completion waits for a post survey it does not have", async () => {

@@ -33,7 +33,21 @@ interface StudyRow {
   consent_version: string | null;
   consent_declined_at: Date | null;
   finished_at: Date | null;
+  simulated: boolean;
 }
+
+/** What the gate reads of a participant (cached briefly). */
+interface GateState {
+  readonly status: ExperimentStatus;
+  readonly consentPending: boolean;
+  readonly simulated: boolean;
+}
+
+/**
+ * Whether the experiment's state lets the participant onto the feed and watch pages: a running study
+ * lets everyone, a draft only simulated participants (a dry run; api.md "Simulated participants").
+ */
+const pagesOpen = (g: GateState) => g.status === "running" || (g.status === "draft" && g.simulated);
 
 /** What a participant request needs to be let through: the pages (feed, watch) or the surveys. */
 export type StudyArea = "pages" | "surveys";
@@ -58,7 +72,7 @@ export function createStudyService(
   { db, now }: ServiceDeps,
   { gateCacheMs = GATE_TTL_MS }: { gateCacheMs?: number } = {},
 ) {
-  const gateCache = new TtlCache<{ status: ExperimentStatus; consentPending: boolean }>({
+  const gateCache = new TtlCache<GateState>({
     ttlMs: gateCacheMs,
     max: 50_000,
   });
@@ -86,6 +100,7 @@ export function createStudyService(
         "u.consent_version",
         "u.consent_declined_at",
         "u.finished_at",
+        "u.simulated",
       );
     if (!r) throw notFound("participant");
     return r;
@@ -188,6 +203,7 @@ export function createStudyService(
             }
           : null,
         progress: p ?? { sessions: 0, feed_minutes: 0 },
+        simulated: r.simulated === true,
       };
     },
 
@@ -233,19 +249,20 @@ export function createStudyService(
     /**
      * The gate of the participant endpoints (api.md, Study flow): without consent -> 403
      * `consent_required`; a paused study -> 403 `experiment_paused`; the feed and watch pages of a
-     * study that is not running -> 403 `experiment_not_open` (a completed study keeps its surveys for
-     * the post survey). Cached briefly per participant. Returns the participant, let through.
+     * study that is not running -> 403 `experiment_not_open`, except a draft's to its simulated
+     * participants (a completed study keeps its surveys for the post survey). Cached briefly per
+     * participant. Returns the participant, let through.
      */
     async admit(p: ParticipantPrincipal, area: StudyArea): Promise<ParticipantPrincipal> {
       const known = (await gateCache.fetch(p.userId, async () => {
         const r = await row(p.userId);
-        return { status: r.experiment_status, consentPending: consentPending(r) };
-      })) as { status: ExperimentStatus; consentPending: boolean };
+        return { status: r.experiment_status, consentPending: consentPending(r), simulated: r.simulated };
+      })) as GateState;
       if (known.consentPending)
         throw forbidden("consent_required", "Please read and agree to the consent form first.");
       if (known.status === "paused")
         throw forbidden("experiment_paused", "This study is paused. Please come back later.");
-      if (area === "pages" && known.status !== "running")
+      if (area === "pages" && !pagesOpen(known))
         throw forbidden("experiment_not_open", "This study is not open right now.");
       return p;
     },

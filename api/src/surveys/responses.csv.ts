@@ -115,7 +115,13 @@ interface PageRow {
  * statistics, and the planner then prefers sorting every remaining response for each page (quadratic
  * over an export) to walking the index (linear).
  */
-async function readPage(db: Db, surveyId: string, after: { at: string; id: string } | null, size: number) {
+async function readPage(
+  db: Db,
+  surveyId: string,
+  after: { at: string; id: string } | null,
+  size: number,
+  includeSimulated: boolean,
+) {
   return db.transaction(async (trx) => {
     await trx.raw("set local enable_sort = off");
     const q = trx("survey_responses as r")
@@ -133,44 +139,52 @@ async function readPage(db: Db, surveyId: string, after: { at: string; id: strin
       .orderBy("r.id")
       .limit(size);
     if (after) q.whereRaw("(r.created_at, r.id) > (?::timestamptz, ?::uuid)", [after.at, after.id]);
+    if (!includeSimulated) q.whereRaw("u.simulated is not true");
     return (await q) as PageRow[];
   });
+}
+
+/** How a survey CSV is written. */
+interface ExportOptions {
+  readonly pageSize?: number;
+  /** Spreadsheet-safe text (api.md `spreadsheet_safe`). */
+  readonly safe?: boolean;
+  /** Simulated participants' responses (dry runs) are left out unless this is true (api.md). */
+  readonly includeSimulated?: boolean;
 }
 
 /**
  * Streams a survey's responses as RFC 4180 CSV (CRLF records, a header row). Responses are read in
  * keyset pages ordered by (created_at, id), one short query per page, so memory stays flat on
  * PostgreSQL and on PGlite alike and other requests interleave with a long export (knex's `.stream()`
- * is not used: the PGlite adapter would buffer everything).
+ * is not used: the PGlite adapter would buffer everything). Simulated participants' responses are
+ * left out unless `includeSimulated`.
  *
  * Memory: pages are small (EXPORT_PAGE_SIZE) and records leave in chunks of about CHUNK_CHARS, the
  * next one made only when the socket has taken the last (a pull stream). What the export allocates
  * therefore dies young, in V8's scavenger, instead of being promoted to the old generation, where
  * with default heap settings it piled up to hundreds of MB before a full collection.
  */
-export function exportResponsesCsv(
-  db: Db,
-  surveyId: string,
-  options: { pageSize?: number; safe?: boolean } = {},
-): Readable {
+export function exportResponsesCsv(db: Db, surveyId: string, options: ExportOptions = {}): Readable {
   const safe = options.safe === true;
   return streamResponses(
     db,
     surveyId,
     csvRow(RESPONSE_CSV_COLUMNS),
     (r) => responseCsvRecords(r, safe),
-    options.pageSize,
+    options,
   );
 }
 
 /**
  * The wide CSV (api.md: `responses/wide.csv`): one record per response with the participant's arm,
- * then one column per question of the survey, named by its id.
+ * then one column per question of the survey, named by its id; simulated participants' responses as
+ * `exportResponsesCsv` says.
  */
 export function exportWideCsv(
   db: Db,
   survey: { id: string; questionIds: readonly string[] },
-  options: { pageSize?: number; safe?: boolean } = {},
+  options: ExportOptions = {},
 ): Readable {
   const safe = options.safe === true;
   return streamResponses(
@@ -178,7 +192,7 @@ export function exportWideCsv(
     survey.id,
     csvRow([...WIDE_CSV_COLUMNS, ...survey.questionIds], safe),
     (r) => wideCsvRecord(r, survey.questionIds, safe),
-    options.pageSize,
+    options,
   );
 }
 
@@ -187,13 +201,13 @@ function streamResponses(
   surveyId: string,
   header: string,
   render: (r: PageRow) => string,
-  pageSize = EXPORT_PAGE_SIZE,
+  { pageSize = EXPORT_PAGE_SIZE, includeSimulated = false }: ExportOptions,
 ): Readable {
   async function* chunks(): AsyncGenerator<string> {
     yield header;
     let cursor: { at: string; id: string } | null = null;
     for (;;) {
-      const rows: (PageRow | undefined)[] = await readPage(db, surveyId, cursor, pageSize);
+      const rows: (PageRow | undefined)[] = await readPage(db, surveyId, cursor, pageSize, includeSimulated);
       if (rows.length === 0) return;
       const last = rows[rows.length - 1];
       let chunk = "";
@@ -230,14 +244,20 @@ const DISMISSAL_CSV_COLUMNS = [
 ] as const;
 
 /**
- * The times participants closed a survey without answering, oldest first. Small (at most one per
- * participant, session and survey), so built whole.
+ * The times participants closed a survey without answering, oldest first, simulated participants'
+ * only when included. Small (at most one per participant, session and survey), so built whole.
  */
-export async function dismissalsCsv(db: Db, surveyId: string, safe: boolean): Promise<string> {
-  const rows = (await db("survey_dismissals as d")
+export async function dismissalsCsv(
+  db: Db,
+  surveyId: string,
+  { safe = false, includeSimulated = false }: ExportOptions = {},
+): Promise<string> {
+  const query = db("survey_dismissals as d")
     .join("users as u", "u.id", "d.user_id")
     .join("groups as g", "g.id", "u.group_id")
-    .where("d.survey_id", surveyId)
+    .where("d.survey_id", surveyId);
+  if (!includeSimulated) query.where("u.simulated", false);
+  const rows = (await query
     .orderBy("d.dismissed_at")
     .orderBy("d.id")
     .select(

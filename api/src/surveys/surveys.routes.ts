@@ -3,6 +3,7 @@ import {
   AdminSurvey,
   ErrorBody,
   IdParams,
+  IncludeSimulated,
   PendingQuery,
   PendingSurvey,
   ResponseCreate,
@@ -45,7 +46,10 @@ const CsvQuery = Type.Object({
         "Prefix text a spreadsheet would run as a formula with an apostrophe (never a number such as -3); off by default: the file is exact",
     }),
   ),
+  include_simulated: Type.Optional(IncludeSimulated),
 });
+/** What every survey CSV's description ends with. */
+const LEAVES_OUT_SIMULATED = " Simulated participants (dry runs) are left out unless include_simulated=true.";
 const SHAPE_RULES =
   "Shape rules (422 `invalid_survey`, `details` naming the question: `field`, `question_id`, `rule`): single and multi need at least one option; multi needs whole-number `minSelect` and `maxSelect` (0 = no upper bound, min <= max, min <= options); text takes no options. Question ids are unique in a survey, option ids in a question. At most 200 questions and 100 options per question.";
 
@@ -57,7 +61,10 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
     summary: string;
     description: string;
     file: string;
-    body: (survey: SurveyRow, safe: boolean) => Readable | Promise<string>;
+    body: (
+      survey: SurveyRow,
+      options: { safe: boolean; includeSimulated: boolean },
+    ) => Readable | Promise<string>;
   }) {
     return route({
       method: "get",
@@ -65,7 +72,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       audit: spec.audit,
       tag: "surveys",
       summary: spec.summary,
-      description: spec.description,
+      description: spec.description + LEAVES_OUT_SIMULATED,
       access: "admin",
       params: IdParams,
       query: CsvQuery,
@@ -78,7 +85,10 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
         ctx.type = "text/csv; charset=utf-8";
         ctx.set("Content-Disposition", `attachment; filename="survey-${survey.id}-${spec.file}.csv"`);
         ctx.set("Cache-Control", "no-store");
-        ctx.body = await spec.body(survey, query.spreadsheet_safe === true);
+        ctx.body = await spec.body(survey, {
+          safe: query.spreadsheet_safe === true,
+          includeSimulated: query.include_simulated === true,
+        });
       },
     });
   }
@@ -202,7 +212,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       description:
         "RFC 4180 (CRLF records, fields quoted when they hold a comma, quote, CR or LF). Columns: response_id, user_login_id, about_session_id (empty for pre and post), created_at (ISO 8601), question_id, question_text (the response's snapshot), selections (JSON list of {id, text, value}), text_input (empty for single and multi). One record per response and answered question, responses in submission order. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula (=, +, -, @, tab, CR); without it the file is exactly the spec's.",
       file: "responses",
-      body: (survey, safe) => exportResponsesCsv(db, survey.id, { safe }),
+      body: (survey, options) => exportResponsesCsv(db, survey.id, options),
     }),
     surveyCsvRoute({
       path: "/api/v1/admin/surveys/{id}/responses/wide.csv",
@@ -211,11 +221,11 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       description:
         "Columns: response_id, user_id, user_login_id, group_id, group_name, about_session_id, created_at, then one column per question of the survey, named by its id: single, the chosen option's value; multi, the values joined by `|`; text, the text; empty when unanswered. Responses in submission order. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
       file: "responses-wide",
-      body: (survey, safe) =>
+      body: (survey, options) =>
         exportWideCsv(
           db,
           { id: survey.id, questionIds: json<{ id: string }[]>(survey.questions, []).map((q) => q.id) },
-          { safe },
+          options,
         ),
     }),
     surveyCsvRoute({
@@ -225,7 +235,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       description:
         "Columns: user_id, user_login_id, group_id, group_name, session_id, about_session_id, dismissed_at; in time order. With the responses, tells a dismissed survey from one never shown. spreadsheet_safe=true as for the other CSVs.",
       file: "dismissals",
-      body: (survey, safe) => dismissalsCsv(db, survey.id, safe),
+      body: (survey, options) => dismissalsCsv(db, survey.id, options),
     }),
     route({
       method: "get",

@@ -78,9 +78,23 @@ export function useReadModelDb(backend: Backend): () => Knex {
   };
 }
 
-/** An event of Alice or Bob (each in a session of their own) arriving at 12:`mm:ss`, sent 100 ms earlier. */
+/** A simulated participant (a dry run, issue 36) of the same experiment and group as Alice and Bob. */
+export const SIM = "00000000-0000-4000-8000-0000000005a1";
+
+/** Each participant's login and session. */
+const PEOPLE = {
+  [ALICE]: { login_id: "alice", session_id: "00000000-0000-4000-8000-00000005e551" },
+  [BOB]: { login_id: "bob", session_id: "00000000-0000-4000-8000-00000005e552" },
+  [SIM]: { login_id: "sim", session_id: "00000000-0000-4000-8000-00000005e553" },
+} as const;
+
+/**
+ * An event of Alice, Bob or the simulated participant (each in a session of their own) arriving at
+ * 12:`mm:ss`, sent 100 ms earlier; the simulated participant's carry `simulated: true`, as intake
+ * stamps them.
+ */
 function at(
-  user: typeof ALICE | typeof BOB,
+  user: keyof typeof PEOPLE,
   mmss: string,
   type: EventType,
   fields: Partial<LoggedEvent> = {},
@@ -88,11 +102,10 @@ function at(
   const arrival = Date.parse(`2026-11-24T12:${mmss}.000Z`);
   return logged(type, {
     user_id: user,
-    login_id: user === ALICE ? "alice" : "bob",
-    session_id:
-      user === ALICE ? "00000000-0000-4000-8000-00000005e551" : "00000000-0000-4000-8000-00000005e552",
+    ...PEOPLE[user],
     timestamp: new Date(arrival - 100).toISOString(),
     received_at: new Date(arrival).toISOString(),
+    ...(user === SIM ? { simulated: true } : {}),
     ...fields,
   });
 }
@@ -129,6 +142,30 @@ export const STORY: readonly LoggedEvent[] = [
   at(ALICE, "03:20", "LIKE", { video_id: "v-c", seq: 11 }),
   at(ALICE, "03:30", "SESSION_END", { seq: 12 }),
 ];
+
+/**
+ * The story with a simulated participant's events among Alice's and Bob's, in arrival order. They
+ * do what counts everywhere: play, watch, finish and like `v-a` (after Bob's play of it) and `v-B`
+ * (after Alice's, the latest), pair them with each other and with `v-e`, theirs alone, and make the
+ * minute 12:05 alone. What real participants are shown, and training, must be as the story alone
+ * builds them (api.md, "Simulated participants").
+ */
+export const STORY_WITH_SIMULATED: readonly LoggedEvent[] = [
+  ...STORY,
+  at(SIM, "00:20", "SESSION_START", { seq: 1 }),
+  at(SIM, "00:21", "IMPRESSION", { video_id: "v-a", position_in_feed: 0, payload: { context: "feed" } }),
+  at(SIM, "00:22", "FEED_CLICK", { video_id: "v-a", position_in_feed: 0, seq: 2 }),
+  at(SIM, "00:23", "VIDEO_PLAY", { video_id: "v-a", seq: 3 }),
+  at(SIM, "00:24", "VIDEO_WATCHED_1S", { video_id: "v-a", watch_ratio: 0.1, seq: 4 }),
+  at(SIM, "00:30", "VIDEO_ENDED", { video_id: "v-a", watch_ratio: 0.9, seq: 5 }),
+  at(SIM, "00:31", "LIKE", { video_id: "v-a", seq: 6 }),
+  at(SIM, "03:40", "VIDEO_PLAY", { video_id: "v-B", seq: 7 }),
+  at(SIM, "03:41", "VIDEO_WATCHED_1S", { video_id: "v-B", watch_ratio: 0.2, seq: 8 }),
+  at(SIM, "05:00", "VIDEO_PLAY", { video_id: "v-e", seq: 9 }),
+  at(SIM, "05:01", "VIDEO_WATCHED_1S", { video_id: "v-e", watch_ratio: 0.2, seq: 10 }),
+  at(SIM, "05:30", "LIKE", { video_id: "v-e", seq: 11 }),
+  at(SIM, "05:40", "SESSION_END", { seq: 12 }),
+].sort((a, b) => Date.parse(a.received_at) - Date.parse(b.received_at));
 
 /** A table's rows, each as JSON-ready values (times as ISO text, big integers as text), in a fixed order. */
 type TableRows = Record<string, unknown>[];

@@ -9,6 +9,24 @@ const LoginId = Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S
 
 const RecruitingValue = Type.String({ maxLength: 255 });
 
+/**
+ * A participant of a dry run (issue 36, api.md "Simulated participants"): only the server-side runner
+ * makes one, and this flag, never the login id, is what marks them.
+ */
+const Simulated = Type.Boolean({
+  description:
+    "A simulated participant of a dry run (made by the server-side runner; its login id starts `sim-`, but the flag, never the login id, is what marks it)",
+});
+
+/**
+ * `include_simulated` of the results and exports (api.md "Simulated participants"): they leave
+ * simulated participants out unless it is true.
+ */
+export const IncludeSimulated = Type.Boolean({
+  default: false,
+  description: "true includes simulated participants (dry runs), which are left out by default",
+});
+
 export const JoinBody = Type.Object(
   {
     experiment_id: Uuid,
@@ -114,6 +132,7 @@ export const Me = Type.Object({
     },
     { description: "What counts toward completion so far" },
   ),
+  simulated: Simulated,
 });
 export type Me = Static<typeof Me>;
 
@@ -152,6 +171,7 @@ export const ParticipantSummary = Type.Composite([
     join_sig: Type.Union([Type.String(), Type.Null()], {
       description: "With FEEDLAB_JOIN_SECRET set, the `sig` of this participant's join link; else null",
     }),
+    simulated: Simulated,
   }),
 ]);
 export type ParticipantSummary = Static<typeof ParticipantSummary>;

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
+import { IncludeSimulated } from "./participants.ts";
 
 /** A rate with its 95% interval; null parts when its denominator is 0 (or, for the interval, one participant). */
 export const Rate = Type.Object({
@@ -103,7 +104,11 @@ export const CompletenessQuery = Type.Object({
       description: "Loss rate above which a participant is flagged",
     }),
   ),
+  include_simulated: Type.Optional(IncludeSimulated),
 });
+
+/** `GET /api/v1/admin/experiments/{id}/stats`'s query. */
+export const StatsQuery = Type.Object({ include_simulated: Type.Optional(IncludeSimulated) });
 
 const bucketCounts = {
   impressions: Type.Integer(),

@@ -126,7 +126,9 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
   const runtime = platformRuntime(me, sessionId);
   if (me.status === "finished") return { kind: "finished", completion: me.completion, runtime };
   if (me.experiment_status === "paused") return { kind: "paused" };
-  if (me.experiment_status !== "running") return { kind: "ended", sessionId };
+  // A draft admits its simulated participants (a dry run) and no one else (api.md).
+  const open = me.experiment_status === "running" || (me.experiment_status === "draft" && me.simulated);
+  if (!open) return { kind: "ended", sessionId };
   return runtime;
 }
 

@@ -1,7 +1,14 @@
 import { rowsOf } from "@feedlab/sql";
 import { describe, expect, it } from "vitest";
 import { ALICE, BOB } from "../../logged-event.fixture.ts";
-import { BACKENDS, eraseAndReplay, summary, useReadModelDb } from "../read-model.fixture.ts";
+import {
+  BACKENDS,
+  eraseAndReplay,
+  SIM,
+  STORY_WITH_SIMULATED,
+  summary,
+  useReadModelDb,
+} from "../read-model.fixture.ts";
 import { coViewsProjection } from "./co-views.projection.ts";
 
 describe.each(BACKENDS)("erasing a participant from co-views (%s)", (backend) => {
@@ -40,4 +47,26 @@ describe.each(BACKENDS)("erasing a participant from co-views (%s)", (backend) =>
       expect(erased).toEqual(replayed);
     },
   );
+
+  it("takes nothing off for a simulated participant, whose watches made no pairs", async () => {
+    // Given the story with a simulated participant's watches among it, when they are erased:
+    const { before, erased, replayed } = await eraseAndReplay(
+      db(),
+      coViewsProjection,
+      SIM,
+      STORY_WITH_SIMULATED,
+    );
+    expect(erased).toEqual(replayed);
+    expect(before).toEqual(replayed);
+  });
+
+  it("takes a real participant's pairs off as a replay without them does, among a simulated participant's watches", async () => {
+    const { erased, replayed } = await eraseAndReplay(db(), coViewsProjection, ALICE, STORY_WITH_SIMULATED);
+    expect(erased).toEqual(replayed);
+    expect(summary(erased.co_views, ["video_a", "video_b", "count"])).toEqual([
+      "v-B v-a 1",
+      "v-B v-d 1",
+      "v-a v-d 1",
+    ]);
+  });
 });

@@ -5,10 +5,11 @@ import { deleteOwned, USERS } from "../../owned.ts";
 /**
  * Erases participants from co-views. The projection counted each pair of a participant's videos once
  * for them, so one comes off each of their pairs and a pair left at 0 goes; then their videos
- * (`co_view_videos`) go. Pairs are keyed smaller id first as the projection orders them, by code
- * unit, not by the database's collation: ids compare under `collate "C"` (byte order), which agrees
- * with JavaScript's order for every id without characters beyond the Basic Multilingual Plane.
- * Answers the rows deleted or changed.
+ * (`co_view_videos`) go. A simulated participant has no videos there, so nothing comes off for them.
+ * Pairs are keyed smaller id first as the projection orders them, by code unit, not by the
+ * database's collation: ids compare under `collate "C"` (byte order), which agrees with JavaScript's
+ * order for every id without characters beyond the Basic Multilingual Plane. Answers the rows
+ * deleted or changed.
  */
 export async function eraseCoViews(sql: Knex.Transaction, userIds: readonly string[]): Promise<number> {
   const changed = rowsOf<{ experiment_id: string; video_a: string; video_b: string; count: number }>(

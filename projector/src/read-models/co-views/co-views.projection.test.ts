@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ALICE, BOB, EXPERIMENT } from "../../logged-event.fixture.ts";
+import { ALICE, AT, BOB, EXPERIMENT, logged } from "../../logged-event.fixture.ts";
 import type { RowOp } from "../../ops.ts";
-import { pairFirstWatches } from "./co-views.projection.ts";
+import { coViewsProjection, pairFirstWatches } from "./co-views.projection.ts";
 
 /** The co-view increments of a list of ops, as "a+b" strings. */
 const pairs = (ops: readonly RowOp[]) =>
@@ -29,5 +29,23 @@ describe("co-views settle step", () => {
 
   it("pairs nothing for a participant's first ever watch", () => {
     expect(pairFirstWatches([first(ALICE, "a")], new Map())).toEqual([]);
+  });
+});
+
+describe("co-views projection", () => {
+  it("records the participant's first event with a video, which settle pairs", () => {
+    expect(coViewsProjection.project(logged("VIDEO_PLAY", { video_id: "a" }), AT)).toEqual([
+      {
+        kind: "insert",
+        table: "co_view_videos",
+        key: ["user_id", "video_id"],
+        row: { experiment_id: EXPERIMENT, user_id: ALICE, video_id: "a" },
+      },
+    ]);
+  });
+
+  it("records no video of a simulated participant, so their watches pair nothing", () => {
+    for (const type of ["VIDEO_PLAY", "VIDEO_WATCHED_1S", "IMPRESSION"] as const)
+      expect(coViewsProjection.project(logged(type, { video_id: "a", simulated: true }), AT)).toEqual([]);
   });
 });

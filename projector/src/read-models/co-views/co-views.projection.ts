@@ -43,7 +43,9 @@ export function pairFirstWatches(
  * Co-views (spec: the readers of "any event whose video_id is not null"): each participant's videos
  * are recorded with their first event (`co_view_videos`); settled after the batch's rows are written,
  * each video this batch recorded for the first time pairs with the participant's videos from before
- * the batch and with the batch's earlier first ones. A pair counts once per participant.
+ * the batch and with the batch's earlier first ones. A pair counts once per participant. A simulated
+ * participant's events record no videos and so make no pairs (api.md, "Simulated participants"):
+ * co-views feed the related lists real participants see and the trainer's item similarity.
  */
 export const coViewsProjection: Projection = {
   name: "co_views",
@@ -53,7 +55,7 @@ export const coViewsProjection: Projection = {
   migrations: coViewsMigrations,
   erase: eraseCoViews,
   project: (e) =>
-    e.video_id === null
+    e.video_id === null || e.simulated === true
       ? []
       : [
           {
@@ -68,7 +70,7 @@ export const coViewsProjection: Projection = {
     const seen = new Set<string>();
     const first: FirstWatch[] = [];
     for (const e of events) {
-      if (e.video_id === null) continue;
+      if (e.video_id === null || e.simulated === true) continue;
       const key = keyOf([e.user_id, e.video_id]);
       if (!created.has(key) || seen.has(key)) continue;
       seen.add(key);

@@ -5,7 +5,8 @@ import { EVALUATION_COUNTS } from "./evaluation.counts.ts";
 
 /**
  * Erases participants from evaluation: their per-participant rows go, and their events (read from the
- * events store, still there) come off the per-minute counts; a minute left with no counts goes.
+ * events store, still there) come off the per-minute counts, except simulated ones, which never
+ * counted there; a minute left with no counts goes.
  * The counted types and their columns (`EVALUATION_COUNTS`) are constants of the code, never input,
  * and go into the SQL as they are. Answers the rows deleted or changed.
  */
@@ -22,7 +23,8 @@ export async function eraseEvaluation(sql: Knex.Transaction, userIds: readonly s
       // same instant in any zone whose offset is whole minutes.
       `with mine as (
          select experiment_id, group_id, date_trunc('minute', received_at) as minute, ${sums}
-         from events where user_id in ${USERS} and event_type in (${types.map((t) => `'${t}'`).join(", ")})
+         from events where user_id in ${USERS} and not simulated
+           and event_type in (${types.map((t) => `'${t}'`).join(", ")})
          group by experiment_id, group_id, date_trunc('minute', received_at))
        update evaluation_timeline t set ${sets} from mine m
        where t.experiment_id = m.experiment_id and t.group_id = m.group_id and t.minute = m.minute

@@ -57,4 +57,13 @@ describe("evaluation projection", () => {
       add: { likes: 1 },
     });
   });
+
+  it("keeps a simulated participant's own counts but counts their event in no minute of the arm", () => {
+    const ops = evaluationProjection.project(logged("VIDEO_PLAY", { simulated: true }), AT);
+    expect(ops.map((op) => op.table)).toEqual(["evaluation_counts"]);
+    expect(ops[0]).toMatchObject({
+      key: { user_id: "00000000-0000-4000-8000-00000000a11c" },
+      add: { plays: 1 },
+    });
+  });
 });

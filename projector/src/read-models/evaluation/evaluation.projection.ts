@@ -20,7 +20,9 @@ export const minuteOf = (iso: string): string => `${new Date(iso).toISOString().
 
 /**
  * Per participant, surface and recommender: impressions, feed clicks, plays, completions, likes;
- * and the same counts per group and minute (results over time).
+ * and the same counts per group and minute (results over time). A simulated participant's events
+ * (api.md, "Simulated participants") keep their per-participant rows, which the api filters by
+ * participant, but count in no minute: the timeline is per arm, with no participant to filter by.
  */
 export const evaluationProjection: Projection = {
   name: "evaluation",
@@ -33,7 +35,7 @@ export const evaluationProjection: Projection = {
     const column = EVALUATION_COUNTS[e.event_type as keyof typeof EVALUATION_COUNTS];
     if (!column) return [];
     const surface = surfaceOf(e);
-    return [
+    const ops: RowOp[] = [
       {
         kind: "accumulate",
         table: "evaluation_counts",
@@ -47,12 +49,14 @@ export const evaluationProjection: Projection = {
         add: { [column]: 1 },
         max: { last_at: e.received_at },
       },
-      {
+    ];
+    if (e.simulated !== true)
+      ops.push({
         kind: "accumulate",
         table: "evaluation_timeline",
         key: { experiment_id: e.experiment_id, group_id: e.group_id, minute: minuteOf(e.received_at) },
         add: { [column]: 1 },
-      },
-    ];
+      });
+    return ops;
   },
 };

@@ -52,4 +52,20 @@ export const eventsMigrations: readonly Migration[] = [
       });
     },
   },
+  {
+    // A simulated participant's event (a dry run, issue 36; false on events logged before the log
+    // recorded it, which were all real). Erasure reads it: a simulated event never counted in the
+    // read models that leave such events out, so erasing its participant takes nothing off them.
+    name: "projector/events/003-simulated",
+    async up(db) {
+      await db.schema.alterTable("events", (t) => {
+        t.boolean("simulated").notNullable().defaultTo(false);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable("events", (t) => {
+        t.dropColumn("simulated");
+      });
+    },
+  },
 ];

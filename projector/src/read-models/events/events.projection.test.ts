@@ -35,11 +35,17 @@ describe("events store projection", () => {
           seq: 7,
           ui_feed: "3f2a@4",
           ui_watch: "grid-desktop",
+          simulated: false,
           log_partition: 0,
           log_offset: 41,
         },
       },
     ]);
+  });
+
+  it("marks a simulated participant's event simulated, so erasure knows it counted nowhere real", () => {
+    const [op] = eventsProjection.project(logged("VIDEO_PLAY", { video_id: "v", simulated: true }), AT);
+    expect(op?.kind === "insert" && op.row.simulated).toBe(true);
   });
 
   it("stores events of every type, high-frequency ones included", () => {

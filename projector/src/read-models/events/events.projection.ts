@@ -38,6 +38,7 @@ export const eventsProjection: Projection = {
         seq: e.seq,
         ui_feed: e.ui_feed,
         ui_watch: e.ui_watch,
+        simulated: e.simulated === true,
         log_partition: place.partition,
         log_offset: place.offset,
       },

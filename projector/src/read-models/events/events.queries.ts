@@ -24,6 +24,8 @@ export interface EventRow {
   seq: string | number | null;
   ui_feed: string | null;
   ui_watch: string | null;
+  /** A simulated participant's event (a dry run); false on events logged before the flag. */
+  simulated: boolean;
   log_partition: number;
   log_offset: string | number;
 }

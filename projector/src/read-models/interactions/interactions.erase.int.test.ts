@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ALICE, BOB } from "../../logged-event.fixture.ts";
-import { BACKENDS, eraseAndReplay, summary, useReadModelDb } from "../read-model.fixture.ts";
+import {
+  BACKENDS,
+  eraseAndReplay,
+  SIM,
+  STORY_WITH_SIMULATED,
+  summary,
+  useReadModelDb,
+} from "../read-model.fixture.ts";
 import { interactionsProjection } from "./interactions.projection.ts";
 
 describe.each(BACKENDS)("erasing a participant from training interactions (%s)", (backend) => {
@@ -16,5 +23,20 @@ describe.each(BACKENDS)("erasing a participant from training interactions (%s)",
       `${BOB} v-a 1`,
       `${BOB} v-d 1`,
     ]);
+  });
+
+  it("removes a simulated participant's flagged interactions and leaves the real ones as they were", async () => {
+    // Given the story with a simulated participant's events among it, when they are erased:
+    const { before, erased, replayed } = await eraseAndReplay(
+      db(),
+      interactionsProjection,
+      SIM,
+      STORY_WITH_SIMULATED,
+    );
+    expect(erased).toEqual(replayed);
+    expect(summary(before.interactions, ["user_id", "video_id", "simulated"])).toEqual(
+      expect.arrayContaining([`${SIM} v-B true`, `${SIM} v-a true`, `${SIM} v-e true`]),
+    );
+    expect(summary(erased.interactions, ["simulated"])).not.toContain("true");
   });
 });

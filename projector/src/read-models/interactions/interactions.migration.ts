@@ -21,4 +21,19 @@ export const interactionsMigrations: readonly Migration[] = [
       await db.schema.dropTableIfExists("interactions");
     },
   },
+  {
+    // A simulated participant's interactions (a dry run, issue 36): kept, but the trainer trains on
+    // real participants' alone (api.md, "Simulated participants"). Rows from before were all real.
+    name: "projector/interactions/002-simulated",
+    async up(db) {
+      await db.schema.alterTable("interactions", (t) => {
+        t.boolean("simulated").notNullable().defaultTo(false);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable("interactions", (t) => {
+        t.dropColumn("simulated");
+      });
+    },
+  },
 ];

@@ -39,7 +39,13 @@ describe("training interactions projection", () => {
         key: { experiment_id: EXPERIMENT, user_id: ALICE, video_id: "v" },
         add: { weight: 3, events: 1 },
         max: { last_at: "2026-11-24T12:00:03.000Z", last_received_at: "2026-11-24T12:00:03.200Z" },
+        init: { simulated: false },
       },
     ]);
+  });
+
+  it("flags the row of a simulated participant's event simulated, with the same weight", () => {
+    const [op] = interactionsProjection.project(logged("LIKE", { video_id: "v", simulated: true }), AT);
+    expect(op).toMatchObject({ table: "interactions", add: { weight: 3 }, init: { simulated: true } });
   });
 });

@@ -12,7 +12,11 @@ function interactionWeight(e: LoggedEvent): number {
   return 0;
 }
 
-/** Training interactions: per (experiment, user, video) the summed weights of the spec's events. */
+/**
+ * Training interactions: per (experiment, user, video) the summed weights of the spec's events. A
+ * simulated participant's rows are flagged `simulated` (set when the row is made: a participant is
+ * simulated or not for good), so the trainer can leave them out (api.md, "Simulated participants").
+ */
 export const interactionsProjection: Projection = {
   name: "interactions",
   // VIDEO_ENDED only above ENDED_MIN_RATIO (interactionWeight).
@@ -30,6 +34,7 @@ export const interactionsProjection: Projection = {
         key: { experiment_id: e.experiment_id, user_id: e.user_id, video_id: e.video_id },
         add: { weight, events: 1 },
         max: { last_at: e.timestamp, last_received_at: e.received_at },
+        init: { simulated: e.simulated === true },
       },
     ];
   },

@@ -10,12 +10,15 @@ export interface InteractionTotals {
   readonly watermark: string | null;
 }
 
-/** Totals over the participants who still exist. */
+/**
+ * Totals over the real participants who still exist: a simulated participant's rows (api.md,
+ * "Simulated participants") never make the training data fresh.
+ */
 export async function interactionTotals(sql: Sql, experimentId: string): Promise<InteractionTotals> {
   const result = await sql.raw(
     `select max(i.last_received_at)::text as watermark, coalesce(sum(i.events), 0)::bigint::text as events,
             count(*)::int as n
-     from interactions i join users u on u.id = i.user_id where i.experiment_id = ?`,
+     from interactions i join users u on u.id = i.user_id where i.experiment_id = ? and not i.simulated`,
     [experimentId],
   );
   const row = rowsOf<{ watermark: string | null; events: string; n: number }>(result)[0];
@@ -30,9 +33,9 @@ export async function interactionTotals(sql: Sql, experimentId: string): Promise
 export type InteractionRow = readonly [userId: string, videoId: string, weight: number, lastAtMs: number];
 
 /**
- * The experiment's interactions of participants who still exist, in (participant, video) order, the
- * page after `after` (a participant and video), as JSON text: cheaper than rows through PGlite's
- * worker and the pg protocol.
+ * The experiment's interactions of real participants who still exist (simulated ones are left out,
+ * api.md "Simulated participants"), in (participant, video) order, the page after `after` (a
+ * participant and video), as JSON text: cheaper than rows through PGlite's worker and the pg protocol.
  */
 export async function interactionPage(
   sql: Sql,
@@ -46,7 +49,7 @@ export async function interactionPage(
       `select coalesce(json_agg(json_build_array(x.user_id, x.video_id, x.weight, x.at) order by x.user_id, x.video_id), '[]')::text as rows
        from (select i.user_id, i.video_id, i.weight, (extract(epoch from i.last_at) * 1000)::float8 as at
              from interactions i join users u on u.id = i.user_id
-             where i.experiment_id = ? and (i.user_id, i.video_id) > (?::uuid, ?)
+             where i.experiment_id = ? and not i.simulated and (i.user_id, i.video_id) > (?::uuid, ?)
              order by i.user_id, i.video_id limit ?) x`,
       [experimentId, user, video, limit],
     ),

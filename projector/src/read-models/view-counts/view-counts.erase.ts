@@ -5,7 +5,8 @@ import { USERS } from "../../owned.ts";
 /**
  * Erases participants from the view counts: their plays (read from the events store, still there)
  * come off each video's count, the last play time is the latest of the plays left, and a count that
- * reaches 0 goes. Answers the rows changed.
+ * reaches 0 goes. Simulated plays never counted, so they come off nothing and set no time. Answers
+ * the rows changed.
  */
 export async function eraseViewCounts(sql: Knex.Transaction, userIds: readonly string[]): Promise<number> {
   const users = JSON.stringify(userIds);
@@ -14,11 +15,13 @@ export async function eraseViewCounts(sql: Knex.Transaction, userIds: readonly s
       `with mine as (
          select experiment_id, video_id, count(*) as n from events
          where user_id in ${USERS} and event_type = 'VIDEO_PLAY' and video_id is not null
+           and not simulated
          group by experiment_id, video_id)
        update video_view_counts v set plays = v.plays - m.n,
          last_played_at = coalesce((select max(e.received_at) from events e
            where e.experiment_id = v.experiment_id and e.video_id = v.video_id
-             and e.event_type = 'VIDEO_PLAY' and e.user_id not in ${USERS}), v.last_played_at)
+             and e.event_type = 'VIDEO_PLAY' and not e.simulated and e.user_id not in ${USERS}),
+           v.last_played_at)
        from mine m where v.experiment_id = m.experiment_id and v.video_id = m.video_id
        returning v.experiment_id, v.video_id, v.plays`,
       [users, users],

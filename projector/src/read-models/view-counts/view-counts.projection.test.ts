@@ -16,6 +16,11 @@ describe("view counts projection", () => {
     ]);
   });
 
+  it("does not count a simulated participant's play, so popularity and the cards' counts stay real", () => {
+    const e = logged("VIDEO_PLAY", { video_id: "vid-1", simulated: true });
+    expect(viewCountsProjection.project(e, AT)).toEqual([]);
+  });
+
   it("does not count pauses, watched thresholds or ends", () => {
     for (const type of ["VIDEO_PAUSE", "VIDEO_WATCHED_1S", "VIDEO_ENDED"] as const)
       expect(viewCountsProjection.project(logged(type, { video_id: "vid-1" }), AT)).toEqual([]);

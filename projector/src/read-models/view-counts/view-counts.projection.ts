@@ -2,7 +2,11 @@ import type { Projection } from "../../read-model.ts";
 import { eraseViewCounts } from "./view-counts.erase.ts";
 import { viewCountsMigrations } from "./view-counts.migration.ts";
 
-/** Per-experiment view counts: every VIDEO_PLAY counts, autoplay included by design (spec). */
+/**
+ * Per-experiment view counts: every VIDEO_PLAY counts, autoplay included by design (spec), except a
+ * simulated participant's (api.md, "Simulated participants"): the counts are popularity and the
+ * cards' view counts, which real participants are shown.
+ */
 export const viewCountsProjection: Projection = {
   name: "view_counts",
   canHandle: ["VIDEO_PLAY"],
@@ -10,7 +14,7 @@ export const viewCountsProjection: Projection = {
   migrations: viewCountsMigrations,
   erase: eraseViewCounts,
   project: (e) => {
-    if (e.event_type !== "VIDEO_PLAY" || e.video_id === null) return [];
+    if (e.event_type !== "VIDEO_PLAY" || e.video_id === null || e.simulated === true) return [];
     return [
       {
         kind: "accumulate",

@@ -1,0 +1,375 @@
+import type { Me } from "@feedlab/schemas";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Card } from "../browse.ts";
+import { type Act, checkAccessibility, PageWatch } from "./browser-page.ts";
+import { answerSurveys } from "./browser-surveys.ts";
+import { FEED_LOOKS } from "./http-journey.ts";
+import {
+  type JourneyInput,
+  type JourneyRecord,
+  newRecord,
+  problem,
+  surveyOrderProblems,
+  UNFILLED_PLACEHOLDER,
+} from "./journey.ts";
+
+/** Video metadata by id: what the model judges a card by (a card on the page shows only its link). */
+export type PoolIndex = ReadonlyMap<string, Card["video"]>;
+
+const CARD = 'a[href^="/watch/"]';
+/** Cards a 1280 x 800 page shows without scrolling. */
+const CARDS_ABOVE_FOLD = 4;
+/** Longest a page may take to show its cards. */
+const CARDS_TIMEOUT_MS = 10_000;
+/** Real seconds of playback per video at most: enough for the 1 s and 5 s marks and one progress event. */
+const PLAY_CAP_S = 6.5;
+/** Videos per session at most (keeps a dry run in minutes). */
+const MAX_VIDEOS_PER_SESSION = 2;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The video ids of the cards a list shows, in order. */
+async function cardIds(cards: Locator): Promise<string[]> {
+  return (await cards.evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""))).map((h) =>
+    h.slice("/watch/".length),
+  );
+}
+
+/**
+ * One simulated participant's study in headless Chromium, through the real participant pages (issue
+ * 36): consent on the study page, surveys in their dialogs, the feed (pointer, scroll, hovers, the card
+ * the model picks), the watch page (playback with pauses, seeks, the player's volume and rate, like or
+ * dislike, a related video or back), each session in a fresh tab, and the completion. The pages emit
+ * the events; the journey records which catalogue actions it performed, so the report can tell which
+ * event types should have arrived. Time is compressed: a video plays a few real seconds at most.
+ */
+export async function runBrowserJourney(
+  browser: Browser,
+  baseUrl: string,
+  token: string,
+  pool: PoolIndex,
+  input: JourneyInput,
+): Promise<JourneyRecord> {
+  const record = newRecord(input.participant);
+  const act: Act = (...actions) => {
+    for (const a of actions) record.actions.add(a);
+  };
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+  const watch = new PageWatch(record, baseUrl);
+  try {
+    await context.addCookies([{ name: "feedlab_participant", value: token, url: baseUrl }]);
+    await watch.attach(context);
+    await visits(context, baseUrl, pool, input, record, act).catch((err: Error) => {
+      problem(
+        record,
+        "journey",
+        "page_error",
+        `The participant could not go on: ${err.message.split("\n")[0]}`,
+      );
+    });
+  } finally {
+    await context.close().catch(() => {});
+  }
+  record.acknowledged.push(...watch.acknowledged);
+  for (const m of surveyOrderProblems(record.surveys)) problem(record, "survey", "survey_out_of_order", m);
+  return record;
+}
+
+/** The participant's visits, each in a fresh tab, then where the study left them. */
+async function visits(
+  context: BrowserContext,
+  baseUrl: string,
+  pool: PoolIndex,
+  input: JourneyInput,
+  record: JourneyRecord,
+  act: Act,
+): Promise<void> {
+  const sessions = input.model.sessionsNeeded(input.design.completion);
+  for (let s = 1; s <= sessions; s++) {
+    if (Date.now() > input.deadline) {
+      record.outOfTime = true;
+      break;
+    }
+    const page = await context.newPage();
+    const visit = await session(page, baseUrl, pool, input, record, s, act);
+    // Leaving the study's pages ends the session: the unload beacon of a page that showed the feed
+    // or a video carries PAGE_EXIT and SESSION_END.
+    await page.goto("about:blank").catch(() => {});
+    if (visit.shown) act("leave_page", "end_session");
+    await sleep(500);
+    await page.close();
+    if (!visit.going || record.declined) break;
+  }
+  const me = await context.request.get(`${baseUrl}/api/v1/me`);
+  if (me.ok()) {
+    const body = (await me.json()) as Me;
+    record.finished = body.status === "finished";
+    record.redirect = body.completion?.redirect_url ?? null;
+    if (record.redirect !== null && UNFILLED_PLACEHOLDER.test(record.redirect))
+      problem(
+        record,
+        "completion",
+        "redirect_placeholder",
+        `The completion link still holds ${record.redirect.match(UNFILLED_PLACEHOLDER)?.[0]}: ${record.redirect}`,
+      );
+  }
+}
+
+/**
+ * One visit in its own tab. `going`: false when the participant stops (declined, finished, or the pages
+ * failed); `shown`: the feed's surface was on the page (it sends the session's and the page's events).
+ */
+async function session(
+  page: Page,
+  baseUrl: string,
+  pool: PoolIndex,
+  input: JourneyInput,
+  record: JourneyRecord,
+  number: number,
+  act: Act,
+): Promise<{ going: boolean; shown: boolean }> {
+  const { model } = input;
+  const asked = Date.now();
+  await page.goto(`${baseUrl}/`);
+
+  // The study page: consent first, when the study has a text.
+  const agree = page.getByRole("button", { name: "I agree", exact: true });
+  const cards = page.locator(CARD);
+  const first = await Promise.race([
+    agree.waitFor({ timeout: CARDS_TIMEOUT_MS }).then(() => "consent" as const),
+    cards
+      .first()
+      .waitFor({ timeout: CARDS_TIMEOUT_MS })
+      .then(() => "cards" as const),
+    page
+      .getByRole("dialog")
+      .waitFor({ timeout: CARDS_TIMEOUT_MS })
+      .then(() => "survey" as const),
+  ]).catch(() => "nothing" as const);
+  if (first === "consent") {
+    if (!model.consents()) {
+      await page.getByRole("button", { name: "I do not agree", exact: true }).click();
+      record.declined = true;
+      return { going: false, shown: false };
+    }
+    await agree.click();
+  }
+  await answerSurveys(page, record, number, "start", input);
+
+  // The feed.
+  const shown = await cards
+    .first()
+    .waitFor({ timeout: CARDS_TIMEOUT_MS })
+    .then(() => true)
+    .catch(() => false);
+  if (!shown) {
+    // The study may have ended for them: the page shows the completion instead of the feed.
+    const me = await page.request.get("/api/v1/me");
+    if (me.ok() && ((await me.json()) as Me).status === "finished") return { going: false, shown: false };
+    problem(record, "feed", "empty_feed", "The feed showed no videos.");
+    return { going: true, shown: false };
+  }
+  record.firstCardMs.push(Date.now() - asked);
+  act("start_session", "open_page", "load_feed", "see_card");
+  if (number === 1) await checkAccessibility(page, record);
+  let videos = 0;
+  let looks = 0;
+  for (;;) {
+    looks += 1;
+    const ids = await cardIds(cards);
+    const choice = model.chooseFromFeed(
+      ids.flatMap((id, position) => {
+        const video = pool.get(id);
+        return video ? [{ video, position }] : [];
+      }),
+      videos === 0 && looks >= FEED_LOOKS,
+    );
+    await browseList(page, cards, choice.scrolledTo, choice.hovers, act);
+    if (videos >= MAX_VIDEOS_PER_SESSION || Date.now() > input.deadline) return { going: true, shown: true };
+    if (choice.click === null) {
+      if (videos > 0 || looks >= FEED_LOOKS) return { going: true, shown: true };
+      // Nothing caught their eye: they load the feed again.
+      await page.reload();
+      await cards.first().waitFor({ timeout: CARDS_TIMEOUT_MS });
+      act("leave_page", "open_page", "load_feed", "see_card");
+      continue;
+    }
+    await cards.nth(choice.click.position).click();
+    await page.waitForURL(/\/watch\//, { timeout: CARDS_TIMEOUT_MS });
+    act("click_feed_card", "follow_link", "leave_page");
+    // Watch pages, then back to the feed.
+    for (;;) {
+      videos += 1;
+      const next = await watchPage(page, pool, input, record, number, act, videos === 1 && number === 1);
+      if (next === null || videos >= MAX_VIDEOS_PER_SESSION) break;
+      await next.click();
+      await page.waitForURL(/\/watch\//, { timeout: CARDS_TIMEOUT_MS });
+      act("click_related_card", "follow_link", "leave_page");
+    }
+    await page.goBack();
+    await page.waitForURL(`${baseUrl}/`, { timeout: CARDS_TIMEOUT_MS });
+    act("follow_link", "leave_page", "open_page");
+    await answerSurveys(page, record, number, "start", input);
+    if (!(await cards.first().isVisible())) await cards.first().waitFor({ timeout: CARDS_TIMEOUT_MS });
+  }
+}
+
+/** Down a list as the model chose: the pointer moves, the page scrolls, cards are hovered. */
+async function browseList(
+  page: Page,
+  cards: Locator,
+  scrolledTo: number | null,
+  hovers: readonly { position: number; durationMs: number }[],
+  act: Act,
+): Promise<void> {
+  for (let i = 0; i < 6; i++) await page.mouse.move(200 + i * 90, 200 + (i % 3) * 60, { steps: 4 });
+  act("move_pointer");
+  if ((scrolledTo ?? 0) >= CARDS_ABOVE_FOLD) {
+    await page.mouse.wheel(0, 700);
+    await sleep(600);
+    // A page whose cards all fit does not scroll, and sends no SCROLL.
+    const moved = await page.evaluate(() => window.scrollY > 0);
+    await page.mouse.wheel(0, -700);
+    if (moved) act("scroll");
+  }
+  for (const h of hovers) {
+    const card = cards.nth(h.position);
+    if (!(await card.isVisible())) continue;
+    await card.hover();
+    await sleep(Math.min(1200, Math.max(150, h.durationMs)));
+    await page.mouse.move(5, 5);
+    act("hover_card");
+  }
+  // VIEWPORT_VISIBILITY is reported every 3 s while cards are in view.
+  await sleep(3300);
+  act("stay_on_cards");
+}
+
+/** The watch page: playback as planned (compressed), then a related card to follow, or null for back. */
+async function watchPage(
+  page: Page,
+  pool: PoolIndex,
+  input: JourneyInput,
+  record: JourneyRecord,
+  session: number,
+  act: Act,
+  exerciseControls: boolean,
+): Promise<Locator | null> {
+  const id = new URL(page.url()).pathname.slice("/watch/".length);
+  act("open_page");
+  const player = page.locator("video").first();
+  const ready = await player
+    .waitFor({ timeout: CARDS_TIMEOUT_MS })
+    .then(() => true)
+    .catch(() => false);
+  if (!ready) {
+    problem(record, "watch", "page_error", "The watch page showed no player.");
+    return null;
+  }
+  act("open_video");
+  const related = page.locator(`main ${CARD}, aside ${CARD}, [data-feedlab-surface="watch"] ${CARD}`);
+  const hasRelated = await related
+    .first()
+    .waitFor({ timeout: 8000 })
+    .then(() => true)
+    .catch(() => false);
+  if (hasRelated) act("load_related", "see_card");
+  else problem(record, "watch", "empty_related", `The related list of ${id} was empty.`);
+  if (session === 1 && exerciseControls) await checkAccessibility(page, record);
+
+  const video = pool.get(id);
+  const plan = video ? input.model.watch(video) : null;
+  await player.evaluate((v: HTMLVideoElement) => (v.paused ? v.play().catch(() => {}) : undefined));
+  const started = await waitForTime(player, 0.2, 8000);
+  if (!started) {
+    problem(record, "watch", "page_error", `The video ${id} did not play.`);
+    return null;
+  }
+  act("play");
+  const stopAt = Math.min(plan?.stopAtSecond ?? PLAY_CAP_S, PLAY_CAP_S);
+  for (const a of plan?.actions ?? []) {
+    if (a.atSecond > stopAt) break;
+    await waitForTime(player, a.atSecond, 10_000);
+    if (a.kind === "pause") {
+      await page.keyboard.press("k");
+      await sleep(400);
+      await page.keyboard.press("k");
+      act("pause", "press_shortcut", "play");
+    } else if (a.kind === "seek") {
+      await player.evaluate((v: HTMLVideoElement, to: number) => {
+        v.currentTime = Math.min(to, Math.max(0, v.duration - 1));
+      }, a.toSecond);
+      act("seek");
+    } else {
+      const button = page.getByRole("button", { name: a.kind === "like" ? "Like" : "Dislike", exact: true });
+      if (await button.isVisible()) {
+        await button.click();
+        act(a.kind);
+      }
+    }
+  }
+  if (exerciseControls) {
+    // The player's controls, so a dry run checks their events too (volume, then rate).
+    await player.evaluate((v: HTMLVideoElement) => {
+      v.volume = 0.5;
+      v.playbackRate = 1.25;
+    });
+    act("change_volume", "change_rate");
+  }
+  const played = await waitForPlayed(player, Math.max(stopAt, 5.6), 15_000);
+  if (played >= 1) act("play_1s");
+  if (played >= 5) act("play_5s", "keep_playing");
+  if (plan?.reachesEnd) {
+    await player.evaluate((v: HTMLVideoElement) => {
+      v.currentTime = Math.max(0, v.duration - 0.5);
+    });
+    if (await waitForEnded(player, 5000)) act("reach_end", "seek");
+  }
+  await player.evaluate((v: HTMLVideoElement) => v.pause());
+  act("pause");
+
+  const ids = hasRelated ? await cardIds(related) : [];
+  const next = input.model.nextStep(
+    ids.flatMap((rid, position) => {
+      const v = pool.get(rid);
+      return v ? [{ video: v, position }] : [];
+    }),
+  );
+  if (next.kind === "related") return related.nth(next.choice.click.position);
+  return null;
+}
+
+async function waitForTime(player: Locator, seconds: number, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if ((await player.evaluate((v: HTMLVideoElement) => v.currentTime)) >= seconds) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
+/** Waits until the video has played `seconds` in all (its played ranges), and answers how much it has. */
+async function waitForPlayed(player: Locator, seconds: number, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs;
+  const played = () =>
+    player.evaluate((v: HTMLVideoElement) => {
+      let sum = 0;
+      for (let i = 0; i < v.played.length; i++) sum += v.played.end(i) - v.played.start(i);
+      return sum;
+    });
+  let now = await played();
+  while (now < seconds && Date.now() < until) {
+    await sleep(150);
+    now = await played();
+  }
+  return now;
+}
+
+async function waitForEnded(player: Locator, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await player.evaluate((v: HTMLVideoElement) => v.ended)) return true;
+    await sleep(100);
+  }
+  return false;
+}

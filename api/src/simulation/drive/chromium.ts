@@ -1,0 +1,34 @@
+import { existsSync } from "node:fs";
+import { type Browser, chromium } from "playwright-core";
+
+/** Where Chromium usually is on Linux; `FEEDLAB_CHROMIUM` names another. */
+const CHROMIUM_PATHS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+/**
+ * Flags for a server: no sandbox (it needs user namespaces, which containers often lack), no GPU, none
+ * of the background traffic (updates, sync, QUIC) a closed network refuses, and videos that play
+ * without a gesture (the simulated participant's click starts them).
+ */
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+  "--autoplay-policy=no-user-gesture-required",
+];
+
+/** The Chromium a browser dry run drives, or null when the machine has none. */
+export function findChromium(configured: string | null): string | null {
+  if (configured) return existsSync(configured) ? configured : null;
+  return CHROMIUM_PATHS.find((p) => existsSync(p)) ?? null;
+}
+
+/** Launches headless Chromium (the machine's: nothing is downloaded). */
+export async function launchChromium(configured: string | null): Promise<Browser> {
+  const executablePath = findChromium(configured);
+  if (executablePath === null) throw new Error("Chromium is not installed on this server.");
+  return chromium.launch({ headless: true, executablePath, args: CHROMIUM_ARGS });
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import {
+  BATCHING,
+  type BufferName,
+  bufferOf,
+  type EventBatchResult,
+  type EventType,
+  type Payloads,
+} from "@feedlab/schemas";
+import type { ParticipantClient } from "./participant-client.ts";
+
+/** Row fields an event may carry besides its payload (the wire format's). */
+export interface RowFields {
+  readonly video_id?: string;
+  readonly position_in_feed?: number;
+  readonly watch_ratio?: number;
+  readonly watch_duration?: number;
+}
+
+interface Pending {
+  readonly event_id: string;
+  readonly event_type: EventType;
+  readonly timestamp: string;
+  readonly seq: number;
+  readonly payload: object;
+}
+
+/** An event the server refused, with its type. */
+export interface Rejection {
+  readonly type: EventType;
+  readonly code: string;
+  readonly message: string;
+}
+
+const LIMITS: Record<Exclude<BufferName, "immediate">, number> = {
+  normal: BATCHING.normal.maxEvents,
+  highFrequency: BATCHING.highFrequency.maxEvents,
+};
+
+/**
+ * Sends a session's events as the participant runtime does (spec: Batching): three buffers, an
+ * immediate type flushed at once, the normal buffer at 20 events, the high-frequency one at 50, and
+ * everything when the page is left (`flush`). Time is compressed, so the buffers' age limits are met by
+ * the page changes instead. Keeps what the server acknowledged and refused, and the last log position.
+ */
+export class EventSender {
+  private seq = 0;
+  private readonly buffers: Record<BufferName, Pending[]> = { normal: [], highFrequency: [], immediate: [] };
+  /** Event ids the server answered 202 for and did not reject. */
+  readonly acknowledged: string[] = [];
+  readonly rejected: Rejection[] = [];
+  /** Types sent (acknowledged or not), in order of first sending. */
+  readonly sentTypes = new Set<EventType>();
+  /** Batches the server did not take at all (a status other than 202, or no answer). */
+  failedBatches = 0;
+  position: string | null = null;
+
+  private readonly client: ParticipantClient;
+  private readonly sessionId: string;
+
+  constructor(client: ParticipantClient, sessionId: string) {
+    this.client = client;
+    this.sessionId = sessionId;
+  }
+
+  /** Buffers one event; resolves once any flush it causes is answered. */
+  async track<K extends EventType>(type: K, payload: Payloads[K], fields: RowFields = {}): Promise<void> {
+    const buffer = bufferOf(type);
+    this.buffers[buffer].push({
+      ...fields,
+      event_id: randomUUID(),
+      event_type: type,
+      timestamp: new Date().toISOString(),
+      seq: this.seq++,
+      payload,
+    });
+    this.sentTypes.add(type);
+    if (buffer === "immediate" || this.buffers[buffer].length >= LIMITS[buffer]) await this.send(buffer);
+  }
+
+  /** Sends every buffer (the page is left, or the session ends). */
+  async flush(): Promise<void> {
+    for (const name of ["normal", "highFrequency", "immediate"] as const) await this.send(name);
+  }
+
+  private async send(name: BufferName): Promise<void> {
+    const events = this.buffers[name].splice(0);
+    if (events.length === 0) return;
+    const reply = await this.client
+      .post<EventBatchResult>("/api/v1/events", { session_id: this.sessionId, events })
+      .catch(() => null);
+    if (reply === null || reply.status !== 202) {
+      this.failedBatches += 1;
+      return;
+    }
+    const refused = new Set(reply.body.rejected.map((r) => r.index));
+    events.forEach((e, i) => {
+      if (!refused.has(i)) this.acknowledged.push(e.event_id);
+    });
+    for (const r of reply.body.rejected) {
+      const type = events[r.index]?.event_type;
+      if (type) this.rejected.push({ type, code: r.code, message: r.message });
+    }
+    this.position = reply.body.position;
+  }
+}

@@ -1,0 +1,110 @@
+import type { Completion, DryRunProblem, EventType, JourneyAction, SurveyKind } from "@feedlab/schemas";
+import type { ParticipantModel } from "../behaviour.ts";
+
+/** A simulated participant as the runner created them. */
+export interface SimulatedParticipant {
+  readonly userId: string;
+  readonly loginId: string;
+  readonly groupId: string;
+}
+
+/** What of the study's design a journey checks itself against. */
+interface StudyDesign {
+  readonly completion: Completion | null;
+  /** Whether the completion rule needs minutes on the pages (which a dry run compresses). */
+  readonly needsFeedMinutes: boolean;
+}
+
+export interface JourneyInput {
+  readonly participant: SimulatedParticipant;
+  readonly model: ParticipantModel;
+  readonly design: StudyDesign;
+  /** Epoch ms by which the journey stops, finished or not (the run's budget). */
+  readonly deadline: number;
+}
+
+/** One survey as a participant met it. */
+export interface SurveyShown {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: SurveyKind;
+  /** The session (from 1) at whose start, or after whose end ("after"), it came. */
+  readonly session: number;
+  readonly when: "start" | "after";
+}
+
+/** What one journey did and met: the report is made of these, with what the store holds. */
+export interface JourneyRecord {
+  readonly participant: SimulatedParticipant;
+  readonly actions: Set<JourneyAction>;
+  readonly acknowledged: string[];
+  readonly sentTypes: Set<EventType>;
+  readonly surveys: SurveyShown[];
+  readonly problems: DryRunProblem[];
+  /** Milliseconds from asking for the feed to its first card, per feed page. */
+  readonly firstCardMs: number[];
+  declined: boolean;
+  finished: boolean;
+  /** The completion URL /me gave, placeholders filled. */
+  redirect: string | null;
+  /** The journey stopped at the deadline before its last session. */
+  outOfTime: boolean;
+}
+
+export function newRecord(participant: SimulatedParticipant): JourneyRecord {
+  return {
+    participant,
+    actions: new Set(),
+    acknowledged: [],
+    sentTypes: new Set(),
+    surveys: [],
+    problems: [],
+    firstCardMs: [],
+    declined: false,
+    finished: false,
+    redirect: null,
+    outOfTime: false,
+  };
+}
+
+/** Adds a problem with who and where (once: the same problem in a later session adds nothing). */
+export function problem(
+  record: JourneyRecord,
+  page: string,
+  kind: DryRunProblem["kind"],
+  message: string,
+): void {
+  if (record.problems.some((p) => p.kind === kind && p.page === page && p.message === message)) return;
+  record.problems.push({
+    participant: record.participant.loginId,
+    user_id: record.participant.userId,
+    page,
+    kind,
+    message,
+  });
+}
+
+/** A placeholder `{name}` the completion URL still holds after filling. */
+export const UNFILLED_PLACEHOLDER = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
+
+const KIND_ORDER: Record<SurveyKind, number> = { pre: 0, inter_session: 1, post: 2 };
+
+/**
+ * Surveys out of the designed order (spec: Surveys): the pre survey comes at the start of the first
+ * session before anything else, an inter-session survey never in the first session, and the post survey
+ * last; a kind never comes after a later kind.
+ */
+export function surveyOrderProblems(shown: readonly SurveyShown[]): string[] {
+  const out: string[] = [];
+  let highest = -1;
+  for (const s of shown) {
+    const rank = KIND_ORDER[s.kind];
+    if (rank < highest) out.push(`the ${s.kind} survey "${s.name}" came after a later kind of survey`);
+    highest = Math.max(highest, rank);
+    if (s.kind === "pre" && (s.session !== 1 || s.when !== "start"))
+      out.push(`the pre survey "${s.name}" came in session ${s.session}, not at the start of the first`);
+    if (s.kind === "inter_session" && s.session === 1)
+      out.push(`the inter-session survey "${s.name}" came in the first session, before any earlier session`);
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+import {
+  type DryRunArm,
+  type DryRunProblem,
+  EVENT_TYPES,
+  type EventType,
+  expectedEventTypes,
+} from "@feedlab/schemas";
+import type { Knex } from "knex";
+import { clusteredRatio } from "../../results/ratio.ts";
+import type { JourneyRecord } from "../drive/journey.ts";
+
+/** An arm as the run met it. */
+export interface ArmUnderTest {
+  readonly groupId: string;
+  readonly name: string;
+  readonly journeys: readonly JourneyRecord[];
+}
+
+/** What the store holds of a run's participants: event types and feed counts per participant. */
+interface Stored {
+  /** Event ids found, of those acknowledged. */
+  readonly found: ReadonlySet<string>;
+  readonly typesByUser: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly feedCounts: ReadonlyMap<string, { impressions: number; clicks: number }>;
+}
+
+/** Reads what the events store and the evaluation read model hold of these participants. */
+export async function readStored(
+  db: Knex,
+  userIds: readonly string[],
+  acknowledged: readonly string[],
+): Promise<Stored> {
+  const found = new Set<string>();
+  for (let i = 0; i < acknowledged.length; i += 5000) {
+    const rows = (await db("events")
+      .whereIn("event_id", acknowledged.slice(i, i + 5000))
+      .select("event_id")) as { event_id: string }[];
+    for (const r of rows) found.add(r.event_id);
+  }
+  const typesByUser = new Map<string, Set<string>>();
+  const feedCounts = new Map<string, { impressions: number; clicks: number }>();
+  if (userIds.length === 0) return { found, typesByUser, feedCounts };
+  const types = (await db("events").whereIn("user_id", userIds).distinct("user_id", "event_type")) as {
+    user_id: string;
+    event_type: string;
+  }[];
+  for (const r of types) {
+    const set = typesByUser.get(r.user_id) ?? new Set<string>();
+    set.add(r.event_type);
+    typesByUser.set(r.user_id, set);
+  }
+  const counts = (await db("evaluation_counts")
+    .whereIn("user_id", userIds)
+    .andWhere("surface", "feed")
+    .groupBy("user_id")
+    .select("user_id")
+    .sum({ impressions: "impressions", clicks: "feed_clicks" })) as {
+    user_id: string;
+    impressions: string | number;
+    clicks: string | number;
+  }[];
+  for (const r of counts)
+    feedCounts.set(r.user_id, { impressions: Number(r.impressions), clicks: Number(r.clicks) });
+  return { found, typesByUser, feedCounts };
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+const names = (types: readonly string[]) => types.join(", ");
+
+/**
+ * One arm's part of the report (api.md "Simulated participants"): who finished, the event types that
+ * arrived, those the contract's catalogue says the journeys' actions should have produced that never
+ * arrived, the surveys met, the completion, the click rate with its interval, and every problem.
+ * `completionIsWarning`: the rule needs minutes on the pages, which a dry run compresses, so a
+ * completion not reached is the run's warning rather than the arm's problem.
+ */
+export function armReport(arm: ArmUnderTest, stored: Stored, completionIsWarning: boolean): DryRunArm {
+  const problems: DryRunProblem[] = arm.journeys.flatMap((j) => j.problems);
+  const took = arm.journeys.filter((j) => !j.declined);
+
+  const arrived = new Set<string>();
+  for (const j of arm.journeys)
+    for (const t of stored.typesByUser.get(j.participant.userId) ?? []) arrived.add(t);
+  const expected = expectedEventTypes(took.flatMap((j) => [...j.actions]));
+  const missing = expected.filter((t) => !arrived.has(t));
+  if (missing.length > 0) {
+    const who = took[0]?.participant;
+    problems.push({
+      participant: who?.loginId ?? "",
+      user_id: who?.userId ?? null,
+      page: "events",
+      kind: "missing_event_types",
+      message: `The pages never sent ${names(missing)}, though the participants did what sends ${missing.length === 1 ? "it" : "them"}.`,
+    });
+  }
+
+  for (const j of arm.journeys) {
+    const lost = j.acknowledged.filter((id) => !stored.found.has(id)).length;
+    if (lost > 0)
+      problems.push({
+        participant: j.participant.loginId,
+        user_id: j.participant.userId,
+        page: "events",
+        kind: "events_not_stored",
+        message: `${lost} of ${j.acknowledged.length} events the server acknowledged never reached the events store.`,
+      });
+    if (!j.declined && !j.finished && !j.outOfTime && !completionIsWarning && j.problems.length === 0)
+      problems.push({
+        participant: j.participant.loginId,
+        user_id: j.participant.userId,
+        page: "completion",
+        kind: "completion_not_reached",
+        message: "The participant did everything the study asked and still did not reach its completion.",
+      });
+  }
+
+  const ctr = clusteredRatio(
+    took.map((j) => {
+      const c = stored.feedCounts.get(j.participant.userId);
+      return { y: c?.clicks ?? 0, x: c?.impressions ?? 0 };
+    }),
+  );
+  const firstCards = took.flatMap((j) => j.firstCardMs);
+  const surveys = took.find((j) => j.surveys.length > 0)?.surveys ?? [];
+  return {
+    group_id: arm.groupId,
+    name: arm.name,
+    participants: arm.journeys.length,
+    finished: arm.journeys.filter((j) => j.finished).length,
+    declined: arm.journeys.filter((j) => j.declined).length,
+    ctr,
+    served_by_model: null,
+    first_card_ms:
+      firstCards.length === 0
+        ? null
+        : { p50: Math.round(median(firstCards)), max: Math.round(Math.max(...firstCards)) },
+    surveys: surveys.map((s) => ({ name: s.name, kind: s.kind })),
+    completion_redirect: took.find((j) => j.redirect !== null)?.redirect ?? null,
+    event_types: EVENT_TYPES.filter((t) => arrived.has(t)) as EventType[],
+    missing_event_types: missing,
+    problems,
+  };
+}

@@ -1,0 +1,182 @@
+import type { Completion, Video } from "@feedlab/schemas";
+import type { Knex } from "knex";
+import { Agent } from "undici";
+import { createParticipantModel } from "../behaviour.ts";
+import { runBrowserJourney } from "../drive/browser-journey.ts";
+import { launchChromium } from "../drive/chromium.ts";
+import { runHttpJourney } from "../drive/http-journey.ts";
+import type { JourneyInput, JourneyRecord, SimulatedParticipant } from "../drive/journey.ts";
+import { ParticipantClient } from "../drive/participant-client.ts";
+import { type ArmUnderTest, armReport, readStored } from "./report.ts";
+
+/** What a run is asked to do. */
+export interface RunPlan {
+  readonly runId: string;
+  readonly experimentId: string;
+  readonly perArm: number;
+  readonly browser: boolean;
+  readonly seed: number;
+  /** This server's own address, which the simulated participants use. */
+  readonly baseUrl: string;
+  /** Epoch ms by which journeys stop (the wall-clock budget). */
+  readonly deadline: number;
+  /** The Chromium to drive (browser runs). */
+  readonly chromium: string | null;
+}
+
+/** What the runner needs of the rest of the api. */
+export interface RunnerDeps {
+  readonly db: Knex;
+  /** Creates a simulated participant in an arm. */
+  createParticipant(experimentId: string, loginId: string, groupId: string): Promise<SimulatedParticipant>;
+  /** A participant session token (the participant cookie's value). */
+  issueToken(userId: string): Promise<string>;
+  /** Participants driven at once over HTTP. */
+  readonly httpConcurrency?: number;
+  /** Participants driven at once in the browser (each a browser context). */
+  readonly browserConcurrency?: number;
+  /** How long to wait for acknowledged events to reach the events store. */
+  readonly storeWaitMs?: number;
+}
+
+export interface RunOutcome {
+  readonly arms: ReturnType<typeof armReport>[];
+  readonly warnings: string[];
+}
+
+/** Runs `work` over `items`, `limit` at a time, in order of starting. */
+async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Waits until the events store holds every acknowledged event, or the wait is over. */
+async function waitForStore(db: Knex, ids: readonly string[], waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const stored = await readStored(db, [], ids);
+    if (stored.found.size >= ids.length || Date.now() > until) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * A dry run (issue 36): `perArm` simulated participants in each arm, each with the same seeds across
+ * arms (one seed is one person: the arms are compared on common random numbers), driven through the
+ * participant API by their behaviour model, then the report per arm from what they did and what the
+ * store holds. `onProgress` is told of each participant done.
+ */
+export async function runDryRun(
+  deps: RunnerDeps,
+  plan: RunPlan,
+  onProgress: (done: number, total: number) => Promise<void>,
+): Promise<RunOutcome> {
+  const { db } = deps;
+  const exp = (await db("experiments").where({ id: plan.experimentId }).first("completion")) as {
+    completion: Completion | string | null;
+  };
+  const completion: Completion | null =
+    typeof exp.completion === "string" ? (JSON.parse(exp.completion) as Completion) : exp.completion;
+  const groups = (await db("groups")
+    .where({ experiment_id: plan.experimentId })
+    .orderBy("created_at")
+    .orderBy("id")
+    .select("id", "name")) as { id: string; name: string }[];
+  const pool = (await db("experiment_videos as p")
+    .join("videos as v", "v.id", "p.video_id")
+    .where("p.experiment_id", plan.experimentId)
+    .select("v.id", "v.category", "v.tags", "v.duration_seconds")) as Pick<
+    Video,
+    "id" | "category" | "tags" | "duration_seconds"
+  >[];
+  const design = {
+    completion,
+    needsFeedMinutes: completion?.after_feed_minutes !== undefined && completion?.after_feed_minutes !== null,
+  };
+
+  // Participants, created up front so the run's total is known; journeys then run a few at a time.
+  const short = plan.runId.slice(0, 8);
+  const planned: { arm: number; input: JourneyInput; token: string }[] = [];
+  for (const [a, g] of groups.entries()) {
+    for (let i = 0; i < plan.perArm; i++) {
+      const participant = await deps.createParticipant(
+        plan.experimentId,
+        `sim-${short}-${a + 1}-${i + 1}`,
+        g.id,
+      );
+      const model = createParticipantModel({ seed: plan.seed + i, pool });
+      planned.push({
+        arm: a,
+        input: { participant, model, design, deadline: plan.deadline },
+        token: await deps.issueToken(participant.userId),
+      });
+    }
+  }
+  const total = planned.length;
+  let done = 0;
+  await onProgress(done, total);
+
+  const progress = async (record: JourneyRecord) => {
+    done += 1;
+    await onProgress(done, total);
+    return record;
+  };
+  let records: JourneyRecord[];
+  if (plan.browser) {
+    const browser = await launchChromium(plan.chromium);
+    const index = new Map(pool.map((v) => [v.id, v]));
+    try {
+      records = await pooled(planned, deps.browserConcurrency ?? 3, async (p) =>
+        progress(await runBrowserJourney(browser, plan.baseUrl, p.token, index, p.input)),
+      );
+    } finally {
+      await browser.close();
+    }
+  } else {
+    const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
+    try {
+      records = await pooled(planned, deps.httpConcurrency ?? 6, async (p) => {
+        const client = new ParticipantClient(plan.baseUrl, `feedlab_participant=${p.token}`, agent);
+        return progress(await runHttpJourney(client, p.input));
+      });
+    } finally {
+      await agent.close();
+    }
+  }
+
+  await waitForStore(
+    db,
+    records.flatMap((r) => r.acknowledged),
+    deps.storeWaitMs ?? 30_000,
+  );
+  const stored = await readStored(
+    db,
+    records.map((r) => r.participant.userId),
+    records.flatMap((r) => r.acknowledged),
+  );
+  const arms: ArmUnderTest[] = groups.map((g, a) => ({
+    groupId: g.id,
+    name: g.name,
+    journeys: records.filter((_r, i) => planned[i]?.arm === a),
+  }));
+  const warnings: string[] = [];
+  const unfinished = records.filter((r) => !r.declined && !r.finished).length;
+  if (design.needsFeedMinutes && unfinished > 0)
+    warnings.push(
+      `The completion rule asks for ${completion?.after_feed_minutes} minutes on the pages, which a dry run does not wait for: ${unfinished} simulated participant(s) did not reach the completion within the run's budget. The rest of the journey was checked.`,
+    );
+  const late = records.filter((r) => r.outOfTime).length;
+  if (late > 0)
+    warnings.push(
+      `${late} simulated participant(s) ran out of the run's time budget before their last session; what they did was checked.`,
+    );
+  return { arms: arms.map((arm) => armReport(arm, stored, design.needsFeedMinutes)), warnings };
+}

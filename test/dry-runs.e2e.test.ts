@@ -1,0 +1,134 @@
+import type { DryRun, Experiment, UiTemplate, Video } from "@feedlab/schemas";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { addDemoVideos } from "./harness/fixtures.ts";
+import { closedPortUrl } from "./harness/recommender-server.ts";
+import { createSurvey } from "./harness/surveys.ts";
+
+async function finished(admin: Client, experimentId: string, runId: string): Promise<DryRun> {
+  const until = Date.now() + 600_000;
+  for (;;) {
+    const r = await admin.get<DryRun>(`/api/v1/admin/experiments/${experimentId}/dry-runs/${runId}`);
+    if (r.body.status === "done" || r.body.status === "failed") return r.body;
+    if (Date.now() > until) throw new Error(`dry run still ${r.body.status}`);
+    await new Promise((res) => setTimeout(res, 500));
+  }
+}
+
+/**
+ * Issue 36's acceptance: a study with three arms, two broken on purpose (an external recommender
+ * that refuses connections; a code layout that throws on the watch page), dry-run in Chromium through
+ * the real participant pages. The report names exactly the broken arms and why; the healthy arm is
+ * green with every event type its journey should produce; the run leaves /stats as it was, and erasing
+ * it leaves no simulated row.
+ */
+describe("a browser dry run of a study with two broken arms", () => {
+  let app: TestApp;
+  let admin: Client;
+  let experiment: Experiment;
+  let run: DryRun;
+  let statsBefore: { groups: unknown[] };
+
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    admin = await app.admin();
+    const videos: Video[] = [
+      ...(await addDemoVideos(admin, "dr-a", "Baking")),
+      ...(await addDemoVideos(admin, "dr-b", "Travel")),
+    ];
+    experiment = (await admin.post<Experiment>("/api/v1/admin/experiments", { name: "Dry run" })).body;
+    const id = experiment.id;
+    await admin.put(`/api/v1/admin/experiments/${id}/videos`, { video_ids: videos.map((v) => v.id) });
+    const throws = await admin.post<UiTemplate>("/api/v1/admin/ui-templates", {
+      name: "Watch page that throws",
+      page: "watch",
+      template_type: "code",
+      source:
+        'import { useVideo } from "@feedlab/data";\nexport default function Page({ videoId }) {\n  const { video } = useVideo(videoId);\n  if (video) throw new Error("the watch layout broke");\n  return <p>Loading</p>;\n}\n',
+    });
+    expect(throws.status, JSON.stringify(throws.body)).toBe(201);
+    await admin.post("/api/v1/admin/recommenders", {
+      key: "ext-down",
+      kind: "external_http",
+      label: "Down",
+      supports_feed: true,
+      supports_watch: true,
+      config: { url: await closedPortUrl() },
+    });
+    const arms = [
+      { name: "Healthy", algorithm_config: { feed: "random", watch: "similarity" }, watch: "grid-desktop" },
+      {
+        name: "Unreachable",
+        algorithm_config: { feed: "ext-down", watch: "similarity" },
+        watch: "grid-desktop",
+      },
+      { name: "Throwing", algorithm_config: { feed: "random", watch: "similarity" }, watch: throws.body.id },
+    ];
+    for (const a of arms) {
+      const r = await admin.post(`/api/v1/admin/experiments/${id}/groups`, {
+        name: a.name,
+        algorithm_config: a.algorithm_config,
+        ui_config: { feed: "grid-desktop", watch: a.watch },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    await createSurvey(admin, id, { kind: "pre", name: "Before", is_active: true });
+    await admin.patch(`/api/v1/admin/experiments/${id}`, {
+      consent_text: "You agree to take part.",
+      completion: {
+        after_sessions: 2,
+        code: "DONE1",
+        redirect_url: "https://panel.example/end?c={code}&p={login_id}",
+      },
+    });
+    statsBefore = (await admin.get<{ groups: unknown[] }>(`/api/v1/admin/experiments/${id}/stats`)).body;
+    const started = await admin.post<DryRun>(`/api/v1/admin/experiments/${id}/dry-runs`, {
+      participants_per_arm: 2,
+      seed: 11,
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    run = await finished(admin, id, started.body.id);
+  }, 600_000);
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const arm = (name: string) => run.arms.find((a) => a.name === name);
+
+  it("names exactly the broken arms and why", () => {
+    expect(run.status, run.error ?? "").toBe("done");
+    expect(run.ok).toBe(false);
+    expect(arm("Healthy")?.problems, JSON.stringify(run.arms, null, 1)).toEqual([]);
+    expect(arm("Unreachable")?.problems.map((p) => p.kind)).toContain("empty_feed");
+    expect(arm("Throwing")?.problems.map((p) => p.kind)).toContain("layout_fallback");
+    expect(arm("Throwing")?.problems.find((p) => p.kind === "layout_fallback")?.message).toContain(
+      "the watch layout broke",
+    );
+  });
+
+  it("finds the healthy arm green with every event type its journey should produce", () => {
+    const healthy = arm("Healthy");
+    expect(healthy?.missing_event_types).toEqual([]);
+    for (const t of ["SESSION_START", "PAGE_LOAD", "HOME_FEED", "IMPRESSION", "MOUSE_MOVEMENT", "VIDEO_PLAY"])
+      expect(healthy?.event_types).toContain(t);
+    expect(healthy?.surveys).toEqual([{ name: "Before", kind: "pre" }]);
+  });
+
+  it("leaves /stats as it was, and erasing the dry run leaves no simulated row", async () => {
+    const id = experiment.id;
+    expect(
+      (await admin.get<{ groups: unknown[] }>(`/api/v1/admin/experiments/${id}/stats`)).body.groups,
+    ).toEqual(statsBefore.groups);
+    expect((await admin.del(`/api/v1/admin/experiments/${id}/dry-runs`)).status).toBe(204);
+    const db = app.runtime.db;
+    for (const table of [
+      "users",
+      "sessions",
+      "events",
+      "evaluation_counts",
+      "session_activity",
+      "interactions",
+    ])
+      expect(Number((await db(table).count<{ n: string }[]>("* as n"))[0]?.n), table).toBe(0);
+  });
+});

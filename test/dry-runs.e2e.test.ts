@@ -1,24 +1,16 @@
 import type { DryRun, Experiment, UiTemplate, Video } from "@feedlab/schemas";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { addDemoVideos } from "./harness/fixtures.ts";
 import { closedPortUrl } from "./harness/recommender-server.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
-async function finished(admin: Client, experimentId: string, runId: string): Promise<DryRun> {
-  const until = Date.now() + 600_000;
-  for (;;) {
-    const r = await admin.get<DryRun>(`/api/v1/admin/experiments/${experimentId}/dry-runs/${runId}`);
-    if (r.body.status === "done" || r.body.status === "failed") return r.body;
-    if (Date.now() > until) throw new Error(`dry run still ${r.body.status}`);
-    await new Promise((res) => setTimeout(res, 500));
-  }
-}
-
 /**
  * Issue 36's acceptance: a study with three arms, two broken on purpose (an external recommender
  * that refuses connections; a code layout that throws on the watch page), dry-run in Chromium through
- * the real participant pages. The report names exactly the broken arms and why; the healthy arm is
+ * the real participant pages, started from the console. The report names exactly the broken arms and why; the healthy arm is
  * green with every event type its journey should produce; the run leaves /stats as it was, and erasing
  * it leaves no simulated row.
  */
@@ -28,6 +20,7 @@ describe("a browser dry run of a study with two broken arms", () => {
   let experiment: Experiment;
   let run: DryRun;
   let statsBefore: { groups: unknown[] };
+  let browser: Browser;
 
   beforeAll(async () => {
     app = await startTestApp("pglite");
@@ -82,14 +75,42 @@ describe("a browser dry run of a study with two broken arms", () => {
       },
     });
     statsBefore = (await admin.get<{ groups: unknown[] }>(`/api/v1/admin/experiments/${id}/stats`)).body;
-    const started = await admin.post<DryRun>(`/api/v1/admin/experiments/${id}/dry-runs`, {
-      participants_per_arm: 2,
-      seed: 11,
-    });
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    run = await finished(admin, id, started.body.id);
+
+    // The researcher starts it from the console: two simulated participants per arm, in Chromium.
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${id}/dry-runs`);
+    await page.getByLabel("Participants per arm").fill("2");
+    expect(await page.getByLabel("In a browser (Chromium)").isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Start dry run" }).click();
+    const verdict = page.getByRole("status").filter({ hasText: "arms" });
+    await verdict.waitFor({ timeout: 540_000 });
+    expect(await verdict.textContent()).toContain("2 of 3 arms have problems.");
+    // The report in the researcher's words: the healthy arm green, each broken one with why.
+    expect(
+      await page.getByRole("article", { name: "Healthy" }).getByText("Green", { exact: true }).isVisible(),
+    ).toBe(true);
+    expect(
+      await page
+        .getByRole("article", { name: "Unreachable" })
+        .getByText("The feed was empty")
+        .first()
+        .isVisible(),
+    ).toBe(true);
+    expect(
+      await page
+        .getByRole("article", { name: "Throwing" })
+        .getByText("The layout failed and the plain one was shown")
+        .first()
+        .isVisible(),
+    ).toBe(true);
+    await saveScreenshot(page, "dry-run-broken-arms");
+    const runs = await admin.get<DryRun[]>(`/api/v1/admin/experiments/${id}/dry-runs`);
+    run = runs.body[0] as DryRun;
   }, 600_000);
   afterAll(async () => {
+    await browser?.close();
     await app?.stop();
   });
 

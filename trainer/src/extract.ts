@@ -82,10 +82,14 @@ export interface TrainingSource {
  *
  * Simulated participants (api.md, "Simulated participants") are left out: their interactions are not
  * read and their events made no co-views, so they never move a real participant's recommendations or
- * the item similarity. Their `interactions` rows are kept (flagged `simulated`) for a model of their
- * own, to come.
+ * the item similarity. With `simulated`, it reads theirs alone instead (still with the real co-views):
+ * the data of the model that serves only them (simulated.ts).
  */
-export async function extractTrainingData(db: Knex, experimentId: string): Promise<TrainingSource> {
+export async function extractTrainingData(
+  db: Knex,
+  experimentId: string,
+  options: { readonly simulated?: boolean } = {},
+): Promise<TrainingSource> {
   // 1. The pool (external ids).
   const poolRows = rowsOf<{ ids: string }>(
     await db.raw(
@@ -99,7 +103,7 @@ export async function extractTrainingData(db: Knex, experimentId: string): Promi
   // 2. Interactions, page by page in key order.
   const rows: InteractionRow[] = [];
   for (let after: readonly [string, string] | null = null; ; ) {
-    const batch = await interactionPage(db, experimentId, after, PAGE);
+    const batch = await interactionPage(db, experimentId, after, PAGE, options.simulated === true);
     rows.push(...batch);
     const last = batch[batch.length - 1];
     if (!last || batch.length < PAGE) break;

@@ -16,4 +16,5 @@ export * from "./runner.ts";
 export * from "./runs.ts";
 export * from "./schedule.ts";
 export * from "./similarity.ts";
+export * from "./simulated.ts";
 export * from "./sparse.ts";

@@ -162,17 +162,25 @@ async function metadataFor(
   };
 }
 
-/** Replaces the experiment's recommendation_cache and item_similarity rows with the run's output. */
-async function writeOutputs(
+/**
+ * Replaces the rankings of the experiment's real participants (or, with `simulated`, of its simulated
+ * ones: their model is their own) with a run's; the other kind's rows stay.
+ */
+export async function writeRecommendations(
   trx: Knex,
-  run: RunRef,
+  target: { readonly experimentId: string; readonly runId: string | null; readonly simulated: boolean },
   source: TrainingSource,
   result: PipelineResult,
   at: Date,
-): Promise<{ recommendations: number; similarities: number }> {
-  await trx("recommendation_cache").where({ experiment_id: run.experimentId }).delete();
-  await trx("item_similarity").where({ experiment_id: run.experimentId }).delete();
-  const { recommendations: rec, neighbours } = result;
+): Promise<number> {
+  await trx("recommendation_cache")
+    .where({ experiment_id: target.experimentId })
+    .whereIn(
+      "user_id",
+      trx("users").where({ experiment_id: target.experimentId, simulated: target.simulated }).select("id"),
+    )
+    .delete();
+  const { recommendations: rec } = result;
   let recommendations = 0;
   let rows: unknown[][] = [];
   const flushRecommendations = async () => {
@@ -182,7 +190,7 @@ async function writeOutputs(
       `insert into recommendation_cache (experiment_id, user_id, video_id, rank, score, model_run_id, created_at)
        select ?, u.id, e->>1, (e->>2)::int, (e->>3)::float8, ?, ?
        from json_array_elements(?::json) e join users u on u.id = (e->>0)::uuid`,
-      [run.experimentId, run.id, at, JSON.stringify(rows)],
+      [target.experimentId, target.runId, at, JSON.stringify(rows)],
     );
     recommendations += rows.length;
     rows = [];
@@ -197,7 +205,27 @@ async function writeOutputs(
     if (rows.length >= WRITE_CHUNK) await flushRecommendations();
   }
   await flushRecommendations();
+  return recommendations;
+}
 
+/** Replaces the experiment's recommendation_cache and item_similarity rows with the run's output. */
+async function writeOutputs(
+  trx: Knex,
+  run: RunRef,
+  source: TrainingSource,
+  result: PipelineResult,
+  at: Date,
+): Promise<{ recommendations: number; similarities: number }> {
+  await trx("item_similarity").where({ experiment_id: run.experimentId }).delete();
+  const recommendations = await writeRecommendations(
+    trx,
+    { experimentId: run.experimentId, runId: run.id, simulated: false },
+    source,
+    result,
+    at,
+  );
+  const { neighbours } = result;
+  let rows: unknown[][] = [];
   let similarities = 0;
   const flushSimilarities = async () => {
     if (rows.length === 0) return;

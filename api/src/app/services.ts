@@ -1,4 +1,5 @@
 import type { EventLog } from "@feedlab/ingest";
+import { trainSimulatedModel } from "@feedlab/trainer";
 import type { Logger } from "pino";
 import { createAuditService } from "../audit/audit.service.ts";
 import { createAuthService } from "../auth/auth.service.ts";
@@ -113,6 +114,17 @@ export function createServices(clients: ServiceClients) {
           return { userId: p.user_id, loginId: p.login_id, groupId: p.group_id };
         },
         issueToken: async (userId) => (await auth.issueParticipantSession(userId)).token,
+        trainSimulated: async (experimentId) => {
+          await trainSimulatedModel(
+            {
+              db,
+              logger: logger.child({ component: "dry-runs" }),
+              now: deps.now,
+            },
+            experimentId,
+          );
+          await changes.publish({ type: "model", experiment_id: experimentId });
+        },
       },
       eraseSimulated: async (experimentId) => {
         await erasure.simulated(experimentId);

@@ -13,6 +13,7 @@ import { helpCommand } from "./commands/help.ts";
 import { migrate } from "./commands/migrate.ts";
 import { replay } from "./commands/replay.ts";
 import { restore } from "./commands/restore.ts";
+import { simulate } from "./commands/simulate.ts";
 import { start } from "./commands/start.ts";
 import { tail } from "./commands/tail.ts";
 import { videos } from "./commands/videos.ts";
@@ -30,6 +31,7 @@ const COMMANDS: readonly Command[] = [
   dlq,
   backup,
   restore,
+  simulate,
   help,
 ];
 

@@ -13,6 +13,8 @@ import type {
   ArmChange,
   AuditEntry,
   CreateExperimentRequest,
+  DryRun,
+  DryRunCreate,
   Experiment,
   ExperimentCompleteness,
   ExperimentMonitor,
@@ -196,8 +198,14 @@ export class ApiClient extends ParticipantApi {
     });
   }
 
-  listParticipants(experimentId: string): Promise<ParticipantSummary[]> {
-    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/participants`);
+  /** The experiment's participants; `simulated` lists only the dry runs' (true) or only real ones (false). */
+  listParticipants(
+    experimentId: string,
+    options: { simulated?: boolean } = {},
+  ): Promise<ParticipantSummary[]> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/participants`, {
+      query: { simulated: options.simulated === undefined ? undefined : String(options.simulated) },
+    });
   }
 
   /** A participant's events in time order (without the high-frequency and tab-state types). */
@@ -255,6 +263,28 @@ export class ApiClient extends ParticipantApi {
   /** One real call of a recommender (or of an unsaved config) with a sample request. */
   testRecommender(key: string, body: RecommenderTestRequest): Promise<RecommenderTestResult> {
     return this.request("POST", `/api/v1/admin/recommenders/${enc(key)}/test`, { body });
+  }
+
+  // --- Dry runs: simulated participants through every arm -------------------------------------------
+
+  /** Queues a dry run (a draft or running experiment); follow it with `getDryRun`. */
+  startDryRun(experimentId: string, body: DryRunCreate): Promise<DryRun> {
+    return this.request("POST", `/api/v1/admin/experiments/${enc(experimentId)}/dry-runs`, { body });
+  }
+
+  /** The experiment's dry runs with their reports, newest first. */
+  listDryRuns(experimentId: string): Promise<DryRun[]> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/dry-runs`);
+  }
+
+  /** One dry run: its progress, then its report per arm. */
+  getDryRun(experimentId: string, runId: string): Promise<DryRun> {
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/dry-runs/${enc(runId)}`);
+  }
+
+  /** Erases every simulated participant of the experiment; the reports stay. */
+  eraseDryRunParticipants(experimentId: string): Promise<void> {
+    return this.request("DELETE", `/api/v1/admin/experiments/${enc(experimentId)}/dry-runs`);
   }
 
   // --- Learned model: training runs ----------------------------------------------------------------

@@ -2,9 +2,12 @@ import type { Me } from "@feedlab/schemas";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { Card } from "../browse.ts";
 import { type Act, checkAccessibility, PageWatch } from "./browser-page.ts";
+import { waitForEnded, waitForPlayed, waitForTime } from "./browser-player.ts";
 import { answerSurveys } from "./browser-surveys.ts";
 import { FEED_LOOKS } from "./http-journey.ts";
 import {
+  emptyIsProblem,
+  type Journey,
   type JourneyInput,
   type JourneyRecord,
   newRecord,
@@ -43,76 +46,93 @@ async function cardIds(cards: Locator): Promise<string[]> {
  * the events; the journey records which catalogue actions it performed, so the report can tell which
  * event types should have arrived. Time is compressed: a video plays a few real seconds at most.
  */
-export async function runBrowserJourney(
+export function createBrowserJourney(
   browser: Browser,
   baseUrl: string,
   token: string,
   pool: PoolIndex,
   input: JourneyInput,
-): Promise<JourneyRecord> {
+): Journey {
   const record = newRecord(input.participant);
   const act: Act = (...actions) => {
     for (const a of actions) record.actions.add(a);
   };
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
   const watch = new PageWatch(record, baseUrl);
-  try {
-    await context.addCookies([{ name: "feedlab_participant", value: token, url: baseUrl }]);
-    await watch.attach(context);
-    await visits(context, baseUrl, pool, input, record, act).catch((err: Error) => {
-      problem(
-        record,
-        "journey",
-        "page_error",
-        `The participant could not go on: ${err.message.split("\n")[0]}`,
-      );
-    });
-  } finally {
-    await context.close().catch(() => {});
-  }
-  record.acknowledged.push(...watch.acknowledged);
-  for (const m of surveyOrderProblems(record.surveys)) problem(record, "survey", "survey_out_of_order", m);
-  return record;
+  let context: BrowserContext | null = null;
+  let going = true;
+  const stopped = (err: Error) => {
+    problem(
+      record,
+      "journey",
+      "page_error",
+      `The participant could not go on: ${err.message.split("\n")[0]}`,
+    );
+    going = false;
+  };
+
+  return {
+    record,
+    sessions: input.model.sessionsNeeded(input.design.completion),
+    get going() {
+      return going;
+    },
+    async begin() {
+      context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+      await context.addCookies([{ name: "feedlab_participant", value: token, url: baseUrl }]);
+      await watch.attach(context);
+    },
+    async visit(n) {
+      if (!going || context === null) return;
+      if (Date.now() > input.deadline) {
+        record.outOfTime = true;
+        going = false;
+        return;
+      }
+      const page = await context.newPage();
+      try {
+        const visit = await session(page, baseUrl, pool, input, record, n, act);
+        // Leaving the study's pages ends the session: the unload beacon of a page that showed the
+        // feed or a video carries PAGE_EXIT and SESSION_END.
+        await page.goto("about:blank").catch(() => {});
+        if (visit.shown) act("leave_page", "end_session");
+        await sleep(500);
+        if (!visit.going || record.declined) going = false;
+      } catch (err) {
+        stopped(err as Error);
+      } finally {
+        await page.close().catch(() => {});
+        record.acknowledged.push(...watch.acknowledged.splice(0));
+      }
+    },
+    async end() {
+      try {
+        if (context !== null && !record.declined) await completion(context, baseUrl, record);
+      } catch (err) {
+        stopped(err as Error);
+      } finally {
+        await context?.close().catch(() => {});
+      }
+      record.acknowledged.push(...watch.acknowledged.splice(0));
+      for (const m of surveyOrderProblems(record.surveys))
+        problem(record, "survey", "survey_out_of_order", m);
+    },
+  };
 }
 
-/** The participant's visits, each in a fresh tab, then where the study left them. */
-async function visits(
-  context: BrowserContext,
-  baseUrl: string,
-  pool: PoolIndex,
-  input: JourneyInput,
-  record: JourneyRecord,
-  act: Act,
-): Promise<void> {
-  const sessions = input.model.sessionsNeeded(input.design.completion);
-  for (let s = 1; s <= sessions; s++) {
-    if (Date.now() > input.deadline) {
-      record.outOfTime = true;
-      break;
-    }
-    const page = await context.newPage();
-    const visit = await session(page, baseUrl, pool, input, record, s, act);
-    // Leaving the study's pages ends the session: the unload beacon of a page that showed the feed
-    // or a video carries PAGE_EXIT and SESSION_END.
-    await page.goto("about:blank").catch(() => {});
-    if (visit.shown) act("leave_page", "end_session");
-    await sleep(500);
-    await page.close();
-    if (!visit.going || record.declined) break;
-  }
+/** Where the study left the participant: finished or not, and the completion link filled. */
+async function completion(context: BrowserContext, baseUrl: string, record: JourneyRecord): Promise<void> {
   const me = await context.request.get(`${baseUrl}/api/v1/me`);
-  if (me.ok()) {
-    const body = (await me.json()) as Me;
-    record.finished = body.status === "finished";
-    record.redirect = body.completion?.redirect_url ?? null;
-    if (record.redirect !== null && UNFILLED_PLACEHOLDER.test(record.redirect))
-      problem(
-        record,
-        "completion",
-        "redirect_placeholder",
-        `The completion link still holds ${record.redirect.match(UNFILLED_PLACEHOLDER)?.[0]}: ${record.redirect}`,
-      );
-  }
+  if (!me.ok()) return;
+  const body = (await me.json()) as Me;
+  record.finished = body.status === "finished";
+  record.redirect = body.completion?.redirect_url ?? null;
+  if (record.redirect !== null && UNFILLED_PLACEHOLDER.test(record.redirect))
+    problem(
+      record,
+      "completion",
+      "redirect_placeholder",
+      `The completion link still holds ${record.redirect.match(UNFILLED_PLACEHOLDER)?.[0]}: ${record.redirect}`,
+    );
 }
 
 /**
@@ -154,7 +174,7 @@ async function session(
     }
     await agree.click();
   }
-  await answerSurveys(page, record, number, "start", input);
+  const surveysFirst = await answerSurveys(page, record, number, "start", input);
 
   // The feed.
   const shown = await cards
@@ -166,11 +186,14 @@ async function session(
     // The study may have ended for them: the page shows the completion instead of the feed.
     const me = await page.request.get("/api/v1/me");
     if (me.ok() && ((await me.json()) as Me).status === "finished") return { going: false, shown: false };
-    problem(record, "feed", "empty_feed", "The feed showed no videos.");
+    if (emptyIsProblem(record, input.design))
+      problem(record, "feed", "empty_feed", "The feed showed no videos.");
     return { going: true, shown: false };
   }
-  record.firstCardMs.push(Date.now() - asked);
+  // The time to the first card, when nothing (consent, a survey) stood between the page and it.
+  if (first !== "consent" && surveysFirst === 0) record.firstCardMs.push(Date.now() - asked);
   act("start_session", "open_page", "load_feed", "see_card");
+  record.feedPages += 1;
   if (number === 1) await checkAccessibility(page, record);
   let videos = 0;
   let looks = 0;
@@ -192,6 +215,7 @@ async function session(
       await page.reload();
       await cards.first().waitFor({ timeout: CARDS_TIMEOUT_MS });
       act("leave_page", "open_page", "load_feed", "see_card");
+      record.feedPages += 1;
       continue;
     }
     await cards.nth(choice.click.position).click();
@@ -206,8 +230,20 @@ async function session(
       await page.waitForURL(/\/watch\//, { timeout: CARDS_TIMEOUT_MS });
       act("click_related_card", "follow_link", "leave_page");
     }
+    const back = Date.now();
     await page.goBack();
     await page.waitForURL(`${baseUrl}/`, { timeout: CARDS_TIMEOUT_MS });
+    if (
+      await cards
+        .first()
+        .waitFor({ timeout: CARDS_TIMEOUT_MS })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      record.firstCardMs.push(Date.now() - back);
+    record.feedPages += 1;
     act("follow_link", "leave_page", "open_page");
     await answerSurveys(page, record, number, "start", input);
     if (!(await cards.first().isVisible())) await cards.first().waitFor({ timeout: CARDS_TIMEOUT_MS });
@@ -256,6 +292,7 @@ async function watchPage(
   exerciseControls: boolean,
 ): Promise<Locator | null> {
   const id = new URL(page.url()).pathname.slice("/watch/".length);
+  record.watched.add(id);
   act("open_page");
   const player = page.locator("video").first();
   const ready = await player
@@ -274,7 +311,8 @@ async function watchPage(
     .then(() => true)
     .catch(() => false);
   if (hasRelated) act("load_related", "see_card");
-  else problem(record, "watch", "empty_related", `The related list of ${id} was empty.`);
+  else if (emptyIsProblem(record, input.design, 1))
+    problem(record, "watch", "empty_related", `The related list of ${id} was empty.`);
   if (session === 1 && exerciseControls) await checkAccessibility(page, record);
 
   const video = pool.get(id);
@@ -337,39 +375,4 @@ async function watchPage(
   );
   if (next.kind === "related") return related.nth(next.choice.click.position);
   return null;
-}
-
-async function waitForTime(player: Locator, seconds: number, timeoutMs: number): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if ((await player.evaluate((v: HTMLVideoElement) => v.currentTime)) >= seconds) return true;
-    await sleep(100);
-  }
-  return false;
-}
-
-/** Waits until the video has played `seconds` in all (its played ranges), and answers how much it has. */
-async function waitForPlayed(player: Locator, seconds: number, timeoutMs: number): Promise<number> {
-  const until = Date.now() + timeoutMs;
-  const played = () =>
-    player.evaluate((v: HTMLVideoElement) => {
-      let sum = 0;
-      for (let i = 0; i < v.played.length; i++) sum += v.played.end(i) - v.played.start(i);
-      return sum;
-    });
-  let now = await played();
-  while (now < seconds && Date.now() < until) {
-    await sleep(150);
-    now = await played();
-  }
-  return now;
-}
-
-async function waitForEnded(player: Locator, timeoutMs: number): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await player.evaluate((v: HTMLVideoElement) => v.ended)) return true;
-    await sleep(100);
-  }
-  return false;
 }

@@ -3,25 +3,26 @@ import type { Page } from "playwright-core";
 import { pageOf } from "./browser-page.ts";
 import { type JourneyInput, type JourneyRecord, problem } from "./journey.ts";
 
-/** Answers every survey dialog showing now; records each. */
+/** Answers every survey dialog showing now; records each, and answers how many there were. */
 export async function answerSurveys(
   page: Page,
   record: JourneyRecord,
   session: number,
   when: "start" | "after",
   input: JourneyInput,
-): Promise<void> {
+): Promise<number> {
+  let answered = 0;
   for (let i = 0; i < 5; i++) {
     const dialog = page.getByRole("dialog");
     const open = await dialog
       .waitFor({ timeout: i === 0 ? 2500 : 1500 })
       .then(() => true)
       .catch(() => false);
-    if (!open) return;
+    if (!open) return answered;
     const sessionId = await page.evaluate(() => sessionStorage.getItem("feedlab.session_id"));
     const pending = await page.request.get(`/api/v1/surveys/pending?session_id=${sessionId}`);
     const body = (await pending.json().catch(() => null)) as PendingSurvey;
-    if (body === null) return;
+    if (body === null) return answered;
     const { survey } = body;
     record.surveys.push({ id: survey.id, name: survey.name, kind: survey.kind, session, when });
     if (pageOf(page.url()) === "watch") {
@@ -54,5 +55,7 @@ export async function answerSurveys(
     }
     await dialog.getByRole("button", { name: "Submit", exact: true }).click();
     await dialog.waitFor({ state: "hidden", timeout: 10_000 }).catch(() => {});
+    answered += 1;
   }
+  return answered;
 }

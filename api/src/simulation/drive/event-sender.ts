@@ -37,11 +37,27 @@ const LIMITS: Record<Exclude<BufferName, "immediate">, number> = {
   highFrequency: BATCHING.highFrequency.maxEvents,
 };
 
+/** What became of one batch: the status (0: no answer), the events in it and the position of a 202. */
+export interface BatchOutcome {
+  readonly status: number;
+  readonly events: number;
+  readonly position: string | null;
+}
+
+export interface SenderOptions {
+  /**
+   * Send only when told (`sendAll`), never on `track`: a load test's participants send one batch every
+   * 5 s, the normal buffer's age limit, whatever the buffers hold (api.md: `feedlab simulate`).
+   */
+  readonly paced?: boolean;
+}
+
 /**
  * Sends a session's events as the participant runtime does (spec: Batching): three buffers, an
  * immediate type flushed at once, the normal buffer at 20 events, the high-frequency one at 50, and
  * everything when the page is left (`flush`). Time is compressed, so the buffers' age limits are met by
  * the page changes instead. Keeps what the server acknowledged and refused, and the last log position.
+ * A paced sender (`SenderOptions.paced`) leaves the flushing to its owner's clock.
  */
 export class EventSender {
   private seq = 0;
@@ -57,10 +73,12 @@ export class EventSender {
 
   private readonly client: ParticipantClient;
   private readonly sessionId: string;
+  private readonly paced: boolean;
 
-  constructor(client: ParticipantClient, sessionId: string) {
+  constructor(client: ParticipantClient, sessionId: string, options: SenderOptions = {}) {
     this.client = client;
     this.sessionId = sessionId;
+    this.paced = options.paced ?? false;
   }
 
   /** Buffers one event; resolves once any flush it causes is answered. */
@@ -75,6 +93,7 @@ export class EventSender {
       payload,
     });
     this.sentTypes.add(type);
+    if (this.paced) return;
     if (buffer === "immediate" || this.buffers[buffer].length >= LIMITS[buffer]) await this.send(buffer);
   }
 
@@ -83,15 +102,27 @@ export class EventSender {
     for (const name of ["normal", "highFrequency", "immediate"] as const) await this.send(name);
   }
 
+  /** Sends everything buffered as one batch, in `seq` order; null when nothing was buffered. */
+  async sendAll(): Promise<BatchOutcome | null> {
+    const events = [...this.buffers.normal, ...this.buffers.highFrequency, ...this.buffers.immediate];
+    if (events.length === 0) return null;
+    for (const buffer of Object.values(this.buffers)) buffer.length = 0;
+    return this.post(events.sort((a, b) => a.seq - b.seq));
+  }
+
   private async send(name: BufferName): Promise<void> {
     const events = this.buffers[name].splice(0);
     if (events.length === 0) return;
+    await this.post(events);
+  }
+
+  private async post(events: Pending[]): Promise<BatchOutcome> {
     const reply = await this.client
       .post<EventBatchResult>("/api/v1/events", { session_id: this.sessionId, events })
       .catch(() => null);
     if (reply === null || reply.status !== 202) {
       this.failedBatches += 1;
-      return;
+      return { status: reply?.status ?? 0, events: events.length, position: null };
     }
     const refused = new Set(reply.body.rejected.map((r) => r.index));
     events.forEach((e, i) => {
@@ -102,5 +133,6 @@ export class EventSender {
       if (type) this.rejected.push({ type, code: r.code, message: r.message });
     }
     this.position = reply.body.position;
+    return { status: 202, events: events.length, position: reply.body.position };
   }
 }

@@ -3,6 +3,8 @@ import type { FeedPage, JourneyAction, Me, PendingSurvey, Video } from "@feedlab
 import { EventSender } from "./event-sender.ts";
 import { cardOf, dwell, leave, listItem, play, seeCards } from "./http-pages.ts";
 import {
+  emptyIsProblem,
+  type Journey,
   type JourneyInput,
   type JourneyRecord,
   newRecord,
@@ -40,68 +42,80 @@ function failure(what: string, reply: Reply): string {
 }
 
 /**
- * One simulated participant's whole study over HTTP (issue 36, `browser: false`): consent, the
- * sessions the completion rule needs (each: its surveys, the feed, the videos chosen, the related lists,
- * back to the feed), the post survey, and the completion. Events are the participant runtime's, sent
- * with the contract's batching; time is compressed (no waiting), so the payloads carry the model's
- * durations while the timestamps are the real ones. Every step the pages would take is an action of the
+ * One simulated participant's study over HTTP (issue 36, `browser: false`): consent, the sessions the
+ * completion rule needs (each: its surveys, the feed, the videos chosen, the related lists, back to the
+ * feed), the post survey, and the completion. Events are the participant runtime's, sent with the
+ * contract's batching; time is compressed (no waiting), so the payloads carry the model's durations
+ * while the timestamps are the real ones. Every step the pages would take is an action of the
  * contract's catalogue, so the report knows which event types the journey should have produced.
  */
-export async function runHttpJourney(client: ParticipantClient, input: JourneyInput): Promise<JourneyRecord> {
+export function createHttpJourney(client: ParticipantClient, input: JourneyInput): Journey {
   const { model, design, deadline } = input;
   const record = newRecord(input.participant);
   const act = (...actions: JourneyAction[]) => {
     for (const a of actions) record.actions.add(a);
   };
-
-  const me = await client.get<Me>("/api/v1/me");
-  if (me.status !== 200) {
-    problem(record, "join", "request_failed", failure("GET /api/v1/me", me));
-    return record;
-  }
-  const consent = me.body.consent;
-  if (consent !== null && consent.consented_at === null) {
-    const agree = model.consents();
-    const r = await client.post("/api/v1/participants/consent", { agree, version: consent.version });
-    if (r.status !== 204) {
-      problem(record, "consent", "request_failed", failure("Consent", r));
-      return record;
-    }
-    if (!agree) {
-      record.declined = true;
-      return record;
-    }
-  }
-
-  const sessions = model.sessionsNeeded(design.completion);
+  let going = true;
   let lastSession: string | null = null;
-  for (let s = 1; s <= sessions; s++) {
-    if (Date.now() > deadline) {
-      record.outOfTime = true;
-      break;
-    }
-    lastSession = randomUUID();
-    const ok = await runSession(client, input, record, lastSession, s, act);
-    if (!ok) break;
-  }
+  let lastNumber = 0;
+  const sessions = model.sessionsNeeded(design.completion);
 
-  // After the last session: the post survey (when the study has ended for them), then the completion.
-  if (lastSession !== null) await answerPending(client, input, record, lastSession, sessions, "after");
-  const after = await client.get<Me>("/api/v1/me");
-  if (after.status === 200) {
-    record.finished = after.body.status === "finished";
-    record.redirect = after.body.completion?.redirect_url ?? null;
-    if (record.redirect !== null && UNFILLED_PLACEHOLDER.test(record.redirect))
-      problem(
-        record,
-        "completion",
-        "redirect_placeholder",
-        `The completion link still holds ${record.redirect.match(UNFILLED_PLACEHOLDER)?.[0]}: ${record.redirect}`,
-      );
-  }
-  for (const message of surveyOrderProblems(record.surveys))
-    problem(record, "survey", "survey_out_of_order", message);
-  return record;
+  return {
+    record,
+    sessions,
+    get going() {
+      return going;
+    },
+    async begin() {
+      const me = await client.get<Me>("/api/v1/me");
+      if (me.status !== 200) {
+        problem(record, "join", "request_failed", failure("GET /api/v1/me", me));
+        going = false;
+        return;
+      }
+      const consent = me.body.consent;
+      if (consent === null || consent.consented_at !== null) return;
+      const agree = model.consents();
+      const r = await client.post("/api/v1/participants/consent", { agree, version: consent.version });
+      if (r.status !== 204) {
+        problem(record, "consent", "request_failed", failure("Consent", r));
+        going = false;
+      } else if (!agree) {
+        record.declined = true;
+        going = false;
+      }
+    },
+    async visit(n) {
+      if (!going) return;
+      if (Date.now() > deadline) {
+        record.outOfTime = true;
+        going = false;
+        return;
+      }
+      lastSession = randomUUID();
+      lastNumber = n;
+      going = await runSession(client, input, record, lastSession, n, act);
+    },
+    async end() {
+      if (record.declined) return;
+      // After the last session: the post survey (when the study has ended for them), then the completion.
+      if (lastSession !== null) await answerPending(client, input, record, lastSession, lastNumber, "after");
+      const after = await client.get<Me>("/api/v1/me");
+      if (after.status === 200) {
+        record.finished = after.body.status === "finished";
+        record.redirect = after.body.completion?.redirect_url ?? null;
+        if (record.redirect !== null && UNFILLED_PLACEHOLDER.test(record.redirect))
+          problem(
+            record,
+            "completion",
+            "redirect_placeholder",
+            `The completion link still holds ${record.redirect.match(UNFILLED_PLACEHOLDER)?.[0]}: ${record.redirect}`,
+          );
+      }
+      for (const message of surveyOrderProblems(record.surveys))
+        problem(record, "survey", "survey_out_of_order", message);
+    },
+  };
 }
 
 /** One visit: register the session, its surveys, the feed and the videos; false when it could not go on. */
@@ -151,10 +165,12 @@ async function runSession(
     }
     const items = feed.body.items;
     if (items.length === 0) {
-      problem(record, "feed", "empty_feed", `The feed was empty (recommender ${feed.body.recommender}).`);
+      if (emptyIsProblem(record, input.design))
+        problem(record, "feed", "empty_feed", `The feed was empty (recommender ${feed.body.recommender}).`);
       break;
     }
     record.firstCardMs.push(feed.ms);
+    record.feedPages += 1;
     await events.track("HOME_FEED", { videoCount: items.length, videos: items.map(listItem) });
     act("load_feed");
     looks += 1;
@@ -195,6 +211,7 @@ async function runSession(
     let current: Video | null = clicked;
     while (current !== null && videos < MAX_VIDEOS_PER_SESSION) {
       videos += 1;
+      record.watched.add(current.id);
       const next = await watchPage(client, events, record, sessionId, current, act, input);
       spentMs += next.spentMs;
       after = events.position;
@@ -262,7 +279,7 @@ async function watchPage(
   const items = related.status === 200 ? related.body.items : [];
   if (related.status !== 200)
     problem(record, "watch", "request_failed", failure("The related list", related));
-  else if (items.length === 0)
+  else if (items.length === 0 && emptyIsProblem(record, input.design, 1))
     problem(
       record,
       "watch",

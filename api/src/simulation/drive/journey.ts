@@ -13,6 +13,8 @@ interface StudyDesign {
   readonly completion: Completion | null;
   /** Whether the completion rule needs minutes on the pages (which a dry run compresses). */
   readonly needsFeedMinutes: boolean;
+  /** Videos in the pool: once a participant has watched them all, empty lists are what the design gives. */
+  readonly poolSize: number;
 }
 
 export interface JourneyInput {
@@ -41,14 +43,34 @@ export interface JourneyRecord {
   readonly sentTypes: Set<EventType>;
   readonly surveys: SurveyShown[];
   readonly problems: DryRunProblem[];
-  /** Milliseconds from asking for the feed to its first card, per feed page. */
+  /** Milliseconds from asking for the feed to its first card, per feed page measured. */
   readonly firstCardMs: number[];
+  /** Feed pages that showed cards. */
+  feedPages: number;
   declined: boolean;
   finished: boolean;
   /** The completion URL /me gave, placeholders filled. */
   redirect: string | null;
   /** The journey stopped at the deadline before its last session. */
   outOfTime: boolean;
+  /** Videos the participant opened (the feed and related lists leave watched ones out). */
+  readonly watched: Set<string>;
+}
+
+/**
+ * A participant's study, driven one visit at a time so that a run can do something between visits
+ * (train a model on what the visits so far produced): `begin` (the consent), `visit(n)` for each
+ * session while `going`, then `end` (the post survey and the completion).
+ */
+export interface Journey {
+  readonly record: JourneyRecord;
+  /** Sessions the completion rule asks of this participant. */
+  readonly sessions: number;
+  /** False once the participant stopped: declined, finished early, or the pages failed them. */
+  readonly going: boolean;
+  begin(): Promise<void>;
+  visit(n: number): Promise<void>;
+  end(): Promise<void>;
 }
 
 export function newRecord(participant: SimulatedParticipant): JourneyRecord {
@@ -60,10 +82,12 @@ export function newRecord(participant: SimulatedParticipant): JourneyRecord {
     surveys: [],
     problems: [],
     firstCardMs: [],
+    feedPages: 0,
     declined: false,
     finished: false,
     redirect: null,
     outOfTime: false,
+    watched: new Set(),
   };
 }
 
@@ -82,6 +106,14 @@ export function problem(
     kind,
     message,
   });
+}
+
+/**
+ * Whether an empty list is a problem: not once the participant has watched every video the list could
+ * show (`others` in view: the related list leaves the current video out too).
+ */
+export function emptyIsProblem(record: JourneyRecord, design: StudyDesign, others = 0): boolean {
+  return record.watched.size + others < design.poolSize;
 }
 
 /** A placeholder `{name}` the completion URL still holds after filling. */

@@ -1,10 +1,13 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { type Dispatcher, request } from "undici";
 
-/** One request's outcome: status, parsed JSON body (null for none), and how long it took. */
+/** One request's outcome: status, parsed JSON body (null for none), how long it took, and the headers. */
 export interface Reply<T = unknown> {
   readonly status: number;
   readonly body: T;
   readonly ms: number;
+  /** Lower-case names (`set-cookie` of a join, `retry-after` of a 429, `x-feedlab-read-after`). */
+  readonly headers: IncomingHttpHeaders;
 }
 
 /** Every request a client makes, for latency figures: the route's pattern (ids replaced), status and time. */
@@ -26,9 +29,9 @@ class RequestFailed extends Error {
 }
 
 /**
- * A simulated participant's HTTP client: the participant cookie on every request, JSON in and out,
- * over a shared keep-alive pool (undici). It never throws on a status; it throws `RequestFailed` when no
- * answer came.
+ * A simulated participant's HTTP client: the participant cookie on every request (none when it is
+ * empty: a client that has not joined yet), JSON in and out, over a shared keep-alive pool (undici). It
+ * never throws on a status; it throws `RequestFailed` when no answer came.
  */
 export class ParticipantClient {
   private readonly baseUrl: string;
@@ -67,7 +70,7 @@ export class ParticipantClient {
         method,
         dispatcher: this.dispatcher,
         headers: {
-          cookie: this.cookie,
+          ...(this.cookie === "" ? {} : { cookie: this.cookie }),
           accept: "application/json",
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
@@ -86,7 +89,7 @@ export class ParticipantClient {
           parsed = text;
         }
       }
-      return { status: res.statusCode, body: parsed as T, ms };
+      return { status: res.statusCode, body: parsed as T, ms, headers: res.headers };
     } catch (err) {
       this.observe(endpoint, 0, performance.now() - started);
       throw new RequestFailed(endpoint, err);

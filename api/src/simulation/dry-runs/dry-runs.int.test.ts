@@ -85,13 +85,14 @@ describe("dry runs over HTTP (pglite)", () => {
 
   it("runs every participant of every arm of a draft experiment to the end", () => {
     expect(run.status).toBe("done");
-    expect(run.progress).toEqual({ done: 6, total: 6 });
+    // Progress counts visits: three sessions for each of the six.
+    expect(run.progress).toEqual({ done: 18, total: 18 });
     expect(run.arms.map((a) => a.participants)).toEqual([3, 3]);
   });
 
   it("reports the healthy arm green: finished, surveys in order, a filled redirect, every type its journey produces", () => {
     const healthy = arm(run, "Healthy");
-    expect(healthy.problems).toEqual([]);
+    expect(healthy.problems, JSON.stringify(healthy.problems)).toEqual([]);
     expect(healthy.missing_event_types).toEqual([]);
     expect(healthy.finished + healthy.declined).toBe(3);
     expect(healthy.surveys).toEqual([

@@ -76,10 +76,16 @@ const names = (types: readonly string[]) => types.join(", ");
  * One arm's part of the report (api.md "Simulated participants"): who finished, the event types that
  * arrived, those the contract's catalogue says the journeys' actions should have produced that never
  * arrived, the surveys met, the completion, the click rate with its interval, and every problem.
- * `completionIsWarning`: the rule needs minutes on the pages, which a dry run compresses, so a
- * completion not reached is the run's warning rather than the arm's problem.
+ * `completion.expected`: the rule has conditions a participant reaches (sessions, minutes); without
+ * them the study ends when the researcher completes it. `completion.isWarning`: the rule needs minutes
+ * on the pages, which a dry run compresses, so a completion not reached is the run's warning rather
+ * than the arm's problem.
  */
-export function armReport(arm: ArmUnderTest, stored: Stored, completionIsWarning: boolean): DryRunArm {
+export function armReport(
+  arm: ArmUnderTest,
+  stored: Stored,
+  completion: { readonly expected: boolean; readonly isWarning: boolean },
+): DryRunArm {
   const problems: DryRunProblem[] = arm.journeys.flatMap((j) => j.problems);
   const took = arm.journeys.filter((j) => !j.declined);
 
@@ -109,7 +115,14 @@ export function armReport(arm: ArmUnderTest, stored: Stored, completionIsWarning
         kind: "events_not_stored",
         message: `${lost} of ${j.acknowledged.length} events the server acknowledged never reached the events store.`,
       });
-    if (!j.declined && !j.finished && !j.outOfTime && !completionIsWarning && j.problems.length === 0)
+    if (
+      completion.expected &&
+      !completion.isWarning &&
+      !j.declined &&
+      !j.finished &&
+      !j.outOfTime &&
+      j.problems.length === 0
+    )
       problems.push({
         participant: j.participant.loginId,
         user_id: j.participant.userId,

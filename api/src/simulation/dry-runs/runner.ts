@@ -2,10 +2,10 @@ import type { Completion, Video } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { Agent } from "undici";
 import { createParticipantModel } from "../behaviour.ts";
-import { runBrowserJourney } from "../drive/browser-journey.ts";
+import { createBrowserJourney } from "../drive/browser-journey.ts";
 import { launchChromium } from "../drive/chromium.ts";
-import { runHttpJourney } from "../drive/http-journey.ts";
-import type { JourneyInput, JourneyRecord, SimulatedParticipant } from "../drive/journey.ts";
+import { createHttpJourney } from "../drive/http-journey.ts";
+import type { Journey, JourneyInput, JourneyRecord, SimulatedParticipant } from "../drive/journey.ts";
 import { ParticipantClient } from "../drive/participant-client.ts";
 import { type ArmUnderTest, armReport, readStored } from "./report.ts";
 
@@ -35,6 +35,11 @@ export interface RunnerDeps {
   readonly httpConcurrency?: number;
   /** Participants driven at once in the browser (each a browser context). */
   readonly browserConcurrency?: number;
+  /**
+   * Trains the learned model of the experiment's simulated participants on their events so far (and
+   * for them only); called between sessions when an arm serves learned_model.
+   */
+  trainSimulated?(experimentId: string): Promise<void>;
   /** How long to wait for acknowledged events to reach the events store. */
   readonly storeWaitMs?: number;
 }
@@ -56,6 +61,15 @@ async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** The simulated participants of the experiment the learned model has a ranking for. */
+async function usersWithModel(db: Knex, experimentId: string): Promise<Set<string>> {
+  const rows = (await db("recommendation_cache as r")
+    .join("users as u", "u.id", "r.user_id")
+    .where({ "r.experiment_id": experimentId, "u.simulated": true })
+    .distinct("r.user_id")) as { user_id: string }[];
+  return new Set(rows.map((r) => r.user_id));
 }
 
 /** Waits until the events store holds every acknowledged event, or the wait is over. */
@@ -89,7 +103,12 @@ export async function runDryRun(
     .where({ experiment_id: plan.experimentId })
     .orderBy("created_at")
     .orderBy("id")
-    .select("id", "name")) as { id: string; name: string }[];
+    .select("id", "name", "algorithm_feed", "algorithm_watch")) as {
+    id: string;
+    name: string;
+    algorithm_feed: string;
+    algorithm_watch: string;
+  }[];
   const pool = (await db("experiment_videos as p")
     .join("videos as v", "v.id", "p.video_id")
     .where("p.experiment_id", plan.experimentId)
@@ -100,6 +119,7 @@ export async function runDryRun(
   const design = {
     completion,
     needsFeedMinutes: completion?.after_feed_minutes !== undefined && completion?.after_feed_minutes !== null,
+    poolSize: pool.length,
   };
 
   // Participants, created up front so the run's total is known; journeys then run a few at a time.
@@ -120,33 +140,80 @@ export async function runDryRun(
       });
     }
   }
-  const total = planned.length;
+  // Visits go a session at a time for everyone, so a learned arm's model can be trained on the
+  // simulated participants' events between them (and serve only them).
+  const learned = groups.some(
+    (g) => g.algorithm_feed === "learned_model" || g.algorithm_watch === "learned_model",
+  );
+  const total = planned.reduce((sum, p) => sum + p.input.model.sessionsNeeded(design.completion), 0);
   let done = 0;
   await onProgress(done, total);
+  /** Per learned arm: feed pages shown, and those the model (not its fallback) ranked. */
+  const served = new Map<number, { pages: number; model: number }>();
+  const learnedArms = new Set(groups.flatMap((g, a) => (g.algorithm_feed === "learned_model" ? [a] : [])));
 
-  const progress = async (record: JourneyRecord) => {
-    done += 1;
+  const runPhases = async (journeys: Journey[], concurrency: number) => {
+    await pooled(journeys, concurrency, (j) => j.begin());
+    const most = Math.max(0, ...journeys.map((j) => j.sessions));
+    for (let n = 1; n <= most; n++) {
+      const due = journeys.filter((j) => j.going && n <= j.sessions);
+      if (due.length === 0) break;
+      const modelled = learned ? await usersWithModel(db, plan.experimentId) : new Set<string>();
+      const pagesBefore = due.map((j) => j.record.feedPages);
+      await pooled(due, concurrency, async (j) => {
+        await j.visit(n);
+        done += 1;
+        await onProgress(done, total);
+      });
+      due.forEach((j, i) => {
+        const arm = armOf.get(j) ?? -1;
+        if (!learnedArms.has(arm)) return;
+        const pages = j.record.feedPages - (pagesBefore[i] ?? 0);
+        const counts = served.get(arm) ?? { pages: 0, model: 0 };
+        counts.pages += pages;
+        if (modelled.has(j.record.participant.userId)) counts.model += pages;
+        served.set(arm, counts);
+      });
+      if (learned && n < most && deps.trainSimulated) {
+        await waitForStore(
+          db,
+          journeys.flatMap((j) => j.record.acknowledged),
+          deps.storeWaitMs ?? 30_000,
+        );
+        await deps.trainSimulated(plan.experimentId);
+      }
+    }
+    await pooled(journeys, concurrency, (j) => j.end());
+    done = total;
     await onProgress(done, total);
-    return record;
+    return journeys.map((j) => j.record);
   };
+
+  const armOf = new Map<Journey, number>();
   let records: JourneyRecord[];
   if (plan.browser) {
     const browser = await launchChromium(plan.chromium);
     const index = new Map(pool.map((v) => [v.id, v]));
     try {
-      records = await pooled(planned, deps.browserConcurrency ?? 3, async (p) =>
-        progress(await runBrowserJourney(browser, plan.baseUrl, p.token, index, p.input)),
-      );
+      const journeys = planned.map((p) => {
+        const j = createBrowserJourney(browser, plan.baseUrl, p.token, index, p.input);
+        armOf.set(j, p.arm);
+        return j;
+      });
+      records = await runPhases(journeys, deps.browserConcurrency ?? 3);
     } finally {
       await browser.close();
     }
   } else {
     const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
     try {
-      records = await pooled(planned, deps.httpConcurrency ?? 6, async (p) => {
+      const journeys = planned.map((p) => {
         const client = new ParticipantClient(plan.baseUrl, `feedlab_participant=${p.token}`, agent);
-        return progress(await runHttpJourney(client, p.input));
+        const j = createHttpJourney(client, p.input);
+        armOf.set(j, p.arm);
+        return j;
       });
+      records = await runPhases(journeys, deps.httpConcurrency ?? 6);
     } finally {
       await agent.close();
     }
@@ -178,5 +245,18 @@ export async function runDryRun(
     warnings.push(
       `${late} simulated participant(s) ran out of the run's time budget before their last session; what they did was checked.`,
     );
-  return { arms: arms.map((arm) => armReport(arm, stored, design.needsFeedMinutes)), warnings };
+  const share = (a: number) => {
+    const c = served.get(a);
+    return c && c.pages > 0 ? Math.round((c.model / c.pages) * 1000) / 1000 : null;
+  };
+  return {
+    arms: arms.map((arm, a) => ({
+      ...armReport(arm, stored, {
+        expected: (completion?.after_sessions ?? null) !== null || design.needsFeedMinutes,
+        isWarning: design.needsFeedMinutes,
+      }),
+      served_by_model: learnedArms.has(a) ? share(a) : null,
+    })),
+    warnings,
+  };
 }

@@ -33,15 +33,17 @@ export async function interactionTotals(sql: Sql, experimentId: string): Promise
 export type InteractionRow = readonly [userId: string, videoId: string, weight: number, lastAtMs: number];
 
 /**
- * The experiment's interactions of real participants who still exist (simulated ones are left out,
- * api.md "Simulated participants"), in (participant, video) order, the page after `after` (a
- * participant and video), as JSON text: cheaper than rows through PGlite's worker and the pg protocol.
+ * The experiment's interactions of participants who still exist, in (participant, video) order, the
+ * page after `after` (a participant and video), as JSON text: cheaper than rows through PGlite's
+ * worker and the pg protocol. Real participants' only, or with `simulated` the dry runs' simulated
+ * participants' only (api.md "Simulated participants": they train a model of their own).
  */
 export async function interactionPage(
   sql: Sql,
   experimentId: string,
   after: readonly [string, string] | null,
   limit: number,
+  simulated = false,
 ): Promise<InteractionRow[]> {
   const [user, video] = after ?? ["00000000-0000-0000-0000-000000000000", ""];
   const page = rowsOf<{ rows: string }>(
@@ -49,9 +51,9 @@ export async function interactionPage(
       `select coalesce(json_agg(json_build_array(x.user_id, x.video_id, x.weight, x.at) order by x.user_id, x.video_id), '[]')::text as rows
        from (select i.user_id, i.video_id, i.weight, (extract(epoch from i.last_at) * 1000)::float8 as at
              from interactions i join users u on u.id = i.user_id
-             where i.experiment_id = ? and not i.simulated and (i.user_id, i.video_id) > (?::uuid, ?)
+             where i.experiment_id = ? and i.simulated = ? and (i.user_id, i.video_id) > (?::uuid, ?)
              order by i.user_id, i.video_id limit ?) x`,
-      [experimentId, user, video, limit],
+      [experimentId, simulated, user, video, limit],
     ),
   );
   const rows = JSON.parse(page[0]?.rows ?? "[]") as [string, string, number | string, number | string][];

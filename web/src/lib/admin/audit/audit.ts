@@ -55,6 +55,8 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   "video.delete": "Deleted a video",
   "media.upload": "Uploaded a video, captions or a thumbnail",
   "model.train": "Started training",
+  "dry_run.start": "Started a dry run",
+  "dry_run.erase": "Erased a dry run's participants",
   "export.events": "Downloaded events",
   "export.participants": "Downloaded participants",
   "export.survey_responses": "Downloaded survey responses",

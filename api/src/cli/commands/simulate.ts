@@ -1,0 +1,122 @@
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { isUuid } from "@feedlab/schemas";
+import type { Config } from "../../config.ts";
+import { AdminSession, LoadTestError } from "../../simulation/load/admin.ts";
+import { progressLine, progressWriter } from "../../simulation/load/progress.ts";
+import { runGeneratorProcess } from "../../simulation/load/run-generator.ts";
+import { exitCodeOf, joinLimitMessage, reportLines, summarise } from "../../simulation/load/summary.ts";
+import { checkStored } from "../../simulation/load/verify.ts";
+import { type Command, err, out, UsageError } from "../command.ts";
+
+/** Longest wait for one answer during the run; a request past it counts as unanswered. */
+const REQUEST_TIMEOUT_MS = 15_000;
+/** A lag sample follows every n-th batch of each participant. */
+const LAG_EVERY = 4;
+/** The exit code when a join was refused by the join rate limit (api.md). */
+const JOIN_LIMITED = 3;
+
+function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (value === undefined || !Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+export const simulate: Command = {
+  name: "simulate",
+  usage: "simulate --url URL --experiment ID --participants N --duration S [--seed X]",
+  summary: [
+    "Load-test a deployment: N participants join the running",
+    "experiment over HTTP and browse at human pace for S seconds",
+    "(one batch of events each every 5 s, plus their pages), with a",
+    "live progress line; then requests/s, p50/p95/p99 per endpoint,",
+    "events acknowledged and found in the export, projector lag, and",
+    "a JSON line. Admin from FEEDLAB_ADMIN_USERNAME/_PASSWORD. Exit",
+    "0 passed, 1 failed, 3 stopped by FEEDLAB_JOIN_RATE_LIMIT",
+  ],
+  run: async (args: string[], config: Config) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        url: { type: "string" },
+        experiment: { type: "string" },
+        participants: { type: "string" },
+        duration: { type: "string" },
+        seed: { type: "string" },
+      },
+    });
+    if (values.url === undefined || !/^https?:\/\/[^/]/.test(values.url))
+      throw new UsageError("--url must be the deployment's address, such as http://127.0.0.1:8080");
+    const url = values.url.replace(/\/+$/, "");
+    const experimentId = values.experiment ?? "";
+    if (!isUuid(experimentId)) throw new UsageError("--experiment must be an experiment id");
+    const participants = wholeNumber(values.participants, "--participants", 1, 100_000);
+    const durationS = wholeNumber(values.duration, "--duration", 1, 86_400);
+    const seed = values.seed === undefined ? 1 : wholeNumber(values.seed, "--seed", 0, 2 ** 31 - 1);
+    if (config.adminPassword === null)
+      throw new UsageError(
+        "Set FEEDLAB_ADMIN_USERNAME and FEEDLAB_ADMIN_PASSWORD to an admin of the deployment: the run checks its events in the admin export.",
+      );
+
+    const admin = new AdminSession(url);
+    try {
+      await admin.signIn(config.adminUsername, config.adminPassword);
+      const experiment = await admin.runningExperiment(experimentId);
+      const pool = await admin.pool(experimentId);
+      const runId = randomBytes(4).toString("hex");
+      err(
+        `Load test of ${url}: ${participants} participants for ${durationS} s on "${experiment.name}" (login ids load-${runId}-1 to -${participants})`,
+      );
+      // Client timestamps of the run's events are this machine's clock from here on: the export's `since`.
+      const since = new Date();
+      const acknowledged = new Set<string>();
+      const progress = progressWriter(process.stderr);
+      const end = await runGeneratorProcess(
+        {
+          url,
+          experimentId,
+          participants,
+          durationS,
+          seed,
+          runId,
+          pool,
+          timeoutMs: REQUEST_TIMEOUT_MS,
+          lagEvery: LAG_EVERY,
+        },
+        {
+          onProgress: (c) => progress.update(progressLine(c, participants, durationS)),
+          onAcknowledged: (ids) => {
+            for (const id of ids) acknowledged.add(id);
+          },
+        },
+      );
+      progress.done();
+      if (end.kind === "join_limited") {
+        err(joinLimitMessage(participants, end.joined, end.retryAfter));
+        process.exitCode = JOIN_LIMITED;
+        return;
+      }
+      if (end.kind === "crashed")
+        throw new LoadTestError(`The load generator's process stopped (exit ${end.code ?? end.signal}).`);
+      err(`Checking the ${acknowledged.size.toLocaleString("en-US")} acknowledged events in the export...`);
+      const check = await checkStored(admin, experimentId, since, acknowledged, (stored) =>
+        progress.update(
+          `${stored.toLocaleString("en-US")} of ${acknowledged.size.toLocaleString("en-US")} acknowledged events in the export`,
+        ),
+      );
+      progress.done();
+      const summary = summarise(participants, end.result, acknowledged.size, check);
+      out(`Load test of ${url}: ${participants} participants for ${durationS} s`);
+      for (const line of reportLines(summary, end.result, check)) out(line);
+      out(JSON.stringify(summary));
+      process.exitCode = exitCodeOf(summary);
+    } catch (e) {
+      if (!(e instanceof LoadTestError)) throw e;
+      err(e.message);
+      process.exitCode = 1;
+    } finally {
+      await admin.close();
+    }
+  },
+};

@@ -1,0 +1,116 @@
+import type { Group, ParticipantSummary } from "@feedlab/schemas";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { createStudy, type StudyFixture } from "./harness/fixtures.ts";
+import { createSurvey } from "./harness/surveys.ts";
+
+const ARMS = ["Newest first", "Shuffled"] as const;
+
+/**
+ * Issue 36, the console's part: a researcher with a draft study follows the checklist's offer to a
+ * dry run, starts one over HTTP with two simulated participants per arm, watches it finish, reads the
+ * report arm by arm, finds it among the past runs, and erases the simulated participants (the report
+ * stays).
+ */
+describe("a dry run from the console", () => {
+  let app: TestApp;
+  let admin: Client;
+  let browser: Browser;
+  let page: Page;
+  let study: StudyFixture;
+
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    admin = await app.admin();
+    study = await createStudy(admin, { weights: [1, 1], videoCount: 8, name: "Pilot feed study" });
+    const [first, second] = study.groups as [Group, Group];
+    await admin.patch(`/api/v1/admin/groups/${first.id}`, { name: ARMS[0] });
+    await admin.patch(`/api/v1/admin/groups/${second.id}`, {
+      name: ARMS[1],
+      algorithm_config: { feed: "random", watch: "similarity" },
+    });
+    await createSurvey(admin, study.experiment.id, { kind: "pre", name: "Background", is_active: true });
+    await admin.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
+      completion: {
+        after_sessions: 2,
+        code: "PILOT1",
+        redirect_url: "https://panel.example/done?p={login_id}&c={code}",
+      },
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await signInToConsole(page, app.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it("is offered by the checklist before the start, and reports every arm green", async () => {
+    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    await page
+      .getByRole("link", { name: "Try every arm with simulated participants first (dry run)" })
+      .click();
+    await page.getByRole("heading", { name: "Dry run", level: 1 }).waitFor();
+    expect(await page.getByText(/^No dry runs yet/).isVisible()).toBe(true);
+
+    await page.getByLabel("In a browser (Chromium)").uncheck();
+    await page.getByLabel("Participants per arm").fill("2");
+    await page.getByRole("button", { name: "Start dry run" }).click();
+
+    const verdict = page.getByRole("status").filter({ hasText: "arms" });
+    await verdict.waitFor({ timeout: 45_000 });
+    expect(await verdict.textContent()).toContain("All 2 arms are green.");
+    for (const name of ARMS) {
+      const card = page.getByRole("article", { name });
+      expect(await card.getByText("Green", { exact: true }).isVisible()).toBe(true);
+      expect(await card.getByText("Background (pre-study)").isVisible()).toBe(true);
+      expect(await card.getByText(/^2 joined/).isVisible()).toBe(true);
+    }
+    expect(new URL(page.url()).searchParams.get("run")).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "dry-run-report");
+  }, 60_000);
+
+  it("keeps the report among the past runs", async () => {
+    const shownRun = new URL(page.url()).searchParams.get("run");
+    // Opened afresh, the page shows the newest report; the list opens the same run's.
+    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
+    const past = page.getByRole("region", { name: "Past dry runs", exact: true });
+    await past.getByRole("table").waitFor();
+    const rows = past.getByRole("table").getByRole("row");
+    expect(await rows.count()).toBe(2); // the header and the one run
+    expect(await rows.nth(1).getByText("All arms green").isVisible()).toBe(true);
+    await rows.nth(1).getByRole("link").click();
+    await page.waitForURL((url) => url.searchParams.get("run") === shownRun);
+    expect(await rows.nth(1).getByRole("link").getAttribute("aria-current")).toBe("true");
+    await page.getByRole("article", { name: ARMS[0] }).waitFor();
+  });
+
+  it("erases the simulated participants after a confirmation, and the report stays", async () => {
+    const simulated = async () =>
+      (
+        await admin.get<ParticipantSummary[]>(
+          `/api/v1/admin/experiments/${study.experiment.id}/participants?simulated=true`,
+        )
+      ).body;
+    expect(await simulated()).toHaveLength(4);
+
+    await page.getByRole("button", { name: "Erase simulated participants" }).click();
+    const dialog = page.getByRole("dialog", { name: "Erase the simulated participants?" });
+    await dialog.waitFor();
+    expect(await dialog.getByText("The dry run reports stay").isVisible()).toBe(true);
+    await dialog.getByRole("button", { name: "Erase them" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    await page.getByText("None: the dry runs’ participants are erased").waitFor();
+    expect(await simulated()).toEqual([]);
+    expect(await page.getByRole("button", { name: "Erase simulated participants" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("article", { name: ARMS[1] }).isVisible()).toBe(true);
+  });
+});

@@ -23,7 +23,7 @@ const CARD = 'a[href^="/watch/"]';
 /** Cards a 1280 x 800 page shows without scrolling. */
 const CARDS_ABOVE_FOLD = 4;
 /** Longest a page may take to show its cards. */
-const CARDS_TIMEOUT_MS = 10_000;
+const CARDS_TIMEOUT_MS = 20_000;
 /** Real seconds of playback per video at most: enough for the 1 s and 5 s marks and one progress event. */
 const PLAY_CAP_S = 6.5;
 /** Videos per session at most (keeps a dry run in minutes). */
@@ -155,26 +155,34 @@ async function session(
   // The study page: consent first, when the study has a text.
   const agree = page.getByRole("button", { name: "I agree", exact: true });
   const cards = page.locator(CARD);
-  const first = await Promise.race([
-    agree.waitFor({ timeout: CARDS_TIMEOUT_MS }).then(() => "consent" as const),
-    cards
-      .first()
-      .waitFor({ timeout: CARDS_TIMEOUT_MS })
-      .then(() => "cards" as const),
-    page
-      .getByRole("dialog")
-      .waitFor({ timeout: CARDS_TIMEOUT_MS })
-      .then(() => "survey" as const),
-  ]).catch(() => "nothing" as const);
-  if (first === "consent") {
-    if (!model.consents()) {
-      await page.getByRole("button", { name: "I do not agree", exact: true }).click();
-      record.declined = true;
-      return { going: false, shown: false };
-    }
-    await agree.click();
+  const dialog = page.getByRole("dialog");
+  // What stands before the feed, in the order the study page shows it: the consent, surveys.
+  let first: "consent" | "cards" | "survey" | "nothing" | null = null;
+  let surveysFirst = 0;
+  for (let step = 0; step < 8; step++) {
+    const next = await Promise.race([
+      agree.waitFor({ timeout: CARDS_TIMEOUT_MS }).then(() => "consent" as const),
+      cards
+        .first()
+        .waitFor({ timeout: CARDS_TIMEOUT_MS })
+        .then(() => "cards" as const),
+      dialog.waitFor({ timeout: CARDS_TIMEOUT_MS }).then(() => "survey" as const),
+    ]).catch(() => "nothing" as const);
+    first ??= next;
+    if (next === "consent") {
+      if (!model.consents()) {
+        await page.getByRole("button", { name: "I do not agree", exact: true }).click();
+        record.declined = true;
+        return { going: false, shown: false };
+      }
+      await agree.click();
+      await agree.waitFor({ state: "hidden", timeout: CARDS_TIMEOUT_MS }).catch(() => {});
+    } else if (next === "survey") {
+      const answered = await answerSurveys(page, record, number, "start", input);
+      if (answered === 0) break;
+      surveysFirst += answered;
+    } else break;
   }
-  const surveysFirst = await answerSurveys(page, record, number, "start", input);
 
   // The feed.
   const shown = await cards
@@ -307,7 +315,7 @@ async function watchPage(
   const related = page.locator(`main ${CARD}, aside ${CARD}, [data-feedlab-surface="watch"] ${CARD}`);
   const hasRelated = await related
     .first()
-    .waitFor({ timeout: 8000 })
+    .waitFor({ timeout: 15_000 })
     .then(() => true)
     .catch(() => false);
   if (hasRelated) act("load_related", "see_card");
@@ -318,7 +326,7 @@ async function watchPage(
   const video = pool.get(id);
   const plan = video ? input.model.watch(video) : null;
   await player.evaluate((v: HTMLVideoElement) => (v.paused ? v.play().catch(() => {}) : undefined));
-  const started = await waitForTime(player, 0.2, 8000);
+  const started = await waitForTime(player, 0.2, 15_000);
   if (!started) {
     problem(record, "watch", "page_error", `The video ${id} did not play.`);
     return null;

@@ -1,7 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { FeedPage, JourneyAction, Me, PendingSurvey, Video } from "@feedlab/schemas";
 import { EventSender } from "./event-sender.ts";
-import { cardOf, dwell, leave, listItem, play, seeCards } from "./http-pages.ts";
+import {
+  cardOf,
+  dwell,
+  leave,
+  listItem,
+  play,
+  seeCards,
+  trackHover,
+  trackRelatedClick,
+  trackRelatedList,
+  trackSessionStart,
+  trackVideoMeta,
+} from "./http-pages.ts";
 import {
   emptyIsProblem,
   type Journey,
@@ -25,14 +37,6 @@ export const FEED_LOOKS = 3;
 const MAX_SURVEYS_IN_A_ROW = 5;
 /** Videos watched in one session at most, whatever the minutes say (keeps a dry run short). */
 const MAX_VIDEOS_PER_SESSION = 6;
-const ENVIRONMENT = {
-  viewport: { width: 1280, height: 800 },
-  screen: { width: 1920, height: 1080 },
-  userAgent: "Feedlab dry run (HTTP)",
-  language: "en",
-  platform: "simulation",
-  timezone: "UTC",
-};
 
 /** Says what an unexpected answer means for the researcher. */
 function failure(what: string, reply: Reply): string {
@@ -134,14 +138,7 @@ async function runSession(
     return false;
   }
   const events = new EventSender(client, sessionId);
-  await events.track("SESSION_START", {
-    sessionId,
-    startTime: Date.now(),
-    referrer: "",
-    initialUrl: "/",
-    initialPageType: "feed",
-    environment: ENVIRONMENT,
-  });
+  await trackSessionStart(events, sessionId, "Feedlab dry run (HTTP)");
   act("start_session");
   if (!(await answerPending(client, input, record, sessionId, number, "start"))) return false;
 
@@ -180,18 +177,7 @@ async function runSession(
     for (const h of choice.hovers) {
       const v = items[h.position];
       if (!v) continue;
-      await events.track(
-        "THUMBNAIL_HOVER",
-        {
-          videoId: v.external_id,
-          title: v.title,
-          position: h.position,
-          hoverDurationMs: h.durationMs,
-          followed_by_click: h.followedByClick,
-          context: "feed",
-        },
-        { video_id: v.external_id, position_in_feed: h.position },
-      );
+      await trackHover(events, v, h);
       act("hover_card");
     }
     const clicked = choice.click === null ? null : items[choice.click.position];
@@ -261,17 +247,7 @@ async function watchPage(
     problem(record, "watch", "request_failed", failure(`The video ${video.external_id}`, meta));
     return { video: null, spentMs: 0, failed: true };
   }
-  await events.track("VIDEO_META_CAPTURED", {
-    videoId: video.external_id,
-    title: video.title,
-    channelName: video.channel_name,
-    category: video.category,
-    viewCount: video.view_count,
-    description: video.description,
-    tags: video.tags,
-    duration: video.duration_seconds,
-    thumbnailUrl: video.thumbnail_url,
-  });
+  await trackVideoMeta(events, video);
   act("open_video");
   const related = await client.get<FeedPage>(
     `/feed/${video.id}/related?session_id=${sessionId}&limit=${PAGE_SIZE}`,
@@ -287,11 +263,7 @@ async function watchPage(
       `The related list of ${video.external_id} was empty (recommender ${related.body.recommender}).`,
     );
   else {
-    await events.track("RECOMMENDATIONS", {
-      currentVideoId: video.external_id,
-      recommendedCount: items.length,
-      recommended: items.map(listItem),
-    });
+    await trackRelatedList(events, video, items);
     act("load_related");
   }
 
@@ -307,17 +279,7 @@ async function watchPage(
   if (next.kind === "related") {
     const target = items[next.choice.click.position];
     if (target) {
-      await events.track(
-        "VIDEO_CLICK",
-        {
-          clickedVideoId: target.external_id,
-          clickedTitle: target.title,
-          position: next.choice.click.position,
-          fromVideoId: video.external_id,
-          context: "related",
-        },
-        { video_id: target.external_id, position_in_feed: next.choice.click.position },
-      );
+      await trackRelatedClick(events, video, target, next.choice.click.position);
       await leave(events, path, `/watch/${target.id}`, "watch", spentMs);
       act("click_related_card", "follow_link", "leave_page");
       await events.flush();

@@ -150,3 +150,84 @@ export async function play(
     act("pause");
   }
 }
+
+/**
+ * SESSION_START as the runtime sends it on a session's first page (the feed), from a desktop browser
+ * that says what it is (`userAgent`).
+ */
+export function trackSessionStart(events: EventSender, sessionId: string, userAgent: string): Promise<void> {
+  return events.track("SESSION_START", {
+    sessionId,
+    startTime: Date.now(),
+    referrer: "",
+    initialUrl: "/",
+    initialPageType: "feed",
+    environment: {
+      viewport: { width: 1280, height: 800 },
+      screen: { width: 1920, height: 1080 },
+      userAgent,
+      language: "en",
+      platform: "simulation",
+      timezone: "UTC",
+    },
+  });
+}
+
+/** THUMBNAIL_HOVER of one hover over a feed card. */
+export function trackHover(
+  events: EventSender,
+  v: Video,
+  h: { readonly position: number; readonly durationMs: number; readonly followedByClick: boolean },
+): Promise<void> {
+  return events.track(
+    "THUMBNAIL_HOVER",
+    {
+      videoId: v.external_id,
+      title: v.title,
+      position: h.position,
+      hoverDurationMs: h.durationMs,
+      followed_by_click: h.followedByClick,
+      context: "feed",
+    },
+    { video_id: v.external_id, position_in_feed: h.position },
+  );
+}
+
+/** VIDEO_META_CAPTURED of the watch page's video. */
+export function trackVideoMeta(events: EventSender, video: Video): Promise<void> {
+  return events.track("VIDEO_META_CAPTURED", {
+    videoId: video.external_id,
+    title: video.title,
+    channelName: video.channel_name,
+    category: video.category,
+    viewCount: video.view_count,
+    description: video.description,
+    tags: video.tags,
+    duration: video.duration_seconds,
+    thumbnailUrl: video.thumbnail_url,
+  });
+}
+
+/** RECOMMENDATIONS of a related list that loaded. */
+export function trackRelatedList(events: EventSender, video: Video, items: readonly Video[]): Promise<void> {
+  return events.track("RECOMMENDATIONS", {
+    currentVideoId: video.external_id,
+    recommendedCount: items.length,
+    recommended: items.map(listItem),
+  });
+}
+
+/** VIDEO_CLICK on a related card. */
+export function trackRelatedClick(events: EventSender, from: Video, target: Video, position: number) {
+  return events.track(
+    "VIDEO_CLICK",
+    {
+      clickedVideoId: target.external_id,
+      clickedTitle: target.title,
+      position,
+      fromVideoId: from.external_id,
+      context: "related",
+    },
+    { video_id: target.external_id, position_in_feed: position },
+  );
+}

@@ -3,7 +3,18 @@ import type { FeedPage, Me, PendingSurvey, Video } from "@feedlab/schemas";
 import type { Dispatcher } from "undici";
 import type { ParticipantModel } from "../behaviour.ts";
 import { EventSender } from "../drive/event-sender.ts";
-import { cardOf, dwell, leave, listItem, seeCards } from "../drive/http-pages.ts";
+import {
+  cardOf,
+  dwell,
+  leave,
+  listItem,
+  seeCards,
+  trackHover,
+  trackRelatedClick,
+  trackRelatedList,
+  trackSessionStart,
+  trackVideoMeta,
+} from "../drive/http-pages.ts";
 import { ParticipantClient, type Reply } from "../drive/participant-client.ts";
 import type { LoadStats } from "./load-stats.ts";
 import { playbackTimeline } from "./playback.ts";
@@ -20,14 +31,6 @@ const MIN_LOOK_MS = 1500;
 const MAX_SURVEYS_IN_A_ROW = 5;
 /** The lag probe's endpoint in the report: a feed request that waits for the batch just sent. */
 const LAG_ENDPOINT = "GET /feed?after";
-const ENVIRONMENT = {
-  viewport: { width: 1280, height: 800 },
-  screen: { width: 1920, height: 1080 },
-  userAgent: "Feedlab load test (HTTP)",
-  language: "en",
-  platform: "simulation",
-  timezone: "UTC",
-};
 
 /** A join answered 429: the deployment limits joins per address (FEEDLAB_JOIN_RATE_LIMIT). */
 export class JoinLimited extends Error {
@@ -85,14 +88,7 @@ export async function runLoadParticipant(p: LoadParticipant): Promise<void> {
     new ParticipantClient(p.baseUrl, cookie, p.dispatcher, lagObserver(p), p.timeoutMs),
     sessionId,
   );
-  await events.track("SESSION_START", {
-    sessionId,
-    startTime: Date.now(),
-    referrer: "",
-    initialUrl: "/",
-    initialPageType: "feed",
-    environment: ENVIRONMENT,
-  });
+  await trackSessionStart(events, sessionId, "Feedlab load test (HTTP)");
   try {
     while (open()) {
       const video = await feedPage(p, client, events, sessionId);
@@ -168,18 +164,7 @@ async function feedPage(
     const v = items[h.position];
     if (!v) continue;
     await wait(p, h.durationMs);
-    await events.track(
-      "THUMBNAIL_HOVER",
-      {
-        videoId: v.external_id,
-        title: v.title,
-        position: h.position,
-        hoverDurationMs: h.durationMs,
-        followed_by_click: h.followedByClick,
-        context: "feed",
-      },
-      { video_id: v.external_id, position_in_feed: h.position },
-    );
+    await trackHover(events, v, h);
   }
   const clicked = choice.click === null ? undefined : items[choice.click.position];
   if (!clicked) {
@@ -208,27 +193,12 @@ async function watchPage(
     await sleep(Math.min(AFTER_FAILURE_MS, p.until - Date.now()));
     return null;
   }
-  await events.track("VIDEO_META_CAPTURED", {
-    videoId: video.external_id,
-    title: video.title,
-    channelName: video.channel_name,
-    category: video.category,
-    viewCount: video.view_count,
-    description: video.description,
-    tags: video.tags,
-    duration: video.duration_seconds,
-    thumbnailUrl: video.thumbnail_url,
-  });
+  await trackVideoMeta(events, video);
   const related = await attempt(() =>
     client.get<FeedPage>(`/feed/${video.id}/related?session_id=${sessionId}&limit=${PAGE_SIZE}`),
   );
   const items = related?.status === 200 ? related.body.items : [];
-  if (items.length > 0)
-    await events.track("RECOMMENDATIONS", {
-      currentVideoId: video.external_id,
-      recommendedCount: items.length,
-      recommended: items.map(listItem),
-    });
+  if (items.length > 0) await trackRelatedList(events, video, items);
 
   const plan = p.model.watch(cardOf(video, 0).video);
   const playing = Date.now();
@@ -244,17 +214,7 @@ async function watchPage(
   }
   const target = next.kind === "related" ? items[next.choice.click.position] : undefined;
   if (next.kind === "related" && target) {
-    await events.track(
-      "VIDEO_CLICK",
-      {
-        clickedVideoId: target.external_id,
-        clickedTitle: target.title,
-        position: next.choice.click.position,
-        fromVideoId: video.external_id,
-        context: "related",
-      },
-      { video_id: target.external_id, position_in_feed: next.choice.click.position },
-    );
+    await trackRelatedClick(events, video, target, next.choice.click.position);
     await leave(events, path, `/watch/${target.id}`, "watch", spentMs);
     return target;
   }

@@ -239,7 +239,10 @@ async function session(
       act("click_related_card", "follow_link", "leave_page");
     }
     const back = Date.now();
-    await page.goBack();
+    // Back to the feed by the page's Home link (after a related video, history's back is a watch page).
+    const home = page.getByRole("link", { name: "Home", exact: true });
+    if ((await home.count()) > 0) await home.first().click();
+    else await page.goto(`${baseUrl}/`);
     await page.waitForURL(`${baseUrl}/`, { timeout: CARDS_TIMEOUT_MS });
     if (
       await cards

@@ -12,6 +12,7 @@ export * from "./http/dry-runs.ts";
 export * from "./http/enums.ts";
 export * from "./http/events.ts";
 export * from "./http/experiments.ts";
+export * from "./http/quality.ts";
 export * from "./http/feed.ts";
 export * from "./http/groups.ts";
 export * from "./http/numbers.ts";

@@ -76,7 +76,7 @@ export function experimentRoutes({
         422: { description: "experiment_not_ready (or a field that is not valid)", schema: ErrorBody },
       },
       handler: async (ctx, { params, body }) => {
-        ctx.body = await experiments.update(params.id, body);
+        ctx.body = await experiments.update(params.id, body, adminOf(ctx).username);
       },
     }),
     route({

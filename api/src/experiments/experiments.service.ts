@@ -1,10 +1,12 @@
 import type {
   Completion,
+  ExclusionRule,
   Experiment,
   ExperimentCreate,
   ExperimentPatch,
   ExperimentStatus,
 } from "@feedlab/schemas";
+import type { Knex } from "knex";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable } from "../http/errors.ts";
@@ -19,6 +21,8 @@ interface ExperimentRow {
   status: ExperimentStatus;
   consent_text: string | null;
   completion: unknown;
+  exclusion_rules: unknown;
+  min_response_ms: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -30,6 +34,8 @@ const presentExperiment = (r: ExperimentRow): Experiment => ({
   status: r.status,
   consent_text: r.consent_text ?? null,
   completion: json<Completion | null>(r.completion, null),
+  exclusion_rules: json<ExclusionRule[]>(r.exclusion_rules, []),
+  min_response_ms: r.min_response_ms ?? null,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
@@ -58,6 +64,30 @@ function studyColumns(patch: ExperimentPatch): Partial<Record<"consent_text" | "
   return out;
 }
 
+/** Keeps a change of an experiment's exclusion rules (none when they are the same as before). */
+async function recordRuleChange(
+  trx: Knex.Transaction,
+  change: {
+    experimentId: string;
+    /** The experiment's status when the change was made. */
+    status: ExperimentStatus;
+    before: readonly ExclusionRule[];
+    after: readonly ExclusionRule[];
+    admin: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  if (JSON.stringify(change.before) === JSON.stringify(change.after)) return;
+  await trx("exclusion_rule_changes").insert({
+    experiment_id: change.experimentId,
+    at: change.at,
+    admin: change.admin,
+    status: change.status,
+    before: JSON.stringify(change.before),
+    after: JSON.stringify(change.after),
+  });
+}
+
 export function createExperimentsService({ db, newId, now, onStudyChange }: ExperimentsServiceDeps) {
   return {
     async create(input: ExperimentCreate, status: ExperimentStatus = "draft"): Promise<Experiment> {
@@ -69,10 +99,12 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         status,
         consent_text: null,
         completion: null,
+        exclusion_rules: [],
+        min_response_ms: null,
         created_at: at,
         updated_at: at,
       };
-      await db("experiments").insert(row);
+      await db("experiments").insert({ ...row, exclusion_rules: "[]" });
       return presentExperiment(row);
     },
 
@@ -87,9 +119,17 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
       return presentExperiment(row);
     },
 
-    async update(id: string, patch: ExperimentPatch): Promise<Experiment> {
-      const { consent_text: _c, completion: _k, ...plain } = patch;
-      const columns = { ...plain, ...studyColumns(patch) };
+    /**
+     * Changes the experiment. `admin`: who asks, recorded with a change of the exclusion rules (api.md
+     * "Data quality and validity": a change is kept with who, when, before and after).
+     */
+    async update(id: string, patch: ExperimentPatch, admin: string | null = null): Promise<Experiment> {
+      const { consent_text: _c, completion: _k, exclusion_rules: rules, ...plain } = patch;
+      const columns = {
+        ...plain,
+        ...studyColumns(patch),
+        ...(rules === undefined ? {} : { exclusion_rules: JSON.stringify(rules) }),
+      };
       if (patch.status === "running") {
         const current = await db<ExperimentRow>("experiments").where({ id }).first("status");
         if (!current) throw notFound("experiment");
@@ -103,10 +143,29 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
             );
         }
       }
-      const [row] = await db<ExperimentRow>("experiments")
-        .where({ id })
-        .update({ ...columns, updated_at: now() })
-        .returning("*");
+      const row = await db.transaction(async (trx) => {
+        const before =
+          rules === undefined
+            ? null
+            : await trx<ExperimentRow>("experiments")
+                .where({ id })
+                .forUpdate()
+                .first("exclusion_rules", "status");
+        const [updated] = await trx<ExperimentRow>("experiments")
+          .where({ id })
+          .update({ ...columns, updated_at: now() })
+          .returning("*");
+        if (updated && before && rules !== undefined)
+          await recordRuleChange(trx, {
+            experimentId: id,
+            status: before.status,
+            before: json<ExclusionRule[]>(before.exclusion_rules, []),
+            after: rules,
+            admin,
+            at: now(),
+          });
+        return updated;
+      });
       if (!row) throw notFound("experiment");
       onStudyChange?.();
       return presentExperiment(row);

@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
 import { EXPERIMENT_STATUSES, REDIRECT_DELAY_DEFAULT_S } from "./enums.ts";
 import { IntegerIn, NumberIn } from "./numbers.ts";
+import { ExclusionRules } from "./quality.ts";
 
 export const ExperimentStatus = Type.Union(EXPERIMENT_STATUSES.map((s) => Type.Literal(s)));
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
@@ -70,6 +71,12 @@ export const Completion = Type.Object(
 export type Completion = Static<typeof Completion>;
 const Description = Type.String({ maxLength: 10000 });
 
+/** api.md "Data quality and validity": every feed and related answer of every arm takes at least this long. */
+const MinResponseMs = IntegerIn(0, 10_000, {
+  description:
+    "Milliseconds every feed and related answer of every arm takes at least (a faster arm is padded), so arms answer equally fast by design; null: no floor (docs/results.md)",
+});
+
 export const ExperimentCreate = Type.Object(
   { name: Name, description: Type.Optional(Description) },
   { additionalProperties: false },
@@ -83,6 +90,8 @@ export const ExperimentPatch = Type.Object(
     status: Type.Optional(ExperimentStatus),
     consent_text: Type.Optional(ConsentText),
     completion: Type.Optional(Type.Union([Completion, Type.Null()])),
+    exclusion_rules: Type.Optional(ExclusionRules),
+    min_response_ms: Type.Optional(Type.Union([MinResponseMs, Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -95,6 +104,8 @@ export const Experiment = Type.Object({
   status: ExperimentStatus,
   consent_text: Type.Union([Type.String(), Type.Null()]),
   completion: Type.Union([Completion, Type.Null()]),
+  exclusion_rules: ExclusionRules,
+  min_response_ms: Type.Union([MinResponseMs, Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -14,6 +14,7 @@ import * as audit from "./025-audit.ts";
 import * as dismissalsOnce from "./026-dismissals-once.ts";
 import * as videoCaptions from "./027-video-captions.ts";
 import * as dryRuns from "./028-dry-runs.ts";
+import * as validity from "./029-validity.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -31,6 +32,7 @@ const API_MIGRATIONS = {
   dismissalsOnce: { name: "026-dismissals-once", ...dismissalsOnce },
   videoCaptions: { name: "027-video-captions", ...videoCaptions },
   dryRuns: { name: "028-dry-runs", ...dryRuns },
+  validity: { name: "029-validity", ...validity },
 } satisfies Record<string, Migration>;
 
 /**
@@ -53,6 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.dismissalsOnce,
   API_MIGRATIONS.videoCaptions,
   API_MIGRATIONS.dryRuns,
+  API_MIGRATIONS.validity,
 ];
 
 /**

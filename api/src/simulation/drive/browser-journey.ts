@@ -29,6 +29,9 @@ const PLAY_CAP_S = 6.5;
 /** Videos per session at most (keeps a dry run in minutes). */
 const MAX_VIDEOS_PER_SESSION = 2;
 
+/** What the built-in feed and related lists show when they have no card. */
+const EMPTY_LIST = /There are no videos to show right now|The videos could not be loaded/;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The video ids of the cards a list shows, in order. */
@@ -156,8 +159,13 @@ async function session(
   const agree = page.getByRole("button", { name: "I agree", exact: true });
   const cards = page.locator(CARD);
   const dialog = page.getByRole("dialog");
+  // The built-in lists say so when they have nothing to show (or could not load it): no need to wait
+  // out the timeout to know the feed is empty.
+  const empty = page.getByText(EMPTY_LIST);
   // What stands before the feed, in the order the study page shows it: the consent, surveys.
-  let first: "consent" | "cards" | "survey" | "nothing" | null = null;
+  type Before = "consent" | "cards" | "survey" | "empty" | "nothing";
+  let first: Before | null = null;
+  let last: Before | null = null;
   let surveysFirst = 0;
   for (let step = 0; step < 8; step++) {
     const next = await Promise.race([
@@ -167,8 +175,13 @@ async function session(
         .waitFor({ timeout: CARDS_TIMEOUT_MS })
         .then(() => "cards" as const),
       dialog.waitFor({ timeout: CARDS_TIMEOUT_MS }).then(() => "survey" as const),
+      empty
+        .first()
+        .waitFor({ timeout: CARDS_TIMEOUT_MS })
+        .then(() => "empty" as const),
     ]).catch(() => "nothing" as const);
     first ??= next;
+    last = next;
     if (next === "consent") {
       if (!model.consents()) {
         await page.getByRole("button", { name: "I do not agree", exact: true }).click();
@@ -184,12 +197,15 @@ async function session(
     } else break;
   }
 
-  // The feed.
-  const shown = await cards
-    .first()
-    .waitFor({ timeout: CARDS_TIMEOUT_MS })
-    .then(() => true)
-    .catch(() => false);
+  // The feed: already waited for when the page said it was empty or showed nothing in time.
+  const shown =
+    last === "empty" || last === "nothing"
+      ? await cards.first().isVisible()
+      : await cards
+          .first()
+          .waitFor({ timeout: CARDS_TIMEOUT_MS })
+          .then(() => true)
+          .catch(() => false);
   if (!shown) {
     // The study may have ended for them: the page shows the completion instead of the feed.
     const me = await page.request.get("/api/v1/me");
@@ -316,11 +332,17 @@ async function watchPage(
   }
   act("open_video");
   const related = page.locator(`main ${CARD}, aside ${CARD}, [data-feedlab-surface="watch"] ${CARD}`);
-  const hasRelated = await related
-    .first()
-    .waitFor({ timeout: 15_000 })
-    .then(() => true)
-    .catch(() => false);
+  const hasRelated = await Promise.race([
+    related
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .then(() => true),
+    page
+      .getByText(EMPTY_LIST)
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .then(() => false),
+  ]).catch(() => false);
   if (hasRelated) act("load_related", "see_card");
   else if (emptyIsProblem(record, input.design, 1))
     problem(record, "watch", "empty_related", `The related list of ${id} was empty.`);

@@ -21,6 +21,12 @@ export interface ParticipantSpec {
   readonly options?: Partial<BehaviourOptions>;
   /** A planted taste instead of a drawn one (tests that must know what the participant likes). */
   readonly taste?: Taste;
+  /**
+   * The answers the study's attention checks expect, by question id. The participant pages never show
+   * them; the runner reads them from the study, so its participants pass checks as often as
+   * `attentionPassShare` says.
+   */
+  readonly attentionAnswers?: ReadonlyMap<string, number | readonly number[]>;
 }
 
 /**
@@ -93,7 +99,17 @@ export function createParticipantModel(spec: ParticipantSpec): ParticipantModel 
       const { click } = choice;
       return click === null ? { kind: "feed", choice } : { kind: "related", choice: { ...choice, click } };
     },
-    answerSurvey: (questions) => answerSurvey(surveys, questions, options),
+    answerSurvey: (questions) =>
+      answerSurvey(
+        surveys,
+        spec.attentionAnswers
+          ? questions.map((q) => ({
+              ...q,
+              attention_answer: spec.attentionAnswers?.get(q.id) ?? q.attention_answer,
+            }))
+          : questions,
+        options,
+      ),
     sessionsNeeded: (completion) => sessionsNeeded(completion, options),
     gapBetweenSessions: () => sessionGap(sessions, options),
   };

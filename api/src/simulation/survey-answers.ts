@@ -4,8 +4,8 @@ import { itemAt, type Random } from "./random.ts";
 
 /**
  * A question as a participant page receives it. `attention_answer` (api.md, Data quality and validity)
- * is the option value an attention check expects, or a list of values for a multi question; it is read
- * when present and the schemas do not carry it yet.
+ * is the option value an attention check expects, or a list of values for a multi question: the pages
+ * never carry it, and the model is told it by its spec (`attentionAnswers`).
  */
 export type AnswerableQuestion = SurveyQuestion & {
   readonly attention_answer?: number | readonly number[] | null;

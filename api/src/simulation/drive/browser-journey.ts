@@ -12,8 +12,7 @@ import {
   type JourneyRecord,
   newRecord,
   problem,
-  surveyOrderProblems,
-  UNFILLED_PLACEHOLDER,
+  recordCompletion,
 } from "./journey.ts";
 
 /** Video metadata by id: what the model judges a card by (a card on the page shows only its link). */
@@ -104,7 +103,7 @@ export function createBrowserJourney(
         stopped(err as Error);
       } finally {
         await page.close().catch(() => {});
-        record.acknowledged.push(...watch.acknowledged.splice(0));
+        watch.drainInto(record);
       }
     },
     async end() {
@@ -115,9 +114,7 @@ export function createBrowserJourney(
       } finally {
         await context?.close().catch(() => {});
       }
-      record.acknowledged.push(...watch.acknowledged.splice(0));
-      for (const m of surveyOrderProblems(record.surveys))
-        problem(record, "survey", "survey_out_of_order", m);
+      watch.drainInto(record);
     },
   };
 }
@@ -125,17 +122,7 @@ export function createBrowserJourney(
 /** Where the study left the participant: finished or not, and the completion link filled. */
 async function completion(context: BrowserContext, baseUrl: string, record: JourneyRecord): Promise<void> {
   const me = await context.request.get(`${baseUrl}/api/v1/me`);
-  if (!me.ok()) return;
-  const body = (await me.json()) as Me;
-  record.finished = body.status === "finished";
-  record.redirect = body.completion?.redirect_url ?? null;
-  if (record.redirect !== null && UNFILLED_PLACEHOLDER.test(record.redirect))
-    problem(
-      record,
-      "completion",
-      "redirect_placeholder",
-      `The completion link still holds ${record.redirect.match(UNFILLED_PLACEHOLDER)?.[0]}: ${record.redirect}`,
-    );
+  if (me.ok()) recordCompletion(record, (await me.json()) as Me);
 }
 
 /**

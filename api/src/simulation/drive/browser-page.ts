@@ -24,6 +24,8 @@ export function pageOf(url: string): string {
  */
 export class PageWatch {
   readonly acknowledged: string[] = [];
+  /** The log positions the acknowledged batches were given. */
+  readonly positions: string[] = [];
   readonly sentTypes = new Set<string>();
   /** The URL the study sent the participant to at the end (intercepted), if it did. */
   redirect: string | null = null;
@@ -65,6 +67,12 @@ export class PageWatch {
     });
   }
 
+  /** Moves what the server acknowledged so far into the participant's record. */
+  drainInto(record: JourneyRecord): void {
+    record.acknowledged.push(...this.acknowledged.splice(0));
+    record.positions.push(...this.positions.splice(0));
+  }
+
   private async finished(req: Request): Promise<void> {
     const path = new URL(req.url()).pathname;
     if (req.method() === "POST" && /^\/api\/v1\/ui-templates\/[^/]+\/render-errors$/.test(path)) {
@@ -84,6 +92,7 @@ export class PageWatch {
     if (!sent || !res || res.status() !== 202) return;
     const result = (await res.json().catch(() => null)) as EventBatchResult | null;
     const refused = new Set(result?.rejected.map((r) => r.index) ?? []);
+    if (result?.position) this.positions.push(result.position);
     sent.forEach((e, i) => {
       this.sentTypes.add(e.event_type);
       if (!refused.has(i)) this.acknowledged.push(e.event_id);

@@ -21,8 +21,7 @@ import {
   type JourneyRecord,
   newRecord,
   problem,
-  surveyOrderProblems,
-  UNFILLED_PLACEHOLDER,
+  recordCompletion,
 } from "./journey.ts";
 import type { ParticipantClient, Reply } from "./participant-client.ts";
 
@@ -105,19 +104,7 @@ export function createHttpJourney(client: ParticipantClient, input: JourneyInput
       // After the last session: the post survey (when the study has ended for them), then the completion.
       if (lastSession !== null) await answerPending(client, input, record, lastSession, lastNumber, "after");
       const after = await client.get<Me>("/api/v1/me");
-      if (after.status === 200) {
-        record.finished = after.body.status === "finished";
-        record.redirect = after.body.completion?.redirect_url ?? null;
-        if (record.redirect !== null && UNFILLED_PLACEHOLDER.test(record.redirect))
-          problem(
-            record,
-            "completion",
-            "redirect_placeholder",
-            `The completion link still holds ${record.redirect.match(UNFILLED_PLACEHOLDER)?.[0]}: ${record.redirect}`,
-          );
-      }
-      for (const message of surveyOrderProblems(record.surveys))
-        problem(record, "survey", "survey_out_of_order", message);
+      if (after.status === 200) recordCompletion(record, after.body);
     },
   };
 }
@@ -209,6 +196,7 @@ async function runSession(
   act("end_session");
   await events.flush();
   record.acknowledged.push(...events.acknowledged);
+  if (events.position !== null) record.positions.push(events.position);
   for (const t of events.sentTypes) record.sentTypes.add(t);
   for (const r of events.rejected)
     problem(

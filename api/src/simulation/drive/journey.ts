@@ -1,4 +1,4 @@
-import type { Completion, DryRunProblem, EventType, JourneyAction, SurveyKind } from "@feedlab/schemas";
+import type { Completion, DryRunProblem, EventType, JourneyAction, Me, SurveyKind } from "@feedlab/schemas";
 import type { ParticipantModel } from "../behaviour.ts";
 
 /** A simulated participant as the runner created them. */
@@ -40,6 +40,8 @@ export interface JourneyRecord {
   readonly participant: SimulatedParticipant;
   readonly actions: Set<JourneyAction>;
   readonly acknowledged: string[];
+  /** The log positions of the acknowledged batches (the store holds them once the projector passed). */
+  readonly positions: string[];
   readonly sentTypes: Set<EventType>;
   readonly surveys: SurveyShown[];
   readonly problems: DryRunProblem[];
@@ -78,6 +80,7 @@ export function newRecord(participant: SimulatedParticipant): JourneyRecord {
     participant,
     actions: new Set(),
     acknowledged: [],
+    positions: [],
     sentTypes: new Set(),
     surveys: [],
     problems: [],
@@ -117,7 +120,24 @@ export function emptyIsProblem(record: JourneyRecord, design: StudyDesign, other
 }
 
 /** A placeholder `{name}` the completion URL still holds after filling. */
-export const UNFILLED_PLACEHOLDER = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
+const UNFILLED_PLACEHOLDER = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
+
+/**
+ * Where the study left the participant, from their `/me` at the end: finished or not, and the
+ * completion link, which must have every placeholder filled.
+ */
+export function recordCompletion(record: JourneyRecord, me: Me): void {
+  record.finished = me.status === "finished";
+  record.redirect = me.completion?.redirect_url ?? null;
+  const left = record.redirect?.match(UNFILLED_PLACEHOLDER)?.[0];
+  if (left !== undefined)
+    problem(
+      record,
+      "completion",
+      "redirect_placeholder",
+      `The completion link still holds ${left}: ${record.redirect}`,
+    );
+}
 
 const KIND_ORDER: Record<SurveyKind, number> = { pre: 0, inter_session: 1, post: 2 };
 

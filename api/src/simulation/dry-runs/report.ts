@@ -7,7 +7,8 @@ import {
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { clusteredRatio } from "../../results/ratio.ts";
-import type { JourneyRecord } from "../drive/journey.ts";
+import { type JourneyRecord, problem, surveyOrderProblems } from "../drive/journey.ts";
+import { percentile } from "../load/load-stats.ts";
 
 /** An arm as the run met it. */
 export interface ArmUnderTest {
@@ -64,12 +65,6 @@ export async function readStored(
   return { found, typesByUser, feedCounts };
 }
 
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
-
 const names = (types: readonly string[]) => types.join(", ");
 
 /**
@@ -86,6 +81,9 @@ export function armReport(
   stored: Stored,
   completion: { readonly expected: boolean; readonly isWarning: boolean },
 ): DryRunArm {
+  for (const j of arm.journeys)
+    for (const message of surveyOrderProblems(j.surveys))
+      problem(j, "survey", "survey_out_of_order", message);
   const problems: DryRunProblem[] = arm.journeys.flatMap((j) => j.problems);
   const took = arm.journeys.filter((j) => !j.declined);
 
@@ -151,7 +149,10 @@ export function armReport(
     first_card_ms:
       firstCards.length === 0
         ? null
-        : { p50: Math.round(median(firstCards)), max: Math.round(Math.max(...firstCards)) },
+        : {
+            p50: Math.round(percentile(Float64Array.from(firstCards).sort(), 50) ?? 0),
+            max: Math.round(Math.max(...firstCards)),
+          },
     surveys: surveys.map((s) => ({ name: s.name, kind: s.kind })),
     completion_redirect: took.find((j) => j.redirect !== null)?.redirect ?? null,
     event_types: EVENT_TYPES.filter((t) => arrived.has(t)) as EventType[],

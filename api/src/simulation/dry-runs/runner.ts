@@ -1,6 +1,8 @@
-import type { Completion, Video } from "@feedlab/schemas";
+import { decodePosition, type LogPosition } from "@feedlab/ingest";
+import type { Completion, Question, Video } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { Agent } from "undici";
+import { json } from "../../db/present.ts";
 import { createParticipantModel } from "../behaviour.ts";
 import { createBrowserJourney } from "../drive/browser-journey.ts";
 import { launchChromium } from "../drive/chromium.ts";
@@ -40,6 +42,8 @@ export interface RunnerDeps {
    * for them only); called between sessions when an arm serves learned_model.
    */
   trainSimulated?(experimentId: string): Promise<void>;
+  /** Waits until the projections have passed a log position (false: the wait was over first). */
+  waitForLog(position: LogPosition, timeoutMs: number): Promise<boolean>;
   /** How long to wait for acknowledged events to reach the events store. */
   readonly storeWaitMs?: number;
 }
@@ -63,6 +67,21 @@ async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) 
   return out;
 }
 
+/** The answers the experiment's attention checks expect, by question id (the pages never show them). */
+async function attentionAnswersOf(
+  db: Knex,
+  experimentId: string,
+): Promise<Map<string, number | readonly number[]>> {
+  const rows = (await db("surveys").where({ experiment_id: experimentId }).select("questions")) as {
+    questions: unknown;
+  }[];
+  const out = new Map<string, number | readonly number[]>();
+  for (const r of rows)
+    for (const q of json<Question[]>(r.questions, []))
+      if (q.attention_answer !== undefined && q.attention_answer !== null) out.set(q.id, q.attention_answer);
+  return out;
+}
+
 /** The simulated participants of the experiment the learned model has a ranking for. */
 async function usersWithModel(db: Knex, experimentId: string): Promise<Set<string>> {
   const rows = (await db("recommendation_cache as r")
@@ -72,14 +91,17 @@ async function usersWithModel(db: Knex, experimentId: string): Promise<Set<strin
   return new Set(rows.map((r) => r.user_id));
 }
 
-/** Waits until the events store holds every acknowledged event, or the wait is over. */
-async function waitForStore(db: Knex, ids: readonly string[], waitMs: number): Promise<void> {
-  const until = Date.now() + waitMs;
-  for (;;) {
-    const stored = await readStored(db, [], ids);
-    if (stored.found.size >= ids.length || Date.now() > until) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+/**
+ * The newest log position the records' acknowledged batches were given, per partition: once the
+ * projector has passed it, the events store holds every acknowledged event it is going to hold.
+ */
+function newestPosition(records: readonly JourneyRecord[]): LogPosition {
+  const newest = new Map<number, number>();
+  for (const r of records)
+    for (const token of r.positions)
+      for (const [partition, offset] of decodePosition(token) ?? [])
+        newest.set(partition, Math.max(offset, newest.get(partition) ?? -1));
+  return newest;
 }
 
 /**
@@ -116,6 +138,7 @@ export async function runDryRun(
     Video,
     "id" | "category" | "tags" | "duration_seconds"
   >[];
+  const attentionAnswers = await attentionAnswersOf(db, plan.experimentId);
   const design = {
     completion,
     needsFeedMinutes: completion?.after_feed_minutes !== undefined && completion?.after_feed_minutes !== null,
@@ -132,7 +155,7 @@ export async function runDryRun(
         `sim-${short}-${a + 1}-${i + 1}`,
         g.id,
       );
-      const model = createParticipantModel({ seed: plan.seed + i, pool });
+      const model = createParticipantModel({ seed: plan.seed + i, pool, attentionAnswers });
       planned.push({
         arm: a,
         input: { participant, model, design, deadline: plan.deadline },
@@ -175,11 +198,7 @@ export async function runDryRun(
         served.set(arm, counts);
       });
       if (learned && n < most && deps.trainSimulated) {
-        await waitForStore(
-          db,
-          journeys.flatMap((j) => j.record.acknowledged),
-          deps.storeWaitMs ?? 30_000,
-        );
+        await deps.waitForLog(newestPosition(journeys.map((j) => j.record)), deps.storeWaitMs ?? 30_000);
         await deps.trainSimulated(plan.experimentId);
       }
     }
@@ -219,11 +238,7 @@ export async function runDryRun(
     }
   }
 
-  await waitForStore(
-    db,
-    records.flatMap((r) => r.acknowledged),
-    deps.storeWaitMs ?? 30_000,
-  );
+  await deps.waitForLog(newestPosition(records), deps.storeWaitMs ?? 30_000);
   const stored = await readStored(
     db,
     records.map((r) => r.participant.userId),

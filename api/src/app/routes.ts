@@ -8,7 +8,9 @@ import { groupRoutes } from "../groups/groups.routes.ts";
 import { mediaRoutes } from "../media/media.routes.ts";
 import { healthRoutes } from "../monitoring/health.routes.ts";
 import { participantRoutes } from "../participants/participants.routes.ts";
+import { qualityRoutes } from "../quality/quality.routes.ts";
 import { recommenderRoutes } from "../recommenders/recommenders.routes.ts";
+import { powerRoutes } from "../results/power.routes.ts";
 import { resultsRoutes } from "../results/results.routes.ts";
 import { sessionRoutes } from "../sessions/sessions.routes.ts";
 import { settingsRoutes } from "../settings/settings.routes.ts";
@@ -59,6 +61,8 @@ export function routeTable(rt: Runtime) {
     ...templateRoutes(services),
     ...trainingRoutes(services),
     ...resultsRoutes(services),
+    ...qualityRoutes(services),
+    ...powerRoutes(services),
     ...healthRoutes(services),
     ...settingsRoutes({ config }),
     ...dryRunRoutes(services),

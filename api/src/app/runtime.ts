@@ -99,6 +99,7 @@ export async function openRuntime(
     monitoring,
     metrics,
     logger: log,
+    progress,
     oneProcessCacheMs,
   });
   const media = openMedia(config);
@@ -130,6 +131,7 @@ export async function openRuntime(
       await externalHttp.close();
       media.close?.();
       await monitoring.close();
+      await services.power.stop();
       await maintenance?.stop();
       await closeDb();
     },

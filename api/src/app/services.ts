@@ -1,4 +1,5 @@
 import type { EventLog } from "@feedlab/ingest";
+import type { ProgressWatcher } from "@feedlab/projector";
 import { trainSimulatedModel } from "@feedlab/trainer";
 import type { Logger } from "pino";
 import { createAuditService } from "../audit/audit.service.ts";
@@ -16,9 +17,11 @@ import { createGroupsService } from "../groups/groups.service.ts";
 import { createHealthService } from "../monitoring/health.service.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import { createParticipantsService } from "../participants/participants.service.ts";
+import { createQualityService, excludedByRules } from "../quality/quality.service.ts";
 import type { RecommenderServices } from "../recommenders/recommenders.service.ts";
 import { createCompletenessService } from "../results/completeness.service.ts";
 import { createMonitorService } from "../results/monitor.service.ts";
+import { createPowerService } from "../results/power.service.ts";
 import { createStatsService } from "../results/stats.service.ts";
 import { createSessionsService } from "../sessions/sessions.service.ts";
 import { createDryRunsService } from "../simulation/dry-runs/dry-runs.service.ts";
@@ -41,6 +44,8 @@ export interface ServiceClients {
   readonly monitoring: MonitoringRecorder;
   readonly metrics: Metrics;
   readonly logger: Logger;
+  /** Read-your-writes: waits until the projections have passed a log position. */
+  readonly progress: ProgressWatcher;
   /**
    * How long participant lookups on request paths (stamping contexts, resolved cookies, the study
    * gate) may be kept; undefined: each service's few seconds.
@@ -89,9 +94,17 @@ export function createServices(clients: ServiceClients) {
     audit,
     onErased: () => void changes.publish({ type: "participants_erased" }),
   });
+  const feed = createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes });
   const services = {
     auth,
-    experiments: createExperimentsService({ ...deps, onStudyChange: () => study.invalidate() }),
+    experiments: createExperimentsService({
+      ...deps,
+      onStudyChange: () => {
+        study.invalidate();
+        // min_response_ms (latency parity) takes effect on the next page.
+        feed.forgetTimings();
+      },
+    }),
     groups: createGroupsService({
       ...deps,
       recommenders: recommenders.registry,
@@ -114,6 +127,7 @@ export function createServices(clients: ServiceClients) {
           return { userId: p.user_id, loginId: p.login_id, groupId: p.group_id };
         },
         issueToken: async (userId) => (await auth.issueParticipantSession(userId)).token,
+        waitForLog: (position, timeoutMs) => clients.progress.waitFor(position, timeoutMs),
         trainSimulated: async (experimentId) => {
           await trainSimulatedModel(
             {
@@ -130,13 +144,18 @@ export function createServices(clients: ServiceClients) {
         await erasure.simulated(experimentId);
       },
     }),
-    feed: createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes }),
+    feed,
     surveys: createSurveysService(deps),
     surveyResponses: createSurveyResponsesService({ ...deps, sessions, study }),
     events,
     eventStore: createEventStoreReader(db, link),
     training: createTrainingService(deps),
-    stats: createStatsService(deps),
+    quality: createQualityService({ db }),
+    power: createPowerService({ db }),
+    stats: createStatsService({
+      ...deps,
+      ruleBreakers: (experimentId, rules, leftOut) => excludedByRules(db, experimentId, rules, leftOut),
+    }),
     completeness: createCompletenessService(deps),
     monitor: createMonitorService({ ...deps, monitoring }),
     health: createHealthService({

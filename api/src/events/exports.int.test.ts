@@ -9,6 +9,7 @@ import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../te
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
+import { QUALITY_CSV_COLUMNS } from "../quality/quality.csv.ts";
 
 /** A login id that a spreadsheet would run as a formula (OWASP's CSV injection example). */
 const FORMULA = '=HYPERLINK("http://evil.example","x")';
@@ -328,7 +329,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(r.headers.get("content-type")).toContain("text/csv");
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(header).toBe(
-      "user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,simulated,excluded,excluded_reason",
+      `user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
     );
     expect(rows).toHaveLength(2);
     await withFiles(async (file) => {
@@ -368,10 +369,13 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     const r = await admin.get(`/api/v1/admin/experiments/${own.experiment.id}/participants?format=csv`);
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(
-      header?.endsWith(",last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,simulated,excluded,excluded_reason"),
+      header?.endsWith(
+        `,last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
+      ),
     ).toBe(true);
-    expect(rows.find((row) => row.includes(",5f1a,"))?.endsWith(",5f1a,st-9,se-3,false,false,")).toBe(true);
-    expect(rows.find((row) => row.includes(",plain,"))?.endsWith(",,,,false,false,")).toBe(true);
+    // The quality columns follow excluded_reason (empty here).
+    expect(rows.find((row) => row.includes(",5f1a,"))?.includes(",5f1a,st-9,se-3,false,false,,")).toBe(true);
+    expect(rows.find((row) => row.includes(",plain,"))?.includes(",,,,false,false,,")).toBe(true);
   });
 
   it("leaves simulated participants out of every export unless include_simulated=true", async () => {

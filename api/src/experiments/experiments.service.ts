@@ -77,7 +77,11 @@ async function recordRuleChange(
     at: Date;
   },
 ): Promise<void> {
-  if (JSON.stringify(change.before) === JSON.stringify(change.after)) return;
+  // Compared field by field: the database keeps a JSON object's keys in an order of its own.
+  const same = (a: readonly ExclusionRule[], b: readonly ExclusionRule[]) =>
+    a.length === b.length &&
+    a.every((r, i) => r.measure === b[i]?.measure && r.op === b[i]?.op && r.value === b[i]?.value);
+  if (same(change.before, change.after)) return;
   await trx("exclusion_rule_changes").insert({
     experiment_id: change.experimentId,
     at: change.at,

@@ -19,7 +19,7 @@ export interface FeedRoutesDeps {
 }
 
 const FEED_DESCRIPTION =
-  "The recommender is asked for limit + 1 ids (the extra one only sets has_more). The answer keeps the recommender's order, holds only videos of the experiment's pool, and never a video the participant watched (VIDEO_WATCHED_1S or VIDEO_ENDED; pass `after` to include events just sent). A failing external recommender gives an empty page (200), never an error. A group whose recommender was deleted answers 503 recommender_unavailable.";
+  "The recommender is asked for limit + 1 ids (the extra one only sets has_more). The answer keeps the recommender's order, holds only videos of the experiment's pool, and never a video the participant watched (VIDEO_WATCHED_1S or VIDEO_ENDED; pass `after` to include events just sent). A failing external recommender gives an empty page (200), never an error. A group whose recommender was deleted answers 503 recommender_unavailable. When the experiment sets `min_response_ms`, every page of every arm is answered no sooner than that many ms after the request reached this route (a timer pads the faster answers, so arms can be made equal in latency by design; docs/results.md, \"Latency parity\").";
 
 /** Answers a page the dispatcher wrote as JSON text. */
 function answer(ctx: AppContext, page: FeedPageJson): void {
@@ -61,20 +61,20 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
         },
       },
       handler: async (ctx, { query }) => {
+        const started = performance.now();
         const p = await study.admit(participantOf(ctx), "pages");
         await feed.checkSession(query.session_id, p.userId);
         await readAfter(ctx, query.after);
-        answer(
-          ctx,
-          await feed.page({
-            userId: p.userId,
-            experimentId: p.experimentId,
-            groupId: p.groupId,
-            sessionId: query.session_id,
-            limit: query.limit,
-            offset: query.offset,
-          }),
-        );
+        const page = await feed.page({
+          userId: p.userId,
+          experimentId: p.experimentId,
+          groupId: p.groupId,
+          sessionId: query.session_id,
+          limit: query.limit,
+          offset: query.offset,
+        });
+        await feed.pad(p.experimentId, started);
+        answer(ctx, page);
       },
     }),
     route({
@@ -95,22 +95,22 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
         },
       },
       handler: async (ctx, { params, query }) => {
+        const started = performance.now();
         const p = await study.admit(participantOf(ctx), "pages");
         await feed.checkSession(query.session_id, p.userId);
         await feed.poolVideo(p.experimentId, params.id);
         await readAfter(ctx, query.after);
-        answer(
-          ctx,
-          await feed.page({
-            userId: p.userId,
-            experimentId: p.experimentId,
-            groupId: p.groupId,
-            sessionId: query.session_id,
-            limit: query.limit,
-            offset: query.offset,
-            currentVideoId: params.id,
-          }),
-        );
+        const page = await feed.page({
+          userId: p.userId,
+          experimentId: p.experimentId,
+          groupId: p.groupId,
+          sessionId: query.session_id,
+          limit: query.limit,
+          offset: query.offset,
+          currentVideoId: params.id,
+        });
+        await feed.pad(p.experimentId, started);
+        answer(ctx, page);
       },
     }),
     route({

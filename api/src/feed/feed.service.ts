@@ -37,22 +37,54 @@ export interface FeedServiceDeps {
    * every process through the change bus; this is the backstop.
    */
   readonly groupCacheMs?: number;
+  /**
+   * How long an experiment's `min_response_ms` is remembered (default 1 s). `forgetTimings` drops it
+   * at once in the process that changed it; other processes see the change within this time.
+   */
+  readonly timingCacheMs?: number;
+  /** Waits `ms` (a timer by default; tests may pass their own). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
+
+const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The participant's pages: GET /feed uses the group's algorithm_config.feed, GET /feed/{id}/related
  * its algorithm_config.watch with the current video set. The dispatcher does the rest (pool,
  * exclusion, limit plus one, page shape). Hot lookups are cached in memory: the owner of a session
- * (never changes), the group's configuration (1 s, dropped on change) and the pool (dropped on change).
+ * (never changes), the group's configuration (1 s, dropped on change), the experiment's
+ * `min_response_ms` (1 s, dropped on change) and the pool (dropped on change).
  */
-export function createFeedService({ db, dispatcher, sessions, bus, groupCacheMs = 1000 }: FeedServiceDeps) {
+export function createFeedService({
+  db,
+  dispatcher,
+  sessions,
+  bus,
+  groupCacheMs = 1000,
+  timingCacheMs = 1000,
+  sleep = timer,
+}: FeedServiceDeps) {
   const owners = new TtlCache<string>({ ttlMs: 10 * 60_000, max: 200_000 });
   const groups = new TtlCache<GroupAlgorithms>({ ttlMs: groupCacheMs, max: 100_000 });
+  const minResponse = new TtlCache<number>({ ttlMs: timingCacheMs, max: 10_000 });
 
   bus.subscribe((change) => {
     if (change.type === "group") groups.delete(change.group_id);
-    else if (change.type === "resync") groups.clear();
+    else if (change.type === "resync") {
+      groups.clear();
+      minResponse.clear();
+    }
   });
+
+  /** The experiment's `min_response_ms`, 0 when unset. */
+  async function minResponseMs(experimentId: string): Promise<number> {
+    return (await minResponse.fetch(experimentId, async () => {
+      const row = (await db("experiments").where({ id: experimentId }).first("min_response_ms")) as
+        | { min_response_ms: number | string | null }
+        | undefined;
+      return Number(row?.min_response_ms ?? 0);
+    })) as number;
+  }
 
   async function algorithmsOf(groupId: string): Promise<GroupAlgorithms> {
     return (await groups.fetch(groupId, () => readAlgorithms(groupId))) as GroupAlgorithms;
@@ -83,6 +115,23 @@ export function createFeedService({ db, dispatcher, sessions, bus, groupCacheMs 
     /** A pool member, or 404: participants see only their experiment's videos. */
     poolVideo(experimentId: string, videoId: string): Promise<Video> {
       return dispatcher.poolVideo(experimentId, videoId);
+    },
+
+    /**
+     * Latency parity (api.md, "Data quality and validity"): waits until `min_response_ms` of the
+     * experiment has passed since `startedAt` (a `performance.now()` reading taken when the request
+     * reached the route), so every arm's answer takes at least that long. A timer, holding no
+     * database connection; nothing to wait when unset or already past.
+     */
+    async pad(experimentId: string, startedAt: number): Promise<void> {
+      const min = await minResponseMs(experimentId);
+      const left = startedAt + min - performance.now();
+      if (left > 0) await sleep(Math.ceil(left));
+    },
+
+    /** Forgets the experiments' `min_response_ms` (after a change of an experiment in this process). */
+    forgetTimings(): void {
+      minResponse.clear();
     },
 
     async page(req: FeedRequest): Promise<FeedPageJson> {

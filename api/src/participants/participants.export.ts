@@ -4,6 +4,8 @@ import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { Db } from "../db/db.ts";
 import { csvRow } from "../http/csv.ts";
+import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";
+import { participantQualities } from "../quality/quality.service.ts";
 
 /** api.md's columns of the participants CSV, in order. */
 const PARTICIPANT_CSV_COLUMNS = [
@@ -52,7 +54,8 @@ export function participantStatus(r: {
  * One row per participant of an experiment (api.md), in join order: the arm's name, their status,
  * when they consented and finished, their sessions, events and last event; then one column per
  * recruiting parameter any participant's link carried (PROLIFIC_PID, workerId, ...); then whether they
- * are simulated, and whether a researcher excluded them from analysis, and why. Simulated
+ * are simulated, and whether a researcher excluded them from analysis, and why; then their quality
+ * measures, flags and whether the exclusion rules hold (QUALITY_CSV_COLUMNS, last). Simulated
  * participants are left out unless `includeSimulated`. Read a page at a time.
  */
 export function participantsCsv(
@@ -77,7 +80,15 @@ export function participantsCsv(
         ).map((r) => r.key),
       );
       const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
-      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...LAST_CSV_COLUMNS]);
+      // Quality (docs/quality.md) is measured over the whole experiment at once, then appended per row.
+      const quality = new Map(
+        (
+          await participantQualities(db, experimentId, {
+            includeSimulated: options.includeSimulated === true,
+          })
+        ).map((m) => [m.quality.user_id, m.quality]),
+      );
+      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...LAST_CSV_COLUMNS, ...QUALITY_CSV_COLUMNS]);
       for (let offset = 0; ; offset += PAGE) {
         const rows = (await db("users as u")
           .join("groups as g", "g.id", "u.group_id")
@@ -140,6 +151,7 @@ export function participantsCsv(
                 r.simulated ? "true" : "false",
                 r.excluded_at ? "true" : "false",
                 r.excluded_reason,
+                ...qualityCells(quality.get(r.id)),
               ],
               safe,
             ),

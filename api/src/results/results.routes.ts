@@ -33,7 +33,7 @@ export function resultsRoutes({
       tag: "results",
       summary: "Results per arm: counts and rates with 95% intervals, per group and per recommender",
       description:
-        "Counts IMPRESSION, FEED_CLICK, VIDEO_PLAY, VIDEO_ENDED (completions) and LIKE from the evaluation read model, live within the projector's lag. ctr = feed_clicks / impressions, completion_rate = completions / plays, like_rate = likes / plays, each {value, low, high}: the ratio of sums and a 95% interval that treats each participant as a cluster (delta method, cluster-robust variance); null parts when the denominator is 0, and a null interval with one participant. Per recommender, impressions count for the list they were in (related: the watch page); feed clicks count for the feed's recommender; plays, completions and likes count for the watch page's recommender, so a feed recommender's item has 0 plays and its feed_clicks are the clicks that opened the videos played on the watch page. Simulated participants (dry runs) are left out of every count, rate and participant figure unless include_simulated=true.",
+        "Counts IMPRESSION, FEED_CLICK, VIDEO_PLAY, VIDEO_ENDED (completions) and LIKE from the evaluation read model, live within the projector's lag. ctr = feed_clicks / impressions, completion_rate = completions / plays, like_rate = likes / plays, each {value, low, high}: the ratio of sums and a 95% interval that treats each participant as a cluster (delta method, cluster-robust variance); null parts when the denominator is 0, and a null interval with one participant. Per recommender, impressions count for the list they were in (related: the watch page); feed clicks count for the feed's recommender; plays, completions and likes count for the watch page's recommender, so a feed recommender's item has 0 plays and its feed_clicks are the clicks that opened the videos played on the watch page. Simulated participants (dry runs) are left out of every count, rate and participant figure unless include_simulated=true. exclusions=rules also leaves out the participants the experiment's pre-registered exclusion rules exclude (docs/quality.md): each group then gives excluded_by_rules and rule_exclusions (how many each rule excluded; a participant may break several), and `rules` gives the rules, every change made to them (who, when, the experiment's status, before and after) and `balance`, Pearson's chi-square test of arm against exclusion (unequal when p < 0.05: exclusion that depends on the arm breaks randomisation). The researcher's own exclusions always apply.",
       access: "admin",
       params: IdParams,
       query: StatsQuery,
@@ -44,6 +44,7 @@ export function resultsRoutes({
       handler: async (ctx, { params, query }) => {
         ctx.body = await stats.forExperiment(params.id, {
           includeSimulated: query.include_simulated === true,
+          exclusions: query.exclusions ?? "manual",
         });
       },
     }),

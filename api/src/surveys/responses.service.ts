@@ -14,7 +14,7 @@ import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
 import type { StudyService } from "../study/study.service.ts";
-import { presentSurvey, type SurveyRow } from "./surveys.service.ts";
+import { presentParticipantSurvey, type SurveyRow } from "./surveys.service.ts";
 
 interface ResponseRow {
   id: string;
@@ -22,6 +22,8 @@ interface ResponseRow {
   user_id: string;
   about_session_id: string | null;
   answers: unknown;
+  /** How long the form was open (api.md, Data quality and validity); null when the page did not say. */
+  duration_ms: number | null;
   created_at: Date;
 }
 
@@ -31,6 +33,7 @@ const presentResponse = (r: ResponseRow): SurveyResponse => ({
   user_id: r.user_id,
   about_session_id: r.about_session_id,
   answers: json<AnswerRecord[]>(r.answers, []),
+  duration_ms: r.duration_ms,
   created_at: iso(r.created_at),
 });
 
@@ -83,7 +86,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
 
       const pre = byKind("pre");
       if (pre && !(await hasResponse(pre.id, p.userId))) {
-        return { survey: presentSurvey(pre), forced: true, about_session_id: null };
+        return { survey: presentParticipantSurvey(pre), forced: true, about_session_id: null };
       }
 
       const post = byKind("post");
@@ -91,7 +94,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
       if (!post && !inter) return null;
       const { ended, postForced } = await study.ended(p.userId);
       if (post && ended && !(await hasResponse(post.id, p.userId))) {
-        return { survey: presentSurvey(post), forced: postForced, about_session_id: null };
+        return { survey: presentParticipantSurvey(post), forced: postForced, about_session_id: null };
       }
 
       if (inter && !ended) {
@@ -102,7 +105,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
           .orderBy("id", "desc")
           .first<{ id: string }>("id");
         if (previous && !(await hasResponse(inter.id, p.userId, previous.id))) {
-          return { survey: presentSurvey(inter), forced: false, about_session_id: previous.id };
+          return { survey: presentParticipantSurvey(inter), forced: false, about_session_id: previous.id };
         }
       }
       return null;
@@ -152,7 +155,8 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
      * is the participant's (404/403); the survey is active and of the participant's experiment (else
      * 404); for inter_session, `about_session_id` is one of the participant's sessions (else 422
      * invalid_answers; pre and post ignore it and store null); the answers obey the questions (422
-     * invalid_answers). The answers are stored as Answer snapshots. A second response for the same key
+     * invalid_answers). The answers are stored as Answer snapshots, with the `duration_ms` the page measured
+     * (its range is the body schema's). A second response for the same key
      * is 409 duplicate_response: the unique indexes decide, so simultaneous submissions store one.
      */
     async submit(p: ParticipantPrincipal, surveyId: string, body: ResponseCreate): Promise<SurveyResponse> {
@@ -197,6 +201,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
         user_id: p.userId,
         about_session_id: about,
         answers: checked.answers,
+        duration_ms: body.duration_ms ?? null,
         created_at: now(),
       };
       try {

@@ -51,7 +51,7 @@ const CsvQuery = Type.Object({
 /** What every survey CSV's description ends with. */
 const LEAVES_OUT_SIMULATED = " Simulated participants (dry runs) are left out unless include_simulated=true.";
 const SHAPE_RULES =
-  "Shape rules (422 `invalid_survey`, `details` naming the question: `field`, `question_id`, `rule`): single and multi need at least one option; multi needs whole-number `minSelect` and `maxSelect` (0 = no upper bound, min <= max, min <= options); text takes no options. Question ids are unique in a survey, option ids in a question. At most 200 questions and 100 options per question.";
+  "Shape rules (422 `invalid_survey`, `details` naming the question: `field`, `question_id`, `rule`): single and multi need at least one option; multi needs whole-number `minSelect` and `maxSelect` (0 = no upper bound, min <= max, min <= options); text takes no options. Question ids are unique in a survey, option ids in a question. At most 200 questions and 100 options per question. Attention checks (`attention_answer`, rules `attention_answer_*` at `questions[i].attention_answer`): single and multi only; single takes one option value, multi a non-empty list of distinct option values that fits its minSelect..maxSelect; every value is one of the question's own options' values.";
 
 export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRoutesDeps) {
   /** A survey's CSV download: an attachment named after the survey, never cached. */
@@ -243,7 +243,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "The survey due for the participant now, or null",
       description:
-        "Dispatcher, first match wins: (1) an active pre survey not yet answered, forced; (2) the study has ended for the participant (the experiment is completed, or the experiment's completion conditions are reached) and an active post survey is not yet answered, not forced; (3) unless the study has ended for the participant, an active inter_session survey and the participant's most recent session other than session_id has no response of it about that session, not forced, with about_session_id; (4) null. Answers 403 consent_required before consent, experiment_paused while paused. session_id must be the participant's own session (unknown 404, another participant's 403).",
+        "Dispatcher, first match wins: (1) an active pre survey not yet answered, forced; (2) the study has ended for the participant (the experiment is completed, or the experiment's completion conditions are reached) and an active post survey is not yet answered, not forced; (3) unless the study has ended for the participant, an active inter_session survey and the participant's most recent session other than session_id has no response of it about that session, not forced, with about_session_id; (4) null. Questions never carry `attention_answer`: an attention check's expected answer stays on the server. Answers 403 consent_required before consent, experiment_paused while paused. session_id must be the participant's own session (unknown 404, another participant's 403).",
       access: "participant",
       query: PendingQuery,
       responses: {
@@ -267,7 +267,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "Submit a response to a survey (once; never editable afterwards)",
       description:
-        "Each answer: single takes exactly one option; multi between minSelect and maxSelect (0 = no upper bound), no option twice; text takes no selections and a non-blank textInput (a textInput on single or multi is ignored). Every required question is answered once; an optional one (`required: false`) may be left out or sent empty, and is then not stored. The stored Answer snapshots questionText and each selection's {id, text, value}. inter_session: about_session_id is required and must be one of the participant's own sessions (else 422 invalid_answers); pre and post store about_session_id null whatever is sent.",
+        "Each answer: single takes exactly one option; multi between minSelect and maxSelect (0 = no upper bound), no option twice; text takes no selections and a non-blank textInput (a textInput on single or multi is ignored). Every required question is answered once; an optional one (`required: false`) may be left out or sent empty, and is then not stored. The stored Answer snapshots questionText and each selection's {id, text, value}. inter_session: about_session_id is required and must be one of the participant's own sessions (else 422 invalid_answers); pre and post store about_session_id null whatever is sent. duration_ms (optional, 0 to 86,400,000): how long the form was open, measured by the participant page; stored with the response.",
       access: "participant",
       params: IdParams,
       body: ResponseCreate,

@@ -1,11 +1,13 @@
 import {
   type AdminSurvey,
-  checkSurveyShape,
+  checkSurveyQuestions,
+  type ParticipantSurvey,
   type Question,
   type ShapeProblem,
   type Survey,
   type SurveyCreate,
   type SurveyKind,
+  type SurveyProblem,
   type SurveyUpdate,
 } from "@feedlab/schemas";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
@@ -36,7 +38,7 @@ interface SurveyCounts {
 
 const NO_COUNTS: SurveyCounts = { responses: 0, dismissals: 0 };
 
-export const presentSurvey = (r: SurveyRow): Survey => ({
+const presentSurvey = (r: SurveyRow): Survey => ({
   id: r.id,
   experiment_id: r.experiment_id,
   kind: r.kind,
@@ -47,6 +49,15 @@ export const presentSurvey = (r: SurveyRow): Survey => ({
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
+
+/** A survey as participants receive it: an attention check's expected answer stays on the server. */
+export const presentParticipantSurvey = (r: SurveyRow): ParticipantSurvey => {
+  const survey = presentSurvey(r);
+  return {
+    ...survey,
+    questions: survey.questions.map(({ attention_answer: _hidden, ...q }) => q),
+  };
+};
 
 const presentAdminSurvey = (r: SurveyRow, counts: SurveyCounts): AdminSurvey => {
   const survey = presentSurvey(r);
@@ -68,11 +79,15 @@ function normalize(questions: SurveyCreate["questions"]): Question[] {
     maxSelect: q.maxSelect ?? null,
     answers: (q.answers ?? []).map((o) => ({ id: o.id, text: o.text, value: o.value })),
     required: q.required !== false,
+    // Stored only on attention checks, so other questions keep their shape.
+    ...(q.attention_answer === undefined || q.attention_answer === null
+      ? {}
+      : { attention_answer: q.attention_answer }),
   }));
 }
 
 /** 422 `invalid_survey` naming the first offending question and rule; every problem in `problems`. */
-function invalidSurvey(problems: readonly ShapeProblem[]): HttpError {
+function invalidSurvey(problems: readonly SurveyProblem[]): HttpError {
   const [first] = problems;
   const where = first?.question_id ? `question "${first.question_id}" (${first.field})` : first?.field;
   return unprocessable(
@@ -86,8 +101,9 @@ const dbError = (err: unknown) =>
   err as { code?: string; constraint?: string; detail?: string } | null | undefined;
 
 export function createSurveysService({ db, newId, now }: ServiceDeps) {
-  function assertShape(questions: unknown): void {
-    const problems = checkSurveyShape(questions);
+  /** The shape and attention rules (api.md, Surveys; Data quality and validity): 422 `invalid_survey`. */
+  function assertShape(questions: SurveyCreate["questions"]): void {
+    const problems = checkSurveyQuestions(questions);
     if (problems.length > 0) throw invalidSurvey(problems);
   }
 

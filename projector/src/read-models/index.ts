@@ -4,6 +4,8 @@ import { coViewsProjection } from "./co-views/co-views.projection.ts";
 import { evaluationProjection } from "./evaluation/evaluation.projection.ts";
 import { eventsProjection } from "./events/events.projection.ts";
 import { interactionsProjection } from "./interactions/interactions.projection.ts";
+import { qualityProjection } from "./quality/quality.projection.ts";
+import { responseLatencyProjection } from "./response-latency/response-latency.projection.ts";
 import { sessionActivityProjection } from "./session-activity/session-activity.projection.ts";
 import { viewCountsProjection } from "./view-counts/view-counts.projection.ts";
 import { watchedProjection } from "./watched/watched.projection.ts";
@@ -20,6 +22,8 @@ export const PROJECTIONS: readonly Projection[] = [
   sessionActivityProjection,
   evaluationProjection,
   coViewsProjection,
+  responseLatencyProjection,
+  qualityProjection,
 ];
 
 /** The read models' schema changes, read model by read model in the order above. */
@@ -33,6 +37,10 @@ export * from "./events/events.projection.ts";
 export * from "./events/events.queries.ts";
 export * from "./interactions/interactions.projection.ts";
 export * from "./interactions/interactions.queries.ts";
+export * from "./quality/quality.projection.ts";
+export * from "./quality/quality.queries.ts";
+export * from "./response-latency/response-latency.projection.ts";
+export * from "./response-latency/response-latency.queries.ts";
 export * from "./session-activity/session-activity.projection.ts";
 export * from "./session-activity/session-activity.queries.ts";
 export * from "./view-counts/view-counts.projection.ts";

@@ -65,11 +65,13 @@ export const EXAMPLE_PAYLOADS: { readonly [K in EventType]: Payloads[K] } = {
       },
       { position: 1, videoId: "demo-lisbon-01", title: "48 Hours in Lisbon", viewCount: 5400 },
     ],
+    latency_ms: 182,
   },
   RECOMMENDATIONS: {
     currentVideoId: "demo-sourdough-01",
     recommendedCount: 1,
     recommended: [{ position: 0, videoId: "demo-lisbon-01", title: "48 Hours in Lisbon" }],
+    latency_ms: 41,
   },
   IMPRESSION: {},
   FEED_CLICK: {},

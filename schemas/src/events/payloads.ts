@@ -33,6 +33,12 @@ const ImpressionItem = Type.Object(
   { additionalProperties: true },
 );
 
+/**
+ * Latency parity (api.md, "Data quality and validity"): ms from the runtime asking for the list to
+ * its cards shown (the frame after they render). Optional: runtimes before it sent none.
+ */
+const LatencyMs = Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 }));
+
 const PlaybackPosition = payload({ currentTime: Num, duration: Num, progress: Num });
 
 export const PAYLOADS = {
@@ -83,11 +89,16 @@ export const PAYLOADS = {
   PLAYBACK_RATE_CHANGE: payload({ newRate: Num, currentTime: Num }),
   VOLUME_CHANGE: payload({ volume: Num, previousVolume: Num, muted: Bool, previousMuted: Bool }),
   FULLSCREEN_CHANGE: payload({ isFullscreen: Bool }),
-  HOME_FEED: payload({ videoCount: Int, videos: Type.Array(ImpressionItem) }),
+  HOME_FEED: payload({
+    videoCount: Int,
+    videos: Type.Array(ImpressionItem),
+    latency_ms: LatencyMs,
+  }),
   RECOMMENDATIONS: payload({
     currentVideoId: Str,
     recommendedCount: Int,
     recommended: Type.Array(ImpressionItem),
+    latency_ms: LatencyMs,
   }),
   IMPRESSION: payload({}),
   FEED_CLICK: payload({}),

@@ -1,6 +1,8 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
+import { ArmLatency } from "./latency.ts";
 import { IncludeSimulated } from "./participants.ts";
+import { RulesApplied } from "./quality.ts";
 
 /** A rate with its 95% interval; null parts when its denominator is 0 (or, for the interval, one participant). */
 export const Rate = Type.Object({
@@ -30,6 +32,18 @@ export const GroupStats = Type.Object({
   }),
   excluded_participants: Type.Integer({ description: "Participants a researcher excluded from analysis" }),
   ...counts,
+  latency_ms: ArmLatency,
+  excluded_by_rules: Type.Optional(
+    Type.Integer({
+      description:
+        "With exclusions=rules: participants the rules excluded (beyond the researcher's exclusions), left out of every count",
+    }),
+  ),
+  rule_exclusions: Type.Optional(
+    Type.Array(Type.Object({ rule: Type.String(), excluded: Type.Integer() }), {
+      description: "With exclusions=rules: how many participants each rule excluded (one may break several)",
+    }),
+  ),
 });
 export type GroupStats = Static<typeof GroupStats>;
 
@@ -46,6 +60,8 @@ export const ExperimentStats = Type.Object({
   generated_at: Timestamp,
   groups: Type.Array(GroupStats),
   recommenders: Type.Array(RecommenderStats),
+  exclusions: Type.Optional(Type.Unsafe<"manual" | "rules">({ type: "string", enum: ["manual", "rules"] })),
+  rules: Type.Optional(RulesApplied),
 });
 export type ExperimentStats = Static<typeof ExperimentStats>;
 
@@ -108,7 +124,18 @@ export const CompletenessQuery = Type.Object({
 });
 
 /** `GET /api/v1/admin/experiments/{id}/stats`'s query. */
-export const StatsQuery = Type.Object({ include_simulated: Type.Optional(IncludeSimulated) });
+export const StatsQuery = Type.Object({
+  include_simulated: Type.Optional(IncludeSimulated),
+  exclusions: Type.Optional(
+    Type.Unsafe<"manual" | "rules">({
+      type: "string",
+      enum: ["manual", "rules"],
+      default: "manual",
+      description:
+        "manual: the researcher's exclusions only; rules: the experiment's pre-registered exclusion rules too (the researcher's exclusions always apply)",
+    }),
+  ),
+});
 
 const bucketCounts = {
   impressions: Type.Integer(),

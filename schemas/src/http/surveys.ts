@@ -4,6 +4,7 @@ import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { IntegerIn, NumberIn } from "./numbers.ts";
 
 export * from "../surveys/answers.ts";
+export * from "../surveys/attention.ts";
 export * from "../surveys/shape.ts";
 
 /**
@@ -22,6 +23,8 @@ const SURVEY_LIMITS = {
    * stays exact in a double.
    */
   optionValue: 1_000_000_000,
+  /** The longest a survey form may have been open: a day (api.md: `duration_ms` 0..86,400,000). */
+  durationMs: 86_400_000,
 } as const;
 
 /** Text without NUL characters, which PostgreSQL cannot store (a 422 instead of a 500). */
@@ -49,6 +52,21 @@ export const AnswerOption = Type.Object(
 );
 export type AnswerOption = Static<typeof AnswerOption>;
 
+const OptionValue = NumberIn(-SURVEY_LIMITS.optionValue, SURVEY_LIMITS.optionValue);
+
+/**
+ * The answer an attentive participant gives (api.md, Data quality and validity), by option value:
+ * checked on save against the question's own options (`checkAttentionAnswers`, 422 `invalid_survey`).
+ */
+const AttentionAnswerField = Type.Optional(
+  Nullable(
+    Type.Union([OptionValue, Type.Array(OptionValue, { maxItems: SURVEY_LIMITS.optionsPerQuestion })], {
+      description:
+        "Makes the question an attention check: single, the value of the option an attentive participant chooses; multi, the list of values they tick (all of them, nothing else); null or absent, no check. Never sent to participants.",
+    }),
+  ),
+);
+
 /** A count of options to choose: at most as many as a question may have. */
 const SelectCount = (description: string) => IntegerIn(0, SURVEY_LIMITS.optionsPerQuestion, { description });
 
@@ -74,6 +92,7 @@ const QuestionInput = Type.Object(
           "false lets the participant skip the question (left out, or sent empty); not stored then.",
       }),
     ),
+    attention_answer: AttentionAnswerField,
   },
   { additionalProperties: false },
 );
@@ -86,8 +105,16 @@ export const Question = Type.Object({
   maxSelect: Nullable(Type.Integer()),
   answers: Type.Array(AnswerOption),
   required: Type.Boolean(),
+  attention_answer: Type.Optional(
+    Nullable(
+      Type.Union([Type.Number(), Type.Array(Type.Number())], { description: "Present on attention checks" }),
+    ),
+  ),
 });
 export type Question = Static<typeof Question>;
+
+/** A question as participants receive it: without the answer an attention check expects. */
+const ParticipantQuestion = Type.Omit(Question, ["attention_answer"]);
 
 const SurveyName = Text(255, { minLength: 1 });
 const Questions = Type.Array(QuestionInput, { maxItems: SURVEY_LIMITS.questions });
@@ -130,6 +157,13 @@ export const Survey = Type.Object({
 });
 export type Survey = Static<typeof Survey>;
 
+/** A survey as participants receive it (pending surveys): attention checks do not show their answer. */
+export const ParticipantSurvey = Type.Composite([
+  Type.Omit(Survey, ["questions"]),
+  Type.Object({ questions: Type.Array(ParticipantQuestion) }),
+]);
+export type ParticipantSurvey = Static<typeof ParticipantSurvey>;
+
 /** A survey as the admin API shows it: with its question and response counts. */
 export const AdminSurvey = Type.Composite([
   Survey,
@@ -146,7 +180,7 @@ export type PendingQuery = Static<typeof PendingQuery>;
 
 export const PendingSurvey = Nullable(
   Type.Object({
-    survey: Survey,
+    survey: ParticipantSurvey,
     forced: Type.Boolean({ description: "true for pre surveys: the page stays unmounted until submitted" }),
     about_session_id: Nullable(Uuid),
   }),
@@ -185,6 +219,14 @@ export const ResponseCreate = Type.Object(
       ),
     ),
     answers: Type.Array(AnswerInput, { maxItems: SURVEY_LIMITS.questions }),
+    duration_ms: Type.Optional(
+      Nullable(
+        IntegerIn(0, SURVEY_LIMITS.durationMs, {
+          description:
+            "How long the form was open, in milliseconds, measured by the participant page (from the form shown to submit); null or absent when not measured.",
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -203,6 +245,7 @@ export const SurveyResponse = Type.Object({
   user_id: Uuid,
   about_session_id: Nullable(Uuid),
   answers: Type.Array(Answer),
+  duration_ms: Nullable(Type.Integer({ description: "How long the form was open (ms); null when not sent" })),
   created_at: Timestamp,
 });
 export type SurveyResponse = Static<typeof SurveyResponse>;

@@ -232,8 +232,10 @@ export class ApiClient extends ParticipantApi {
   // --- Results and monitoring ------------------------------------------------------------------------
 
   /** Counts and rates with 95% intervals, per arm and per recommender. */
-  stats(experimentId: string): Promise<ExperimentStats> {
-    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/stats`);
+  /** Results per arm; `exclusions: "rules"` leaves out whom the experiment's exclusion rules exclude too. */
+  stats(experimentId: string, exclusions: "manual" | "rules" = "manual"): Promise<ExperimentStats> {
+    const query = exclusions === "rules" ? "?exclusions=rules" : "";
+    return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/stats${query}`);
   }
 
   /** Gaps in the client's sequence numbers per arm and participant; `threshold` flags participants. */

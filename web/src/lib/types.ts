@@ -19,6 +19,7 @@ export type {
   DryRunProblem,
   DryRunStatus,
   ErrorBody as ApiErrorBody,
+  ExclusionRule,
   Experiment,
   ExperimentCompleteness,
   ExperimentCreate as CreateExperimentRequest,

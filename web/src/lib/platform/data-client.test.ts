@@ -68,6 +68,21 @@ describe("the data client", () => {
     expect(calls).toHaveLength(3);
   });
 
+  it("dates a page taken from a prefetch from the prefetch's request, where its latency_ms counts from", async () => {
+    const { api } = fakeApi();
+    const data = new DataClient(api, "s", core(null));
+    const before = performance.now();
+    data.prefetchFeed(20);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const calledAt = performance.now();
+    const first = await data.feed(0, 12);
+    const asked = data.askedAt(first);
+    expect(asked).toBeGreaterThanOrEqual(before);
+    expect(asked).toBeLessThan(calledAt);
+    const next = await data.feed(12, 12);
+    expect(data.askedAt(next)).toBeGreaterThanOrEqual(calledAt);
+  });
+
   it("does not use a prefetch smaller than the page asked for", async () => {
     const { api, calls } = fakeApi();
     const data = new DataClient(api, "s", core(null));

@@ -35,6 +35,8 @@ export class DataClient {
   readonly #sessionId: string;
   readonly #core: TrackingCore;
   readonly #videos = new Map<string, Promise<Video>>();
+  /** When the request behind each page began (`performance.now()`), for its `latency_ms`. */
+  readonly #asked = new WeakMap<FeedPage, number>();
   #prefetched: Prefetched | null = null;
 
   constructor(api: ParticipantApi, sessionId: string, core: TrackingCore) {
@@ -65,6 +67,14 @@ export class DataClient {
     this.#prefetch(`related:${videoId}`, limit, () => this.#page(videoId, 0, limit));
   }
 
+  /**
+   * When the request that brought `page` began (`performance.now()`), a prefetch's start for a page
+   * taken from one: where a list's `latency_ms` counts from. Undefined for a page not from here.
+   */
+  askedAt(page: FeedPage): number | undefined {
+    return this.#asked.get(page);
+  }
+
   /** A video of the participant's pool, by UUID (cached for the page's life). */
   video(id: string): Promise<Video> {
     let video = this.#videos.get(id);
@@ -82,9 +92,11 @@ export class DataClient {
   }
 
   async #page(videoId: string | null, offset: number, limit: number): Promise<FeedPage> {
+    const asked = performance.now();
     const after = (await this.#core.settled(READ_AFTER_WAIT_MS)) ?? undefined;
     const query = { session_id: this.#sessionId, limit, offset, after };
     const page = videoId === null ? await this.#api.feed(query) : await this.#api.related(videoId, query);
+    this.#asked.set(page, asked);
     for (const video of page.items) if (!this.#videos.has(video.id)) this.seedVideo(video);
     return page;
   }
@@ -99,6 +111,11 @@ export class DataClient {
     const p = this.#prefetched;
     if (!p || p.key !== key || p.limit < limit || Date.now() - p.at > PREFETCH_TTL_MS) return null;
     this.#prefetched = null;
-    return p.page.then((page) => head(page, limit));
+    return p.page.then((page) => {
+      const cut = head(page, limit);
+      const asked = this.#asked.get(page);
+      if (asked !== undefined) this.#asked.set(cut, asked);
+      return cut;
+    });
   }
 }

@@ -2,14 +2,16 @@
  * `@feedlab/data`: the data hooks participant layouts are written against (docs/participant-runtime.md).
  * They fetch through the platform (reading the session's own events, so watched videos are gone) and
  * emit the impression events the spec assigns to them: HOME_FEED per new feed chunk, RECOMMENDATIONS
- * per related load, LIKE and DISLIKE.
+ * per related load, LIKE and DISLIKE. The list events go once the cards are shown, with `latency_ms`,
+ * the time from asking for the chunk to its cards shown (api.md, "Data quality and validity").
  */
 import type { EventType, Payloads } from "@feedlab/schemas";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { FEED_PAGE_SIZE, RELATED_LIMIT } from "../feed.ts";
-import type { Video } from "../types.ts";
+import type { FeedPage, Video } from "../types.ts";
 import { useRuntime } from "./context.ts";
-import type { PlatformSession } from "./runtime.ts";
+import { afterPaint, latencyMs } from "./latency.ts";
+import type { PlatformRuntime, PlatformSession } from "./runtime.ts";
 import { webStore } from "./tracking/storage.ts";
 import type { PayloadOf, RowFields } from "./tracking/tracker.ts";
 
@@ -66,12 +68,16 @@ interface ListState {
 
 const INITIAL: ListState = { items: [], loading: true, error: null, nextOffset: 0 };
 
-/** The paging machinery both lists share: `fetchPage` loads, `onChunk` emits the chunk's event. */
+/**
+ * The paging machinery both lists share: `fetchPage` loads, `onChunk` emits the chunk's event once
+ * its cards are shown, with the ms from asking to then.
+ */
 function usePagedList(
   key: string,
   pageSize: number,
-  fetchPage: (offset: number, limit: number) => Promise<{ items: Video[]; next_offset: number | null }>,
-  onChunk: (fresh: readonly Video[], firstPosition: number, isFirst: boolean) => void,
+  fetchPage: (offset: number, limit: number) => Promise<FeedPage>,
+  onChunk: (fresh: readonly Video[], firstPosition: number, latency: number) => void,
+  runtime: PlatformRuntime,
 ): VideoList {
   const [state, setState] = useState<ListState>(INITIAL);
   const current = useRef({ key, state: INITIAL, busy: false });
@@ -89,13 +95,23 @@ function usePagedList(
       };
       set({ ...ref.state, loading: true, error: null });
       try {
+        const called = performance.now();
         const page = await fetchPage(offset, pageSize);
+        // A prefetched page was asked for before the hook called: its request's start counts.
+        const asked = Math.min(called, runtime.data.askedAt(page) ?? called);
         if (current.current.key !== started) return;
         const before = current.current.state.items;
         const seen = new Set(before.map((v) => v.id));
         const fresh = page.items.filter((v) => !seen.has(v.id));
-        if (fresh.length > 0 || offset === 0) onChunk(fresh, before.length, offset === 0);
         set({ items: [...before, ...fresh], loading: false, error: null, nextOffset: page.next_offset });
+        if (fresh.length > 0 || offset === 0)
+          afterPaint(
+            () => {
+              if (current.current.key === started)
+                onChunk(fresh, before.length, latencyMs(asked, performance.now()));
+            },
+            (hook) => runtime.core.onLeave(hook),
+          );
       } catch (error) {
         set({
           ...current.current.state,
@@ -106,7 +122,7 @@ function usePagedList(
         if (current.current.key === started) current.current.busy = false;
       }
     },
-    [fetchPage, onChunk, pageSize],
+    [fetchPage, onChunk, pageSize, runtime],
   );
 
   useEffect(() => {
@@ -130,8 +146,8 @@ function usePagedList(
 }
 
 /**
- * The feed, a page at a time (`GET /feed`, the group's feed recommender). Each new chunk that arrives
- * emits HOME_FEED with the chunk's videos and their positions in the whole feed.
+ * The feed, a page at a time (`GET /feed`, the group's feed recommender). Each new chunk, once shown,
+ * emits HOME_FEED with the chunk's videos, their positions in the whole feed and `latency_ms`.
  */
 export function useFeed(options: { pageSize?: number } = {}): VideoList {
   const runtime = useRuntime();
@@ -141,20 +157,22 @@ export function useFeed(options: { pageSize?: number } = {}): VideoList {
     [runtime],
   );
   const onChunk = useCallback(
-    (fresh: readonly Video[], first: number) => {
+    (fresh: readonly Video[], first: number, latency: number) => {
       runtime.core.tracker.track("HOME_FEED", {
         videoCount: fresh.length,
         videos: fresh.map((v, i) => impressionItem(v, first + i)),
+        latency_ms: latency,
       });
     },
     [runtime],
   );
-  return usePagedList(`feed:${runtime.session.sessionId}`, pageSize, fetchPage, onChunk);
+  return usePagedList(`feed:${runtime.session.sessionId}`, pageSize, fetchPage, onChunk, runtime);
 }
 
 /**
  * Videos related to a video (`GET /feed/{id}/related`, the group's watch recommender), by the video's
- * UUID. Each load emits RECOMMENDATIONS with the current video's external id and the list.
+ * UUID. Each load, once shown, emits RECOMMENDATIONS with the current video's external id, the list
+ * and `latency_ms`.
  */
 export function useRelated(videoId: string, options: { limit?: number } = {}): VideoList {
   const runtime = useRuntime();
@@ -163,21 +181,32 @@ export function useRelated(videoId: string, options: { limit?: number } = {}): V
     (offset: number, size: number) => runtime.data.related(videoId, offset, size),
     [runtime, videoId],
   );
+  // The current video, read as the list loads, so the event can go at once when the page is left.
+  const current = useRef<Video | null>(null);
+  useEffect(() => {
+    runtime.data.video(videoId).then(
+      (video) => {
+        if (video.id === videoId) current.current = video;
+      },
+      () => undefined,
+    );
+  }, [runtime, videoId]);
   const onChunk = useCallback(
-    (fresh: readonly Video[], first: number) => {
-      void runtime.data.video(videoId).then(
-        (current) =>
-          runtime.core.tracker.track("RECOMMENDATIONS", {
-            currentVideoId: current.external_id,
-            recommendedCount: fresh.length,
-            recommended: fresh.map((v, i) => impressionItem(v, first + i)),
-          }),
-        () => undefined,
-      );
+    (fresh: readonly Video[], first: number, latency: number) => {
+      const emit = (video: Video) =>
+        runtime.core.tracker.track("RECOMMENDATIONS", {
+          currentVideoId: video.external_id,
+          recommendedCount: fresh.length,
+          recommended: fresh.map((v, i) => impressionItem(v, first + i)),
+          latency_ms: latency,
+        });
+      const known = current.current;
+      if (known?.id === videoId) emit(known);
+      else void runtime.data.video(videoId).then(emit, () => undefined);
     },
     [runtime, videoId],
   );
-  return usePagedList(`related:${videoId}`, limit, fetchPage, onChunk);
+  return usePagedList(`related:${videoId}`, limit, fetchPage, onChunk, runtime);
 }
 
 /** A video of the participant's pool, by UUID. */

@@ -14,6 +14,8 @@ import type {
 /** Everything the Results page shows, read in one go (and again on each refresh). */
 export interface Results {
   readonly stats: ExperimentStats;
+  /** The same with the experiment's pre-registered exclusion rules applied. */
+  readonly withRules: ExperimentStats;
   readonly monitor: ExperimentMonitor;
   readonly completeness: ExperimentCompleteness;
   readonly timeline: ExperimentTimeline;
@@ -33,17 +35,19 @@ export async function loadResults(
   experimentId: string,
   threshold?: number,
 ): Promise<Results> {
-  const [stats, monitor, completeness, timeline, groups, surveys, changes, recommenders] = await Promise.all([
-    client.stats(experimentId),
-    client.monitor(experimentId),
-    client.completeness(experimentId, threshold),
-    client.timeline(experimentId),
-    client.listGroups(experimentId),
-    surveyApi.list(client, experimentId),
-    client.armChanges(experimentId),
-    // Only for the external services' own descriptions: the page reads without them.
-    client.listRecommenders().catch((): Recommender[] => []),
-  ]);
+  const [stats, withRules, monitor, completeness, timeline, groups, surveys, changes, recommenders] =
+    await Promise.all([
+      client.stats(experimentId),
+      client.stats(experimentId, "rules"),
+      client.monitor(experimentId),
+      client.completeness(experimentId, threshold),
+      client.timeline(experimentId),
+      client.listGroups(experimentId),
+      surveyApi.list(client, experimentId),
+      client.armChanges(experimentId),
+      // Only for the external services' own descriptions: the page reads without them.
+      client.listRecommenders().catch((): Recommender[] => []),
+    ]);
   const keys = [
     ...new Set(groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch])),
   ].sort();
@@ -52,6 +56,7 @@ export async function loadResults(
   );
   return {
     stats,
+    withRules,
     monitor,
     completeness,
     timeline,

@@ -1,3 +1,4 @@
+import { checkSurveyQuestions } from "@feedlab/schemas/surveys/attention.ts";
 import { checkSurveyShape } from "@feedlab/schemas/surveys/shape.ts";
 import { describe, expect, it } from "vitest";
 import {
@@ -121,5 +122,59 @@ describe("the editor's own words and templates", () => {
     expect(q.type).toBe("single");
     expect(q.answers.map((o) => [o.text, o.value])).toEqual(LIKERT_LABELS[7].map((t, i) => [t, i + 1]));
     expect(q.required).toBe(true);
+  });
+});
+
+describe("attention checks in the editor", () => {
+  const scale = () => likertQuestion([], 5);
+
+  it("round-trips stored single and multi checks", () => {
+    const stored = {
+      questions: [
+        { ...fromDraft([{ ...scale(), text: "Choose Agree" }])[0], attention_answer: 4 },
+        {
+          id: "m",
+          text: "Tick A and C",
+          type: "multi" as const,
+          minSelect: 1,
+          maxSelect: 0,
+          answers: ["A", "B", "C"].map((t, i) => ({ id: t, text: t, value: i })),
+          required: true,
+          attention_answer: [0, 2],
+        },
+      ],
+    };
+    expect(fromDraft(toDraft(stored as never))).toEqual(stored.questions);
+  });
+
+  it("sends the value of the option marked, following an edit of that option's value", () => {
+    const q = { ...scale(), text: "Choose Agree" };
+    const agree = q.answers[3];
+    q.attention = agree ? [agree.key] : [];
+    expect(fromDraft([q])[0]?.attention_answer).toBe(4);
+    const recoded = { ...q, answers: q.answers.map((o) => (o === agree ? { ...o, value: 40 } : o)) };
+    expect(fromDraft([recoded])[0]?.attention_answer).toBe(40);
+  });
+
+  it("asks for the expected answer when a question is marked as a check with none chosen", () => {
+    const q = { ...scale(), text: "Choose Agree", attention: [] };
+    const [problem] = checkSurveyQuestions(fromDraft([q]));
+    expect(problem).toMatchObject({
+      rule: "attention_answer_missing",
+      field: "questions[0].attention_answer",
+    });
+    expect(problem && editorMessage(problem)).toBe(
+      "Choose the answer an attentive participant gives, or untick Attention check.",
+    );
+    expect(problemPlace({ field: "questions[0].attention_answer" })).toEqual({ field: "attention_answer" });
+  });
+
+  it("sends no check for a question that is none or became free text, and keeps one answer when it becomes single", () => {
+    expect(fromDraft([scale()])[0]).not.toHaveProperty("attention_answer");
+    const multi = withType({ ...scale(), text: "Q" }, "multi");
+    multi.attention = multi.answers.slice(0, 2).map((o) => o.key);
+    expect(fromDraft([multi])[0]?.attention_answer).toEqual([1, 2]);
+    expect(fromDraft([withType(multi, "text")])[0]).not.toHaveProperty("attention_answer");
+    expect(fromDraft([withType(multi, "single")])[0]?.attention_answer).toBe(1);
   });
 });

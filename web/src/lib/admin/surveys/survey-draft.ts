@@ -3,6 +3,7 @@
  * reordering and id edits) and may hold values the shape rules refuse (an empty value, missing bounds),
  * so the editor can show the same problems the server would.
  */
+import { expectedValues, type SurveyProblem } from "@feedlab/schemas/surveys/attention.ts";
 import type { ShapeProblem } from "@feedlab/schemas/surveys/shape.ts";
 import type { AnswerOption, Question, QuestionType, Survey } from "../../survey/types.ts";
 
@@ -25,6 +26,12 @@ export interface DraftQuestion {
   answers: DraftOption[];
   /** false: participants may skip the question. */
   required: boolean;
+  /**
+   * null: no attention check. Otherwise the keys of the options an attentive participant chooses
+   * (single: at most one), so the choice follows an option whose value or text is edited; sent as the
+   * options' values. Kept while the type is text, as the options are; not sent for text.
+   */
+  attention: number[] | null;
 }
 
 let nextKey = 1;
@@ -66,22 +73,47 @@ export function newQuestion(
     maxSelect: type === "multi" ? 0 : null,
     answers: [],
     required: true,
+    attention: null,
   };
   if (type !== "text") question.answers = [newOption([])];
   return question;
 }
 
 export function toDraft(survey: Pick<Survey, "questions">): DraftQuestion[] {
-  return survey.questions.map((q) => ({
-    key: key(),
-    id: q.id,
-    text: q.text,
-    type: q.type,
-    minSelect: q.minSelect,
-    maxSelect: q.maxSelect,
-    answers: q.answers.map((o) => ({ key: key(), id: o.id, text: o.text, value: o.value })),
-    required: q.required !== false,
-  }));
+  return survey.questions.map((q) => {
+    const answers = q.answers.map((o) => ({ key: key(), id: o.id, text: o.text, value: o.value }));
+    const expected = expectedValues(q);
+    const matching = answers.filter((o) => expected.includes(o.value)).map((o) => o.key);
+    return {
+      key: key(),
+      id: q.id,
+      text: q.text,
+      type: q.type,
+      minSelect: q.minSelect,
+      maxSelect: q.maxSelect,
+      answers,
+      required: q.required !== false,
+      attention:
+        q.attention_answer === undefined || q.attention_answer === null
+          ? null
+          : q.type === "single"
+            ? matching.slice(0, 1)
+            : matching,
+    };
+  });
+}
+
+/**
+ * What an attention check sends (`attention_answer`), or undefined for no check: single, the chosen
+ * option's value (an empty list while none is chosen, so the rules ask for one); multi, the distinct
+ * values of the chosen options.
+ */
+function attentionOf(q: DraftQuestion): Question["attention_answer"] {
+  if (q.attention === null || q.type === "text") return undefined;
+  const chosen = q.attention;
+  const values = q.answers.filter((o) => chosen.includes(o.key)).map((o) => o.value as number);
+  if (q.type === "single") return values[0] ?? [];
+  return [...new Set(values)];
 }
 
 /**
@@ -100,6 +132,7 @@ export function fromDraft(questions: readonly DraftQuestion[]): Question[] {
         ? []
         : q.answers.map((o) => ({ id: o.id, text: o.text, value: o.value as AnswerOption["value"] })),
     required: q.required,
+    ...(attentionOf(q) === undefined ? {} : { attention_answer: attentionOf(q) }),
   }));
 }
 
@@ -137,6 +170,8 @@ export function withType(q: DraftQuestion, type: QuestionType): DraftQuestion {
     next.maxSelect = q.maxSelect ?? 0;
   }
   if (type !== "text" && next.answers.length === 0) next.answers = [newOption([])];
+  // A single-choice check expects one answer: the first of a multi check's stays.
+  if (type === "single" && next.attention) next.attention = next.attention.slice(0, 1);
   return next;
 }
 
@@ -159,7 +194,7 @@ const optionNumber = (field: string): number | null => {
  * A shape problem in the words of the editor's own labels ("Minimum selections", "Option 2 text"),
  * not the API's field names (`minSelect`, `answers[1].text`).
  */
-export function editorMessage(p: ShapeProblem): string {
+export function editorMessage(p: SurveyProblem): string {
   const option = optionNumber(p.field);
   switch (p.rule) {
     case "question_id_required":
@@ -187,6 +222,16 @@ export function editorMessage(p: ShapeProblem): string {
       return "Minimum selections cannot be more than Maximum selections.";
     case "select_min_above_options":
       return "Minimum selections cannot be more than the number of options.";
+    case "attention_answer_on_text":
+      return "A free-text question cannot be an attention check.";
+    case "attention_answer_missing":
+      return "Choose the answer an attentive participant gives, or untick Attention check.";
+    case "attention_answer_not_value":
+    case "attention_answer_duplicate":
+    case "attention_answer_not_option":
+      return "The expected answer must be one of this question's options: choose it again.";
+    case "attention_answer_unreachable":
+      return "No participant could give these expected answers within Minimum and Maximum selections.";
     default:
       return p.message.charAt(0).toUpperCase() + p.message.slice(1);
   }
@@ -198,10 +243,28 @@ export function editorMessage(p: ShapeProblem): string {
  * `question` is the card itself, for a problem no field holds.
  */
 export type ProblemPlace =
-  | { readonly field: "text" | "id" | "type" | "minSelect" | "maxSelect" | "answers" | "question" }
+  | {
+      readonly field:
+        | "text"
+        | "id"
+        | "type"
+        | "minSelect"
+        | "maxSelect"
+        | "answers"
+        | "attention_answer"
+        | "question";
+    }
   | { readonly field: "option"; readonly option: number; readonly part: "text" | "value" };
 
-const QUESTION_FIELDS = ["text", "id", "type", "minSelect", "maxSelect", "answers"] as const;
+const QUESTION_FIELDS = [
+  "text",
+  "id",
+  "type",
+  "minSelect",
+  "maxSelect",
+  "answers",
+  "attention_answer",
+] as const;
 type QuestionField = (typeof QUESTION_FIELDS)[number];
 const isQuestionField = (name: string | undefined): name is QuestionField =>
   QUESTION_FIELDS.includes(name as QuestionField);

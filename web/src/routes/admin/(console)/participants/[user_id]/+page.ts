@@ -1,5 +1,6 @@
 import { error } from "@sveltejs/kit";
 import { guardAdmin } from "#lib/admin/auth.ts";
+import { fetchQuality } from "#lib/admin/participants/quality.ts";
 import { apiFor, isApiError } from "#lib/api.ts";
 import type { PageLoad } from "./$types";
 
@@ -16,11 +17,14 @@ export const load = (async ({ fetch, params, url }) =>
     const experimentId = url.searchParams.get("experiment") ?? events[0]?.experiment_id ?? null;
     const armId = events.at(-1)?.group_id ?? null;
     // Names to show beside the ids the events carry: the experiment, the arm, recommenders, videos.
-    const [experiment, arms, recommenders, videos] = await Promise.all([
+    const [experiment, arms, recommenders, videos, quality] = await Promise.all([
       experimentId ? orNull(client.getExperiment(experimentId)) : null,
       experimentId ? orNull(client.listGroups(experimentId)) : null,
       events.length > 0 ? orNull(client.listRecommenders()) : null,
       events.some((e) => e.video_id) ? orNull(client.listVideos()) : null,
+      experimentId
+        ? orNull(fetchQuality(client, experimentId, { userId: params.user_id, includeSimulated: true }))
+        : null,
     ]);
     return {
       userId: params.user_id,
@@ -31,5 +35,7 @@ export const load = (async ({ fetch, params, url }) =>
       recommenderLabels: Object.fromEntries((recommenders ?? []).map((r) => [r.key, r.label])),
       videoTitles: Object.fromEntries((videos ?? []).map((v) => [v.external_id, v.title])),
       loginId: url.searchParams.get("login") ?? events[0]?.login_id ?? null,
+      /** The participant's quality measures and flags (docs/quality.md), null when unknown. */
+      quality: quality?.participants[0] ?? null,
     };
   })) satisfies PageLoad;

@@ -1,0 +1,28 @@
+import { ErrorBody, ExperimentQuality, IdParams, QualityQuery } from "@feedlab/schemas";
+import { route } from "../http/route.ts";
+import type { QualityService } from "./quality.service.ts";
+
+/** Participant quality (api.md "Data quality and validity"; docs/quality.md). */
+export function qualityRoutes({ quality }: { quality: QualityService }) {
+  return [
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/quality",
+      tag: "results",
+      summary: "Participant quality: measures, flags and the exclusion rules per participant, and per group",
+      description:
+        "Per participant, from the quality read model and the survey responses: active_seconds (page visible and focused), visible_watch_seconds and watch_seconds (playback while visible, and by the wall clock), hidden_share (hidden time over the visit, first to last event; null with no visit), pointer_events (MOUSE_MOVEMENT events), viewport_width (the widest SESSION_START viewport), seconds_per_question (timed responses' duration_ms over their surveys' questions; null without a timed response), straight_lined, attention {passed, failed}, duplicate_recruiting_id; `flags` names each measure past its threshold (docs/quality.md), and `excluded_by_rules` whether any of the experiment's exclusion_rules holds (a null measure never holds). `groups` counts every participant of each group (the filters page only `participants`). Participants in join order, paged: limit (default 100, at most 1000), cursor (`next_cursor` of the previous page), flagged=true keeps flagged participants, user_id one participant. Simulated participants (dry runs) are left out unless include_simulated=true.",
+      access: "admin",
+      params: IdParams,
+      query: QualityQuery,
+      responses: {
+        200: { description: "Quality per group and participant", schema: ExperimentQuality },
+        400: { description: "A cursor this server did not give", schema: ErrorBody },
+        404: { description: "Unknown experiment", schema: ErrorBody },
+      },
+      handler: async (ctx, { params, query }) => {
+        ctx.body = await quality.forExperiment(params.id, query);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,56 @@
+import type { Migration } from "@feedlab/sql";
+import { requestRebuild } from "../../replay/rebuilds.ts";
+
+/**
+ * Participant quality (api.md "Data quality and validity"), per session: `quality_sessions` keeps
+ * what any order of events sums to (events, pointer events, widest viewport, first and last client
+ * time); `quality_timelines` keeps the time accounting, which depends on the order of the events
+ * (quality.fold.ts), rewritten whole by the settle step (the row that folded more events wins).
+ */
+export const qualityMigrations: readonly Migration[] = [
+  {
+    name: "projector/quality/001-tables",
+    async up(db) {
+      await db.schema.createTable("quality_sessions", (t) => {
+        t.uuid("session_id").primary();
+        t.uuid("user_id").notNullable();
+        t.uuid("experiment_id").notNullable();
+        t.integer("events").notNullable();
+        t.integer("pointer_events").notNullable();
+        t.integer("viewport_width");
+        t.timestamp("first_at", { useTz: true }).notNullable();
+        t.timestamp("last_at", { useTz: true }).notNullable();
+        t.index(["experiment_id"]);
+        t.index(["user_id"]);
+      });
+      await db.schema.createTable("quality_timelines", (t) => {
+        t.uuid("session_id").primary();
+        t.uuid("user_id").notNullable();
+        t.uuid("experiment_id").notNullable();
+        // Minus the events folded: an `insert` with `least` on it keeps the row that folded the most.
+        t.bigInteger("rank").notNullable();
+        t.integer("folded").notNullable();
+        // The last event folded, in the fold's order (seq, client time, event id).
+        t.bigInteger("last_seq");
+        t.bigInteger("last_at_ms").notNullable();
+        t.uuid("last_event_id").notNullable();
+        t.boolean("open").notNullable();
+        t.boolean("visible").notNullable();
+        t.boolean("focused").notNullable();
+        t.boolean("playing").notNullable();
+        t.bigInteger("active_ms").notNullable();
+        t.bigInteger("hidden_ms").notNullable();
+        t.bigInteger("watch_ms").notNullable();
+        t.bigInteger("visible_watch_ms").notNullable();
+        t.index(["experiment_id"]);
+        t.index(["user_id"]);
+      });
+      // A database that already holds events builds the new read model from the log.
+      await requestRebuild(db, "quality");
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("quality_timelines");
+      await db.schema.dropTableIfExists("quality_sessions");
+    },
+  },
+];

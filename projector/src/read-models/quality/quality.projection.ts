@@ -1,0 +1,205 @@
+import type { LoggedEvent } from "@feedlab/schemas";
+import type { Knex } from "knex";
+import type { RowOp } from "../../ops.ts";
+import type { Projection } from "../../read-model.ts";
+import { eraseQuality } from "./quality.erase.ts";
+import { compareEvents, EMPTY_FOLD, type Fold, foldEvents, type TimedEvent } from "./quality.fold.ts";
+import { qualityMigrations } from "./quality.migration.ts";
+
+/** SESSION_START's `environment.viewport.width`, when it is a number. */
+function viewportWidth(e: LoggedEvent): number | null {
+  if (e.event_type !== "SESSION_START") return null;
+  const env = e.payload.environment as { viewport?: { width?: unknown } } | undefined;
+  const w = env?.viewport?.width;
+  return typeof w === "number" && Number.isFinite(w) && w >= 0 ? Math.min(Math.round(w), 1e6) : null;
+}
+
+const timed = (e: LoggedEvent): TimedEvent => ({
+  event_id: e.event_id,
+  event_type: e.event_type,
+  at: Date.parse(e.timestamp),
+  seq: e.seq,
+  visible: e.event_type === "VISIBILITY_CHANGE" ? visibleOf(e.payload) : null,
+});
+
+function visibleOf(payload: Readonly<Record<string, unknown>>): boolean | null {
+  if (typeof payload.visible === "boolean") return payload.visible;
+  if (typeof payload.visibilityState === "string") return payload.visibilityState === "visible";
+  return null;
+}
+
+/** A stored timeline row, as the database answers it. */
+interface TimelineRow {
+  session_id: string;
+  folded: number | string;
+  last_seq: number | string | null;
+  last_at_ms: number | string;
+  last_event_id: string;
+  open: boolean;
+  visible: boolean;
+  focused: boolean;
+  playing: boolean;
+  active_ms: number | string;
+  hidden_ms: number | string;
+  watch_ms: number | string;
+  visible_watch_ms: number | string;
+}
+
+const foldOf = (r: TimelineRow): Fold => ({
+  last: {
+    seq: r.last_seq === null ? null : Number(r.last_seq),
+    at: Number(r.last_at_ms),
+    event_id: r.last_event_id,
+  },
+  open: r.open,
+  visible: r.visible,
+  focused: r.focused,
+  playing: r.playing,
+  active_ms: Number(r.active_ms),
+  hidden_ms: Number(r.hidden_ms),
+  watch_ms: Number(r.watch_ms),
+  visible_watch_ms: Number(r.visible_watch_ms),
+});
+
+/** Every event of a session the events store holds, for a fold from the start. */
+async function sessionEvents(
+  sql: Knex.Transaction,
+  userId: string,
+  sessionId: string,
+): Promise<TimedEvent[]> {
+  const rows = (await sql("events")
+    .where({ user_id: userId, session_id: sessionId })
+    .select(
+      "event_id",
+      "event_type",
+      "timestamp",
+      "seq",
+      sql.raw("payload->'visible' as visible"),
+      sql.raw("payload->>'visibilityState' as visibility_state"),
+    )) as {
+    event_id: string;
+    event_type: string;
+    timestamp: Date | string;
+    seq: number | string | null;
+    visible: boolean | string | null;
+    visibility_state: string | null;
+  }[];
+  return rows.map((r) => {
+    const visible = r.visible === null ? null : r.visible === true || r.visible === "true";
+    return {
+      event_id: r.event_id,
+      event_type: r.event_type,
+      at: new Date(r.timestamp).getTime(),
+      seq: r.seq === null ? null : Number(r.seq),
+      visible:
+        r.event_type !== "VISIBILITY_CHANGE"
+          ? null
+          : (visible ?? (r.visibility_state === null ? null : r.visibility_state === "visible")),
+    };
+  });
+}
+
+/** The timeline row of a session after a fold of `folded` events. */
+function timelineOp(e: LoggedEvent, f: Fold, folded: number): RowOp {
+  const last = f.last ?? { seq: null, at: 0, event_id: e.event_id };
+  return {
+    kind: "insert",
+    table: "quality_timelines",
+    key: ["session_id"],
+    least: ["rank"],
+    row: {
+      session_id: e.session_id,
+      user_id: e.user_id,
+      experiment_id: e.experiment_id,
+      rank: -folded,
+      folded,
+      last_seq: last.seq,
+      last_at_ms: last.at,
+      last_event_id: last.event_id,
+      open: f.open,
+      visible: f.visible,
+      focused: f.focused,
+      playing: f.playing,
+      active_ms: f.active_ms,
+      hidden_ms: f.hidden_ms,
+      watch_ms: f.watch_ms,
+      visible_watch_ms: f.visible_watch_ms,
+    },
+  };
+}
+
+/**
+ * Participant quality (api.md "Data quality and validity", docs/quality.md), per session:
+ * - `project` sums what does not depend on order: events, MOUSE_MOVEMENT events, the widest
+ *   SESSION_START viewport, the first and last client time (the visit);
+ * - `settle` folds the batch's events of each session into its time accounting (quality.fold.ts):
+ *   from the stored state when they all come after the last event folded (the usual case, batches
+ *   arrive in order), otherwise (an unload beacon that arrived late) from the start, over the
+ *   session's events in the events store. The row that folded more events wins, so a replay and a
+ *   live run agree whatever the batches were.
+ * Simulated participants' events count here like any: the queries leave them out unless asked.
+ */
+export const qualityProjection: Projection = {
+  name: "quality",
+  // The fold reads the time of every event (a gap between any two bounds active time).
+  canHandle: "all",
+  tables: ["quality_sessions", "quality_timelines"],
+  migrations: qualityMigrations,
+  erase: eraseQuality,
+  project: (e) => {
+    const width = viewportWidth(e);
+    return [
+      {
+        kind: "accumulate",
+        table: "quality_sessions",
+        key: { session_id: e.session_id },
+        init: { user_id: e.user_id, experiment_id: e.experiment_id },
+        add: { events: 1, pointer_events: e.event_type === "MOUSE_MOVEMENT" ? 1 : 0 },
+        min: { first_at: e.timestamp },
+        max: { last_at: e.timestamp, ...(width === null ? {} : { viewport_width: width }) },
+      },
+    ];
+  },
+  async settle({ sql, events }) {
+    const bySession = Map.groupBy(events, (e) => e.session_id);
+    if (bySession.size === 0) return [];
+    const stored = new Map(
+      (
+        (await sql("quality_timelines")
+          .whereIn("session_id", [...bySession.keys()])
+          .select(
+            "session_id",
+            "folded",
+            "last_seq",
+            "last_at_ms",
+            "last_event_id",
+            "open",
+            "visible",
+            "focused",
+            "playing",
+            "active_ms",
+            "hidden_ms",
+            "watch_ms",
+            "visible_watch_ms",
+          )) as TimelineRow[]
+      ).map((r) => [r.session_id, r]),
+    );
+    const ops: RowOp[] = [];
+    for (const [sessionId, list] of bySession) {
+      const first = list[0];
+      if (!first) continue;
+      const fresh = list.map(timed).sort(compareEvents);
+      const row = stored.get(sessionId);
+      const before = row ? foldOf(row) : EMPTY_FOLD;
+      const head = fresh[0];
+      const inOrder = before.last === null || (head !== undefined && compareEvents(before.last, head) < 0);
+      if (inOrder) {
+        ops.push(timelineOp(first, foldEvents(before, fresh), Number(row?.folded ?? 0) + fresh.length));
+      } else {
+        const all = (await sessionEvents(sql, first.user_id, sessionId)).sort(compareEvents);
+        ops.push(timelineOp(first, foldEvents(EMPTY_FOLD, all), all.length));
+      }
+    }
+    return ops;
+  },
+};

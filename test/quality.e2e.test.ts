@@ -1,0 +1,105 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinWith, plantedSession } from "../api/src/quality/quality.fixture.ts";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { sendEvents } from "./harness/events.ts";
+import { createStudy } from "./harness/fixtures.ts";
+
+/** Issue 37: the console shows participant quality (docs/quality.md) in the list and on a participant's page. */
+describe("participant quality in the console (Chromium)", () => {
+  let app: TestApp;
+  let admin: Client;
+  let browser: Browser;
+  let experimentId: string;
+  let hiddenId: string;
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    admin = await app.admin();
+    browser = await launchBrowser();
+    const study = await createStudy(admin, {
+      name: "Quality",
+      status: "running",
+      weights: [1],
+      videoCount: 1,
+    });
+    experimentId = study.experiment.id;
+    const start = Date.now() - 3_600_000;
+    for (const [login, behaviour] of [
+      ["steady", {}],
+      ["away", { hidden: true, pointer: false }],
+    ] as const) {
+      const p = await joinWith(app, experimentId, login);
+      expect((await sendEvents(p, plantedSession(behaviour, start))).body.rejected).toEqual([]);
+      if (login === "away") hiddenId = p.userId;
+    }
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it("shows each participant's flags by name in the list, and the measures beside their thresholds on their page", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experimentId}`);
+    await page.getByRole("columnheader", { name: "Quality flags" }).waitFor();
+    const away = page.getByRole("row").filter({ hasText: "away" });
+    await away.getByText("Tab mostly hidden").waitFor();
+    await away.getByText("No pointer on desktop").waitFor();
+    expect(
+      await page.getByRole("row").filter({ hasText: "steady" }).getByText("Tab mostly hidden").count(),
+    ).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "quality-participants");
+
+    await page.goto(`${app.url}/admin/participants/${hiddenId}?experiment=${experimentId}&login=away`);
+    const card = page.getByRole("region", { name: "Quality" });
+    await card.getByRole("row", { name: /Hidden share of the visit 62% Flagged over 50%/ }).waitFor();
+    await card.getByRole("row", { name: /Active time 120\.5 s under 60 s/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "quality-participant");
+    await context.close();
+  });
+
+  it("takes exclusion rules from the experiment page, and shows the arms without and with them and the change after the start on the results page", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experimentId}`);
+    const section = page.getByRole("region", { name: "Exclusion rules and response time" });
+    await section.getByText("The study has started: a change is recorded").waitFor();
+    await section.getByRole("button", { name: "Add a rule" }).click();
+    await section.getByLabel("Measure of rule 1").selectOption("hidden_share");
+    await section.getByLabel("Comparison of rule 1").selectOption(">");
+    await section.getByLabel("Value of rule 1").fill("0.5");
+    expect(await axeViolations(page)).toEqual([]);
+    await section.getByRole("button", { name: "Save exclusion rules and response time" }).click();
+    await page.getByText("Exclusion rules and response time saved.").waitFor();
+    const stored = await admin.get<{ exclusion_rules: unknown[] }>(
+      `/api/v1/admin/experiments/${experimentId}`,
+    );
+    expect(stored.body.exclusion_rules).toEqual([{ measure: "hidden_share", op: ">", value: 0.5 }]);
+
+    await page.goto(`${app.url}/admin/experiments/${experimentId}/results`);
+    const card = page.getByRole("region", { name: "Exclusion rules" });
+    await card.getByText("hidden_share > 0.5").first().waitFor();
+    // The away participant's tab was hidden 62% of the visit: the rule leaves one of the two.
+    const arm = card
+      .getByRole("table", { name: "Arms without and with the exclusion rules" })
+      .getByRole("row", {
+        name: /Arm 1/,
+      });
+    expect((await arm.getByRole("cell").allTextContents()).map((t) => t.trim())).toEqual(
+      expect.arrayContaining(["2", "1"]),
+    );
+    const change = card.getByRole("table", { name: "Changes of the exclusion rules after the start" });
+    await change.getByRole("row", { name: /admin no rules hidden_share > 0\.5/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "exclusion-rules-results");
+    await context.close();
+  });
+});

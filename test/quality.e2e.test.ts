@@ -102,4 +102,25 @@ describe("participant quality in the console (Chromium)", () => {
     await saveScreenshot(page, "exclusion-rules-results");
     await context.close();
   });
+
+  it("answers the power calculator on the results page from assumed rates, with the number per arm and its plot", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experimentId}/results`);
+    const card = page.getByRole("region", { name: "Power" });
+    // Click-through 10% against 12%, intra-participant correlation 0.05, 50 impressions each: by hand,
+    // 7.848879 x (0.09 + 0.1056) / 0.02^2 x (1 + 49 x 0.05) / 50 = 264.8, so 265 per arm (docs/power.md).
+    await card.getByLabel("Difference to detect (percentage points)").fill("2");
+    await card.getByLabel("Baseline rate (%)").fill("10");
+    await card.getByLabel("Intra-participant correlation (0–1)").fill("0.05");
+    await card.getByLabel(/per participant/).fill("50");
+    await card.getByRole("button", { name: "Calculate" }).click();
+    await card.getByText("Participants needed per arm").waitFor();
+    expect((await card.locator("dd").first().textContent())?.trim()).toBe("265");
+    await card.getByRole("img", { name: /Power against participants per arm/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "power-calculator");
+    await context.close();
+  });
 });

@@ -26,6 +26,9 @@ const READ_MODELS: Record<string, boolean> = {
   session_activity: true,
   evaluation_counts: true,
   evaluation_timeline: false,
+  response_latency: true,
+  quality_sessions: true,
+  quality_timelines: true,
 };
 
 /** `feedlab tail --from-beginning` as a data engineer runs it: one JSON object per record. */
@@ -102,7 +105,8 @@ describe.each(EVENT_BACKENDS)("erasure (%s)", (backend) => {
 
   /** A participant's mixed activity on shared videos: plays, watches, likes, impressions, clicks, ends. */
   async function act(p: Joined, videos: readonly string[]) {
-    const events: unknown[] = [];
+    // The feed page's answer, with the time the page took to show it (response latency).
+    const events: unknown[] = [wireEvent("HOME_FEED")];
     videos.forEach((v, i) => {
       events.push(
         wireEvent("IMPRESSION", { video_id: v, position_in_feed: i, payload: { context: "feed" } }),

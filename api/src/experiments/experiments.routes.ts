@@ -64,9 +64,10 @@ export function experimentRoutes({
       path: "/api/v1/admin/experiments/{id}",
       audit: "experiment.update",
       tag: "experiments",
-      summary: "Update name, description, status, consent text or completion rule",
+      summary:
+        "Update name, description, status, consent text, completion rule, exclusion rules or response floor",
       description:
-        "Starting an experiment (status running) checks that it is ready: at least one group, a pool with videos, every group's recommenders and layouts still existing, and an active post survey when the completion waits for one. Otherwise 422 experiment_not_ready with details.problems: [{problem: no_groups | empty_pool | unknown_recommender | unknown_ui | no_post_survey, message, group_id?, page?, key?}], and nothing changes. `consent_text` (Markdown; null or blank for none) and `completion` (api.md, Study flow; a redirect that is not an http(s) URL or holds an unknown placeholder -> 422 invalid_completion) take effect at once for every participant.",
+        "Starting an experiment (status running) checks that it is ready: at least one group, a pool with videos, every group's recommenders and layouts still existing, and an active post survey when the completion waits for one. Otherwise 422 experiment_not_ready with details.problems: [{problem: no_groups | empty_pool | unknown_recommender | unknown_ui | no_post_survey, message, group_id?, page?, key?}], and nothing changes. `consent_text` (Markdown; null or blank for none) and `completion` (api.md, Study flow; a redirect that is not an http(s) URL or holds an unknown placeholder -> 422 invalid_completion) take effect at once for every participant. `exclusion_rules` (docs/quality.md): pre-registered rules over the quality measures, applied by `/stats?exclusions=rules`; every change is recorded with the admin, the time, the experiment's status and the rules before and after (`/stats?exclusions=rules` gives them as `rules.changes`). `min_response_ms` (0-10000, null for none): every feed and related answer of every arm takes at least this long (docs/results.md, Latency parity).",
       access: "admin",
       params: IdParams,
       body: ExperimentPatch,

@@ -46,7 +46,6 @@ describe("participant quality in the console (Chromium)", () => {
     const page = await context.newPage();
     await signInToConsole(page, app.url);
     await page.goto(`${app.url}/admin/experiments/${experimentId}`);
-    await page.getByRole("columnheader", { name: "Quality flags" }).waitFor();
     const away = page.getByRole("row").filter({ hasText: "away" });
     await away.getByText("Tab mostly hidden").waitFor();
     await away.getByText("No pointer on desktop").waitFor();

@@ -30,6 +30,8 @@ describe("quality flags (docs/quality.md)", () => {
   it.each([
     [{ active_seconds: 59.9 }, ["low_active_time"]],
     [{ active_seconds: 60 }, []],
+    // Joined, never on the pages: nothing to judge yet.
+    [{ active_seconds: 0, hidden_share: null }, []],
     [{ hidden_share: 0.51 }, ["hidden_tab"]],
     [{ hidden_share: 0.5 }, []],
     [{ watch_seconds: 10, visible_watch_seconds: 4.9 }, ["watched_hidden"]],

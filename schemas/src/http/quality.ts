@@ -53,7 +53,7 @@ export const QUALITY_THRESHOLDS = {
  * participant for a look; only the researcher's exclusions and the experiment's rules exclude.
  */
 export const QUALITY_FLAGS = {
-  low_active_time: `active_seconds under ${QUALITY_THRESHOLDS.min_active_seconds}`,
+  low_active_time: `active_seconds under ${QUALITY_THRESHOLDS.min_active_seconds}, for a participant who visited the pages`,
   hidden_tab: `hidden_share over ${QUALITY_THRESHOLDS.max_hidden_share}`,
   watched_hidden: `visible_watch_seconds under ${QUALITY_THRESHOLDS.min_visible_watch_share} of watch_seconds (with ${QUALITY_THRESHOLDS.min_watch_seconds} or more watch_seconds)`,
   no_pointer: `no MOUSE_MOVEMENT on a desktop viewport (wider than ${QUALITY_THRESHOLDS.desktop_viewport_px} px)`,
@@ -93,7 +93,9 @@ export function qualityFlags(m: {
 }): QualityFlag[] {
   const t = QUALITY_THRESHOLDS;
   const raised: Record<QualityFlag, boolean> = {
-    low_active_time: m.active_seconds < t.min_active_seconds,
+    // A participant who joined and never visited the pages (no visit: no hidden share) has no time
+    // to judge yet: the flag is for a visit that was too short.
+    low_active_time: m.hidden_share !== null && m.active_seconds < t.min_active_seconds,
     hidden_tab: m.hidden_share !== null && m.hidden_share > t.max_hidden_share,
     watched_hidden:
       m.watch_seconds >= t.min_watch_seconds &&

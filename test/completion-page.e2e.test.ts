@@ -1,37 +1,21 @@
-import type { Experiment, Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Experiment } from "@feedlab/schemas";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
-import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { consoleSuite } from "./harness/console-suite.ts";
+import { createArmStudy } from "./harness/fixtures.ts";
 
 const PROLIFIC = "https://app.prolific.com/submissions/complete";
 
 /** api.md, "Console and exports (wave 3)": `completion.redirect_delay_s` keeps the code on screen before the redirect. */
 describe("the completion page in Chromium", () => {
-  let app: TestApp;
-  let browser: Browser;
-  let api: Client;
-  let videos: Video[];
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    browser = await launchBrowser();
-    api = await app.admin();
-    videos = await addDemoVideos(api, "completion-e2e", "Completion test video");
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = consoleSuite("completion-e2e", "Completion test video");
 
   /** A running study whose participants finish at once (one session, no post survey). */
   async function finishingStudy(name: string, redirectDelay: number): Promise<Experiment> {
-    const experiment = await createArmStudy(api, name, videos);
-    const patched = await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+    const experiment = await createArmStudy(suite.api, name, suite.videos);
+    const patched = await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
       completion: {
         after_sessions: 1,
         code: "K7M2QX9P",
@@ -45,8 +29,7 @@ describe("the completion page in Chromium", () => {
 
   /** A participant's browser whose recruiting site answers locally; `arrivals` holds when each visit came. */
   async function participant(errors: string[]) {
-    const context = await browser.newContext();
-    contexts.push(context);
+    const context = await suite.newContext();
     const arrivals: { url: string; at: number }[] = [];
     await context.route(`${PROLIFIC}**`, async (route) => {
       arrivals.push({ url: route.request().url(), at: Date.now() });
@@ -66,7 +49,7 @@ describe("the completion page in Chromium", () => {
     const errors: string[] = [];
     const { page, arrivals } = await participant(errors);
     const started = Date.now();
-    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-3`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?PROLIFIC_PID=pid-3`);
 
     await page.getByRole("heading", { name: "Thank you for taking part" }).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId("completion-code").textContent()).toBe("K7M2QX9P");
@@ -96,7 +79,7 @@ describe("the completion page in Chromium", () => {
     const experiment = await finishingStudy("No delay", 0);
     const errors: string[] = [];
     const { page, arrivals } = await participant(errors);
-    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-0`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?PROLIFIC_PID=pid-0`);
     await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
     expect(arrivals.map((a) => a.url)).toEqual([`${PROLIFIC}?cc=K7M2QX9P`]);
     expect(errors).toEqual([]);
@@ -106,12 +89,12 @@ describe("the completion page in Chromium", () => {
     const experiment = await finishingStudy("Coming back", 3);
     const errors: string[] = [];
     const { page, arrivals } = await participant(errors);
-    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-back`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?PROLIFIC_PID=pid-back`);
     await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
     expect(arrivals).toHaveLength(1);
 
     // Back on the study site (a new visit): the page again, counting down, not an instant redirect.
-    await page.goto(`${app.url}/`);
+    await page.goto(`${suite.app.url}/`);
     await page.getByRole("heading", { name: "Thank you for taking part" }).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId("completion-code").textContent()).toBe("K7M2QX9P");
     await countdown(page).waitFor();

@@ -1,11 +1,10 @@
 import { join } from "node:path";
-import type { Experiment, Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Experiment } from "@feedlab/schemas";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { addDemoVideos } from "./harness/fixtures.ts";
+import { resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { consoleSuite } from "./harness/console-suite.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
 /** The screen a first-time researcher has (issue 34), and a phone. */
@@ -45,41 +44,24 @@ async function tablesScrollingSideways(page: Page) {
 }
 
 describe("the experiment page as a first-time researcher meets it (Chromium)", () => {
-  let app: TestApp;
-  let browser: Browser;
-  let api: Client;
-  let videos: Video[];
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    browser = await launchBrowser();
-    api = await app.admin();
-    videos = await addDemoVideos(api, "page-e2e", "Page test video");
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = consoleSuite("page-e2e", "Page test video");
 
   async function consolePage(viewport: { width: number; height: number }): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
+    const context = await suite.newContext({ viewport });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
+    await signInToConsole(page, suite.app.url);
     return page;
   }
 
   const newExperiment = async (name: string) =>
-    (await api.post<Experiment>("/api/v1/admin/experiments", { name })).body;
+    (await suite.api.post<Experiment>("/api/v1/admin/experiments", { name })).body;
 
   it("updates the checklist after each save on the page without a reload, warns of inactive surveys, and starts with one", async () => {
     const experiment = await newExperiment("First study");
-    await createSurvey(api, experiment.id, { kind: "post", name: "Exit questions" });
-    await createSurvey(api, experiment.id, { kind: "pre", name: "Background" });
+    await createSurvey(suite.api, experiment.id, { kind: "post", name: "Exit questions" });
+    await createSurvey(suite.api, experiment.id, { kind: "pre", name: "Background" });
     const page = await consolePage(DESKTOP);
-    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
     // Any navigation would reset this marker: every change below happens on the same page load.
     await page.evaluate(() => Object.assign(window, { samePageLoad: true }));
 
@@ -170,7 +152,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await settings.getByRole("button", { name: "Save changes" }).click();
     await page.locator(".title-row .badge", { hasText: "running" }).waitFor();
     await checklist.waitFor({ state: "detached" });
-    expect((await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
+    expect((await suite.api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
       "running",
     );
     expect(await page.evaluate(() => "samePageLoad" in window)).toBe(true);
@@ -179,7 +161,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
   it("names the return link's problem with the field's label and shows the platform shortcuts as buttons", async () => {
     const experiment = await newExperiment("Return link study");
     const page = await consolePage(DESKTOP);
-    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
     const flow = page.getByRole("region", { name: "Consent and completion" });
     const link = flow.getByLabel("Return link (optional)");
     await link.fill("prolific complete page");
@@ -214,7 +196,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     const experiment = await newExperiment("A study with every card filled in and a long name to wrap");
     const arm = async (name: string, feed: string, ui: string) =>
       (
-        await api.post<{ id: string }>(`/api/v1/admin/experiments/${experiment.id}/groups`, {
+        await suite.api.post<{ id: string }>(`/api/v1/admin/experiments/${experiment.id}/groups`, {
           name,
           weight: 2,
           algorithm_config: { feed, watch: "similarity" },
@@ -223,22 +205,22 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
       ).body;
     const control = await arm("Control: newest first", "recency", "grid-desktop");
     await arm("Treatment with a trained ranking model", "learned_model", "list-mobile");
-    await api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
-      video_ids: videos.map((v) => v.id),
+    await suite.api.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
+      video_ids: suite.videos.map((v) => v.id),
     });
-    await createSurvey(api, experiment.id, {
+    await createSurvey(suite.api, experiment.id, {
       kind: "pre",
       name: "Background and viewing habits",
       is_active: true,
     });
-    await createSurvey(api, experiment.id, { kind: "inter_session", name: "How was your last visit?" });
-    await createSurvey(api, experiment.id, { kind: "post", name: "Exit questions", is_active: true });
+    await createSurvey(suite.api, experiment.id, { kind: "inter_session", name: "How was your last visit?" });
+    await createSurvey(suite.api, experiment.id, { kind: "post", name: "Exit questions", is_active: true });
     for (const login of ["prolific-5f8a1c2e9b7d4a0012345678", "p-2"])
-      await api.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+      await suite.api.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
         login_id: login,
         group_id: control.id,
       });
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+    await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
       consent_text: "# Taking part\n\nYou will browse **short videos**.",
       completion: {
         after_sessions: 2,
@@ -252,7 +234,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
       ["phone", PHONE],
     ] as const) {
       const page = await consolePage(viewport);
-      await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+      await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
       await page.getByRole("group", { name: "Before you start" }).getByText(/Ready/).waitFor();
       await page.getByRole("row", { name: /prolific-5f8a1c2e9b7d4a0012345678/ }).waitFor();
       await saveScreenshot(page, `experiment-page-${name}`);

@@ -1,10 +1,10 @@
-import type { AdminSurvey, Experiment, Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext, Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { AdminSurvey, Experiment } from "@feedlab/schemas";
+import type { BrowserContext, Page, Request } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { consoleSuite } from "./harness/console-suite.ts";
+import { createArmStudy } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
 const PROLIFIC = "https://app.prolific.com/submissions/complete";
@@ -36,31 +36,14 @@ function sentEventIds(request: Request): string[] {
 }
 
 describe("a study from invitation to completion in Chromium", () => {
-  let app: TestApp;
-  let browser: Browser;
-  let api: Client;
-  let videos: Video[];
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    browser = await launchBrowser();
-    api = await app.admin();
-    videos = await addDemoVideos(api, "flow-e2e", "Flow test video");
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = consoleSuite("flow-e2e", "Flow test video");
 
   async function study(name: string, status: "draft" | "running" = "running"): Promise<Experiment> {
-    return createArmStudy(api, name, videos, status);
+    return createArmStudy(suite.api, name, suite.videos, status);
   }
 
   async function participantContext(): Promise<BrowserContext> {
-    const context = await browser.newContext();
-    contexts.push(context);
+    const context = await suite.newContext();
     return context;
   }
 
@@ -75,22 +58,22 @@ describe("a study from invitation to completion in Chromium", () => {
 
   it("walks a Prolific participant through consent, the pre survey, two sessions and the post survey to the redirect, with every event stored first", async () => {
     const experiment = await study("Prolific study");
-    const pre = await createSurvey(api, experiment.id, {
+    const pre = await createSurvey(suite.api, experiment.id, {
       kind: "pre",
       is_active: true,
       questions: oneQuestion("Do you watch videos online?"),
     });
-    const post = await createSurvey(api, experiment.id, {
+    const post = await createSurvey(suite.api, experiment.id, {
       kind: "post",
       is_active: true,
       questions: oneQuestion("Did you enjoy the study?"),
     });
-    await createSurvey(api, experiment.id, {
+    await createSurvey(suite.api, experiment.id, {
       kind: "inter_session",
       is_active: true,
       questions: oneQuestion("Was your last visit pleasant?"),
     });
-    const patched = await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+    const patched = await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
       consent_text: CONSENT,
       completion: {
         after_sessions: 2,
@@ -106,7 +89,7 @@ describe("a study from invitation to completion in Chromium", () => {
     // The recruitment site: record when the participant arrives and what the log held at that moment.
     let arrival: { url: string; stored: Set<string> } | null = null;
     await context.route(`${PROLIFIC}**`, async (route) => {
-      const rows = (await app.runtime.db("event_log").select("event_id")) as { event_id: string }[];
+      const rows = (await suite.app.runtime.db("event_log").select("event_id")) as { event_id: string }[];
       arrival = { url: route.request().url(), stored: new Set(rows.map((r) => r.event_id)) };
       await route.fulfill({
         status: 200,
@@ -117,7 +100,9 @@ describe("a study from invitation to completion in Chromium", () => {
 
     // Session 1: the join link with Prolific's parameters opens on the consent form.
     const first = await watchedPage(context, errors);
-    await first.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-77&STUDY_ID=st-1&SESSION_ID=se-1`);
+    await first.goto(
+      `${suite.app.url}/join/${experiment.id}?PROLIFIC_PID=pid-77&STUDY_ID=st-1&SESSION_ID=se-1`,
+    );
     await first.getByRole("heading", { name: "Consent to take part" }).waitFor();
     await first.getByRole("region", { name: "Consent form" }).getByText("short videos").waitFor();
     expect(await feedList(first).count()).toBe(0);
@@ -149,7 +134,7 @@ describe("a study from invitation to completion in Chromium", () => {
       await new Promise((resolve) => setTimeout(resolve, 700));
       await route.continue();
     });
-    await second.goto(`${app.url}/`);
+    await second.goto(`${suite.app.url}/`);
     const postDialog = second.getByRole("dialog", { name: "One last thing" });
     await postDialog.waitFor();
     expect(await second.getByRole("dialog", { name: "About your last visit" }).count()).toBe(0);
@@ -177,7 +162,8 @@ describe("a study from invitation to completion in Chromium", () => {
     expect(errors).toEqual([]);
 
     // The record: consented, finished, both surveys answered, the Prolific ids kept.
-    const csv = (await api.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`)).text;
+    const csv = (await suite.api.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`))
+      .text;
     const [header, row] = csv.trim().split("\r\n");
     const record = Object.fromEntries(
       (header ?? "").split(",").map((column, i) => [column, (row ?? "").split(",")[i]]),
@@ -186,18 +172,20 @@ describe("a study from invitation to completion in Chromium", () => {
     expect(record.consented_at).toMatch(/^\d{4}-/);
     expect(record.finished_at).toMatch(/^\d{4}-/);
     for (const survey of [pre, post])
-      expect((await api.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body.response_count).toBe(1);
+      expect(
+        (await suite.api.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body.response_count,
+      ).toBe(1);
   });
 
   it("shows the post survey before the completion code and the redirect when the rule has a code but does not wait for the survey", async () => {
     // The common Prolific set-up: one session, a code and a return link; the post survey is active.
     const experiment = await study("Prolific without waiting");
-    await createSurvey(api, experiment.id, {
+    await createSurvey(suite.api, experiment.id, {
       kind: "post",
       is_active: true,
       questions: oneQuestion("Did you enjoy the study?"),
     });
-    const patched = await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+    const patched = await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
       completion: { after_sessions: 1, code: "PX7Q", redirect_url: `${PROLIFIC}?cc={code}` },
     });
     expect(patched.status).toBe(200);
@@ -210,13 +198,13 @@ describe("a study from invitation to completion in Chromium", () => {
       await route.fulfill({ status: 200, contentType: "text/html", body: "<title>Prolific</title>" });
     });
     const page = await watchedPage(context, errors);
-    await page.goto(`${app.url}/join/${experiment.id}?PROLIFIC_PID=pid-88`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?PROLIFIC_PID=pid-88`);
     // The session reaches the rule's condition at once: the post survey comes first (not forced).
     const postDialog = page.getByRole("dialog", { name: "One last thing" });
     await postDialog.waitFor();
     expect(await page.getByTestId("completion-code").count()).toBe(0);
     expect(redirects).toEqual([]);
-    const listed = await api.get<{ status: string }[]>(
+    const listed = await suite.api.get<{ status: string }[]>(
       `/api/v1/admin/experiments/${experiment.id}/participants`,
     );
     expect(listed.body.map((p) => p.status)).not.toContain("finished");
@@ -230,7 +218,7 @@ describe("a study from invitation to completion in Chromium", () => {
   it("keeps a session active across a reload, with one session in the participants list", async () => {
     const experiment = await study("Reloads");
     const page = await (await participantContext()).newPage();
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=reloader`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?login_id=reloader`);
     await feedList(page).waitFor();
     const sessionId = await page.evaluate(() => sessionStorage.getItem("feedlab.session_id"));
     // The unload sends SESSION_END; the reloaded page goes on in the same session.
@@ -242,7 +230,7 @@ describe("a study from invitation to completion in Chromium", () => {
     type Row = { session_id: string; event_type: string; seq: number };
     const events = async () =>
       (
-        await api.get(
+        await suite.api.get(
           `/api/v1/admin/experiments/${experiment.id}/events?format=ndjson&types=SESSION_END,PAGE_LOAD`,
         )
       ).text
@@ -262,9 +250,9 @@ describe("a study from invitation to completion in Chromium", () => {
     }
     expect(reloaded(rows), JSON.stringify(rows)).toBe(true);
 
-    const state = await page.request.get(`${app.url}/sessions/${sessionId}`);
+    const state = await page.request.get(`${suite.app.url}/sessions/${sessionId}`);
     expect(await state.json()).toMatchObject({ state: "active", ended_by: null });
-    const listed = await api.get<{ login_id: string; sessions: number }[]>(
+    const listed = await suite.api.get<{ login_id: string; sessions: number }[]>(
       `/api/v1/admin/experiments/${experiment.id}/participants`,
     );
     expect(listed.body).toMatchObject([{ login_id: "reloader", sessions: 1 }]);
@@ -272,15 +260,15 @@ describe("a study from invitation to completion in Chromium", () => {
 
   it("ends politely for a participant who declines, shows a paused study as paused and a completed one as ended", async () => {
     const experiment = await study("Declining study");
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { consent_text: CONSENT });
-    await createSurvey(api, experiment.id, {
+    await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, { consent_text: CONSENT });
+    await createSurvey(suite.api, experiment.id, {
       kind: "post",
       is_active: true,
       questions: oneQuestion("Did you enjoy the study?"),
     });
     const errors: string[] = [];
     const page = await watchedPage(await participantContext(), errors);
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=no-thanks`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?login_id=no-thanks`);
     await page.getByRole("button", { name: "I do not agree" }).click();
     await page.getByRole("heading", { name: "Thank you for your time" }).waitFor();
     expect(await feedList(page).count()).toBe(0);
@@ -288,17 +276,17 @@ describe("a study from invitation to completion in Chromium", () => {
 
     // A participant who agreed comes back while the study is paused.
     const other = await watchedPage(await participantContext(), errors);
-    await other.goto(`${app.url}/join/${experiment.id}?login_id=later`);
+    await other.goto(`${suite.app.url}/join/${experiment.id}?login_id=later`);
     await other.getByRole("button", { name: "I agree" }).click();
     await feedList(other).waitFor();
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "paused" });
+    await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "paused" });
     await other.reload();
     await other.getByRole("heading", { name: "This study is paused" }).waitFor();
     expect(await feedList(other).count()).toBe(0);
     await saveScreenshot(other, "study-flow-paused");
 
     // Completed: no feed, the post survey over the closing page, and after it the thanks.
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
+    await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "completed" });
     await other.reload();
     await other.getByRole("heading", { name: "This study has ended" }).waitFor();
     const post = other.getByRole("dialog", { name: "One last thing" });
@@ -312,8 +300,8 @@ describe("a study from invitation to completion in Chromium", () => {
   it("lets a researcher set up consent and completion in the console, with a checklist before starting", async () => {
     const experiment = await study("Console study", "draft");
     const page = await (await participantContext()).newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
 
     // The checklist names what is missing: the completion below waits for a post survey.
     const flow = page.getByRole("region", { name: "Consent and completion" });
@@ -339,8 +327,8 @@ describe("a study from invitation to completion in Chromium", () => {
     await page.getByText("Consent and completion saved.").waitFor();
 
     // Every study link starts with the server's public URL, and 127.0.0.1 is named as unreachable elsewhere.
-    const { public_url } = (await api.get<{ public_url: string }>("/api/v1/admin/settings")).body;
-    expect(public_url).toBe(app.url);
+    const { public_url } = (await suite.api.get<{ public_url: string }>("/api/v1/admin/settings")).body;
+    expect(public_url).toBe(suite.app.url);
     await flow
       .getByRole("note")
       .getByText(/other networks cannot open these links/)
@@ -354,7 +342,7 @@ describe("a study from invitation to completion in Chromium", () => {
     for (const link of [flow.locator("code", { hasText: "/join/" }), participantsCard.locator("code")])
       expect((await link.first().textContent())?.slice(0, prefix.length)).toBe(prefix);
 
-    const saved = (await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body;
+    const saved = (await suite.api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body;
     expect(saved.consent_text).toBe(CONSENT);
     expect(saved.completion).toMatchObject({
       after_sessions: 2,
@@ -383,7 +371,7 @@ describe("a study from invitation to completion in Chromium", () => {
       .waitFor();
     // The select shows the stored status again, as the badge does.
     expect(await settings.getByLabel("Status").inputValue()).toBe("draft");
-    expect((await api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
+    expect((await suite.api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
       "draft",
     );
     await saveScreenshot(page, "study-flow-console");
@@ -392,14 +380,14 @@ describe("a study from invitation to completion in Chromium", () => {
 
   it("asks before changing a running arm with participants and records it; refuses deleting what participants use, with counts", async () => {
     const experiment = await study("Running console study");
-    const joined = await app.client().post("/api/v1/participants/join", {
+    const joined = await suite.app.client().post("/api/v1/participants/join", {
       experiment_id: experiment.id,
       login_id: "already-in",
     });
     expect(joined.status).toBe(200);
     const page = await (await participantContext()).newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
     const participants = page.getByRole("region", { name: "Participants" });
     await participants.getByRole("row", { name: /already-in Arm Joined 0/ }).waitFor();
     await participants.getByRole("row", { name: /already-in/ }).scrollIntoViewIfNeeded();
@@ -414,11 +402,13 @@ describe("a study from invitation to completion in Chromium", () => {
       .getByRole("alert")
       .getByText(/participants of “Arm” get the new setting/)
       .waitFor();
-    expect((await api.get<unknown[]>(`/api/v1/admin/experiments/${experiment.id}/changes`)).body).toEqual([]);
+    expect(
+      (await suite.api.get<unknown[]>(`/api/v1/admin/experiments/${experiment.id}/changes`)).body,
+    ).toEqual([]);
     expect(await axeViolations(page, "dialog")).toEqual([]);
     await dialog.getByRole("button", { name: "Change it while running" }).click();
     await dialog.waitFor({ state: "hidden" });
-    const changes = await api.get<{ field: string; old_value: string; new_value: string }[]>(
+    const changes = await suite.api.get<{ field: string; old_value: string; new_value: string }[]>(
       `/api/v1/admin/experiments/${experiment.id}/changes`,
     );
     expect(changes.body).toMatchObject([
@@ -432,13 +422,13 @@ describe("a study from invitation to completion in Chromium", () => {
     await refusal.getByRole("button", { name: "OK" }).click();
 
     // Deleting a video of the running study's pool: refused, naming the study.
-    await page.goto(`${app.url}/admin/videos`);
+    await page.goto(`${suite.app.url}/admin/videos`);
     await page.getByRole("button", { name: "Delete video Flow test video 1" }).click();
     const video = page.getByRole("dialog", { name: "This video cannot be deleted now" });
     await video.getByText(/“Running console study”/).waitFor();
     await saveScreenshot(page, "study-flow-video-refusal");
     expect(await axeViolations(page, "dialog")).toEqual([]);
     await video.getByRole("button", { name: "OK" }).click();
-    expect((await api.get(`/api/v1/admin/videos/${videos[0]?.id}`)).status).toBe(200);
+    expect((await suite.api.get(`/api/v1/admin/videos/${suite.videos[0]?.id}`)).status).toBe(200);
   });
 });

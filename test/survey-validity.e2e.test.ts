@@ -1,10 +1,9 @@
-import type { AdminSurvey, Experiment, Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { AdminSurvey, Experiment } from "@feedlab/schemas";
+import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { consoleSuite } from "./harness/console-suite.ts";
+import { createArmStudy } from "./harness/fixtures.ts";
 
 /**
  * The survey side of api.md "Data quality and validity" in Chromium: a researcher marks attention
@@ -12,38 +11,21 @@ import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
  * the expected answers.
  */
 describe("attention checks and survey timing in Chromium", () => {
-  let app: TestApp;
-  let browser: Browser;
-  let api: Client;
-  let videos: Video[];
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    browser = await launchBrowser();
-    api = await app.admin();
-    videos = await addDemoVideos(api, "validity-e2e", "Validity test video");
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = consoleSuite("validity-e2e", "Validity test video");
 
   async function newPage() {
-    const context = await browser.newContext();
-    contexts.push(context);
+    const context = await suite.newContext();
     return context.newPage();
   }
 
   const surveysOf = async (experiment: Experiment) =>
-    (await api.get<AdminSurvey[]>(`/api/v1/admin/experiments/${experiment.id}/surveys`)).body;
+    (await suite.api.get<AdminSurvey[]>(`/api/v1/admin/experiments/${experiment.id}/surveys`)).body;
 
   it("a researcher marks a single and a multi question as attention checks, and the editor shows them again", async () => {
-    const experiment = await createArmStudy(api, "Attention study", videos, "running");
+    const experiment = await createArmStudy(suite.api, "Attention study", suite.videos, "running");
     const admin = await newPage();
-    await signInToConsole(admin, app.url);
-    await admin.goto(`${app.url}/admin/experiments/${experiment.id}/surveys/new`);
+    await signInToConsole(admin, suite.app.url);
+    await admin.goto(`${suite.app.url}/admin/experiments/${experiment.id}/surveys/new`);
     await admin.getByLabel("Name", { exact: true }).fill("Checks");
 
     // A 5-point scale item that asks for "Agree": marked as a check with its expected answer chosen.
@@ -88,7 +70,7 @@ describe("attention checks and survey timing in Chromium", () => {
     expect(saved?.questions.map((q) => q.attention_answer)).toEqual([4, [1, 3]]);
 
     // Opened again, the editor shows both checks as they were chosen.
-    await admin.goto(`${app.url}/admin/experiments/${experiment.id}/surveys/${saved?.id}`);
+    await admin.goto(`${suite.app.url}/admin/experiments/${experiment.id}/surveys/${saved?.id}`);
     const again = admin.getByRole("group", { name: "Question 1" });
     await again.getByText("Attention check", { exact: true }).first().waitFor();
     expect(await again.getByRole("checkbox", { name: "Attention check" }).isChecked()).toBe(true);
@@ -105,8 +87,8 @@ describe("attention checks and survey timing in Chromium", () => {
 
   it("the participant's form sends how long it was open and never receives the expected answer", async () => {
     // Given a running study whose active pre survey holds an attention check,
-    const experiment = await createArmStudy(api, "Timed study", videos, "running");
-    const created = await api.post<AdminSurvey>(`/api/v1/admin/experiments/${experiment.id}/surveys`, {
+    const experiment = await createArmStudy(suite.api, "Timed study", suite.videos, "running");
+    const created = await suite.api.post<AdminSurvey>(`/api/v1/admin/experiments/${experiment.id}/surveys`, {
       kind: "pre",
       name: "Timed",
       is_active: true,
@@ -131,7 +113,7 @@ describe("attention checks and survey timing in Chromium", () => {
     });
 
     // when a participant answers it after a little over a second,
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=timed-1`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?login_id=timed-1`);
     const dialog = page.getByRole("dialog", { name: "Before you start" });
     await dialog.getByRole("radio", { name: "Blue" }).waitFor();
     const shownAt = Date.now();
@@ -142,7 +124,7 @@ describe("attention checks and survey timing in Chromium", () => {
     const submittedAt = Date.now();
 
     // then the stored response holds the time the form was open,
-    const row = await app.runtime
+    const row = await suite.app.runtime
       .db("survey_responses")
       .where({ survey_id: created.body.id })
       .first<{ duration_ms: number | null }>("duration_ms");

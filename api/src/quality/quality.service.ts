@@ -7,8 +7,8 @@ import {
   qualityFlags,
 } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
-import { json } from "../db/present.ts";
 import { armsOf } from "../results/arms.ts";
+import { exclusionRulesOf } from "../results/rule-exclusions.ts";
 import { decodeCursor, encodeCursor, type Place } from "./quality.cursor.ts";
 import { rulesHolding } from "./rules.ts";
 import { duplicateRecruitingIds, NO_SURVEYS, surveyMeasures } from "./survey-measures.ts";
@@ -109,13 +109,10 @@ export async function participantQualities(
   experimentId: string,
   { includeSimulated = false }: { includeSimulated?: boolean } = {},
 ): Promise<{ place: Place; quality: ParticipantQuality }[]> {
-  const [row, measured] = await Promise.all([
-    db("experiments").where({ id: experimentId }).first("exclusion_rules") as Promise<
-      { exclusion_rules: unknown } | undefined
-    >,
+  const [rules, measured] = await Promise.all([
+    exclusionRulesOf(db, experimentId),
     measureAll(db, experimentId, (u) => includeSimulated || !u.simulated),
   ]);
-  const rules = json<ExclusionRule[]>(row?.exclusion_rules, []);
   return measured.map((m) => ({
     place: m.place,
     quality: { ...m.quality, excluded_by_rules: rulesHolding(rules, m.quality).length > 0 },

@@ -1,3 +1,4 @@
+import type { EvaluationRow } from "@feedlab/projector";
 import type { Db } from "../db/db.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 
@@ -80,4 +81,25 @@ export async function armsOf(
     excluded: Number(r.excluded),
     assigned: Number(r.assigned),
   }));
+}
+
+/** A participant's evaluation counts, summed over their rows (surfaces, recommenders). */
+export type ParticipantCounts = Record<
+  "impressions" | "feed_clicks" | "plays" | "completions" | "likes",
+  number
+>;
+
+/** Each participant's summed counts, by user id: the cluster every clustered rate treats as one. */
+export function countsByParticipant(rows: readonly EvaluationRow[]): Map<string, ParticipantCounts> {
+  const users = new Map<string, ParticipantCounts>();
+  for (const r of rows) {
+    const c = users.get(r.user_id) ?? { impressions: 0, feed_clicks: 0, plays: 0, completions: 0, likes: 0 };
+    c.impressions += r.impressions;
+    c.feed_clicks += r.feed_clicks;
+    c.plays += r.plays;
+    c.completions += r.completions;
+    c.likes += r.likes;
+    users.set(r.user_id, c);
+  }
+  return users;
 }

@@ -2,7 +2,7 @@ import { evaluationCounts } from "@feedlab/projector";
 import type { PowerMetric, PowerQuery, PowerResult } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
 import { unprocessable, validationFailed } from "../http/errors.ts";
-import { armsOf, leftOutUsers } from "./arms.ts";
+import { armsOf, type ParticipantCounts as Counts, countsByParticipant, leftOutUsers } from "./arms.ts";
 import {
   closedFormPerArm,
   closedFormPower,
@@ -31,8 +31,6 @@ const PARTS = {
   like_rate: ["likes", "plays"],
 } as const;
 
-type Counts = Record<"impressions" | "feed_clicks" | "plays" | "completions" | "likes", number>;
-
 /**
  * Power analysis for a difference of two arms' rates (api.md `GET .../power`). With `baseline` and
  * `icc`, the closed form with the design effect ("assumed"); otherwise the experiment's own real,
@@ -48,19 +46,10 @@ export function createPowerService({
       evaluationCounts(db, experimentId),
       leftOutUsers(db, experimentId),
     ]);
+    const kept = rows.filter((r) => !leftOut.has(r.user_id));
     const arms = new Map<string, Map<string, Counts>>();
-    for (const r of rows) {
-      if (leftOut.has(r.user_id)) continue;
-      const arm = arms.get(r.group_id) ?? new Map<string, Counts>();
-      arms.set(r.group_id, arm);
-      const c = arm.get(r.user_id) ?? { impressions: 0, feed_clicks: 0, plays: 0, completions: 0, likes: 0 };
-      c.impressions += r.impressions;
-      c.feed_clicks += r.feed_clicks;
-      c.plays += r.plays;
-      c.completions += r.completions;
-      c.likes += r.likes;
-      arm.set(r.user_id, c);
-    }
+    for (const [group, list] of Map.groupBy(kept, (r) => r.group_id))
+      arms.set(group, countsByParticipant(list));
     return arms;
   }
 

@@ -1,8 +1,8 @@
 import type { ExclusionRule, RuleChange } from "@feedlab/schemas";
-import jStat from "jstat";
 import type { Db } from "../db/db.ts";
 import { iso, json } from "../db/present.ts";
 import { ruleText } from "../quality/rules.ts";
+import { chisquareCdf } from "./sample-ratio.ts";
 
 /** The p-value below which arms are flagged as excluded unequally by the rules. */
 const UNEQUAL_EXCLUSION_ALPHA = 0.05;
@@ -31,7 +31,7 @@ export function exclusionBalance(arms: readonly { readonly excluded: number; rea
     const e0 = (size * kept) / n;
     chi += (a.excluded - e1) ** 2 / e1 + (a.kept - e0) ** 2 / e0;
   }
-  const p = 1 - jStat.chisquare.cdf(chi, sized.length - 1);
+  const p = 1 - chisquareCdf(chi, sized.length - 1);
   return { chi_square: chi, p_value: p, unequal: p < UNEQUAL_EXCLUSION_ALPHA };
 }
 
@@ -50,20 +50,28 @@ export function perRule(
   return [...counts].map(([rule, excluded]) => ({ rule, excluded }));
 }
 
+/** An experiment's pre-registered exclusion rules (none for an unknown experiment). */
+export async function exclusionRulesOf(db: Db, experimentId: string): Promise<ExclusionRule[]> {
+  const row = (await db("experiments").where({ id: experimentId }).first("exclusion_rules")) as
+    | { exclusion_rules: unknown }
+    | undefined;
+  return json<ExclusionRule[]>(row?.exclusion_rules, []);
+}
+
 /** An experiment's rules, and every change made to them, oldest first. */
 export async function rulesOf(
   db: Db,
   experimentId: string,
 ): Promise<{ rules: ExclusionRule[]; changes: RuleChange[] }> {
-  const [row, changes] = await Promise.all([
-    db("experiments").where({ id: experimentId }).first("exclusion_rules"),
+  const [rules, changes] = await Promise.all([
+    exclusionRulesOf(db, experimentId),
     db("exclusion_rule_changes")
       .where({ experiment_id: experimentId })
       .orderBy("seq")
       .select("at", "admin", "status", "before", "after"),
   ]);
   return {
-    rules: json<ExclusionRule[]>(row?.exclusion_rules, []),
+    rules,
     changes: (
       changes as { at: Date; admin: string | null; status: string; before: unknown; after: unknown }[]
     ).map((c) => ({

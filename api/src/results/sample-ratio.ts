@@ -1,7 +1,7 @@
 import jStat from "jstat";
 
 // jStat computes the chi-square distribution through its regularized incomplete gamma function.
-const chisquareCdf = (x: number, df: number): number => jStat.chisquare.cdf(x, df);
+export const chisquareCdf = (x: number, df: number): number => jStat.chisquare.cdf(x, df);
 
 /** The p-value below which assignment is flagged: the usual sample-ratio-mismatch alarm level. */
 const SRM_ALPHA = 0.001;

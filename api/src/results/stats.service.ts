@@ -1,7 +1,7 @@
 import { type EvaluationRow, evaluationCounts } from "@feedlab/projector";
 import type { ExclusionRule, ExperimentStats, GroupStats, RecommenderStats } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { armsOf, leftOutUsers, type SimulatedOption } from "./arms.ts";
+import { armsOf, countsByParticipant, leftOutUsers, type SimulatedOption } from "./arms.ts";
 import { armLatencies } from "./latency.ts";
 import { type Cluster, clusteredRatio } from "./ratio.ts";
 import { exclusionBalance, perRule, rulesOf } from "./rule-exclusions.ts";
@@ -32,14 +32,7 @@ export interface StatsOptions extends SimulatedOption {
 /** Sums participants' rows into counts and the three rates, each with its clustered interval. */
 function summarize(rows: readonly EvaluationRow[]): Counts {
   // A participant may have several rows (surfaces, recommenders): one cluster each participant.
-  const byUser = Map.groupBy(rows, (r) => r.user_id);
-  const users = [...byUser.values()].map((list) => ({
-    impressions: list.reduce((s, r) => s + r.impressions, 0),
-    feed_clicks: list.reduce((s, r) => s + r.feed_clicks, 0),
-    plays: list.reduce((s, r) => s + r.plays, 0),
-    completions: list.reduce((s, r) => s + r.completions, 0),
-    likes: list.reduce((s, r) => s + r.likes, 0),
-  }));
+  const users = [...countsByParticipant(rows).values()];
   const total = (k: keyof (typeof users)[number]) => users.reduce((s, u) => s + u[k], 0);
   const clusters = (y: keyof (typeof users)[number], x: keyof (typeof users)[number]): Cluster[] =>
     users.map((u) => ({ y: u[y], x: u[x] }));

@@ -17,13 +17,20 @@ type Client = Pick<ApiClient, "request">;
 export function fetchQuality(
   client: Client,
   experimentId: string,
-  options: { userId?: string; cursor?: string; limit?: number; includeSimulated?: boolean } = {},
+  options: {
+    userId?: string;
+    cursor?: string;
+    limit?: number;
+    includeSimulated?: boolean;
+    flagged?: boolean;
+  } = {},
 ): Promise<ExperimentQuality> {
   return client.request("GET", `/api/v1/admin/experiments/${encodeURIComponent(experimentId)}/quality`, {
     query: {
       user_id: options.userId,
       cursor: options.cursor,
       limit: options.limit,
+      flagged: options.flagged ? "true" : undefined,
       include_simulated:
         options.includeSimulated === undefined ? undefined : String(options.includeSimulated),
     },
@@ -33,12 +40,20 @@ export function fetchQuality(
 /** The most pages the list reads (1,000 participants each) before it stops asking. */
 const MAX_PAGES = 20;
 
-/** Every participant's flags, simulated ones included, by user id (pages of 1,000). */
+/**
+ * The flags of every flagged participant, simulated ones included, by user id (pages of 1,000):
+ * a participant without a flag is absent, as the list shows no badge for them.
+ */
 export async function flagsByUser(client: Client, experimentId: string): Promise<Map<string, QualityFlag[]>> {
   const flags = new Map<string, QualityFlag[]>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await fetchQuality(client, experimentId, { cursor, limit: 1000, includeSimulated: true });
+    const r = await fetchQuality(client, experimentId, {
+      cursor,
+      limit: 1000,
+      includeSimulated: true,
+      flagged: true,
+    });
     for (const p of r.participants) flags.set(p.user_id, p.flags);
     if (!r.next_cursor) break;
     cursor = r.next_cursor;

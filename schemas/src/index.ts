@@ -22,6 +22,7 @@ export * from "./http/quality.ts";
 export * from "./http/recommenders.ts";
 export * from "./http/settings.ts";
 export * from "./http/stats.ts";
+export * from "./http/study.ts";
 export * from "./http/surveys.ts";
 export * from "./http/text.ts";
 export * from "./http/training.ts";

@@ -15,6 +15,7 @@ import { resultsRoutes } from "../results/results.routes.ts";
 import { sessionRoutes } from "../sessions/sessions.routes.ts";
 import { settingsRoutes } from "../settings/settings.routes.ts";
 import { dryRunRoutes } from "../simulation/dry-runs/dry-runs.routes.ts";
+import { studyFileRoutes } from "../study-files/study-files.routes.ts";
 import { surveyRoutes } from "../surveys/surveys.routes.ts";
 import { trainingRoutes } from "../training/training.routes.ts";
 import { uiPresetRoutes } from "../ui/presets.ts";
@@ -66,5 +67,6 @@ export function routeTable(rt: Runtime) {
     ...healthRoutes(services),
     ...settingsRoutes({ config }),
     ...dryRunRoutes(services),
+    ...studyFileRoutes(services),
   ];
 }

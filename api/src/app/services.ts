@@ -26,6 +26,7 @@ import { createStatsService } from "../results/stats.service.ts";
 import { createSessionsService } from "../sessions/sessions.service.ts";
 import { createDryRunsService } from "../simulation/dry-runs/dry-runs.service.ts";
 import { createStudyService } from "../study/study.service.ts";
+import { createStudyFilesService } from "../study-files/study-files.service.ts";
 import { createSurveyResponsesService } from "../surveys/responses.service.ts";
 import { createSurveysService } from "../surveys/surveys.service.ts";
 import type { Metrics } from "../system/metrics.ts";
@@ -167,6 +168,16 @@ export function createServices(clients: ServiceClients) {
       monitoring,
     }),
     templates,
+    studyFiles: createStudyFilesService({
+      ...deps,
+      log: logger.child({ component: "study-files" }),
+      // An applied study changes groups, templates, recommenders, pools and surveys at once: every
+      // process drops all it cached.
+      onApplied: async () => {
+        await changes.publish({ type: "resync" });
+        feed.forgetTimings();
+      },
+    }),
   };
   // Stamping contexts hold a group's recommender keys and UI versions: drop them when either changes.
   changes.subscribe((change) => {

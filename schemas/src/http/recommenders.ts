@@ -3,7 +3,7 @@ import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { NumberIn } from "./numbers.ts";
 
 /** Keys of registered recommenders: 2 to 64 characters, lower-case letters, digits, `_` and `-`. */
-const RECOMMENDER_KEY_PATTERN = "^[a-z][a-z0-9_-]{1,63}$";
+export const RECOMMENDER_KEY_PATTERN = "^[a-z][a-z0-9_-]{1,63}$";
 
 const stringEnum = <T extends string>(values: readonly T[], description: string) =>
   Type.Unsafe<T>({ type: "string", enum: [...values], description });

@@ -117,7 +117,8 @@ export type Question = Static<typeof Question>;
 const ParticipantQuestion = Type.Omit(Question, ["attention_answer"]);
 
 const SurveyName = Text(255, { minLength: 1 });
-const Questions = Type.Array(QuestionInput, { maxItems: SURVEY_LIMITS.questions });
+/** A survey's questions as an admin writes them (the console, and study documents). */
+export const Questions = Type.Array(QuestionInput, { maxItems: SURVEY_LIMITS.questions });
 
 export const SurveyCreate = Type.Object(
   {

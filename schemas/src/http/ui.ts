@@ -14,23 +14,23 @@ export type UiPreset = Static<typeof UiPreset>;
 /** The largest template source accepted, in characters (about 5,000 lines of TSX). */
 export const MAX_TEMPLATE_SOURCE_CHARS = 200_000;
 
-const TemplatePage = Type.Unsafe<"feed" | "watch">({
+export const TemplatePage = Type.Unsafe<"feed" | "watch">({
   type: "string",
   enum: ["feed", "watch"],
   description: "The page the template lays out; a group may use it only for that page",
 });
-const TemplateType = Type.Unsafe<"code" | "blocks">({
+export const TemplateType = Type.Unsafe<"code" | "blocks">({
   type: "string",
   enum: ["code", "blocks"],
   description: `code: a TSX module; blocks: a tree of the ${BLOCK_TYPES.length} blocks`,
 });
-const TemplateName = Type.String({ minLength: 1, maxLength: 255, pattern: "^[^\\u0000]*$" });
-const TemplateSource = Type.String({
+export const TemplateName = Type.String({ minLength: 1, maxLength: 255, pattern: "^[^\\u0000]*$" });
+export const TemplateSource = Type.String({
   maxLength: MAX_TEMPLATE_SOURCE_CHARS,
   pattern: "^[^\\u0000]*$",
   description: `code: a TSX module whose default export is the page; imports only from @feedlab/data, @feedlab/surfaces, @feedlab/blocks, react and react/jsx-runtime. At most ${MAX_TEMPLATE_SOURCE_CHARS} characters.`,
 });
-const TemplateTree = Type.Record(Type.String(), Type.Unknown(), {
+export const TemplateTree = Type.Record(Type.String(), Type.Unknown(), {
   description: "blocks: the root node {type, props?, children?}",
 });
 

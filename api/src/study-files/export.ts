@@ -1,0 +1,161 @@
+import type { AdminSurvey, Group, RecommenderView, StudyDocument, UiTemplate, Video } from "@feedlab/schemas";
+import { STUDY_FORMAT } from "@feedlab/schemas";
+import pino from "pino";
+import { stringify } from "yaml";
+import type { Db } from "../db/db.ts";
+import { isBuiltinKey } from "../recommenders/builtins.ts";
+import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
+import { type StudyServices, studyServices } from "./services.ts";
+
+type Arm = StudyDocument["arms"][number];
+type Layout = NonNullable<StudyDocument["layouts"]>[number];
+type Recommender = NonNullable<StudyDocument["recommenders"]>[number];
+type PoolVideo = NonNullable<StudyDocument["pool"]>[number];
+type Survey = NonNullable<StudyDocument["surveys"]>[number];
+
+const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+
+/**
+ * The environment variable a header's value is read from when the document is applied: never the
+ * value itself (api.md: secrets as `${ENV_NAME}`).
+ */
+export const headerEnvName = (key: string, header: string) =>
+  `FEEDLAB_${`${key}_${header}`.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`;
+
+/** A layout as the document writes it: a code layout's source, a block layout's tree. */
+export function layoutOf(t: UiTemplate, name = t.name): Layout {
+  return t.template_type === "code"
+    ? { name, page: t.page, template_type: "code", source: t.source ?? "" }
+    : { name, page: t.page, template_type: "blocks", tree: t.tree ?? {} };
+}
+
+/** A registered recommender as the document writes it: header values become references. */
+export function recommenderOf(r: RecommenderView): Recommender {
+  const { headers, ...config } = r.config as Recommender["config"] & { headers?: Record<string, string> };
+  const refs = Object.fromEntries(
+    Object.keys(headers ?? {}).map((h) => [h, `\${${headerEnvName(r.key, h)}}`]),
+  );
+  return {
+    key: r.key,
+    label: r.label,
+    description: r.description,
+    category: r.category,
+    supports_feed: r.supports_feed,
+    supports_watch: r.supports_watch,
+    config: { ...config, ...(Object.keys(refs).length > 0 ? { headers: refs } : {}) },
+  };
+}
+
+/** A video as the document writes it: its metadata, without what is empty. */
+export function poolVideoOf(v: Video): PoolVideo {
+  const out: Record<string, unknown> = { external_id: v.external_id, url: v.url, title: v.title };
+  for (const k of [
+    "channel_name",
+    "category",
+    "description",
+    "tags",
+    "duration_seconds",
+    "view_count",
+    "thumbnail_url",
+    "published_at",
+    "comments",
+    "captions",
+  ] as const) {
+    const value = v[k];
+    if (value === null || (Array.isArray(value) && value.length === 0)) continue;
+    out[k] = value;
+  }
+  return out as PoolVideo;
+}
+
+export const surveyOf = (s: AdminSurvey): Survey => ({
+  name: s.name,
+  kind: s.kind,
+  active: s.is_active,
+  questions: s.questions.map(({ attention_answer, ...q }) =>
+    attention_answer === undefined || attention_answer === null ? q : { ...q, attention_answer },
+  ),
+});
+
+/** The videos of an experiment's pool, in its order. */
+async function poolVideos(db: Db, s: StudyServices, experimentId: string): Promise<Video[]> {
+  const ids = await s.videos.getPool(experimentId);
+  const byId = new Map<string, Video>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = (await db("videos").whereIn("id", ids.slice(i, i + 1000))) as VideoRow[];
+    for (const r of rows) byId.set(r.id, presentVideo(r));
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Names each of the arms' templates uniquely in the document (a clash gets " (2)", " (3)"...). */
+function layoutNames(templates: readonly UiTemplate[]): Map<string, string> {
+  const taken = new Set<string>();
+  const names = new Map<string, string>();
+  for (const t of templates) {
+    let name = t.name;
+    for (let n = 2; taken.has(name); n++) name = `${t.name} (${n})`;
+    taken.add(name);
+    names.set(t.id, name);
+  }
+  return names;
+}
+
+/** The study document of an experiment (api.md `GET .../definition`); 404 for an unknown one. */
+export async function exportStudy(db: Db, experimentId: string): Promise<StudyDocument> {
+  const s = studyServices({ db, newId: () => "", now: () => new Date(), log: pino({ level: "silent" }) });
+  const experiment = await s.experiments.get(experimentId);
+  const [groups, surveys, pool] = await Promise.all([
+    s.groups.list(experimentId),
+    s.surveys.list(experimentId),
+    poolVideos(db, s, experimentId),
+  ]);
+  const templateIds = [...new Set(groups.flatMap((g) => [g.ui_config.feed, g.ui_config.watch]))].filter(
+    isUuid,
+  );
+  const templates = await Promise.all(templateIds.map((id) => s.templates.get(id)));
+  const names = layoutNames(templates);
+  const recommenderKeys = [
+    ...new Set(
+      groups.flatMap((g) => [
+        g.algorithm_config.feed,
+        g.algorithm_config.watch,
+        ...Object.keys(g.recommender_params ?? {}),
+      ]),
+    ),
+  ].filter((k) => !isBuiltinKey(k));
+  const registered = (await s.registry.list()).filter(
+    (r) => r.kind === "external_http" && recommenderKeys.includes(r.key),
+  );
+  const arm = (g: Group): Arm => ({
+    name: g.name,
+    weight: g.weight,
+    algorithm: { feed: g.algorithm_config.feed, watch: g.algorithm_config.watch },
+    ...(Object.keys(g.recommender_params ?? {}).length > 0
+      ? { recommender_params: g.recommender_params }
+      : {}),
+    ui: {
+      feed: names.get(g.ui_config.feed) ?? g.ui_config.feed,
+      watch: names.get(g.ui_config.watch) ?? g.ui_config.watch,
+    },
+  });
+  return {
+    feedlab_study: STUDY_FORMAT,
+    name: experiment.name,
+    description: experiment.description,
+    consent_text: experiment.consent_text,
+    completion: experiment.completion,
+    exclusion_rules: experiment.exclusion_rules,
+    min_response_ms: experiment.min_response_ms,
+    arms: groups.map(arm),
+    layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
+    recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),
+    pool: pool.map(poolVideoOf),
+    surveys: surveys.map(surveyOf),
+  };
+}
+
+/** The document as YAML, with a first line that tells editors where its schema is. */
+export function studyYaml(doc: StudyDocument, schemaUrl = "/api/v1/schemas/study.json"): string {
+  return `# yaml-language-server: $schema=${schemaUrl}\n${stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+}

@@ -1,0 +1,237 @@
+import { isDeepStrictEqual } from "node:util";
+import type { RecommenderCreate, StudyDocument, UiTemplate, Video, VideoInput } from "@feedlab/schemas";
+import type { Db } from "../db/db.ts";
+import { isBuiltinKey } from "../recommenders/builtins.ts";
+import { checkConfig } from "../recommenders/external-http/config.ts";
+import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
+import { layoutOf, poolVideoOf } from "./export.ts";
+import type { StudyServices } from "./services.ts";
+import { placeShared } from "./shared.ts";
+import type { Ledger } from "./step.ts";
+
+/** What applying a document works with: the console's services on the transaction, and the plan. */
+export interface Run {
+  readonly db: Db;
+  readonly s: StudyServices;
+  readonly ledger: Ledger;
+  readonly doc: StudyDocument;
+  readonly experimentId: string;
+  /** The applying server's environment: header references are read from it. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+type DocRecommender = NonNullable<StudyDocument["recommenders"]>[number];
+
+/** `${NAME}`: a header value read from the applying server's environment. */
+const ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/**
+ * Header values with their environment references resolved. A variable this server does not set
+ * keeps the value the recommender of that key already sends here (re-applying a study on the server
+ * it came from needs no secret); with neither, it is a problem naming the variable.
+ */
+async function resolveHeaders(run: Run, r: DocRecommender, path: string): Promise<Record<string, string> | null> {
+  const stored = (await run.db("recommenders").where({ key: r.key }).first("config")) as { config: unknown } | undefined;
+  const storedConfig = typeof stored?.config === "string" ? JSON.parse(stored.config) : stored?.config;
+  const storedHeaders = (storedConfig?.headers ?? {}) as Record<string, string>;
+  const out: Record<string, string> = {};
+  let ok = true;
+  for (const [header, value] of Object.entries(r.config.headers ?? {})) {
+    const ref = ENV_REF.exec(value);
+    const name = ref?.[1];
+    const known = name === undefined ? undefined : (run.env[name] ?? storedHeaders[header]);
+    if (name === undefined) out[header] = value;
+    else if (known === undefined) {
+      run.ledger.problem(
+        `${path}.config.headers.${header}`,
+        `needs the environment variable ${name}, which is not set on this server: set it to the header's value and apply again`,
+      );
+      ok = false;
+    } else out[header] = known;
+  }
+  return ok ? out : null;
+}
+
+interface StoredRecommender {
+  key: string;
+  label: string;
+  description: string;
+  category: string;
+  supports_feed: boolean;
+  supports_watch: boolean;
+  config: unknown;
+}
+
+/** Elsewhere-usage: the first other experiment whose arms (or pool) hold it, by name. */
+async function otherExperiment(run: Run, q: ReturnType<Db>): Promise<string | null> {
+  const row = (await q
+    .join("experiments as e", "e.id", "x.experiment_id")
+    .whereNot("x.experiment_id", run.experimentId)
+    .first("e.name")) as { name: string } | undefined;
+  return row ? `"${row.name}"` : null;
+}
+
+/** The document's external recommenders, registered or found; answers each document key's stored key. */
+export async function applyRecommenders(run: Run): Promise<Map<string, string>> {
+  const keys = new Map<string, string>();
+  for (const [i, r] of (run.doc.recommenders ?? []).entries()) {
+    const path = `recommenders[${i}]`;
+    if (isBuiltinKey(r.key)) {
+      run.ledger.problem(`${path}.key`, "is a built-in recommender: arms name it without listing it here");
+      continue;
+    }
+    const headers = await resolveHeaders(run, r, path);
+    if (!headers) continue;
+    const { body_template, ...rest } = r.config;
+    const config = { ...rest, headers, ...(body_template ? { body_template } : {}) };
+    const checked = checkConfig(config);
+    const wanted = {
+      label: r.label,
+      description: r.description ?? "",
+      category: r.category ?? "external",
+      supports_feed: r.supports_feed ?? true,
+      supports_watch: r.supports_watch ?? false,
+      config: checked.ok ? checked.config : config,
+    };
+    const input = (key: string): RecommenderCreate => ({ key, kind: "external_http", ...wanted, config });
+    const placed = await placeShared<StoredRecommender>(run.ledger, {
+      resource: "recommender",
+      name: r.key,
+      path,
+      copyName: (n) => `${r.key}-copy${n === 1 ? "" : `-${n}`}`.slice(0, 64),
+      find: async (key) =>
+        (await run.db("recommenders").where({ key, kind: "external_http" })) as StoredRecommender[],
+      usedElsewhere: (v) =>
+        otherExperiment(
+          run,
+          run
+            .db("groups as x")
+            .where((w) => w.where("x.algorithm_feed", v.key).orWhere("x.algorithm_watch", v.key)),
+        ),
+      same: (v) =>
+        isDeepStrictEqual(
+          { ...v, config: typeof v.config === "string" ? JSON.parse(v.config) : v.config, key: undefined },
+          { ...wanted, key: undefined },
+        ),
+      create: async (key) => {
+        await run.s.registry.register(input(key));
+        return { key, ...wanted };
+      },
+      update: (v) =>
+        run.s.registry.update(v.key, {
+          ...wanted,
+          config: { ...config, body_template: body_template ?? null },
+        }),
+      read: async (v) => {
+        const {
+          used_by: _u,
+          created_at: _c,
+          updated_at: _up,
+          ...view
+        } = (await run.s.registry.list()).find((x) => x.key === v.key) ?? {
+          used_by: [],
+          created_at: null,
+          updated_at: null,
+        };
+        return view;
+      },
+    });
+    if (placed) keys.set(r.key, placed.key);
+  }
+  return keys;
+}
+
+/** The document's layouts, created or found; answers each layout name's template id. */
+export async function applyLayouts(run: Run): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const [i, l] of (run.doc.layouts ?? []).entries()) {
+    const content = layoutOf({ ...l, source: l.source ?? null, tree: l.tree ?? null } as UiTemplate);
+    const { name: _n, ...wanted } = content;
+    const placed = await placeShared<UiTemplate>(run.ledger, {
+      resource: "layout",
+      name: l.name,
+      path: `layouts[${i}]`,
+      copyName: (n) => `${l.name} (copy${n === 1 ? "" : ` ${n}`})`,
+      find: async (name) => {
+        const rows = (await run.db("ui_templates").where({ name }).orderBy("created_at").select("id")) as {
+          id: string;
+        }[];
+        return Promise.all(rows.map((r) => run.s.templates.get(r.id)));
+      },
+      usedElsewhere: async (t) => {
+        const other = t.used_by.find((u) => u.experiment_id !== run.experimentId);
+        return other ? `"${other.experiment_name}"` : null;
+      },
+      same: (t) => isDeepStrictEqual(layoutOf(t, l.name), content),
+      create: (name) => run.s.templates.create({ name, ...wanted }),
+      update: (t) => run.s.templates.update(t.id, wanted),
+      read: async (t) => layoutOf(await run.s.templates.get(t.id)),
+    });
+    if (placed) ids.set(l.name, placed.id);
+  }
+  return ids;
+}
+
+/** A video's metadata as the document writes it, whatever form the document gave it. */
+function normalVideo(v: VideoInput): ReturnType<typeof poolVideoOf> {
+  return poolVideoOf({
+    channel_name: null,
+    category: null,
+    description: null,
+    tags: [],
+    duration_seconds: null,
+    view_count: null,
+    thumbnail_url: null,
+    comments: [],
+    captions: [],
+    ...v,
+    published_at: v.published_at ? new Date(v.published_at).toISOString() : null,
+  } as Video);
+}
+
+/** Every metadata field, the ones the document leaves out emptied: the video becomes what it says. */
+const fullPatch = ({ external_id: _e, ...v }: VideoInput) => ({
+  channel_name: null,
+  category: null,
+  description: null,
+  tags: [],
+  duration_seconds: null,
+  view_count: null,
+  thumbnail_url: null,
+  published_at: null,
+  comments: [],
+  captions: [],
+  ...v,
+});
+
+/** The pool's videos, created or found, then the pool itself, in the document's order. */
+export async function applyPool(run: Run): Promise<void> {
+  const ids: string[] = [];
+  for (const [i, v] of (run.doc.pool ?? []).entries()) {
+    const wanted = normalVideo(v);
+    const placed = await placeShared<Video>(run.ledger, {
+      resource: "video",
+      name: v.external_id,
+      path: `pool[${i}]`,
+      copyName: (n) => `${v.external_id}-copy${n === 1 ? "" : `-${n}`}`,
+      find: async (external_id) =>
+        ((await run.db("videos").where({ external_id })) as VideoRow[]).map(presentVideo),
+      usedElsewhere: (video) =>
+        otherExperiment(run, run.db("experiment_videos as x").where("x.video_id", video.id)),
+      same: (video) => isDeepStrictEqual(poolVideoOf(video), { ...wanted, external_id: video.external_id }),
+      create: async (external_id) => {
+        const [made] = await run.s.videos.createMany([{ ...v, external_id }]);
+        if (!made) throw new Error("a created video was not returned");
+        return made;
+      },
+      update: (video) => run.s.videos.update(video.id, fullPatch(v)),
+      read: async (video) => poolVideoOf(await run.s.videos.get(video.id)),
+    });
+    if (placed) ids.push(placed.id);
+  }
+  const current = await run.s.videos.getPool(run.experimentId);
+  const what = { resource: "pool" as const, name: run.doc.name };
+  if (isDeepStrictEqual(current, ids)) run.ledger.add({ ...what, action: "unchanged" });
+  else if (await run.ledger.attempt(what, "pool", () => run.s.videos.setPool(run.experimentId, ids)))
+    run.ledger.add({ ...what, action: current.length === 0 ? "create" : "update", fields: ["videos"] });
+}

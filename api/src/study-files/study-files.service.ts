@@ -1,0 +1,114 @@
+import type { StudyApplied, StudyChange, StudyDocument, StudyPlanBody } from "@feedlab/schemas";
+import type { Logger } from "pino";
+import type { ServiceDeps } from "../deps.ts";
+import { assertExperiment } from "../experiments/exists.ts";
+import { HttpError } from "../http/errors.ts";
+import { applyArms, applySurveys } from "./arms-surveys.ts";
+import { exportStudy } from "./export.ts";
+import { invalidDefinition, parseDefinition } from "./parse.ts";
+import { applyLayouts, applyPool, applyRecommenders, type Run } from "./resources.ts";
+import { type StudyServices, studyServices } from "./services.ts";
+import { Ledger } from "./step.ts";
+
+/** 409: the console would refuse these changes (api.md); `details` lists them, nothing is applied. */
+const refused = (refusals: readonly StudyChange[]) => {
+  const first = refusals[0];
+  return new HttpError(
+    409,
+    first?.code ?? "definition_refused",
+    `${refusals.length === 1 ? "A change is" : `${refusals.length} changes are`} refused, so nothing was applied: ${refusals
+      .map((r) => `${r.resource} "${r.name}": ${r.reason}`)
+      .join(" ")}`,
+    refusals,
+  );
+};
+
+/** The experiment's own fields: created, or changed as the experiment page's saves would. */
+async function applyExperiment(
+  s: StudyServices,
+  ledger: Ledger,
+  doc: StudyDocument,
+  experimentId: string | undefined,
+  admin: string | null,
+): Promise<string> {
+  const patch = {
+    name: doc.name,
+    description: doc.description ?? "",
+    consent_text: doc.consent_text ?? null,
+    completion: doc.completion ?? null,
+    exclusion_rules: doc.exclusion_rules ?? [],
+    min_response_ms: doc.min_response_ms ?? null,
+  };
+  const what = { resource: "experiment" as const, name: doc.name };
+  if (experimentId === undefined) {
+    const made = await s.experiments.create({ name: doc.name, description: patch.description });
+    ledger.add({ ...what, action: "create" });
+    await ledger.attempt(what, "", () => s.experiments.update(made.id, patch, admin));
+    return made.id;
+  }
+  await ledger.update(
+    what,
+    "",
+    () => s.experiments.get(experimentId),
+    () => s.experiments.update(experimentId, patch, admin),
+  );
+  return experimentId;
+}
+
+/** Thrown to roll a plan's transaction back once it has been worked out. */
+class PlanOnly extends Error {}
+
+export interface StudyFilesDeps extends ServiceDeps {
+  readonly log: Logger;
+  /** The environment header references are read from (the server's own by default). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** After an apply commits: every process drops what it cached. */
+  readonly onApplied?: (experimentId: string) => Promise<void>;
+}
+
+/**
+ * Study documents (api.md "Study definitions and packages"; docs/study-files.md): export, plan and
+ * apply. Applying runs the console's own services in one transaction, each change in a savepoint, so
+ * a plan is an apply rolled back, and what the console refuses is refused here in its words.
+ */
+export function createStudyFilesService(deps: StudyFilesDeps) {
+  const { db, env = process.env, onApplied } = deps;
+
+  async function run(body: StudyPlanBody, commit: boolean, admin: string | null): Promise<StudyApplied> {
+    const parsed = parseDefinition(body.definition);
+    if (body.experiment_id !== undefined) await assertExperiment(db, body.experiment_id);
+    let result: StudyApplied | null = null;
+    try {
+      await db.transaction(async (trx) => {
+        const s = studyServices({ ...deps, db: trx });
+        const ledger = new Ledger(trx, parsed.where);
+        const experimentId = await applyExperiment(s, ledger, parsed.document, body.experiment_id, admin);
+        const r: Run = { db: trx, s, ledger, doc: parsed.document, experimentId, env };
+        const keys = await applyRecommenders(r);
+        const layouts = await applyLayouts(r);
+        await applyPool(r);
+        // Arms naming a recommender or layout the document got wrong would only repeat the problem.
+        if (ledger.problems.length > 0) throw invalidDefinition(ledger.problems);
+        await applyArms(r, keys, layouts, admin);
+        await applySurveys(r);
+        if (ledger.problems.length > 0) throw invalidDefinition(ledger.problems);
+        result = { experiment_id: experimentId, changes: ledger.changes };
+        if (!commit) throw new PlanOnly();
+        if (ledger.refusals.length > 0) throw refused(ledger.refusals);
+      });
+    } catch (err) {
+      if (!(err instanceof PlanOnly)) throw err;
+    }
+    if (!result) throw new Error("a study run ended without a result");
+    if (commit) await onApplied?.((result as StudyApplied).experiment_id);
+    return result;
+  }
+
+  return {
+    export: (experimentId: string) => exportStudy(db, experimentId),
+    plan: async (body: StudyPlanBody) => ({ changes: (await run(body, false, null)).changes }),
+    apply: (body: StudyPlanBody, admin: string | null) => run(body, true, admin),
+  };
+}
+
+export type StudyFilesService = ReturnType<typeof createStudyFilesService>;

@@ -1,0 +1,290 @@
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { Nullable } from "./common.ts";
+import { Completion } from "./experiments.ts";
+import { GroupCreate } from "./groups.ts";
+import { IntegerIn } from "./numbers.ts";
+import { ExclusionRules } from "./quality.ts";
+import { ExternalHttpConfigInput, RECOMMENDER_KEY_PATTERN, RecommenderCreate } from "./recommenders.ts";
+import { Questions, SurveyKind } from "./surveys.ts";
+import { TemplatePage, TemplateSource, TemplateTree, TemplateType } from "./ui.ts";
+import { VideoInput } from "./videos.ts";
+
+/**
+ * The study document (api.md "Study definitions and packages"; docs/study-files.md): one YAML or JSON
+ * file that holds a whole study, its resources named, never identified by ids.
+ */
+
+/** A schema with a description (for editors' completion and hover help). */
+const described = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
+
+/** The version of the document format this server writes and reads. */
+export const STUDY_FORMAT = 1;
+
+/**
+ * Writable fields of the resources a document describes that it does not hold, with the reason.
+ * The field-coverage test fails when a writable field is neither in the document nor here.
+ */
+export const LEFT_OUT_FIELDS: Readonly<Record<string, string>> = {
+  "experiment.status":
+    "Starting, pausing and ending a study are done in the console: a document describes the design, and applying it never starts or stops participants' access.",
+  "recommender.kind":
+    "Always external_http: built-in recommenders are part of every server and are named by key only.",
+  "survey.is_active": "Written as `active`.",
+  "group.algorithm_config": "Written as `algorithm`.",
+  "group.ui_config": "Written as `ui` (a preset key, `none`, or a layout's name).",
+};
+
+const Name = Type.String({ minLength: 1, maxLength: 255, pattern: "^[^\\u0000]*$" });
+
+const Arm = Type.Object(
+  {
+    name: described(Name, "The arm's name, unique in the document: the arm is found by it when applying."),
+    weight: described(
+      GroupCreate.properties.weight,
+      "Relative share of new participants (0.001 to 1000000; default 1).",
+    ),
+    algorithm: Type.Object(
+      {
+        feed: Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "The recommender key serving the feed page: a built-in, or one under `recommenders`.",
+        }),
+        watch: Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "The recommender key serving the watch page's related list.",
+        }),
+      },
+      { additionalProperties: false, description: "Which recommender serves each page." },
+    ),
+    recommender_params: Type.Optional(
+      described(
+        GroupCreate.properties.recommender_params,
+        "Per-recommender parameters by recommender key; each is a placeholder of that recommender's body template.",
+      ),
+    ),
+    ui: Type.Object(
+      {
+        feed: Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description:
+            "The feed page's layout: a UI preset key (such as grid-desktop), or a name under `layouts`.",
+        }),
+        watch: Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description: "The watch page's layout: a UI preset key, or a name under `layouts`.",
+        }),
+      },
+      { additionalProperties: false, description: "Which layout each page uses." },
+    ),
+  },
+  { additionalProperties: false, description: "An arm (user group): what its participants are shown." },
+);
+
+const Layout = Type.Object(
+  {
+    name: described(Name, "The layout's name; arms name it in `ui`. Unique in the document."),
+    page: TemplatePage,
+    template_type: TemplateType,
+    source: Type.Optional(TemplateSource),
+    tree: Type.Optional(TemplateTree),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "A page layout (UI template). Layouts are shared by experiments: applying never changes one another experiment uses; it makes a copy, its name suffixed.",
+  },
+);
+
+const { headers: _headers, ...configProperties } = ExternalHttpConfigInput.properties;
+const RecommenderConfig = Type.Object(
+  {
+    ...configProperties,
+    headers: Type.Optional(
+      Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }), {
+        description:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference as a document writes it
+          "Headers sent on every call. A study document never holds their values: each is a reference `${ENV_NAME}` to an environment variable of the applying server, which must be set there.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "The external service's configuration (docs/recommenders.md).",
+  },
+);
+
+const Recommender = Type.Object(
+  {
+    key: Type.String({
+      pattern: RECOMMENDER_KEY_PATTERN,
+      description: "The recommender's key, as arms name it. Unique in the document.",
+    }),
+    label: RecommenderCreate.properties.label,
+    description: Type.Optional(RecommenderCreate.properties.description),
+    category: Type.Optional(RecommenderCreate.properties.category),
+    supports_feed: Type.Optional(Type.Boolean({ description: "Can serve the feed page; default true." })),
+    supports_watch: Type.Optional(Type.Boolean({ description: "Can serve the watch page; default false." })),
+    config: RecommenderConfig,
+  },
+  {
+    additionalProperties: false,
+    description:
+      "An external recommender an arm uses. Recommenders are shared: applying never changes one another experiment uses; it registers a copy, its key suffixed.",
+  },
+);
+
+const VIDEO_FIELD_HELP: Record<string, string> = {
+  external_id:
+    "The video's identifier in your catalogue; events name videos by it. Unique in the document; applying finds the video by it.",
+  url: "The media: an http(s) URL, a provider's page (YouTube, Vimeo), or a file uploaded to the server (/media/uploads/...).",
+  title: "Shown on the card and the watch page.",
+  channel_name: "Shown under the title.",
+  category: "A label recommenders may use.",
+  description: "Shown on the watch page.",
+  tags: "Labels recommenders may use.",
+  duration_seconds: "Length, shown on the card.",
+  view_count: "Shown on the card, and used by the popular recommender.",
+  thumbnail_url: "The card's image.",
+  published_at: "Shown as the upload date.",
+  comments: "Comments shown under the video.",
+  captions: "Caption tracks (WebVTT) by language.",
+};
+const PoolVideo = Type.Object(
+  Object.fromEntries(
+    Object.entries(VideoInput.properties).map(([k, v]) => [k, described(v, VIDEO_FIELD_HELP[k] ?? k)]),
+  ) as typeof VideoInput.properties,
+  {
+    additionalProperties: false,
+    description:
+      "A video of the pool, with every metadata field. Videos are shared: applying never changes one another experiment's pool holds; it adds a copy, its external_id suffixed.",
+  },
+);
+
+const StudySurvey = Type.Object(
+  {
+    name: described(Name, "The survey's name, unique in the document: the survey is found by it."),
+    kind: SurveyKind,
+    active: Type.Boolean({
+      description: "Whether participants are asked it (one active survey of each kind).",
+    }),
+    questions: described(Questions, "The questions, as the console's survey editor writes them."),
+  },
+  { additionalProperties: false, description: "A survey of the study." },
+);
+
+export const StudyDocument = Type.Object(
+  {
+    feedlab_study: Type.Literal(STUDY_FORMAT, { description: "The document format's version: 1." }),
+    name: described(Name, "The study's name."),
+    description: Type.Optional(
+      Type.String({ maxLength: 10000, description: "What the study is for (researchers only)." }),
+    ),
+    consent_text: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 50_000,
+          description: "Markdown shown to participants before anything else; null for no consent step.",
+        }),
+      ),
+    ),
+    completion: Type.Optional(
+      Nullable(described(Completion, "When a participant is finished, and where they go then.")),
+    ),
+    exclusion_rules: Type.Optional(ExclusionRules),
+    min_response_ms: Type.Optional(
+      Nullable(
+        IntegerIn(0, 10_000, {
+          description:
+            "Every feed and related answer of every arm takes at least this long (latency parity).",
+        }),
+      ),
+    ),
+    arms: Type.Array(Arm, { maxItems: 100, description: "The arms; participants are assigned by weight." }),
+    layouts: Type.Optional(Type.Array(Layout, { maxItems: 200, description: "Layouts the arms name." })),
+    recommenders: Type.Optional(
+      Type.Array(Recommender, { maxItems: 100, description: "External recommenders the arms use." }),
+    ),
+    pool: Type.Optional(
+      Type.Array(PoolVideo, {
+        maxItems: 100_000,
+        description: "The videos recommenders choose from, in order.",
+      }),
+    ),
+    surveys: Type.Optional(Type.Array(StudySurvey, { maxItems: 100, description: "The study's surveys." })),
+  },
+  {
+    additionalProperties: false,
+    $id: "https://feedlab.dev/schemas/study.json",
+    title: "Feedlab study document",
+    description: `A whole Feedlab study, as \`feedlab study export\` writes it and \`feedlab study apply\` reads it (docs/study-files.md). Fields left out, and why: ${Object.entries(
+      LEFT_OUT_FIELDS,
+    )
+      .map(([f, why]) => `${f}: ${why}`)
+      .join(" ")}`,
+  },
+);
+export type StudyDocument = Static<typeof StudyDocument>;
+
+const Action = Type.Unsafe<"create" | "update" | "unchanged" | "delete" | "refused">({
+  type: "string",
+  enum: ["create", "update", "unchanged", "delete", "refused"],
+  description:
+    "What applying does to the resource; delete: an arm or survey of the experiment the document no longer names",
+});
+
+/** One line of a plan: what applying does to one resource. */
+export const StudyChange = Type.Object({
+  resource: Type.Unsafe<"experiment" | "arm" | "layout" | "recommender" | "video" | "pool" | "survey">({
+    type: "string",
+    enum: ["experiment", "arm", "layout", "recommender", "video", "pool", "survey"],
+  }),
+  name: Type.String({ description: "The resource's name in the document (a video's external_id)" }),
+  action: Action,
+  fields: Type.Optional(Type.Array(Type.String(), { description: "update: the fields that change" })),
+  reason: Type.Optional(
+    Type.String({
+      description: "refused: why, in the console's words; a copy: which name it takes, and why",
+    }),
+  ),
+  code: Type.Optional(Type.String({ description: "refused: the error code the console answers" })),
+});
+export type StudyChange = Static<typeof StudyChange>;
+
+export const StudyPlanBody = Type.Object(
+  {
+    definition: Type.Union(
+      [Type.String({ maxLength: 50_000_000 }), Type.Record(Type.String(), Type.Unknown())],
+      {
+        description: "The study document, as YAML or JSON text, or as an object",
+      },
+    ),
+    experiment_id: Type.Optional(
+      Type.String({ format: "uuid", description: "Apply to this experiment; absent: a new experiment" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StudyPlanBody = Static<typeof StudyPlanBody>;
+
+export const StudyPlan = Type.Object({ changes: Type.Array(StudyChange) });
+export type StudyPlan = Static<typeof StudyPlan>;
+
+export const StudyApplied = Type.Object({
+  experiment_id: Type.String({ format: "uuid" }),
+  changes: Type.Array(StudyChange),
+});
+export type StudyApplied = Static<typeof StudyApplied>;
+
+/** One problem of a document that breaks the schema (422 invalid_definition's details). */
+export interface DefinitionProblem {
+  readonly path: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly message: string;
+}
+
+export const STUDY_SCHEMA_URL = "/api/v1/schemas/study.json";

@@ -5,6 +5,7 @@ import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { BackupError } from "../db/backup.ts";
 import { DataDirLockedError } from "../db/db.ts";
 import { HttpError } from "../http/errors.ts";
+import { RemoteError } from "./admin-client.ts";
 import { type Command, err, out, UsageError } from "./command.ts";
 import { admin } from "./commands/admin.ts";
 import { backup } from "./commands/backup.ts";
@@ -15,6 +16,7 @@ import { replay } from "./commands/replay.ts";
 import { restore } from "./commands/restore.ts";
 import { simulate } from "./commands/simulate.ts";
 import { start } from "./commands/start.ts";
+import { study } from "./commands/study.ts";
 import { tail } from "./commands/tail.ts";
 import { videos } from "./commands/videos.ts";
 
@@ -32,6 +34,7 @@ const COMMANDS: readonly Command[] = [
   backup,
   restore,
   simulate,
+  study,
   help,
 ];
 
@@ -67,6 +70,7 @@ export async function main(argv: string[]): Promise<void> {
       e instanceof LogIncompleteError ||
       e instanceof LogUnavailableError ||
       e instanceof BackupError ||
+      e instanceof RemoteError ||
       e instanceof DataDirLockedError
     ) {
       err(e.message);

@@ -1,5 +1,5 @@
-import type { AdminSurvey, Group, RecommenderView, StudyDocument, UiTemplate, Video } from "@feedlab/schemas";
-import { STUDY_FORMAT } from "@feedlab/schemas";
+import type { AdminSurvey, Group, RecommenderView, UiTemplate, Video } from "@feedlab/schemas";
+import { STUDY_FORMAT, StudyDocument } from "@feedlab/schemas";
 import pino from "pino";
 import { stringify } from "yaml";
 import type { Db } from "../db/db.ts";
@@ -139,23 +139,48 @@ export async function exportStudy(db: Db, experimentId: string): Promise<StudyDo
       watch: names.get(g.ui_config.watch) ?? g.ui_config.watch,
     },
   });
-  return {
-    feedlab_study: STUDY_FORMAT,
-    name: experiment.name,
-    description: experiment.description,
-    consent_text: experiment.consent_text,
-    completion: experiment.completion,
-    exclusion_rules: experiment.exclusion_rules,
-    min_response_ms: experiment.min_response_ms,
-    arms: groups.map(arm),
-    layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
-    recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),
-    pool: pool.map(poolVideoOf),
-    surveys: surveys.map(surveyOf),
+  return inSchemaOrder(
+    {
+      feedlab_study: STUDY_FORMAT,
+      name: experiment.name,
+      description: experiment.description,
+      consent_text: experiment.consent_text,
+      completion: experiment.completion,
+      exclusion_rules: experiment.exclusion_rules,
+      min_response_ms: experiment.min_response_ms,
+      arms: groups.map(arm),
+      layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
+      recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),
+      pool: pool.map(poolVideoOf),
+      surveys: surveys.map(surveyOf),
+    },
+    StudyDocument as SchemaNode,
+  ) as StudyDocument;
+}
+
+type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[] };
+
+/**
+ * `value` with its objects' keys in the order the schema lists them (stored JSON comes back in the
+ * database's order), so an export reads the same way every time and diffs stay small.
+ */
+function inSchemaOrder(value: unknown, schema: SchemaNode | undefined): unknown {
+  if (Array.isArray(value)) return value.map((v) => inSchemaOrder(v, schema?.items));
+  if (value === null || typeof value !== "object" || !schema) return value;
+  const shape = schema.properties ? schema : schema.anyOf?.find((s) => s.properties);
+  const props = shape?.properties;
+  if (!props) return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const rank = (k: string) => {
+    const i = Object.keys(props).indexOf(k);
+    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
   };
+  return Object.fromEntries(
+    entries.sort(([a], [b]) => rank(a) - rank(b)).map(([k, v]) => [k, inSchemaOrder(v, props[k])]),
+  );
 }
 
 /** The document as YAML, with a first line that tells editors where its schema is. */
-export function studyYaml(doc: StudyDocument, schemaUrl = "/api/v1/schemas/study.json"): string {
+export function studyYaml(doc: StudyDocument, schemaUrl: string): string {
   return `# yaml-language-server: $schema=${schemaUrl}\n${stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }

@@ -30,8 +30,14 @@ const ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
  * keeps the value the recommender of that key already sends here (re-applying a study on the server
  * it came from needs no secret); with neither, it is a problem naming the variable.
  */
-async function resolveHeaders(run: Run, r: DocRecommender, path: string): Promise<Record<string, string> | null> {
-  const stored = (await run.db("recommenders").where({ key: r.key }).first("config")) as { config: unknown } | undefined;
+async function resolveHeaders(
+  run: Run,
+  r: DocRecommender,
+  path: string,
+): Promise<Record<string, string> | null> {
+  const stored = (await run.db("recommenders").where({ key: r.key }).first("config")) as
+    | { config: unknown }
+    | undefined;
   const storedConfig = typeof stored?.config === "string" ? JSON.parse(stored.config) : stored?.config;
   const storedHeaders = (storedConfig?.headers ?? {}) as Record<string, string>;
   const out: Record<string, string> = {};

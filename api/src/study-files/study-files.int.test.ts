@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type {
   AdminSurvey,
   Experiment,
@@ -10,7 +11,7 @@ import type {
   Video,
 } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWith } from "../quality/quality.fixture.ts";
 import { headerEnvName } from "./export.ts";
@@ -94,6 +95,7 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     // The secret is a reference to the applying server's environment, never the value.
     expect(JSON.stringify(doc)).not.toContain("s3cr3t");
     const yaml = await a.get<string>(`/api/v1/admin/experiments/${study.experiment.id}/definition`);
+    expect(yaml.status, yaml.text).toBe(200);
     expect(yaml.headers.get("content-type")).toMatch(/^application\/yaml/);
     expect(yaml.headers.get("content-disposition")).toContain("study-rich.study.yaml");
     expect(String(yaml.body)).not.toContain("s3cr3t");
@@ -244,6 +246,15 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     // Applying it again finds the copies.
     const again = await apply(a, edited, applied.body.experiment_id);
     expect(again.body.changes.filter((c) => c.action !== "unchanged")).toEqual([]);
+  });
+
+  it("applies each shipped example to a server without it, and exports each as the file says", async () => {
+    for (const name of ["demo-study", "layout-comparison", "recommender-comparison"]) {
+      const text = readFileSync(new URL(`../../../examples/${name}.yaml`, import.meta.url), "utf8");
+      const applied = await apply(b, text);
+      expect(applied.status, `${name}: ${JSON.stringify(applied.body)}`).toBe(200);
+      expect(await exportOf(b, applied.body.experiment_id)).toEqual(parse(text));
+    }
   });
 
   it("serves the document's JSON Schema and refuses exports and applies to anyone but the admin", async () => {

@@ -34,6 +34,7 @@ export function routeTable(rt: Runtime) {
     ...groupRoutes(services),
     ...videoRoutes(services),
     ...mediaRoutes({
+      db,
       media: rt.media,
       maxUploadBytes: config.maxUploadBytes,
       store: config.mediaS3 ? "s3" : "folder",

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { Agent, request } from "undici";
+import { Agent, FormData, request } from "undici";
 import type { Config } from "../config.ts";
 
 /** A command that talked to a server and could not do its work: the message says what to do. */
@@ -60,6 +60,7 @@ export class AdminClient {
   }
 
   private async send(method: "GET" | "POST", path: string, body?: unknown) {
+    const form = body instanceof FormData;
     try {
       const res = await request(`${this.url}${path}`, {
         method,
@@ -67,9 +68,9 @@ export class AdminClient {
         headers: {
           accept: "application/json",
           ...(this.cookie === "" ? {} : { cookie: this.cookie }),
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...(body === undefined || form ? {} : { "content-type": "application/json" }),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
       });
@@ -86,7 +87,7 @@ export class AdminClient {
     }
   }
 
-  /** A request whose answer is JSON (or text). */
+  /** A request whose answer is JSON (or text); a FormData body goes as multipart/form-data. */
   async call<T = unknown>(method: "GET" | "POST", path: string, body?: unknown): Promise<Answer<T>> {
     const res = await this.send(method, path, body);
     const text = await res.body.text();

@@ -1,9 +1,13 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import path from "node:path";
 import { Transform, type TransformCallback } from "node:stream";
 import { ErrorBody } from "@feedlab/schemas";
-import { MediaSettings, MediaUpload } from "@feedlab/schemas/http/videos.ts";
+import { MediaFile, MediaSettings, MediaUpload } from "@feedlab/schemas/http/videos.ts";
+import { Type } from "@sinclair/typebox";
 import busboy from "busboy";
-import { badRequest, HttpError, unprocessable } from "../http/errors.ts";
+import type { Db } from "../db/db.ts";
+import { badRequest, HttpError, notFound, unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import type { MediaStore } from "./media-store.ts";
 import { ACCEPTED, MEDIA_KINDS, type MediaKind, type MediaType, SNIFF_BYTES, sniff } from "./media-type.ts";
@@ -83,6 +87,10 @@ interface Received {
   readonly bytes: number;
   readonly type: MediaType;
   readonly lang: string | null;
+  /** SHA-256 of the bytes, hex. */
+  readonly sha256: string;
+  /** The name the file had on the uploader's computer (or the stored name, when none was sent). */
+  readonly fileName: string;
 }
 
 /**
@@ -123,7 +131,7 @@ function receive(req: IncomingMessage, query: Record<string, unknown>, store: Me
     form.on("field", (name, value) => {
       fields[name] ??= value;
     });
-    form.on("file", (name, file) => {
+    form.on("file", (name, file, info) => {
       if (name !== "file" || saving) {
         file.resume();
         return;
@@ -151,12 +159,21 @@ function receive(req: IncomingMessage, query: Record<string, unknown>, store: Me
       checker.on("error", (err) => {
         failure ??= err;
       });
+      const hash = createHash("sha256");
+      checker.on("data", (chunk: Buffer) => hash.update(chunk));
       file.pipe(checker);
       receiving = checker;
       saving = store
         .save(checker, () => (type as MediaType | null)?.extension ?? "")
         .then(
-          ({ name, bytes }) => ({ name, bytes, type: type as unknown as MediaType, lang }),
+          ({ name, bytes }) => ({
+            name,
+            bytes,
+            type: type as unknown as MediaType,
+            lang,
+            sha256: hash.digest("hex"),
+            fileName: path.basename(info.filename || name).slice(0, 255),
+          }),
           (err) => {
             throw failure ?? err;
           },
@@ -178,10 +195,12 @@ function receive(req: IncomingMessage, query: Record<string, unknown>, store: Me
 }
 
 export function mediaRoutes({
+  db,
   media,
   maxUploadBytes,
   store,
 }: {
+  db: Db;
   media: MediaStore;
   maxUploadBytes: number;
   store: MediaSettings["store"];
@@ -239,14 +258,60 @@ export function mediaRoutes({
           ctx.set("Connection", "close");
           throw err;
         }
+        // Its content, so a study document can name it by hash (docs/study-files.md).
+        await db("media_files").insert({
+          name: got.name,
+          sha256: got.sha256,
+          bytes: got.bytes,
+          kind: got.type.kind,
+          file_name: got.fileName,
+          created_at: new Date(),
+        });
         ctx.status = 201;
         ctx.body = {
           url: `${UPLOADS_PREFIX}${got.name}`,
+          sha256: got.sha256,
           content_type: got.type.contentType,
           bytes: got.bytes,
           kind: got.type.kind,
           ...(got.lang ? { lang: got.lang } : {}),
         };
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/media/files/{sha256}",
+      tag: "videos",
+      summary: "Find an uploaded file by its content (SHA-256)",
+      description:
+        "Study documents name uploads by hash (`media:<sha256>/<file name>`): this tells whether the server holds that content, and where it is served. Uploads made before release 0.9 have no hash.",
+      access: "admin",
+      params: Type.Object({ sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }) }),
+      responses: {
+        200: { description: "The file", schema: MediaFile },
+        404: { description: "No upload has that content", schema: ErrorBody },
+      },
+      handler: async (ctx, { params }) => {
+        const row = (await db("media_files")
+          .where({ sha256: params.sha256 })
+          .orderBy("created_at")
+          .first()) as
+          | {
+              name: string;
+              sha256: string;
+              bytes: number | string;
+              kind: MediaFile["kind"];
+              file_name: string;
+            }
+          | undefined;
+        if (!row) throw notFound("media file");
+        ctx.body = {
+          url: `${UPLOADS_PREFIX}${row.name}`,
+          sha256: row.sha256,
+          bytes: Number(row.bytes),
+          kind: row.kind,
+          file_name: row.file_name,
+        } satisfies MediaFile;
       },
     }),
   ];

@@ -5,6 +5,7 @@ import { stringify } from "yaml";
 import type { Db } from "../db/db.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
+import { namedByContent } from "./media.ts";
 import { type StudyServices, studyServices } from "./services.ts";
 
 type Arm = StudyDocument["arms"][number];
@@ -151,7 +152,7 @@ export async function exportStudy(db: Db, experimentId: string): Promise<StudyDo
       arms: groups.map(arm),
       layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
       recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),
-      pool: pool.map(poolVideoOf),
+      pool: await namedByContent(db, pool.map(poolVideoOf)),
       surveys: surveys.map(surveyOf),
     },
     StudyDocument as SchemaNode,

@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type { RecommenderCreate, StudyDocument, UiTemplate, Video, VideoInput } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
+import { json } from "../db/present.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 import { layoutOf, poolVideoOf } from "./export.ts";
+import { resolveContent } from "./media.ts";
 import type { StudyServices } from "./services.ts";
 import { placeShared } from "./shared.ts";
 import type { Ledger } from "./step.ts";
@@ -213,7 +215,34 @@ const fullPatch = ({ external_id: _e, ...v }: VideoInput) => ({
 /** The pool's videos, created or found, then the pool itself, in the document's order. */
 export async function applyPool(run: Run): Promise<void> {
   const ids: string[] = [];
-  for (const [i, v] of (run.doc.pool ?? []).entries()) {
+  const told = new Set<string>();
+  for (const [i, entry] of (run.doc.pool ?? []).entries()) {
+    const stored = (await run.db("videos").where({ external_id: entry.external_id }).first()) as
+      | VideoRow
+      | undefined;
+    const { video: v, missing } = await resolveContent(
+      run.db,
+      entry,
+      stored
+        ? [
+            stored.url,
+            stored.thumbnail_url ?? "",
+            ...json<{ url: string }[]>(stored.captions, []).map((c) => c.url),
+          ]
+        : [],
+    );
+    for (const m of missing) {
+      if (told.has(m.sha256)) continue;
+      told.add(m.sha256);
+      run.ledger.add({
+        resource: "media",
+        name: m.fileName,
+        action: "refused",
+        code: "media_missing",
+        reason: `This server does not hold ${m.fileName} (sha256 ${m.sha256.slice(0, 12)}…): apply with --media DIR, a folder holding it, or upload it first.`,
+      });
+    }
+    if (missing.length > 0) continue;
     const wanted = normalVideo(v);
     const placed = await placeShared<Video>(run.ledger, {
       resource: "video",

@@ -257,6 +257,50 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     }
   });
 
+  it("names uploaded media by content, refuses a document whose files the server lacks, and applies once they are uploaded", async () => {
+    const clip = readFileSync(new URL("../../../test/fixtures/media/clip-1.mp4", import.meta.url));
+    const captions = readFileSync(new URL("../../../test/fixtures/media/captions-en.vtt", import.meta.url));
+    const upload = async (to: Client, bytes: Buffer, name: string, fields: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(fields)) f.append(k, v);
+      f.append("file", new Blob([new Uint8Array(bytes)]), name);
+      const r = await to.request<{ url: string; sha256: string }>("POST", "/api/v1/admin/media", { form: f });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body;
+    };
+    const video = await upload(a, clip, "my clip.mp4", { kind: "video" });
+    const track = await upload(a, captions, "captions-en.vtt", { kind: "captions", lang: "en" });
+    const experiment = (await a.post<Experiment>("/api/v1/admin/experiments", { name: "Uploads" })).body;
+    const made = await a.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+      videos: [{ external_id: "upload-1", url: video.url, title: "Uploaded", captions: [{ lang: "en", url: track.url }] }],
+    });
+    await a.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
+      video_ids: made.body.videos.map((v) => v.id),
+    });
+    const doc = await exportOf(a, experiment.id);
+    expect(doc.pool?.[0]).toMatchObject({
+      url: `media:${video.sha256}/my clip.mp4`,
+      captions: [{ lang: "en", url: `media:${track.sha256}/captions-en.vtt` }],
+    });
+
+    // The target lacks both files: the plan says so, and applying refuses it whole.
+    const planned = await plan(b, doc);
+    expect(planned.status).toBe(200);
+    expect(planned.body.changes.filter((c) => c.resource === "media")).toEqual([
+      expect.objectContaining({ name: "my clip.mp4", action: "refused", code: "media_missing" }),
+      expect.objectContaining({ name: "captions-en.vtt", action: "refused", code: "media_missing" }),
+    ]);
+    expect((await apply(b, doc)).status).toBe(409);
+    // Uploaded there (any name: the content is what counts), the same document applies and exports alike.
+    const there = await upload(b, clip, "my clip.mp4", { kind: "video" });
+    await upload(b, captions, "captions-en.vtt", { kind: "captions", lang: "en" });
+    const applied = await apply(b, doc);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const stored = (await b.get<Video[]>("/api/v1/admin/videos")).body.find((v) => v.external_id === "upload-1");
+    expect(stored?.url).toBe(there.url);
+    expect(await exportOf(b, applied.body.experiment_id)).toEqual(doc);
+  });
+
   it("serves the document's JSON Schema and refuses exports and applies to anyone but the admin", async () => {
     const schema = await source
       .client()

@@ -67,7 +67,10 @@ export function studyFileRoutes({ studyFiles }: { studyFiles: StudyFilesService 
           return;
         }
         ctx.attachment(fileName(doc.name, "yaml"));
-        ctx.body = studyYaml(doc, ctx.host ? `${ctx.protocol}://${ctx.host}${STUDY_SCHEMA_URL}` : STUDY_SCHEMA_URL);
+        ctx.body = studyYaml(
+          doc,
+          ctx.host ? `${ctx.protocol}://${ctx.host}${STUDY_SCHEMA_URL}` : STUDY_SCHEMA_URL,
+        );
         // After the body: a string body would otherwise leave the type Koa guessed.
         ctx.type = "application/yaml; charset=utf-8";
       },

@@ -122,7 +122,7 @@ export async function richStudy(
         duration_seconds: 30 + i,
         view_count: 1000 * i,
         thumbnail_url: `https://cdn.example.org/${tag}/${i}.jpg`,
-        published_at: "2024-03-0" + i + "T10:00:00.000Z",
+        published_at: `2024-03-0${i}T10:00:00.000Z`,
         comments: [{ author: "Ann", text: "Nice" }],
         captions: [{ lang: "en", url: `https://cdn.example.org/${tag}/${i}.vtt`, label: "English" }],
       })),

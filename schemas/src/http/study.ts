@@ -7,7 +7,7 @@ import { ExclusionRules } from "./quality.ts";
 import { ExternalHttpConfigInput, RECOMMENDER_KEY_PATTERN, RecommenderCreate } from "./recommenders.ts";
 import { Questions, SurveyKind } from "./surveys.ts";
 import { TemplatePage, TemplateSource, TemplateTree, TemplateType } from "./ui.ts";
-import { VideoInput } from "./videos.ts";
+import { Caption, VideoInput } from "./videos.ts";
 
 /**
  * The study document (api.md "Study definitions and packages"; docs/study-files.md): one YAML or JSON
@@ -140,7 +140,7 @@ const Recommender = Type.Object(
 const VIDEO_FIELD_HELP: Record<string, string> = {
   external_id:
     "The video's identifier in your catalogue; events name videos by it. Unique in the document; applying finds the video by it.",
-  url: "The media: an http(s) URL, a provider's page (YouTube, Vimeo), or a file uploaded to the server (/media/uploads/...).",
+  url: "The media: an http(s) URL, a provider's page (YouTube, Vimeo), a path on the server, or an uploaded file by its content, media:<sha256>/<file name> (feedlab study apply --media DIR uploads it where the server lacks it).",
   title: "Shown on the card and the watch page.",
   channel_name: "Shown under the title.",
   category: "A label recommenders may use.",
@@ -148,15 +148,34 @@ const VIDEO_FIELD_HELP: Record<string, string> = {
   tags: "Labels recommenders may use.",
   duration_seconds: "Length, shown on the card.",
   view_count: "Shown on the card, and used by the popular recommender.",
-  thumbnail_url: "The card's image.",
+  thumbnail_url: "The card's image (a URL, or media:<sha256>/<file name>).",
   published_at: "Shown as the upload date.",
   comments: "Comments shown under the video.",
-  captions: "Caption tracks (WebVTT) by language.",
+  captions: "Caption tracks (WebVTT) by language; each url as the video's.",
+};
+/** A file uploaded to a server, named by its content: `media:<sha256>/<file name>`. */
+export const MEDIA_REF = /^media:([0-9a-f]{64})\/([^/]+)$/;
+
+/** A video's URL in a document: as the API takes it, or an upload by its content. */
+const PoolUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern: "^(https?://[^\\s]+|/[^\\s]*|media:[0-9a-f]{64}/[^/]+)$",
+});
+const poolFields = {
+  ...VideoInput.properties,
+  url: PoolUrl,
+  thumbnail_url: Type.Optional(Nullable(PoolUrl)),
+  captions: Type.Optional(
+    Type.Array(Type.Object({ ...Caption.properties, url: PoolUrl }, { additionalProperties: false }), {
+      maxItems: 50,
+    }),
+  ),
 };
 const PoolVideo = Type.Object(
   Object.fromEntries(
-    Object.entries(VideoInput.properties).map(([k, v]) => [k, described(v, VIDEO_FIELD_HELP[k] ?? k)]),
-  ) as typeof VideoInput.properties,
+    Object.entries(poolFields).map(([k, v]) => [k, described(v, VIDEO_FIELD_HELP[k] ?? k)]),
+  ) as typeof poolFields,
   {
     additionalProperties: false,
     description:
@@ -238,9 +257,12 @@ const Action = Type.Unsafe<"create" | "update" | "unchanged" | "delete" | "refus
 
 /** One line of a plan: what applying does to one resource. */
 export const StudyChange = Type.Object({
-  resource: Type.Unsafe<"experiment" | "arm" | "layout" | "recommender" | "video" | "pool" | "survey">({
+  resource: Type.Unsafe<
+    "experiment" | "arm" | "layout" | "recommender" | "video" | "pool" | "survey" | "media"
+  >({
     type: "string",
-    enum: ["experiment", "arm", "layout", "recommender", "video", "pool", "survey"],
+    enum: ["experiment", "arm", "layout", "recommender", "video", "pool", "survey", "media"],
+    description: "media: an uploaded file the document names by content (refused while this server lacks it)",
   }),
   name: Type.String({ description: "The resource's name in the document (a video's external_id)" }),
   action: Action,

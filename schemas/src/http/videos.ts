@@ -120,12 +120,23 @@ export type VideoUsage = Static<typeof VideoUsage>;
 /** A stored upload (`POST /api/v1/admin/media`). */
 export const MediaUpload = Type.Object({
   url: Type.String({ description: "Where Feedlab serves the file (HTTP Range, cached for good)" }),
+  sha256: Type.String({ description: "SHA-256 of the file, hex: study documents name uploads by it" }),
   content_type: Type.String(),
   bytes: Type.Integer(),
   kind: Type.Union([Type.Literal("video"), Type.Literal("captions"), Type.Literal("thumbnail")]),
   lang: Type.Optional(Type.String({ description: "The captions' language" })),
 });
 export type MediaUpload = Static<typeof MediaUpload>;
+
+/** An upload found by its content (`GET /api/v1/admin/media/files/{sha256}`). */
+export const MediaFile = Type.Object({
+  url: Type.String(),
+  sha256: Type.String(),
+  bytes: Type.Integer(),
+  kind: Type.Union([Type.Literal("video"), Type.Literal("captions"), Type.Literal("thumbnail")]),
+  file_name: Type.String({ description: "The name the file was uploaded under" }),
+});
+export type MediaFile = Static<typeof MediaFile>;
 
 /** What the console needs to know before an upload (`GET /api/v1/admin/media/settings`). */
 export const MediaSettings = Type.Object({

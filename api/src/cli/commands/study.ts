@@ -4,11 +4,12 @@ import type { DefinitionProblem, StudyApplied, StudyChange } from "@feedlab/sche
 import type { Config } from "../../config.ts";
 import { AdminClient, type Answer, errorOf, RemoteError, serverUrl } from "../admin-client.ts";
 import { type Command, err, out, UsageError } from "../command.ts";
+import { downloadMedia, mediaRefs, uploadMissing } from "./study-media.ts";
 
 const USAGE = [
-  "study export ID [--format yaml|json] [--out FILE] [--url URL]",
-  "study plan FILE [--experiment ID] [--url URL]",
-  "study apply FILE [--experiment ID] [--url URL]",
+  "study export ID [--format yaml|json] [--out FILE] [--media DIR] [--url URL]",
+  "study plan FILE [--experiment ID] [--media DIR] [--url URL]",
+  "study apply FILE [--experiment ID] [--media DIR] [--url URL]",
 ];
 
 /** One line per change, in columns, and a count of each action. */
@@ -87,6 +88,7 @@ export const study: Command = {
         out: { type: "string" },
         url: { type: "string" },
         experiment: { type: "string" },
+        media: { type: "string" },
       },
     });
     const target = positionals[0];
@@ -109,8 +111,13 @@ export const study: Command = {
           writeFileSync(values.out, body);
           err(`Wrote ${values.out}`);
         } else process.stdout.write(body);
+        if (values.media) await downloadMedia(admin, body, values.media);
+        else if (mediaRefs(body).length > 0)
+          err("The study names uploaded files by content: add --media DIR to save them beside it.");
         return;
       }
+      // Files the server lacks go up first (a plan only checks them): applying then finds them by hash.
+      if (values.media && sub === "apply") await uploadMissing(admin, text, values.media);
       const body = { definition: text, ...(values.experiment ? { experiment_id: values.experiment } : {}) };
       if (sub === "plan") {
         const a = await admin.call<{ changes: StudyChange[] }>(

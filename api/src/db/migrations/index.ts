@@ -15,6 +15,7 @@ import * as dismissalsOnce from "./026-dismissals-once.ts";
 import * as videoCaptions from "./027-video-captions.ts";
 import * as dryRuns from "./028-dry-runs.ts";
 import * as validity from "./029-validity.ts";
+import * as mediaFiles from "./030-media-files.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -33,6 +34,7 @@ const API_MIGRATIONS = {
   videoCaptions: { name: "027-video-captions", ...videoCaptions },
   dryRuns: { name: "028-dry-runs", ...dryRuns },
   validity: { name: "029-validity", ...validity },
+  mediaFiles: { name: "030-media-files", ...mediaFiles },
 } satisfies Record<string, Migration>;
 
 /**
@@ -56,6 +58,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.videoCaptions,
   API_MIGRATIONS.dryRuns,
   API_MIGRATIONS.validity,
+  API_MIGRATIONS.mediaFiles,
 ];
 
 /**

@@ -7,6 +7,7 @@ import { feedRoutes } from "../feed/feed.routes.ts";
 import { groupRoutes } from "../groups/groups.routes.ts";
 import { mediaRoutes } from "../media/media.routes.ts";
 import { healthRoutes } from "../monitoring/health.routes.ts";
+import { packageRoutes } from "../packages/package.routes.ts";
 import { participantRoutes } from "../participants/participants.routes.ts";
 import { qualityRoutes } from "../quality/quality.routes.ts";
 import { recommenderRoutes } from "../recommenders/recommenders.routes.ts";
@@ -69,5 +70,6 @@ export function routeTable(rt: Runtime) {
     ...settingsRoutes({ config }),
     ...dryRunRoutes(services),
     ...studyFileRoutes(services),
+    ...packageRoutes({ ...services, db }),
   ];
 }

@@ -12,6 +12,7 @@ import { backup } from "./commands/backup.ts";
 import { dlq } from "./commands/dlq.ts";
 import { helpCommand } from "./commands/help.ts";
 import { migrate } from "./commands/migrate.ts";
+import { packageCommand } from "./commands/package.ts";
 import { replay } from "./commands/replay.ts";
 import { restore } from "./commands/restore.ts";
 import { simulate } from "./commands/simulate.ts";
@@ -35,6 +36,7 @@ const COMMANDS: readonly Command[] = [
   restore,
   simulate,
   study,
+  packageCommand,
   help,
 ];
 

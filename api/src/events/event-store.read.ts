@@ -107,6 +107,9 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
   return {
     assertExperiment: (id: string): Promise<void> => assertExperiment(db, id),
 
+    /** The events an export gives, as objects, a page at a time (the replication package writes them). */
+    pages,
+
     /** NDJSON: one event per line. */
     ndjson(filter: ExportFilter): Readable {
       return Readable.from(

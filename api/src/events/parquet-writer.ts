@@ -54,11 +54,15 @@ interface ColumnStore {
   reset(): void;
 }
 
-/** Numbers (times and counts as numbers; 64-bit integers given back as BigInt) and nulls. */
+/**
+ * Numbers (times and counts as numbers; 64-bit integers given back as BigInt), booleans (kept as 0
+ * and 1, given back as booleans) and nulls.
+ */
 function numbers(capacity: number, kind: Kind): ColumnStore {
   const value = new Float64Array(capacity);
   const isNull = new Uint8Array(capacity);
   const bigint = kind === "timestamp" || kind === "int64";
+  const boolean = kind === "boolean";
   const decode = bigint ? int8At : kind === "int32" ? int4At : float8At;
   const store: ColumnStore = {
     push(row, v) {
@@ -71,7 +75,7 @@ function numbers(capacity: number, kind: Kind): ColumnStore {
     values(rows) {
       const out = new Array<unknown>(rows);
       for (let r = 0; r < rows; r++)
-        out[r] = isNull[r] ? null : bigint ? BigInt(value[r] as number) : value[r];
+        out[r] = isNull[r] ? null : bigint ? BigInt(value[r] as number) : boolean ? value[r] === 1 : value[r];
       return out;
     },
     reset() {},

@@ -7,7 +7,7 @@ import type { ParquetWriter } from "hyparquet-writer";
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]["schema"][number];
 
 /** A column of a Parquet export: its name and how it is typed. */
-export type Kind = "string" | "json" | "timestamp" | "double" | "int32" | "int64";
+export type Kind = "string" | "json" | "timestamp" | "double" | "int32" | "int64" | "boolean";
 
 const LEAF: Record<Kind, Omit<SchemaElement, "name">> = {
   string: { type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } },
@@ -19,6 +19,7 @@ const LEAF: Record<Kind, Omit<SchemaElement, "name">> = {
   double: { type: "DOUBLE" },
   int32: { type: "INT32" },
   int64: { type: "INT64" },
+  boolean: { type: "BOOLEAN" },
 };
 
 /** The Parquet schema of columns (every column optional: nulls are kept as nulls). */

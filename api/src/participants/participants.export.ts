@@ -50,6 +50,16 @@ export function participantStatus(r: {
   return r.events > 0 ? "started" : "joined";
 }
 
+/** The participants export's columns and rows, a page at a time (`participantRecords`). */
+export interface ParticipantRecords {
+  /** Every column, in order: api.md's, the recruiting parameters present, then LAST and quality ones. */
+  readonly columns: readonly string[];
+  /** The recruiting parameters that have a column (those any participant's link carried). */
+  readonly recruiting: readonly string[];
+  /** Rows in `columns` order: text, numbers, `"true"`/`"false"`, or null for an empty cell. */
+  readonly pages: AsyncGenerator<(string | number | null)[][]>;
+}
+
 /**
  * One row per participant of an experiment (api.md), in join order: the arm's name, their status,
  * when they consented and finished, their sessions, events and last event; then one column per
@@ -58,107 +68,117 @@ export function participantStatus(r: {
  * measures, flags and whether the exclusion rules hold (QUALITY_CSV_COLUMNS, last). Simulated
  * participants are left out unless `includeSimulated`. Read a page at a time.
  */
+export async function participantRecords(
+  db: Db,
+  experimentId: string,
+  options: { includeSimulated?: boolean } = {},
+): Promise<ParticipantRecords> {
+  /** Leaves simulated participants out unless asked for them. */
+  const realUnlessAsked = (q: Knex.QueryBuilder, column: string) => {
+    if (options.includeSimulated !== true) q.where(column, false);
+  };
+  const present = new Set(
+    (
+      (await db("users")
+        .where({ experiment_id: experimentId })
+        .modify(realUnlessAsked, "simulated")
+        .whereNotNull("recruiting")
+        .distinct(db.raw("jsonb_object_keys(recruiting) as key"))) as { key: string }[]
+    ).map((r) => r.key),
+  );
+  const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
+  async function* pages(): AsyncGenerator<(string | number | null)[][]> {
+    // Quality (docs/quality.md) is measured over the whole experiment at once, then appended per row.
+    const quality = new Map(
+      (
+        await participantQualities(db, experimentId, {
+          includeSimulated: options.includeSimulated === true,
+        })
+      ).map((m) => [m.quality.user_id, m.quality]),
+    );
+    for (let offset = 0; ; offset += PAGE) {
+      const rows = (await db("users as u")
+        .join("groups as g", "g.id", "u.group_id")
+        .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
+        .where("u.experiment_id", experimentId)
+        .modify(realUnlessAsked, "u.simulated")
+        .orderBy("u.created_at")
+        .orderBy("u.login_id")
+        .offset(offset)
+        .limit(PAGE)
+        .select(
+          "u.id",
+          "u.login_id",
+          "u.group_id",
+          "g.name as group_name",
+          "u.created_at",
+          "u.recruiting",
+          "u.consented_at",
+          "u.consent_declined_at",
+          "u.finished_at",
+          "u.excluded_at",
+          "u.excluded_reason",
+          "u.simulated",
+          db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
+          db.raw("coalesce(a.events, 0) as events"),
+          "a.last_seen_at",
+        )) as {
+        id: string;
+        login_id: string;
+        group_id: string;
+        group_name: string;
+        created_at: Date;
+        recruiting: Record<string, string> | string | null;
+        consented_at: Date | null;
+        consent_declined_at: Date | null;
+        finished_at: Date | null;
+        excluded_at: Date | null;
+        excluded_reason: string | null;
+        simulated: boolean;
+        sessions: number | string;
+        events: number | string;
+        last_seen_at: Date | null;
+      }[];
+      yield rows.map((r) => [
+        r.id,
+        r.login_id,
+        r.group_id,
+        r.group_name,
+        participantStatus({ ...r, events: Number(r.events) }),
+        iso(r.created_at),
+        iso(r.consented_at),
+        iso(r.finished_at),
+        Number(r.sessions),
+        Number(r.events),
+        iso(r.last_seen_at),
+        ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
+        r.simulated ? "true" : "false",
+        r.excluded_at ? "true" : "false",
+        r.excluded_reason,
+        ...qualityCells(quality.get(r.id)),
+      ]);
+      if (rows.length < PAGE) return;
+    }
+  }
+  return {
+    columns: [...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...LAST_CSV_COLUMNS, ...QUALITY_CSV_COLUMNS],
+    recruiting,
+    pages: pages(),
+  };
+}
+
+/** The participants CSV (api.md): `participantRecords` as RFC 4180 text, with a header row. */
 export function participantsCsv(
   db: Db,
   experimentId: string,
   options: { safe?: boolean; includeSimulated?: boolean } = {},
 ): Readable {
   const safe = options.safe === true;
-  /** Leaves simulated participants out unless asked for them. */
-  const realUnlessAsked = (q: Knex.QueryBuilder, column: string) => {
-    if (options.includeSimulated !== true) q.where(column, false);
-  };
   return Readable.from(
     (async function* () {
-      const present = new Set(
-        (
-          (await db("users")
-            .where({ experiment_id: experimentId })
-            .modify(realUnlessAsked, "simulated")
-            .whereNotNull("recruiting")
-            .distinct(db.raw("jsonb_object_keys(recruiting) as key"))) as { key: string }[]
-        ).map((r) => r.key),
-      );
-      const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
-      // Quality (docs/quality.md) is measured over the whole experiment at once, then appended per row.
-      const quality = new Map(
-        (
-          await participantQualities(db, experimentId, {
-            includeSimulated: options.includeSimulated === true,
-          })
-        ).map((m) => [m.quality.user_id, m.quality]),
-      );
-      yield csvRow([...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...LAST_CSV_COLUMNS, ...QUALITY_CSV_COLUMNS]);
-      for (let offset = 0; ; offset += PAGE) {
-        const rows = (await db("users as u")
-          .join("groups as g", "g.id", "u.group_id")
-          .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
-          .where("u.experiment_id", experimentId)
-          .modify(realUnlessAsked, "u.simulated")
-          .orderBy("u.created_at")
-          .orderBy("u.login_id")
-          .offset(offset)
-          .limit(PAGE)
-          .select(
-            "u.id",
-            "u.login_id",
-            "u.group_id",
-            "g.name as group_name",
-            "u.created_at",
-            "u.recruiting",
-            "u.consented_at",
-            "u.consent_declined_at",
-            "u.finished_at",
-            "u.excluded_at",
-            "u.excluded_reason",
-            "u.simulated",
-            db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
-            db.raw("coalesce(a.events, 0) as events"),
-            "a.last_seen_at",
-          )) as {
-          id: string;
-          login_id: string;
-          group_id: string;
-          group_name: string;
-          created_at: Date;
-          recruiting: Record<string, string> | string | null;
-          consented_at: Date | null;
-          consent_declined_at: Date | null;
-          finished_at: Date | null;
-          excluded_at: Date | null;
-          excluded_reason: string | null;
-          simulated: boolean;
-          sessions: number | string;
-          events: number | string;
-          last_seen_at: Date | null;
-        }[];
-        yield rows
-          .map((r) =>
-            csvRow(
-              [
-                r.id,
-                r.login_id,
-                r.group_id,
-                r.group_name,
-                participantStatus({ ...r, events: Number(r.events) }),
-                iso(r.created_at),
-                iso(r.consented_at),
-                iso(r.finished_at),
-                Number(r.sessions),
-                Number(r.events),
-                iso(r.last_seen_at),
-                ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
-                r.simulated ? "true" : "false",
-                r.excluded_at ? "true" : "false",
-                r.excluded_reason,
-                ...qualityCells(quality.get(r.id)),
-              ],
-              safe,
-            ),
-          )
-          .join("");
-        if (rows.length < PAGE) return;
-      }
+      const records = await participantRecords(db, experimentId, options);
+      yield csvRow(records.columns);
+      for await (const page of records.pages) yield page.map((cells) => csvRow(cells, safe)).join("");
     })(),
   );
 }

@@ -60,7 +60,7 @@ export function responseCsvRecords(r: ExportedResponse, safe = false): string {
 }
 
 /** The wide CSV's fixed columns (api.md), before one column per question. */
-const WIDE_CSV_COLUMNS = [
+export const WIDE_CSV_COLUMNS = [
   "response_id",
   "user_id",
   "user_login_id",
@@ -83,17 +83,23 @@ function wideCsvRecord(
   const answers = new Map(json<AnswerRecord[]>(r.answers, []).map((a) => [a.questionId, a]));
   const at = r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at;
   const cells: unknown[] = [r.id, r.user_id, r.login_id, r.group_id, r.group_name, r.about_session_id, at];
-  for (const id of questionIds) {
-    const a = answers.get(id);
-    if (!a) cells.push(null);
-    else if (a.textInput !== null && a.textInput !== undefined && (a.selections ?? []).length === 0)
-      cells.push(a.textInput);
-    else cells.push((a.selections ?? []).map((s) => s.value).join("|"));
-  }
+  for (const id of questionIds) cells.push(wideCell(answers.get(id)));
   return csvRow(cells, safe);
 }
 
-interface PageRow {
+/**
+ * A question's cell in the wide form: the chosen option's value (single), the values joined by `|`
+ * (multi) or the text (text); null when the question was not answered.
+ */
+export function wideCell(a: AnswerRecord | undefined): string | null {
+  if (!a) return null;
+  if (a.textInput !== null && a.textInput !== undefined && (a.selections ?? []).length === 0)
+    return a.textInput;
+  return (a.selections ?? []).map((s) => s.value).join("|");
+}
+
+/** One response as the exports read it: the participant's login id and arm beside it. */
+export interface PageRow {
   id: string;
   user_id: string;
   group_id: string | null;
@@ -194,6 +200,26 @@ export function exportWideCsv(
     (r) => wideCsvRecord(r, survey.questionIds, safe),
     options,
   );
+}
+
+/**
+ * A survey's responses in (created_at, id) order, a keyset page at a time (`readPage`); simulated
+ * participants' left out unless `includeSimulated`.
+ */
+export async function* responsePages(
+  db: Db,
+  surveyId: string,
+  { pageSize = EXPORT_PAGE_SIZE, includeSimulated = false }: ExportOptions = {},
+): AsyncGenerator<PageRow[]> {
+  let cursor: { at: string; id: string } | null = null;
+  for (;;) {
+    const rows: PageRow[] = await readPage(db, surveyId, cursor, pageSize, includeSimulated);
+    if (rows.length === 0) return;
+    const last = rows[rows.length - 1];
+    yield rows;
+    if (rows.length < pageSize || !last) return;
+    cursor = { at: last.cursor_at, id: last.id };
+  }
 }
 
 function streamResponses(

@@ -1,0 +1,57 @@
+import { ErrorBody, IdParams, STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import type { Db } from "../db/db.ts";
+import type { EventStoreReader } from "../events/event-store.read.ts";
+import type { GroupsService } from "../groups/groups.service.ts";
+import { route } from "../http/route.ts";
+import type { StatsService } from "../results/stats.service.ts";
+import type { SurveysService } from "../surveys/surveys.service.ts";
+import { createPackageService } from "./package.service.ts";
+
+const PackageQuery = Type.Object({
+  pseudonymize: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        "true: each login id becomes a pseudonym (p- and 16 hex digits of an HMAC under a key of the experiment, the same in every file and download), and recruiting ids (PROLIFIC_PID, STUDY_ID, SESSION_ID, workerId, assignmentId, hitId) are left out of every table, payload and URL",
+    }),
+  ),
+});
+
+/** The replication package of an experiment (api.md "Study definitions and packages"; docs/packages.md). */
+export function packageRoutes(deps: {
+  readonly db: Db;
+  readonly eventStore: EventStoreReader;
+  readonly stats: StatsService;
+  readonly groups: GroupsService;
+  readonly surveys: SurveysService;
+}) {
+  const packages = createPackageService({ ...deps, now: () => new Date() });
+  return [
+    route({
+      method: "get",
+      path: "/api/v1/admin/experiments/{id}/package",
+      audit: "export.package",
+      tag: "results",
+      summary: "The replication package: data, study definition, results, codebook and analysis script (zip)",
+      description:
+        "A zip, streamed: datapackage.json (a Frictionless Tabular Data Package: every table's Table Schema with types, descriptions, primary and foreign keys), arms.csv, participants.csv, events.csv and survey_responses.csv (one row per response, a column per question) each with a Parquet copy beside it (declared as resources of format parquet), study.yaml (the study definition), stats.json (GET .../stats), codebook.md (every column, every event type's payload fields from the contract, what each arm changed) and analysis.py (recomputes stats.json's counts and rates from the tables with pandas). Simulated participants are left out. See docs/packages.md.",
+      access: "admin",
+      params: IdParams,
+      query: PackageQuery,
+      responses: {
+        200: { description: "The package", contentType: "application/zip" },
+        404: { description: "Unknown experiment", schema: ErrorBody },
+      },
+      handler: async (ctx, { params, query }) => {
+        const pkg = await packages.build(params.id, {
+          pseudonymize: query.pseudonymize === true,
+          schemaUrl: ctx.host ? `${ctx.protocol}://${ctx.host}${STUDY_SCHEMA_URL}` : STUDY_SCHEMA_URL,
+        });
+        ctx.type = "application/zip";
+        ctx.attachment(pkg.filename);
+        ctx.body = pkg.zip;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,131 @@
+import type { Readable } from "node:stream";
+import { STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import { ZipFile } from "yazl";
+import type { Db } from "../db/db.ts";
+import type { EventStoreReader } from "../events/event-store.read.ts";
+import type { GroupsService } from "../groups/groups.service.ts";
+import type { StatsService } from "../results/stats.service.ts";
+import { exportStudy, studyYaml } from "../study-files/export.ts";
+import type { SurveysService } from "../surveys/surveys.service.ts";
+import { analysisScript } from "./analysis-script.ts";
+import { codebook } from "./codebook.ts";
+import { dataPackage, type PackageFile, slugOf } from "./datapackage.ts";
+import { createPseudonymizer } from "./pseudonyms.ts";
+import { type Table, tableCsv, tableParquet } from "./table.ts";
+import { armsTable, eventsTable, participantsTable, responsesTable } from "./tables.ts";
+
+/** The files of a package besides its tables, and what each holds (datapackage.json, codebook.md). */
+const FILES: readonly PackageFile[] = [
+  { path: "datapackage.json", description: "The Frictionless Data Package descriptor: every table's schema" },
+  { path: "codebook.md", description: "Every column, every event type's payload, and what each arm changed" },
+  {
+    path: "study.yaml",
+    description: "The study definition (api.md): apply it to a Feedlab server to run the study again",
+  },
+  {
+    path: "stats.json",
+    description: "The results per arm and recommender as Feedlab computed them (GET .../stats)",
+  },
+  {
+    path: "analysis.py",
+    description: "Recomputes stats.json's counts and rates from the tables with pandas: python3 analysis.py",
+  },
+];
+
+export interface PackageOptions {
+  /** Login ids as pseudonyms, recruiting ids left out (pseudonyms.ts). */
+  readonly pseudonymize?: boolean;
+  /** Where study.yaml's first line tells editors its JSON Schema is (the server's own, by default). */
+  readonly schemaUrl?: string;
+}
+
+/** A package ready to be sent: its file name and the zip's bytes, made as they are read. */
+export interface ReplicationPackage {
+  readonly filename: string;
+  readonly zip: Readable;
+}
+
+/**
+ * Replication packages (issue 38, api.md "Study definitions and packages", docs/packages.md): a zip
+ * of an experiment's tables as CSV and Parquet with a Frictionless descriptor, the study document,
+ * the results, a codebook and an analysis script. Everything but the tables is made before the zip
+ * starts (so a failure there is an ordinary error answer); the tables are read from the database as
+ * the zip is written, one file after the other, so memory stays flat whatever the study's size.
+ */
+export function createPackageService(deps: {
+  readonly db: Db;
+  readonly eventStore: EventStoreReader;
+  readonly stats: StatsService;
+  readonly groups: GroupsService;
+  readonly surveys: SurveysService;
+  readonly now: () => Date;
+}) {
+  const { db, eventStore } = deps;
+
+  return {
+    async build(experimentId: string, options: PackageOptions = {}): Promise<ReplicationPackage> {
+      // 404 for an unknown experiment, before anything else.
+      const study = await exportStudy(db, experimentId);
+      const pseudonymized = options.pseudonymize === true;
+      const [stats, groups, surveys, layouts, scrub] = await Promise.all([
+        deps.stats.forExperiment(experimentId),
+        deps.groups.list(experimentId),
+        deps.surveys.list(experimentId),
+        db("ui_templates").select("id", "name") as Promise<{ id: string; name: string }[]>,
+        pseudonymized ? createPseudonymizer(db, experimentId) : null,
+      ]);
+      const layoutNames = new Map(layouts.map((l) => [l.id, l.name]));
+      const created = deps.now().toISOString();
+      const tables: Table[] = [
+        armsTable(groups, stats.groups, layoutNames),
+        await participantsTable(db, experimentId, scrub),
+        eventsTable(eventStore, experimentId, scrub),
+        responsesTable(db, surveys, scrub),
+      ];
+      const title = `${study.name}: replication package`;
+      const descriptor = dataPackage({
+        name: `feedlab-${slugOf(study.name)}`,
+        title,
+        description:
+          `${typeof study.description === "string" ? study.description : ""}`.trim() ||
+          `Data of the Feedlab study "${study.name}".`,
+        created,
+        pseudonymized,
+        tables,
+        files: FILES,
+      });
+      const zip = new ZipFile();
+      const mtime = new Date(created);
+      const text = (body: string, name: string) => zip.addBuffer(Buffer.from(body, "utf8"), name, { mtime });
+      text(`${JSON.stringify(descriptor, null, 2)}\n`, "datapackage.json");
+      text(
+        codebook({ title, created, pseudonymized, tables, files: FILES, groups, layoutNames }),
+        "codebook.md",
+      );
+      text(studyYaml(study, options.schemaUrl ?? STUDY_SCHEMA_URL), "study.yaml");
+      text(`${JSON.stringify(stats, null, 2)}\n`, "stats.json");
+      zip.addBuffer(Buffer.from(analysisScript(), "utf8"), "analysis.py", { mtime, mode: 0o100755 });
+      const output = zip.outputStream as Readable;
+      /**
+       * A file made when the zip reaches it. yazl does not pass on a failing input's error: it goes to
+       * the zip's output, which the response then cuts short (clients see an incomplete download).
+       */
+      const later = (name: string, make: () => Readable, compress = true) =>
+        zip.addReadStreamLazy(name, { mtime, compress }, (done) => {
+          const input = make();
+          input.once("error", (err) => output.destroy(err));
+          done(null, input);
+        });
+      for (const table of tables) {
+        later(`${table.name}.csv`, () => tableCsv(table));
+        // Parquet pages are compressed already.
+        later(`${table.name}.parquet`, () => tableParquet(table), false);
+      }
+      zip.end();
+      return {
+        filename: `feedlab-${slugOf(study.name)}-package${pseudonymized ? "-pseudonymized" : ""}.zip`,
+        zip: output,
+      };
+    },
+  };
+}

@@ -48,8 +48,15 @@ function languageOf(raw: string | undefined): string {
   });
 }
 
-/** Checks a file's first bytes as they pass: a file that is not of `kind` fails the stream (415). */
-function checkedAs(kind: MediaKind | null, onType: (type: MediaType) => void): Transform {
+/**
+ * Checks a file's first bytes as they pass: a file that is not of `kind` fails the stream (415).
+ * `onBytes` sees every byte that passes, in order (the file's hash is taken from them).
+ */
+function checkedAs(
+  kind: MediaKind | null,
+  onType: (type: MediaType) => void,
+  onBytes: (chunk: Buffer) => void,
+): Transform {
   let head: Buffer = Buffer.alloc(0);
   let checked = false;
   const check = (): HttpError | null => {
@@ -66,16 +73,21 @@ function checkedAs(kind: MediaKind | null, onType: (type: MediaType) => void): T
   };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
-      if (checked) return done(null, chunk);
+      if (checked) {
+        onBytes(chunk);
+        return done(null, chunk);
+      }
       head = Buffer.concat([head, chunk]);
       if (head.length < SNIFF_BYTES) return done();
       const err = check();
+      if (!err) onBytes(head);
       done(err, err ? undefined : head);
     },
     flush(done) {
       if (checked) return done();
       const err = check();
       if (err) return done(err);
+      onBytes(head);
       this.push(head);
       done();
     },
@@ -147,10 +159,15 @@ function receive(req: IncomingMessage, query: Record<string, unknown>, store: Me
       }
       let type: MediaType | null = null;
       let lang: string | null = null;
-      const checker = checkedAs((rawKind as MediaKind | undefined) ?? null, (t) => {
-        type = t;
-        if (t.kind === "captions") lang = languageOf(fields.lang);
-      });
+      const hash = createHash("sha256");
+      const checker = checkedAs(
+        (rawKind as MediaKind | undefined) ?? null,
+        (t) => {
+          type = t;
+          if (t.kind === "captions") lang = languageOf(fields.lang);
+        },
+        (chunk) => hash.update(chunk),
+      );
       file.on("limit", () => checker.destroy(tooLarge(limit)));
       file.on("error", (err) => checker.destroy(err));
       // The first error of the file's stream is the answer (the store may see it only as a stream
@@ -159,8 +176,6 @@ function receive(req: IncomingMessage, query: Record<string, unknown>, store: Me
       checker.on("error", (err) => {
         failure ??= err;
       });
-      const hash = createHash("sha256");
-      checker.on("data", (chunk: Buffer) => hash.update(chunk));
       file.pipe(checker);
       receiving = checker;
       saving = store

@@ -31,7 +31,7 @@ export function layoutOf(t: UiTemplate, name = t.name): Layout {
 }
 
 /** A registered recommender as the document writes it: header values become references. */
-export function recommenderOf(r: RecommenderView): Recommender {
+function recommenderOf(r: RecommenderView): Recommender {
   const { headers, ...config } = r.config as Recommender["config"] & { headers?: Record<string, string> };
   const refs = Object.fromEntries(
     Object.keys(headers ?? {}).map((h) => [h, `\${${headerEnvName(r.key, h)}}`]),

@@ -21,7 +21,7 @@ const DERIVED = new Set([
 ]);
 
 /** The fields whose values differ between two representations of a resource (derived ones aside). */
-export function changedFields(before: object, after: object): string[] {
+function changedFields(before: object, after: object): string[] {
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
   return [...new Set([...Object.keys(b), ...Object.keys(a)])]

@@ -272,7 +272,14 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     const track = await upload(a, captions, "captions-en.vtt", { kind: "captions", lang: "en" });
     const experiment = (await a.post<Experiment>("/api/v1/admin/experiments", { name: "Uploads" })).body;
     const made = await a.post<{ videos: Video[] }>("/api/v1/admin/videos", {
-      videos: [{ external_id: "upload-1", url: video.url, title: "Uploaded", captions: [{ lang: "en", url: track.url }] }],
+      videos: [
+        {
+          external_id: "upload-1",
+          url: video.url,
+          title: "Uploaded",
+          captions: [{ lang: "en", url: track.url }],
+        },
+      ],
     });
     await a.put(`/api/v1/admin/experiments/${experiment.id}/videos`, {
       video_ids: made.body.videos.map((v) => v.id),
@@ -296,7 +303,9 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     await upload(b, captions, "captions-en.vtt", { kind: "captions", lang: "en" });
     const applied = await apply(b, doc);
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
-    const stored = (await b.get<Video[]>("/api/v1/admin/videos")).body.find((v) => v.external_id === "upload-1");
+    const stored = (await b.get<Video[]>("/api/v1/admin/videos")).body.find(
+      (v) => v.external_id === "upload-1",
+    );
     expect(stored?.url).toBe(there.url);
     expect(await exportOf(b, applied.body.experiment_id)).toEqual(doc);
   });

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { Client } from "../../../test/harness/app.ts";
 
 /** A code layout of the feed page that compiles. */
-export const FEED_SOURCE = `import { useFeed } from "@feedlab/data";
+const FEED_SOURCE = `import { useFeed } from "@feedlab/data";
 import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
 
 export default function Feed() {

@@ -24,7 +24,7 @@ export const TemplateType = Type.Unsafe<"code" | "blocks">({
   enum: ["code", "blocks"],
   description: `code: a TSX module; blocks: a tree of the ${BLOCK_TYPES.length} blocks`,
 });
-export const TemplateName = Type.String({ minLength: 1, maxLength: 255, pattern: "^[^\\u0000]*$" });
+const TemplateName = Type.String({ minLength: 1, maxLength: 255, pattern: "^[^\\u0000]*$" });
 export const TemplateSource = Type.String({
   maxLength: MAX_TEMPLATE_SOURCE_CHARS,
   pattern: "^[^\\u0000]*$",

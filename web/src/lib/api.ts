@@ -38,6 +38,9 @@ import type {
   RecommenderTestRequest,
   RecommenderTestResult,
   StoredEvent,
+  StudyApplied,
+  StudyPlan,
+  StudyRequest,
   TrainAccepted,
   UiPreset,
   UiTemplate,
@@ -126,6 +129,18 @@ export class ApiClient extends ParticipantApi {
 
   deleteExperiment(id: string): Promise<void> {
     return this.request("DELETE", `/api/v1/admin/experiments/${enc(id)}`);
+  }
+
+  // --- Study files: the whole study as one document (api.md "Study definitions and packages") -----
+
+  /** What applying the document would create, update, leave alone or refuse; changes nothing. */
+  planStudy(body: StudyRequest): Promise<StudyPlan> {
+    return this.request("POST", "/api/v1/admin/study-definitions/plan", { body });
+  }
+
+  /** Applies the document, all or nothing: into `experiment_id`, or as a new experiment. */
+  applyStudy(body: StudyRequest): Promise<StudyApplied> {
+    return this.request("POST", "/api/v1/admin/study-definitions/apply", { body });
   }
 
   // --- Groups (arms) ------------------------------------------------------------------------------

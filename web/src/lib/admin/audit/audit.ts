@@ -62,6 +62,8 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   "export.survey_responses": "Downloaded survey responses",
   "export.survey_responses_wide": "Downloaded survey responses (wide)",
   "export.survey_dismissals": "Downloaded survey dismissals",
+  "export.package": "Downloaded a replication package",
+  "study.apply": "Applied a study file",
 };
 
 /** The action in words (an action this console does not know by its name). */

@@ -68,7 +68,7 @@ def read(name, columns):
 
 
 def is_true(series):
-    return series.map(lambda v: str(v).lower() == "true")
+    return series.map(lambda v: str(v).lower() == "true").astype(bool)
 
 
 def context_of(payload):

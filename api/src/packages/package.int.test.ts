@@ -100,8 +100,8 @@ describe.each(BACKENDS)("replication package (%s)", (backend) => {
   const users = new Map<string, Joined>();
 
   /** Downloads the package and unzips it into a folder of its own. */
-  async function download(query = "") {
-    const r = await admin.download(`/api/v1/admin/experiments/${experimentId}/package${query}`);
+  async function download(query = "", id = experimentId) {
+    const r = await admin.download(`/api/v1/admin/experiments/${id}/package${query}`);
     expect(r.status).toBe(200);
     const dir = await mkdtemp(path.join(work, "package-"));
     const zip = path.join(dir, "package.zip");
@@ -276,6 +276,17 @@ describe.each(BACKENDS)("replication package (%s)", (backend) => {
     // The plain report names every arm.
     const report = (await run(PYTHON, [path.join(plain.dir, "analysis.py")])).stdout;
     for (const g of stats.groups) expect(report).toContain(g.name);
+  });
+
+  it("ships an analysis script that runs on a study nobody has joined yet, with no participant and no count per arm", async () => {
+    const empty = await createStudy(admin, { videoCount: 1, name: "Nobody yet" });
+    const pkg = await download("", empty.experiment.id);
+    const { stdout } = await run(PYTHON, [path.join(pkg.dir, "analysis.py"), "--json"]);
+    const got = JSON.parse(stdout) as { groups: GroupStats[] };
+    expect(got.groups.map((g) => [g.participants, g.impressions, g.ctr.value])).toEqual([
+      [0, 0, null],
+      [0, 0, null],
+    ]);
   });
 
   it("pseudonymizes: no login id or Prolific id anywhere, the same pseudonym in every table and download", async () => {

@@ -47,21 +47,24 @@ function recommenderOf(r: RecommenderView): Recommender {
   };
 }
 
+/** A video's metadata fields besides url and title, each as it is when not given. */
+export const emptyMetadata = () => ({
+  channel_name: null,
+  category: null,
+  description: null,
+  tags: [] as string[],
+  duration_seconds: null,
+  view_count: null,
+  thumbnail_url: null,
+  published_at: null,
+  comments: [] as Video["comments"],
+  captions: [] as Video["captions"],
+});
+
 /** A video as the document writes it: its metadata, without what is empty. */
 export function poolVideoOf(v: Video): PoolVideo {
   const out: Record<string, unknown> = { external_id: v.external_id, url: v.url, title: v.title };
-  for (const k of [
-    "channel_name",
-    "category",
-    "description",
-    "tags",
-    "duration_seconds",
-    "view_count",
-    "thumbnail_url",
-    "published_at",
-    "comments",
-    "captions",
-  ] as const) {
+  for (const k of Object.keys(emptyMetadata()) as (keyof ReturnType<typeof emptyMetadata>)[]) {
     const value = v[k];
     if (value === null || (Array.isArray(value) && value.length === 0)) continue;
     out[k] = value;

@@ -5,7 +5,7 @@ import { json } from "../db/present.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
-import { layoutOf, poolVideoOf } from "./export.ts";
+import { emptyMetadata, layoutOf, poolVideoOf } from "./export.ts";
 import { resolveContent } from "./media.ts";
 import type { StudyServices } from "./services.ts";
 import { placeShared } from "./shared.ts";
@@ -183,34 +183,14 @@ export async function applyLayouts(run: Run): Promise<Map<string, string>> {
 /** A video's metadata as the document writes it, whatever form the document gave it. */
 function normalVideo(v: VideoInput): ReturnType<typeof poolVideoOf> {
   return poolVideoOf({
-    channel_name: null,
-    category: null,
-    description: null,
-    tags: [],
-    duration_seconds: null,
-    view_count: null,
-    thumbnail_url: null,
-    comments: [],
-    captions: [],
+    ...emptyMetadata(),
     ...v,
     published_at: v.published_at ? new Date(v.published_at).toISOString() : null,
   } as Video);
 }
 
 /** Every metadata field, the ones the document leaves out emptied: the video becomes what it says. */
-const fullPatch = ({ external_id: _e, ...v }: VideoInput) => ({
-  channel_name: null,
-  category: null,
-  description: null,
-  tags: [],
-  duration_seconds: null,
-  view_count: null,
-  thumbnail_url: null,
-  published_at: null,
-  comments: [],
-  captions: [],
-  ...v,
-});
+const fullPatch = ({ external_id: _e, ...v }: VideoInput) => ({ ...emptyMetadata(), ...v });
 
 /** The pool's videos, created or found, then the pool itself, in the document's order. */
 export async function applyPool(run: Run): Promise<void> {

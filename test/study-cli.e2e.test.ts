@@ -1,37 +1,16 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Experiment, Group, Video } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { runFeedlabAsync } from "./harness/processes.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const BIN = path.join(ROOT, "bin", "feedlab.mjs");
 
 /** Runs a `feedlab` command as its own process (the servers answer it from this one meanwhile). */
-function feedlab(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        FEEDLAB_ADMIN_USERNAME: ADMIN.username,
-        FEEDLAB_ADMIN_PASSWORD: ADMIN.password,
-        FEEDLAB_LOG_FORMAT: "json",
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const feedlab = (args: string[]) =>
+  runFeedlabAsync(args, { FEEDLAB_ADMIN_USERNAME: ADMIN.username, FEEDLAB_ADMIN_PASSWORD: ADMIN.password });
 
 /**
  * `feedlab study` as a lab uses it (docs/study-files.md): export a study with its uploaded media

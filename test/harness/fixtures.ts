@@ -141,3 +141,17 @@ export async function createArmStudy(
   if (status !== "draft") await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status });
   return experiment;
 }
+
+/** A code layout of the feed page that compiles: every card in a feed surface. */
+export const FEED_SOURCE = `import { useFeed } from "@feedlab/data";
+import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
+
+export default function Feed() {
+  const feed = useFeed();
+  return (
+    <FeedSurface>
+      {feed.items.map((video, i) => <VideoSurface key={video.id} video={video} position={i} />)}
+    </FeedSurface>
+  );
+}
+`;

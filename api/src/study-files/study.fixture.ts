@@ -1,20 +1,7 @@
 import type { Experiment, Group, UiTemplate, Video } from "@feedlab/schemas";
 import { expect } from "vitest";
 import type { Client } from "../../../test/harness/app.ts";
-
-/** A code layout of the feed page that compiles. */
-const FEED_SOURCE = `import { useFeed } from "@feedlab/data";
-import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
-
-export default function Feed() {
-  const feed = useFeed();
-  return (
-    <FeedSurface>
-      {feed.items.map((video, i) => <VideoSurface key={video.id} video={video} position={i} />)}
-    </FeedSurface>
-  );
-}
-`;
+import { FEED_SOURCE } from "../../../test/harness/fixtures.ts";
 
 /** A secret the external recommender is called with: it must never appear in an export. */
 export const SECRET = "Bearer s3cr3t-token-never-exported";

@@ -9,21 +9,8 @@ import {
   type TestApp,
 } from "../../../test/harness/app.ts";
 import { joinWithSession } from "../../../test/harness/events.ts";
-import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
+import { createStudy, FEED_SOURCE, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import { MAX_SOURCE_CHARS } from "./compile.ts";
-
-const FEED_SOURCE = `import { useFeed } from "@feedlab/data";
-import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
-
-export default function Feed() {
-  const feed = useFeed();
-  return (
-    <FeedSurface>
-      {feed.items.map((video, i) => <VideoSurface key={video.id} video={video} position={i} />)}
-    </FeedSurface>
-  );
-}
-`;
 
 describe.each(BACKENDS)("UI templates (%s)", (backend) => {
   let app: TestApp;

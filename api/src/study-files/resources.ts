@@ -192,41 +192,75 @@ function normalVideo(v: VideoInput): ReturnType<typeof poolVideoOf> {
 /** Every metadata field, the ones the document leaves out emptied: the video becomes what it says. */
 const fullPatch = ({ external_id: _e, ...v }: VideoInput) => ({ ...emptyMetadata(), ...v });
 
-/** The pool's videos, created or found, then the pool itself, in the document's order. */
+/** The stored videos of these external ids, read a thousand at a time. */
+async function storedVideos(db: Db, externalIds: readonly string[]): Promise<Map<string, VideoRow>> {
+  const out = new Map<string, VideoRow>();
+  for (let i = 0; i < externalIds.length; i += 1000) {
+    const rows = (await db("videos").whereIn("external_id", externalIds.slice(i, i + 1000))) as VideoRow[];
+    for (const r of rows) out.set(r.external_id, r);
+  }
+  return out;
+}
+
+/** Says once per file that the server lacks it. */
+function tellMissing(run: Run, missing: readonly { sha256: string; fileName: string }[], told: Set<string>) {
+  for (const m of missing) {
+    if (told.has(m.sha256)) continue;
+    told.add(m.sha256);
+    run.ledger.add({
+      resource: "media",
+      name: m.fileName,
+      action: "refused",
+      code: "media_missing",
+      reason: `This server does not hold ${m.fileName} (sha256 ${m.sha256.slice(0, 12)}…): apply with --media DIR, a folder holding it, or upload it first.`,
+    });
+  }
+}
+
+/**
+ * The pool's videos, created or found, then the pool itself, in the document's order. The common
+ * cases take a few statements for the whole pool: the stored videos are read together, those already
+ * as the document says are left alone, and new ones are created in batches; a video that differs
+ * goes through `placeShared`, one by one.
+ */
 export async function applyPool(run: Run): Promise<void> {
-  const ids: string[] = [];
+  const entries = run.doc.pool ?? [];
+  const stored = await storedVideos(
+    run.db,
+    entries.map((e) => e.external_id),
+  );
   const told = new Set<string>();
-  for (const [i, entry] of (run.doc.pool ?? []).entries()) {
-    const stored = (await run.db("videos").where({ external_id: entry.external_id }).first()) as
-      | VideoRow
-      | undefined;
+  const slots: (string | VideoInput | null)[] = [];
+  const fresh: VideoInput[] = [];
+  for (const [i, entry] of entries.entries()) {
+    const row = stored.get(entry.external_id);
     const { video: v, missing } = await resolveContent(
       run.db,
       entry,
-      stored
-        ? [
-            stored.url,
-            stored.thumbnail_url ?? "",
-            ...json<{ url: string }[]>(stored.captions, []).map((c) => c.url),
-          ]
+      row
+        ? [row.url, row.thumbnail_url ?? "", ...json<{ url: string }[]>(row.captions, []).map((c) => c.url)]
         : [],
     );
-    for (const m of missing) {
-      if (told.has(m.sha256)) continue;
-      told.add(m.sha256);
-      run.ledger.add({
-        resource: "media",
-        name: m.fileName,
-        action: "refused",
-        code: "media_missing",
-        reason: `This server does not hold ${m.fileName} (sha256 ${m.sha256.slice(0, 12)}…): apply with --media DIR, a folder holding it, or upload it first.`,
-      });
+    tellMissing(run, missing, told);
+    if (missing.length > 0) {
+      slots.push(null);
+      continue;
     }
-    if (missing.length > 0) continue;
     const wanted = normalVideo(v);
+    const what = { resource: "video" as const, name: v.external_id };
+    if (!row) {
+      fresh.push(v);
+      slots.push(v);
+      run.ledger.add({ ...what, action: "create" });
+      continue;
+    }
+    if (isDeepStrictEqual(poolVideoOf(presentVideo(row)), wanted)) {
+      slots.push(row.id);
+      run.ledger.add({ ...what, action: "unchanged" });
+      continue;
+    }
     const placed = await placeShared<Video>(run.ledger, {
-      resource: "video",
-      name: v.external_id,
+      ...what,
       path: `pool[${i}]`,
       copyName: (n) => `${v.external_id}-copy${n === 1 ? "" : `-${n}`}`,
       find: async (external_id) =>
@@ -242,8 +276,22 @@ export async function applyPool(run: Run): Promise<void> {
       update: (video) => run.s.videos.update(video.id, fullPatch(v)),
       read: async (video) => poolVideoOf(await run.s.videos.get(video.id)),
     });
-    if (placed) ids.push(placed.id);
+    slots.push(placed?.id ?? null);
   }
+  const made = new Map<string, string>();
+  for (let i = 0; i < fresh.length; i += 1000) {
+    const batch = fresh.slice(i, i + 1000);
+    const videos = await run.ledger.attempt(
+      { resource: "video", name: batch[0]?.external_id ?? "" },
+      "pool",
+      () => run.s.videos.createMany(batch),
+    );
+    for (const video of videos ?? []) made.set(video.external_id, video.id);
+  }
+  const ids = slots.flatMap((slot) => {
+    const id = typeof slot === "string" ? slot : slot === null ? undefined : made.get(slot.external_id);
+    return id === undefined ? [] : [id];
+  });
   const current = await run.s.videos.getPool(run.experimentId);
   const what = { resource: "pool" as const, name: run.doc.name };
   if (isDeepStrictEqual(current, ids)) run.ledger.add({ ...what, action: "unchanged" });

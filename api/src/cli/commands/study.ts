@@ -12,22 +12,35 @@ const USAGE = [
   "study apply FILE [--experiment ID] [--media DIR] [--url URL]",
 ];
 
-/** One line per change, in columns, and a count of each action. */
+/** How many of each resource, in words: "2 arms, 14 videos". */
+function tally(changes: readonly StudyChange[]): string {
+  const n = new Map<string, number>();
+  for (const c of changes) n.set(c.resource, (n.get(c.resource) ?? 0) + 1);
+  return [...n].map(([r, k]) => `${k} ${r}${k === 1 ? "" : "s"}`).join(", ");
+}
+
+/**
+ * One line per change that does something (in columns), what stays as it is in one line, and a
+ * count of each action: a pool of thousands of unchanged videos does not bury the one arm that changes.
+ */
 function printChanges(changes: readonly StudyChange[]): void {
-  const width = (f: (c: StudyChange) => string) => Math.max(...changes.map((c) => f(c).length), 0);
+  const shown = changes.filter((c) => c.action !== "unchanged");
+  const width = (f: (c: StudyChange) => string) => Math.max(...shown.map((c) => f(c).length), 0);
   const w1 = width((c) => c.resource);
   const w2 = Math.min(
     40,
     width((c) => c.name),
   );
   const w3 = width((c) => c.action);
-  for (const c of changes) {
+  for (const c of shown) {
     const detail = c.action === "update" && c.fields ? c.fields.join(", ") : "";
     const why = c.reason ? `${detail ? "; " : ""}${c.reason}` : "";
     out(
       `  ${c.resource.padEnd(w1)}  ${c.name.padEnd(w2)}  ${c.action.padEnd(w3)}  ${detail}${why}`.trimEnd(),
     );
   }
+  const unchanged = changes.filter((c) => c.action === "unchanged");
+  if (unchanged.length > 0) out(`  Unchanged: ${tally(unchanged)}.`);
   const counts = new Map<string, number>();
   for (const c of changes) counts.set(c.action, (counts.get(c.action) ?? 0) + 1);
   out(

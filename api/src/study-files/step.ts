@@ -128,7 +128,8 @@ export class Ledger {
       await this.trx.raw(`release savepoint ${name}`);
       return false;
     }
-    const fields = changedFields(before, await read());
+    // In the document's words (an arm's `algorithm`, not the console's `algorithm_config`).
+    const fields = changedFields(before, await read()).map(field ?? ((f) => f));
     if (fields.length === 0) {
       await this.trx.raw(`rollback to savepoint ${name}`);
       this.add({ ...what, action: "unchanged", ...(reason ? { reason } : {}) });

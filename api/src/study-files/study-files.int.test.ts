@@ -146,7 +146,7 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     const changed = planned.body.changes.filter((c) => c.action !== "unchanged");
     expect(changed).toEqual([
       { resource: "experiment", name: doc.name, action: "update", fields: ["description"] },
-      { resource: "arm", name: "Random", action: "update", fields: ["algorithm_config"] },
+      { resource: "arm", name: "Random", action: "update", fields: ["algorithm"] },
     ]);
     expect(await exportOf(a, study.experiment.id)).toEqual(doc);
     const applied = await apply(a, edited, study.experiment.id);

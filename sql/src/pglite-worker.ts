@@ -10,6 +10,7 @@
 // session sees Postgres's semantics of its own connection.
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import type { EngineModules } from "./pglite-proxy.ts";
 
 interface Request {
   readonly id: number;
@@ -36,8 +37,20 @@ const threadOf = (key: number) => Math.floor(key / PER_THREAD);
 
 const port = parentPort;
 if (!port) throw new Error("pglite-worker.ts runs as a worker thread");
-const { dataDir } = workerData as { dataDir: string | null };
-const pg = dataDir ? new PGlite(dataDir) : new PGlite();
+const { dataDir, modules, template, makeTemplate } = workerData as {
+  dataDir: string | null;
+  modules: EngineModules;
+  /** A fresh cluster to start from instead of running initdb (pglite-proxy.ts, startFrom). */
+  template?: SharedArrayBuffer;
+  /** Send this new cluster back as the template, before any statement runs on it. */
+  makeTemplate?: boolean;
+};
+const pg = new PGlite({
+  ...(dataDir ? { dataDir } : {}),
+  ...(template ? { loadDataDir: new Blob([new Uint8Array(template).slice()]) } : {}),
+  pgliteWasmModule: modules.pglite,
+  initdbWasmModule: modules.initdb,
+});
 
 /** The fields of a database error that callers look at (SQLSTATE code and the like). */
 function errorFields(err: unknown) {
@@ -117,8 +130,17 @@ async function pump(): Promise<void> {
   }
 }
 
+/** The cluster as initdb left it, in memory that every thread of the process can read. */
+async function templateOf(db: PGlite): Promise<SharedArrayBuffer> {
+  const tar = new Uint8Array(await (await db.dumpDataDir("none")).arrayBuffer());
+  const shared = new SharedArrayBuffer(tar.byteLength);
+  new Uint8Array(shared).set(tar);
+  return shared;
+}
+
 pg.waitReady.then(
-  () => {
+  async () => {
+    if (makeTemplate) port.postMessage({ template: await templateOf(pg).catch(() => undefined) });
     ready = true;
     port.postMessage({ ready: true });
     void pump();

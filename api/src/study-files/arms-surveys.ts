@@ -20,7 +20,6 @@ export async function applyArms(
   const existing = new Map((await s.groups.list(experimentId)).map((g) => [g.name, g]));
   const rec = (key: string) => recommenderKeys.get(key) ?? key;
   const ui = (name: string) => layoutIds.get(name) ?? name;
-  const read = async (id: string) => (await s.groups.list(experimentId)).find((x) => x.id === id) ?? {};
   for (const [i, a] of run.doc.arms.entries()) {
     const input: GroupCreate = {
       name: a.name,
@@ -39,7 +38,7 @@ export async function applyArms(
       await ledger.update(
         what,
         path,
-        () => read(current.id),
+        () => s.groups.get(current.id),
         () => s.groups.update(current.id, input, admin ?? undefined),
         armField,
       );

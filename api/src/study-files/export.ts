@@ -128,9 +128,14 @@ export async function exportStudy(db: Db, experimentId: string): Promise<StudyDo
       ]),
     ),
   ].filter((k) => !isBuiltinKey(k));
-  const registered = (await s.registry.list()).filter(
-    (r) => r.kind === "external_http" && recommenderKeys.includes(r.key),
-  );
+  const externalKeys: string[] =
+    recommenderKeys.length === 0
+      ? []
+      : await db("recommenders")
+          .whereIn("key", recommenderKeys)
+          .where({ kind: "external_http" })
+          .pluck("key");
+  const registered = await Promise.all(externalKeys.map((key) => s.registry.read(key)));
   const arm = (g: Group): Arm => ({
     name: g.name,
     weight: g.weight,

@@ -131,16 +131,7 @@ export async function applyRecommenders(run: Run): Promise<Map<string, string>> 
           config: { ...config, body_template: body_template ?? null },
         }),
       read: async (v) => {
-        const {
-          used_by: _u,
-          created_at: _c,
-          updated_at: _up,
-          ...view
-        } = (await run.s.registry.list()).find((x) => x.key === v.key) ?? {
-          used_by: [],
-          created_at: null,
-          updated_at: null,
-        };
+        const { used_by: _u, created_at: _c, updated_at: _up, ...view } = await run.s.registry.read(v.key);
         return view;
       },
     });

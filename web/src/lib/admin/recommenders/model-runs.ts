@@ -8,6 +8,15 @@ export const RUN_STATUS_LABELS: Record<ModelRunStatus, string> = {
   skipped: "Skipped",
 };
 
+/** The badge tone of each run status (app.css). */
+export const RUN_STATUS_TONES: Record<ModelRunStatus, "good" | "info" | "bad" | ""> = {
+  queued: "info",
+  running: "info",
+  succeeded: "good",
+  failed: "bad",
+  skipped: "",
+};
+
 /** A run still in progress: the console refreshes the list until none is. */
 export const isActive = (run: ModelRun) => run.status === "queued" || run.status === "running";
 

@@ -111,6 +111,15 @@ export const ACTION_LABELS: Record<StudyAction, string> = {
   refused: "Refused",
 };
 
+/** The badge tone of each action (app.css): what it does to the study at a glance. */
+export const ACTION_TONES: Record<StudyAction, "good" | "info" | "bad" | ""> = {
+  create: "good",
+  update: "info",
+  delete: "bad",
+  unchanged: "",
+  refused: "bad",
+};
+
 /** The refusals api.md names, in the words the console uses when it refuses the same change. */
 const REFUSAL_TEXT: Record<string, string> = {
   group_has_participants: "Participants are assigned to this arm, so it cannot be deleted.",

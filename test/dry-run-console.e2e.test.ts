@@ -1,4 +1,4 @@
-import type { Group, ParticipantSummary } from "@feedlab/schemas";
+import type { Group, ParticipantPage } from "@feedlab/schemas";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
@@ -95,10 +95,10 @@ describe("a dry run from the console", () => {
   it("erases the simulated participants after a confirmation, and the report stays", async () => {
     const simulated = async () =>
       (
-        await admin.get<ParticipantSummary[]>(
+        await admin.get<ParticipantPage>(
           `/api/v1/admin/experiments/${study.experiment.id}/participants?simulated=true`,
         )
-      ).body;
+      ).body.items;
     expect(await simulated()).toHaveLength(4);
 
     await page.getByRole("button", { name: "Erase simulated participants" }).click();

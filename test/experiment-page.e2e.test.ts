@@ -192,6 +192,59 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await saveScreenshot(page, "experiment-page-return-link");
   });
 
+  it("pages the participants table 50 at a time, and finds participants by login id, status and arm", async () => {
+    const experiment = await newExperiment("A study with many participants");
+    const arm = async (name: string) =>
+      (
+        await suite.api.post<{ id: string }>(`/api/v1/admin/experiments/${experiment.id}/groups`, {
+          name,
+          algorithm_config: { feed: "recency", watch: "recency" },
+          ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
+        })
+      ).body;
+    const arms = [await arm("Control"), await arm("Treatment")];
+    const logins = Array.from({ length: 61 }, (_, i) => `worker-${String(i + 1).padStart(3, "0")}`);
+    for (const [i, login] of logins.entries())
+      await suite.api.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+        login_id: login,
+        group_id: arms[i % 2]?.id,
+      });
+
+    const page = await consolePage(DESKTOP);
+    await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
+    const section = page.getByRole("region", { name: "Participants", exact: true });
+    const rows = section.getByRole("table").getByRole("row");
+    const status = section.getByRole("navigation", { name: "Participants pages" }).getByRole("status");
+    await status.getByText("Showing 1–50 of 61").waitFor();
+    await section.getByText("61 participants").waitFor();
+    expect(await rows.count()).toBe(51); // the header and 50 participants
+    expect(await section.getByRole("button", { name: "Previous page" }).isDisabled()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await section.getByRole("button", { name: "Next page" }).click();
+    await status.getByText("Showing 51–61 of 61").waitFor();
+    expect(await rows.nth(1).textContent()).toContain("worker-051");
+    expect(await section.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
+    await section.getByRole("button", { name: "Previous page" }).click();
+    await status.getByText("Showing 1–50 of 61").waitFor();
+
+    // Newest first, then a search as the researcher types: any case, part of the id.
+    await section.getByLabel("Order").selectOption({ label: "Newest joined first" });
+    await rows.nth(1).getByText("worker-061").waitFor();
+    await section.getByLabel("Search login IDs").fill("WORKER-00");
+    await status.getByText("Showing 1–9 of 9 matching").waitFor();
+    expect(await rows.nth(1).textContent()).toContain("worker-009");
+    await section.getByLabel("Arm").selectOption({ label: "Treatment" });
+    await status.getByText("Showing 1–4 of 4 matching").waitFor(); // 002, 004, 006, 008
+    await section.getByLabel("Status").selectOption({ label: "Finished" });
+    await section.getByText("No participant matches these filters.").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "participants-no-match");
+    await section.getByRole("button", { name: "Clear filters" }).click();
+    await status.getByText("Showing 1–50 of 61").waitFor();
+    expect(await section.getByLabel("Search login IDs").inputValue()).toBe("");
+  });
+
   it("has no axe violations and no table scrolling sideways, with every card filled, on a laptop and a phone", async () => {
     const experiment = await newExperiment("A study with every card filled in and a long name to wrap");
     const arm = async (name: string, feed: string, ui: string) =>

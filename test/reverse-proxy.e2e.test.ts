@@ -142,11 +142,12 @@ describe("Feedlab behind nginx over HTTPS (Chromium)", () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.every((r) => r.code === "too_many_requests" && Number(r.retryAfter) > 0)).toBe(true);
 
-    const people = await admin.get<{ login_id: string }[]>(
-      `/api/v1/admin/experiments/${experimentId}/participants`,
+    const people = await admin.get<{ items: { login_id: string }[]; next_cursor: string | null }>(
+      `/api/v1/admin/experiments/${experimentId}/participants?limit=1000`,
     );
-    expect(people.body.filter((p) => p.login_id.startsWith("launch-"))).toHaveLength(200);
-    expect(people.body.filter((p) => p.login_id.startsWith("same-"))).toHaveLength(accepted);
+    expect(people.body.next_cursor).toBeNull();
+    expect(people.body.items.filter((p) => p.login_id.startsWith("launch-"))).toHaveLength(200);
+    expect(people.body.items.filter((p) => p.login_id.startsWith("same-"))).toHaveLength(accepted);
   });
 
   it("shows the client's address in the console's audit log, not the proxy's", async () => {

@@ -206,10 +206,10 @@ describe("a study from invitation to completion in Chromium", () => {
     await postDialog.waitFor();
     expect(await page.getByTestId("completion-code").count()).toBe(0);
     expect(redirects).toEqual([]);
-    const listed = await suite.api.get<{ status: string }[]>(
+    const listed = await suite.api.get<{ items: { status: string }[] }>(
       `/api/v1/admin/experiments/${experiment.id}/participants`,
     );
-    expect(listed.body.map((p) => p.status)).not.toContain("finished");
+    expect(listed.body.items.map((p) => p.status)).not.toContain("finished");
     await postDialog.getByRole("radio", { name: "No" }).check();
     await postDialog.getByRole("button", { name: "Submit" }).click();
     await page.waitForURL(`${PROLIFIC}**`, { timeout: 20_000 });
@@ -254,10 +254,10 @@ describe("a study from invitation to completion in Chromium", () => {
 
     const state = await page.request.get(`${suite.app.url}/sessions/${sessionId}`);
     expect(await state.json()).toMatchObject({ state: "active", ended_by: null });
-    const listed = await suite.api.get<{ login_id: string; sessions: number }[]>(
+    const listed = await suite.api.get<{ items: { login_id: string; sessions: number }[] }>(
       `/api/v1/admin/experiments/${experiment.id}/participants`,
     );
-    expect(listed.body).toMatchObject([{ login_id: "reloader", sessions: 1 }]);
+    expect(listed.body.items).toMatchObject([{ login_id: "reloader", sessions: 1 }]);
   });
 
   it("ends politely for a participant who declines, shows a paused study as paused and a completed one as ended", async () => {

@@ -18,8 +18,8 @@ const setCookie = (headers: Headers, name: string) =>
     .map((part) => part.trim().toLowerCase());
 
 async function participantCount(admin: Client, experimentId: string): Promise<number> {
-  const r = await admin.get<unknown[]>(`/api/v1/admin/experiments/${experimentId}/participants`);
-  return r.body.length;
+  const r = await admin.get<{ total: number }>(`/api/v1/admin/experiments/${experimentId}/participants`);
+  return r.body.total;
 }
 
 /** api.md "Behind a reverse proxy", with an https public URL and no proxy trusted. */

@@ -24,9 +24,9 @@ describe("join rate limit", () => {
     const wait = Number(refused.headers.get("retry-after"));
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(60);
-    const people = await admin.get<{ login_id: string }[]>(
+    const people = await admin.get<{ items: { login_id: string }[] }>(
       `/api/v1/admin/experiments/${experiment.id}/participants`,
     );
-    expect(people.body.map((p) => p.login_id).sort()).toEqual(["p1", "p2", "p3"]);
+    expect(people.body.items.map((p) => p.login_id).sort()).toEqual(["p1", "p2", "p3"]);
   });
 });

@@ -35,16 +35,17 @@ describe("signed join links", () => {
     ])
       expect([r.status, codeOf(r)]).toEqual([403, "bad_signature"]);
     expect(
-      (await admin.get<unknown[]>(`/api/v1/admin/experiments/${experiment.id}/participants`)).body,
+      (await admin.get<{ items: unknown[] }>(`/api/v1/admin/experiments/${experiment.id}/participants`)).body
+        .items,
     ).toEqual([]);
     expect((await join("alice", sign(experiment.id, "alice"))).status).toBe(200);
     expect((await join("alice", sign(experiment.id, "alice").toUpperCase())).status).toBe(200);
 
     // The console's links carry the signature.
-    const listed = await admin.get<{ login_id: string; join_sig: string }[]>(
+    const listed = await admin.get<{ items: { login_id: string; join_sig: string }[] }>(
       `/api/v1/admin/experiments/${experiment.id}/participants`,
     );
-    expect(listed.body.map((p) => [p.login_id, p.join_sig])).toEqual([
+    expect(listed.body.items.map((p) => [p.login_id, p.join_sig])).toEqual([
       ["alice", sign(experiment.id, "alice")],
     ]);
   });

@@ -1,6 +1,13 @@
-import type { JoinResult, Me, Participant, ParticipantSummary } from "@feedlab/schemas";
+import {
+  type JoinResult,
+  type Me,
+  PARTICIPANT_SORTS,
+  type Participant,
+  type ParticipantPage,
+} from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { joinSimulated } from "./simulated.fixture.ts";
 
@@ -79,8 +86,8 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
     );
     const results = await Promise.all(joins);
     expect(results.every((r) => r.status === 200)).toBe(true);
-    const list = (await admin.get<Participant[]>(`/api/v1/admin/experiments/${experiment.id}/participants`))
-      .body;
+    const list = (await admin.get<ParticipantPage>(`/api/v1/admin/experiments/${experiment.id}/participants`))
+      .body.items;
     expect(list).toHaveLength(40);
     const perGroup = (id: string | undefined) => list.filter((p) => p.group_id === id).length;
     expect([perGroup(groups[0]?.id), perGroup(groups[1]?.id)]).toEqual([10, 30]);
@@ -227,10 +234,8 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
     const simulated = await joinSimulated(app, experiment.id, "sim-dry-1");
     const list = async (query = "") =>
       (
-        await admin.get<ParticipantSummary[]>(
-          `/api/v1/admin/experiments/${experiment.id}/participants${query}`,
-        )
-      ).body.map((p) => [p.login_id, p.simulated]);
+        await admin.get<ParticipantPage>(`/api/v1/admin/experiments/${experiment.id}/participants${query}`)
+      ).body.items.map((p) => [p.login_id, p.simulated]);
     expect(await list()).toEqual([
       ["sim-looking-real", false],
       ["sim-added-by-hand", false],
@@ -251,6 +256,140 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
       .client()
       .post("/api/v1/participants/join", { experiment_id: experiment.id, login_id: "sim-dry-1" });
     expect([taken.status, codeOf(taken)]).toEqual([409, "duplicate_login_id"]);
+  });
+
+  /** Every page of the list in one order, `limit` at a time, and the pages' totals. */
+  async function pages(experimentId: string, query: string, limit: number) {
+    const items: ParticipantPage["items"] = [];
+    const totals: number[] = [];
+    let cursor: string | null = null;
+    for (let n = 0; n < 50; n++) {
+      const after: string = cursor ? `&cursor=${cursor}` : "";
+      const r = await admin.get<ParticipantPage>(
+        `/api/v1/admin/experiments/${experimentId}/participants?limit=${limit}${query}${after}`,
+      );
+      expect(r.status).toBe(200);
+      expect(r.body.items.length).toBeLessThanOrEqual(limit);
+      items.push(...r.body.items);
+      totals.push(r.body.total);
+      cursor = r.body.next_cursor;
+      if (cursor === null) break;
+    }
+    return { items, totals };
+  }
+
+  it("pages through every participant in each order, none lost or repeated, ties by id, whoever joins meanwhile", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", weights: [1, 1] });
+    const base = `/api/v1/admin/experiments/${experiment.id}/participants`;
+    for (const n of [7, 3, 11, 1, 9, 5, 12, 2, 10, 4, 8, 6])
+      expect((await admin.post(base, { login_id: `p-${String(n).padStart(2, "0")}` })).status).toBe(201);
+    // Four participants with events, seen one after another; the others never seen.
+    for (const login of ["p-09", "p-02", "p-12", "p-05"]) {
+      const p = await joinWithSession(app.client(), experiment.id, login);
+      expect((await sendEvents(p, [wireEvent("PAGE_LOAD", { seq: 1 })])).status).toBe(202);
+    }
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+
+    const seen = (p: ParticipantPage["items"][number]) => p.last_seen_at ?? "";
+    const orders = {
+      joined_at: (p: ParticipantPage["items"][number]) => p.created_at,
+      last_seen_at: seen,
+      login_id: (p: ParticipantPage["items"][number]) => p.login_id,
+    };
+    for (const sort of PARTICIPANT_SORTS) {
+      const { items, totals } = await pages(experiment.id, `&sort=${sort}`, 5);
+      expect(totals).toEqual([12, 12, 12]);
+      expect(new Set(items.map((p) => p.user_id)).size).toBe(12);
+      const key = orders[sort.replace("-", "") as keyof typeof orders];
+      const ordered = [...items].sort((a, b) =>
+        key(a) === key(b) ? a.user_id.localeCompare(b.user_id) : key(a) < key(b) ? -1 : 1,
+      );
+      if (sort.startsWith("-")) ordered.reverse();
+      expect([sort, items.map((p) => p.login_id)]).toEqual([sort, ordered.map((p) => p.login_id)]);
+    }
+    const newest = (await pages(experiment.id, "&sort=-last_seen_at", 100)).items;
+    expect(newest.slice(0, 4).map((p) => p.login_id)).toEqual(["p-05", "p-12", "p-02", "p-09"]);
+    expect(newest.slice(4).every((p) => p.last_seen_at === null)).toBe(true);
+
+    // A page starts after the last one's participant: one who joins meanwhile is neither lost nor repeated.
+    const first = await admin.get<ParticipantPage>(`${base}?limit=5`);
+    expect((await admin.post(base, { login_id: "p-13" })).status).toBe(201);
+    const rest = await admin.get<ParticipantPage>(`${base}?limit=100&cursor=${first.body.next_cursor}`);
+    expect([...first.body.items, ...rest.body.items].map((p) => p.login_id)).toEqual([
+      ...[7, 3, 11, 1, 9, 5, 12, 2, 10, 4, 8, 6, 13].map((n) => `p-${String(n).padStart(2, "0")}`),
+    ]);
+    expect([rest.body.total, rest.body.next_cursor]).toEqual([13, null]);
+  });
+
+  it("filters the list by status, arm, login id text and simulated, counting every match in total", async () => {
+    const { experiment, groups } = await createStudy(admin, { status: "running", weights: [1, 1] });
+    await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { consent_text: "Agree?" });
+    const base = `/api/v1/admin/experiments/${experiment.id}/participants`;
+    for (const [i, login] of ["Alpha-1", "alpha-2", "beta-1", "beta-2"].entries())
+      await admin.post(base, { login_id: login, group_id: groups[i % 2]?.id });
+    const started = await joinWithSession(app.client(), experiment.id, "gamma-1");
+    await sendEvents(started, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+    const declined = await joinWithSession(app.client(), experiment.id, "delta-1");
+    expect((await declined.client.post("/api/v1/participants/consent", { agree: false })).status).toBe(204);
+    await joinSimulated(app, experiment.id, "sim-alpha");
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+
+    const all = (await pages(experiment.id, "", 100)).items;
+    expect(all).toHaveLength(7);
+    const check = async (query: string, keep: (p: ParticipantPage["items"][number]) => boolean) => {
+      const { items, totals } = await pages(experiment.id, query, 2);
+      const expected = all.filter(keep).map((p) => p.login_id);
+      expect([query, items.map((p) => p.login_id)]).toEqual([query, expected]);
+      expect(totals.every((t) => t === expected.length)).toBe(true);
+    };
+    for (const status of ["joined", "started", "declined", "finished"])
+      await check(`&status=${status}`, (p) => p.status === status);
+    expect(all.filter((p) => p.status !== "joined").map((p) => [p.login_id, p.status])).toEqual([
+      ["gamma-1", "started"],
+      ["delta-1", "declined"],
+    ]);
+    await check(`&group_id=${groups[1]?.id}`, (p) => p.group_id === groups[1]?.id);
+    await check("&q=ALPHA", (p) => p.login_id.toLowerCase().includes("alpha"));
+    await check("&q=a-1&simulated=false", (p) => p.login_id.includes("a-1") && !p.simulated);
+    await check("&simulated=true", (p) => p.simulated);
+    await check(
+      `&q=alpha&status=joined&group_id=${groups[0]?.id}`,
+      (p) =>
+        [p.login_id.toLowerCase().includes("alpha"), p.status, p.group_id].join() ===
+        [true, "joined", groups[0]?.id].join(),
+    );
+  });
+
+  it("refuses a cursor it did not give, or one of another order, and limits out of range, without a 5xx", async () => {
+    const { experiment } = await createStudy(admin, { status: "running" });
+    const base = `/api/v1/admin/experiments/${experiment.id}/participants`;
+    for (const login of ["a", "b", "c"]) await admin.post(base, { login_id: login });
+    const byLogin = await admin.get<ParticipantPage>(`${base}?limit=1&sort=login_id`);
+    // Cursors made by hand: a key the order never gives is refused before the database reads it.
+    const id = byLogin.body.items[0]?.user_id;
+    const forged = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString("base64url");
+    for (const [query, status, code] of [
+      ["?cursor=not-a-cursor", 400, "invalid_cursor"],
+      [`?cursor=${byLogin.body.next_cursor}&sort=-login_id`, 400, "invalid_cursor"],
+      [`?cursor=${byLogin.body.next_cursor}`, 400, "invalid_cursor"],
+      ["?limit=0", 422, "validation_failed"],
+      ["?limit=1001", 422, "validation_failed"],
+      ["?sort=created_at", 422, "validation_failed"],
+      ["?status=gone", 422, "validation_failed"],
+      ["?q=%00", 422, "validation_failed"],
+      [`?cursor=${forged(["joined_at", "2026-11-01 not a time", id])}`, 400, "invalid_cursor"],
+      [`?cursor=${forged(["joined_at", "99999999999999999999", id])}`, 400, "invalid_cursor"],
+      [`?sort=login_id&cursor=${forged(["login_id", "a\u0000", id])}`, 400, "invalid_cursor"],
+    ] as const) {
+      const r = await admin.get(`${base}${query}`);
+      expect([query, r.status, codeOf(r)]).toEqual([query, status, code]);
+    }
+    const next = await admin.get<ParticipantPage>(
+      `${base}?limit=1&sort=login_id&cursor=${byLogin.body.next_cursor}`,
+    );
+    expect(next.body.items.map((p) => p.login_id)).toEqual(["b"]);
+    const unknown = await admin.get(`/api/v1/admin/experiments/${crypto.randomUUID()}/participants`);
+    expect(unknown.status).toBe(404);
   });
 
   it("answers 401 on /api/v1/me without a participant cookie and 403 with only an admin cookie", async () => {

@@ -9,7 +9,8 @@ import {
   Me,
   Participant,
   ParticipantCreate,
-  ParticipantSummary,
+  ParticipantListQuery,
+  ParticipantPage,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { adminOf, participantOf } from "../auth/auth.middleware.ts";
@@ -27,19 +28,17 @@ import type { ParticipantsService } from "./participants.service.ts";
 
 const UserParams = Type.Object({ user_id: Type.String({ format: "uuid" }) });
 
-const ParticipantsQuery = Type.Object({
-  format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")], { default: "json" })),
-  spreadsheet_safe: Type.Optional(Type.Boolean()),
-  simulated: Type.Optional(
-    Type.Boolean({
-      description: "JSON only: true lists only simulated participants, false only real ones; absent, both",
+const ParticipantsQuery = Type.Composite([
+  ParticipantListQuery,
+  Type.Object({
+    format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("csv")], { default: "json" })),
+    spreadsheet_safe: Type.Optional(Type.Boolean({ description: "CSV only" })),
+    include_simulated: Type.Optional({
+      ...IncludeSimulated,
+      description: "CSV only: true includes simulated participants, which the CSV leaves out by default",
     }),
-  ),
-  include_simulated: Type.Optional({
-    ...IncludeSimulated,
-    description: "CSV only: true includes simulated participants, which the CSV leaves out by default",
   }),
-});
+]);
 
 export interface ParticipantRoutesDeps {
   readonly db: Db;
@@ -160,17 +159,19 @@ export function participantRoutes({
       summary: "List an experiment's participants (JSON, or the participants CSV)",
       audit: ({ query }) => (query.format === "csv" ? "export.participants" : null),
       description:
-        "format=csv: one row per participant (api.md): user_id, login_id, group_id, group_name, status (`joined`: no event yet; `started`), joined_at, consented_at, finished_at (empty until the study flow records them), sessions, events, last_seen_at (the last event received), then one column per recruiting parameter captured at join, simulated, excluded, excluded_reason, then the quality measures (docs/quality.md): active_seconds, visible_watch_seconds, watch_seconds, hidden_share, pointer_events, viewport_width, seconds_per_question, straight_lined, attention_passed, attention_failed, duplicate_recruiting_id, quality_flags (space-separated), excluded_by_rules. The CSV leaves simulated participants (dry runs) out unless include_simulated=true; the JSON list has them, each with `simulated`, unless `simulated` asks for one kind. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.",
+        'format=csv: one row per participant (api.md): user_id, login_id, group_id, group_name, status (`joined`: no event yet; `started`), joined_at, consented_at, finished_at (empty until the study flow records them), sessions, events, last_seen_at (the last event received), then one column per recruiting parameter captured at join, simulated, excluded, excluded_reason, then the quality measures (docs/quality.md): active_seconds, visible_watch_seconds, watch_seconds, hidden_share, pointer_events, viewport_width, seconds_per_question, straight_lined, attention_passed, attention_failed, duplicate_recruiting_id, quality_flags (space-separated), excluded_by_rules. The CSV is one stream of every row, and leaves simulated participants (dry runs) out unless include_simulated=true. JSON (api.md "Lists at study scale"): `{items, next_cursor, total}`, one page of at most `limit` (default 100, at most 1000) participants in `sort` order (joined_at by default; last_seen_at, login_id; `-` for descending; ties by user_id), filtered by status, group_id, q (login id contains, any case) and simulated; pass next_cursor as `cursor` with the same sort for the next page (400 invalid_cursor for another). Simulated participants are listed, each with `simulated`, unless `simulated` asks for one kind. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.',
       access: "admin",
       params: IdParams,
       query: ParticipantsQuery,
       responses: {
-        200: { description: "Participants", schema: Type.Array(ParticipantSummary) },
+        200: { description: "A page of participants (JSON), or the CSV", schema: ParticipantPage },
+        400: { description: "invalid_cursor", schema: ErrorBody },
         404: { description: "Unknown experiment", schema: ErrorBody },
       },
       handler: async (ctx, { params, query }) => {
         if (query.format !== "csv") {
-          ctx.body = await participants.list(params.id, { simulated: query.simulated });
+          const { format: _f, spreadsheet_safe: _s, include_simulated: _i, ...page } = query;
+          ctx.body = await participants.list(params.id, page);
           return;
         }
         await assertExperiment(db, params.id); // 404 before the stream starts

@@ -1,15 +1,11 @@
-import { participantActivity } from "@feedlab/projector";
-import type { JoinResult, Participant, ParticipantSummary } from "@feedlab/schemas";
+import type { JoinResult, Participant, ParticipantListQuery, ParticipantPage } from "@feedlab/schemas";
 import type { Knex } from "knex";
-import { iso, isoOrNull, isUniqueViolation } from "../db/present.ts";
+import { iso, isUniqueViolation } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { pickGroup } from "./assignment.ts";
-import { joinSignature, validJoinSignature } from "./join-signature.ts";
-import { participantStatus } from "./participants.export.ts";
-
-/** A participant whose last event arrived this recently is "active now". */
-const ACTIVE_MS = 5 * 60_000;
+import { validJoinSignature } from "./join-signature.ts";
+import { participantPage } from "./participants.list.ts";
 
 interface UserRow {
   id: string;
@@ -208,59 +204,11 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       }
     },
 
-    /**
-     * The experiment's participants in join order, with their place in the study flow, sessions,
-     * events, last activity, surveys answered and dismissed, any exclusion, and whether they are
-     * simulated. Simulated participants are listed (the console marks them) unless `simulated`
-     * asks for one kind only.
-     */
-    async list(experimentId: string, options: { simulated?: boolean } = {}): Promise<ParticipantSummary[]> {
+    /** A page of the experiment's participants (participants.list.ts); 404 for an unknown experiment. */
+    async list(experimentId: string, query: ParticipantListQuery = {}): Promise<ParticipantPage> {
       const exp = await db("experiments").where({ id: experimentId }).first("id");
       if (!exp) throw notFound("experiment");
-      const query = db("users as u")
-        .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
-        .where("u.experiment_id", experimentId);
-      if (options.simulated !== undefined) query.where("u.simulated", options.simulated);
-      const rows = (await query
-        .orderBy("u.created_at")
-        .orderBy("u.login_id")
-        .select(
-          "u.*",
-          db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
-          db.raw("coalesce(a.events, 0) as events"),
-          "a.last_seen_at",
-          db.raw("(select count(*) from survey_responses r where r.user_id = u.id) as surveys_answered"),
-          db.raw("(select count(*) from survey_dismissals d where d.user_id = u.id) as surveys_dismissed"),
-        )) as (UserRow & {
-        consented_at: Date | null;
-        consent_declined_at: Date | null;
-        finished_at: Date | null;
-        excluded_at: Date | null;
-        excluded_reason: string | null;
-        sessions: number | string;
-        events: number | string;
-        last_seen_at: Date | null;
-        surveys_answered: number | string;
-        surveys_dismissed: number | string;
-      })[];
-      const at = now().getTime();
-      return rows.map((r) => ({
-        ...presentParticipant(r),
-        status: participantStatus({ ...r, events: Number(r.events) }),
-        consented_at: isoOrNull(r.consented_at),
-        declined_at: isoOrNull(r.consent_declined_at),
-        finished_at: isoOrNull(r.finished_at),
-        sessions: Number(r.sessions),
-        events: Number(r.events),
-        last_seen_at: isoOrNull(r.last_seen_at),
-        active_now: r.last_seen_at !== null && at - new Date(r.last_seen_at).getTime() < ACTIVE_MS,
-        surveys_answered: Number(r.surveys_answered),
-        surveys_dismissed: Number(r.surveys_dismissed),
-        excluded_at: isoOrNull(r.excluded_at),
-        excluded_reason: r.excluded_reason,
-        join_sig: joinSecret === null ? null : joinSignature(joinSecret, experimentId, r.login_id),
-        simulated: r.simulated === true,
-      }));
+      return participantPage(db, experimentId, query, { now: now(), joinSecret });
     },
 
     /**

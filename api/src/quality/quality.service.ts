@@ -7,9 +7,9 @@ import {
   qualityFlags,
 } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
+import { joinedUs, joinOrderPage, type Place } from "../http/join-order.ts";
 import { armsOf } from "../results/arms.ts";
 import { exclusionRulesOf } from "../results/rule-exclusions.ts";
-import { decodeCursor, encodeCursor, type Place } from "./quality.cursor.ts";
 import { rulesHolding } from "./rules.ts";
 import { duplicateRecruitingIds, NO_SURVEYS, surveyMeasures } from "./survey-measures.ts";
 
@@ -39,13 +39,7 @@ async function measureAll(
       .where("u.experiment_id", experimentId)
       .orderBy("u.created_at")
       .orderBy("u.id")
-      .select(
-        "u.id",
-        "u.login_id",
-        "u.group_id",
-        "u.simulated",
-        db.raw("(extract(epoch from u.created_at) * 1000000)::bigint::text as joined_us"),
-      ) as Promise<
+      .select("u.id", "u.login_id", "u.group_id", "u.simulated", db.raw(joinedUs("u"))) as Promise<
       { id: string; login_id: string; group_id: string; simulated: boolean; joined_us: string }[]
     >,
     eventQuality(db, experimentId),
@@ -133,11 +127,7 @@ export function createQualityService({ db }: { db: Db }) {
           (query.flagged !== true || m.quality.flags.length > 0) &&
           (query.user_id === undefined || m.quality.user_id === query.user_id),
       );
-      const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-      const limit = query.limit ?? 100;
-      const rest = after === null ? matching : matching.filter((m) => isAfter(m.place, after));
-      const page = rest.slice(0, limit);
-      const last = page.at(-1);
+      const { page, next_cursor, total } = joinOrderPage(matching, (m) => m.place, query);
       return {
         groups: groups.map((g) => {
           const list = perGroup.get(g.id) ?? [];
@@ -150,13 +140,11 @@ export function createQualityService({ db }: { db: Db }) {
           };
         }),
         participants: page.map((m) => m.quality),
-        next_cursor: rest.length > limit && last ? encodeCursor(last.place) : null,
-        total: matching.length,
+        next_cursor,
+        total,
       };
     },
   };
 }
-
-const isAfter = (a: Place, b: Place) => a.us > b.us || (a.us === b.us && a.id > b.id);
 
 export type QualityService = ReturnType<typeof createQualityService>;

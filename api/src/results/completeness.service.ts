@@ -1,7 +1,8 @@
 import { sessionCompleteness } from "@feedlab/projector";
-import type { ExperimentCompleteness } from "@feedlab/schemas";
+import type { CompletenessQuery, ExperimentCompleteness } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { armsOf, type SimulatedOption } from "./arms.ts";
+import { joinedUs, joinOrderPage } from "../http/join-order.ts";
+import { armsOf } from "./arms.ts";
 
 /** The share of numbered events lost: gaps over what the client numbered; null with nothing numbered. */
 const lossRate = (numbered: number, missing: number): number | null =>
@@ -12,22 +13,26 @@ const lossRate = (numbered: number, missing: number): number | null =>
  * numbers, summed per participant and group, from the session activity read model. A participant
  * whose loss rate is above the threshold is flagged. Beside it, the client clocks: each participant's
  * offset and the events whose client time is implausible. Simulated participants (dry runs) are left
- * out unless `includeSimulated`.
+ * out unless `include_simulated`. The groups count every participant; `participants` is one page of
+ * those the filters keep (`gaps`, `flagged`), in join order.
  */
 export function createCompletenessService({ db }: ServiceDeps) {
   return {
     async forExperiment(
       experimentId: string,
-      threshold = 0.05,
-      { includeSimulated = false }: SimulatedOption = {},
+      query: CompletenessQuery = {},
     ): Promise<ExperimentCompleteness> {
-      const users = db("users").where({ experiment_id: experimentId });
-      if (!includeSimulated) users.where("simulated", false);
+      const threshold = query.threshold ?? 0.05;
+      const users = db("users as u").where({ experiment_id: experimentId });
+      if (query.include_simulated !== true) users.where("simulated", false);
       const [groups, sessions, participantRows] = await Promise.all([
         armsOf(db, experimentId),
         sessionCompleteness(db, experimentId),
-        users.orderBy("created_at").orderBy("id").select("id", "login_id", "group_id") as Promise<
-          { id: string; login_id: string; group_id: string }[]
+        users
+          .orderBy("created_at")
+          .orderBy("id")
+          .select("id", "login_id", "group_id", db.raw(joinedUs("u"))) as Promise<
+          { id: string; login_id: string; group_id: string; joined_us: string }[]
         >,
       ]);
       const byUser = Map.groupBy(sessions, (s) => s.user_id);
@@ -52,9 +57,14 @@ export function createCompletenessService({ db }: ServiceDeps) {
           clock_offset_ms,
           implausible_times: list.reduce((s, x) => s + x.implausible_times, 0),
           numbered,
+          place: { us: BigInt(u.joined_us), id: u.id },
         };
       });
       const perGroup = Map.groupBy(participants, (p) => p.group_id);
+      const matching = participants.filter(
+        (p) => (query.gaps !== true || p.missing > 0) && (query.flagged !== true || p.flagged),
+      );
+      const { page, next_cursor, total } = joinOrderPage(matching, (p) => p.place, query);
       return {
         threshold,
         groups: groups.map((g) => {
@@ -72,7 +82,9 @@ export function createCompletenessService({ db }: ServiceDeps) {
             implausible_times: list.reduce((s, p) => s + p.implausible_times, 0),
           };
         }),
-        participants: participants.map(({ numbered: _, ...p }) => p),
+        participants: page.map(({ numbered: _, place: _p, ...p }) => p),
+        next_cursor,
+        total,
       };
     },
   };

@@ -1,6 +1,6 @@
 import type { ExperimentCompleteness, ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
@@ -109,6 +109,44 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
     expect(
       (await admin.get(`/api/v1/admin/experiments/${study.experiment.id}/completeness?threshold=2`)).status,
     ).toBe(422);
+  });
+
+  it("pages completeness's participants in join order, keeps gaps or flagged ones on request, and counts every one per arm", async () => {
+    const study = await createStudy(admin, { status: "running", weights: [1] });
+    const logins = ["c-1", "c-2", "c-3", "c-4", "c-5"];
+    for (const [i, login] of logins.entries()) {
+      const p = await joinWithSession(app.client(), study.experiment.id, login);
+      // c-2 loses one event of ten (0.1, flagged at 0.05), c-4 one of thirty (0.033, a gap, not flagged).
+      const last = i === 3 ? 30 : 10;
+      const lost = i === 1 || i === 3 ? [last - 1] : [];
+      await sendEvents(
+        p,
+        numbered(1, last).filter((_, k) => !lost.includes(k + 1)),
+      );
+    }
+    await settled();
+    const base = `/api/v1/admin/experiments/${study.experiment.id}/completeness`;
+    const all: string[] = [];
+    let cursor = "";
+    for (let n = 0; n < 5; n++) {
+      const r = await admin.get<ExperimentCompleteness>(`${base}?limit=2${cursor}`);
+      expect([r.status, r.body.total, r.body.participants.length <= 2]).toEqual([200, 5, true]);
+      expect(r.body.groups[0]?.participants).toBe(5);
+      all.push(...r.body.participants.map((p) => p.login_id));
+      if (!r.body.next_cursor) break;
+      cursor = `&cursor=${r.body.next_cursor}`;
+    }
+    expect(all).toEqual(logins);
+    const only = async (query: string) => {
+      const r = await admin.get<ExperimentCompleteness>(`${base}?${query}`);
+      return [r.body.participants.map((p) => p.login_id), r.body.total, r.body.groups[0]?.flagged];
+    };
+    expect(await only("gaps=true")).toEqual([["c-2", "c-4"], 2, 1]);
+    expect(await only("flagged=true")).toEqual([["c-2"], 1, 1]);
+    expect(await only("flagged=true&threshold=0.01")).toEqual([["c-2", "c-4"], 2, 2]);
+    expect(await only("gaps=true&limit=1")).toEqual([["c-2"], 2, 1]);
+    const bad = await admin.get(`${base}?cursor=nope`);
+    expect([bad.status, codeOf(bad)]).toEqual([400, "invalid_cursor"]);
   });
 
   it("flags assignment that departs from the weights, and shows activity, survey completion and rejected events per arm", async () => {

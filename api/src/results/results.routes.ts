@@ -54,7 +54,7 @@ export function resultsRoutes({
       tag: "results",
       summary: "Data completeness: gaps in the client's sequence numbers per group and participant",
       description:
-        "The browser runtime numbers each session's events from 1 (`seq`). A session's missing events are its highest seq less the numbered events the log holds; participants and groups sum their sessions. loss_rate = missing / (numbered events + missing), null when nothing was numbered. Events without seq (sent by other clients) count in `events` only. A batch lost at the very end of a session leaves no gap and cannot be counted. Participants above `threshold` (default 0.05) are flagged. Simulated participants (dry runs) are left out unless include_simulated=true.",
+        "The browser runtime numbers each session's events from 1 (`seq`). A session's missing events are its highest seq less the numbered events the log holds; participants and groups sum their sessions. loss_rate = missing / (numbered events + missing), null when nothing was numbered. Events without seq (sent by other clients) count in `events` only. A batch lost at the very end of a session leaves no gap and cannot be counted. Participants above `threshold` (default 0.05) are flagged. Simulated participants (dry runs) are left out unless include_simulated=true. `groups` count every participant; `participants` is one page in join order (api.md \"Lists at study scale\"): limit (default 100, at most 1000), cursor (`next_cursor` of the previous page), gaps=true keeps participants with missing events, flagged=true those above the threshold; `total` counts every match.",
       access: "admin",
       params: IdParams,
       query: CompletenessQuery,
@@ -63,9 +63,7 @@ export function resultsRoutes({
         404: unknownExperiment,
       },
       handler: async (ctx, { params, query }) => {
-        ctx.body = await completeness.forExperiment(params.id, query.threshold ?? 0.05, {
-          includeSimulated: query.include_simulated === true,
-        });
+        ctx.body = await completeness.forExperiment(params.id, query);
       },
     }),
     route({

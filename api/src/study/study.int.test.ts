@@ -417,10 +417,10 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
       `/api/v1/admin/experiments/${experiment.id}/stats`,
     );
     expect(stats.body.groups[0]).toMatchObject({ participants: 1, excluded_participants: 1 });
-    const listed = await admin.get<{ login_id: string; excluded_reason: string | null; sessions: number }[]>(
-      `/api/v1/admin/experiments/${experiment.id}/participants`,
-    );
-    expect(listed.body.map((p) => [p.login_id, p.excluded_reason, p.sessions])).toEqual([
+    const listed = await admin.get<{
+      items: { login_id: string; excluded_reason: string | null; sessions: number }[];
+    }>(`/api/v1/admin/experiments/${experiment.id}/participants`);
+    expect(listed.body.items.map((p) => [p.login_id, p.excluded_reason, p.sessions])).toEqual([
       ["kept", null, 1],
       ["dropped", "Bot-like clicking", 1],
     ]);

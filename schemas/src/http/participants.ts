@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { Timestamp, Uuid } from "./common.ts";
+import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { RECRUITING_PARAMETERS } from "./enums.ts";
 import { ExperimentStatus } from "./experiments.ts";
 import { SurfaceConfig } from "./groups.ts";
@@ -175,6 +175,63 @@ export const ParticipantSummary = Type.Composite([
   }),
 ]);
 export type ParticipantSummary = Static<typeof ParticipantSummary>;
+
+/** The orders of the participants list (api.md "Lists at study scale"); `-` sorts descending. */
+export const PARTICIPANT_SORTS = [
+  "joined_at",
+  "-joined_at",
+  "last_seen_at",
+  "-last_seen_at",
+  "login_id",
+  "-login_id",
+] as const;
+export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
+
+/** `GET /api/v1/admin/experiments/{id}/participants` as JSON: one page, and what comes after it. */
+export const ParticipantPage = Type.Object({
+  items: Type.Array(ParticipantSummary),
+  next_cursor: Nullable(Type.String({ description: "Pass as `cursor` for the next page; null on the last" })),
+  total: Type.Integer({ description: "Participants matching the filters, over all pages" }),
+});
+export type ParticipantPage = Static<typeof ParticipantPage>;
+
+/** The JSON list's paging and filters (api.md "Lists at study scale"). */
+export const ParticipantListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 400, description: "`next_cursor` of the previous page, with the same sort" }),
+  ),
+  sort: Type.Optional(
+    Type.Union(
+      PARTICIPANT_SORTS.map((s) => Type.Literal(s)),
+      {
+        default: "joined_at",
+        description:
+          "joined_at (join order, the default), last_seen_at (the last event's arrival; never seen sorts as earliest) or login_id; a `-` prefix sorts descending. Ties go by user_id.",
+      },
+    ),
+  ),
+  status: Type.Optional(
+    Type.Union(
+      [Type.Literal("joined"), Type.Literal("started"), Type.Literal("declined"), Type.Literal("finished")],
+      { description: "Only participants at this place in the study, as the CSV's status says" },
+    ),
+  ),
+  group_id: Type.Optional(Uuid),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      pattern: "^[^\\u0000]*$",
+      description: "Only login ids that contain this text, any case",
+    }),
+  ),
+  simulated: Type.Optional(
+    Type.Boolean({
+      description: "true lists only simulated participants, false only real ones; absent, both",
+    }),
+  ),
+});
+export type ParticipantListQuery = Static<typeof ParticipantListQuery>;
 
 export const ExclusionBody = Type.Object(
   {

@@ -107,7 +107,10 @@ export const ExperimentCompleteness = Type.Object({
       ),
       implausible_times: ImplausibleTimes,
     }),
+    { description: 'One page, in join order (api.md "Lists at study scale")' },
   ),
+  next_cursor: Nullable(Type.String({ description: "Pass as `cursor` for the next page; null on the last" })),
+  total: Type.Integer({ description: "Participants matching the filters, over all pages" }),
 });
 export type ExperimentCompleteness = Static<typeof ExperimentCompleteness>;
 
@@ -121,7 +124,14 @@ export const CompletenessQuery = Type.Object({
     }),
   ),
   include_simulated: Type.Optional(IncludeSimulated),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: "`next_cursor` of the previous page" })),
+  gaps: Type.Optional(Type.Boolean({ description: "true keeps the participants with missing events" })),
+  flagged: Type.Optional(
+    Type.Boolean({ description: "true keeps the participants whose loss rate is above the threshold" }),
+  ),
 });
+export type CompletenessQuery = Static<typeof CompletenessQuery>;
 
 /** `GET /api/v1/admin/experiments/{id}/stats`'s query. */
 export const StatsQuery = Type.Object({

@@ -29,7 +29,8 @@ import type {
   ModelRun,
   NewVideo,
   Participant,
-  ParticipantSummary,
+  ParticipantListQuery,
+  ParticipantPage,
   Readiness,
   Recommender,
   RecommenderCreate,
@@ -213,13 +214,13 @@ export class ApiClient extends ParticipantApi {
     });
   }
 
-  /** The experiment's participants; `simulated` lists only the dry runs' (true) or only real ones (false). */
-  listParticipants(
-    experimentId: string,
-    options: { simulated?: boolean } = {},
-  ): Promise<ParticipantSummary[]> {
+  /**
+   * A page of the experiment's participants (api.md "Lists at study scale"): filtered by status, arm,
+   * login id text and simulated, in `sort` order; `next_cursor` continues it.
+   */
+  listParticipants(experimentId: string, query: ParticipantListQuery = {}): Promise<ParticipantPage> {
     return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/participants`, {
-      query: { simulated: options.simulated === undefined ? undefined : String(options.simulated) },
+      query: { ...query, simulated: query.simulated === undefined ? undefined : String(query.simulated) },
     });
   }
 
@@ -253,10 +254,16 @@ export class ApiClient extends ParticipantApi {
     return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/stats${query}`);
   }
 
-  /** Gaps in the client's sequence numbers per arm and participant; `threshold` flags participants. */
-  completeness(experimentId: string, threshold?: number): Promise<ExperimentCompleteness> {
+  /**
+   * Gaps in the client's sequence numbers per arm, and a page of participants (`cursor`, at most 1,000);
+   * `threshold` flags participants.
+   */
+  completeness(
+    experimentId: string,
+    query: { threshold?: number; cursor?: string; limit?: number } = {},
+  ): Promise<ExperimentCompleteness> {
     return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/completeness`, {
-      query: { threshold },
+      query: { ...query },
     });
   }
 

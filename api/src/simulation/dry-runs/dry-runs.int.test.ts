@@ -121,15 +121,17 @@ describe("dry runs over HTTP (pglite)", () => {
     expect((await admin.get(`/api/v1/admin/experiments/${id}/stats`)).body).toMatchObject({
       groups: (statsBefore as { groups: unknown[] }).groups,
     });
-    const listed = await admin.get<{ login_id: string; simulated: boolean }[]>(
+    const listed = await admin.get<{ items: { login_id: string; simulated: boolean }[] }>(
       `/api/v1/admin/experiments/${id}/participants`,
     );
-    expect(listed.body.length).toBe(6);
-    expect(listed.body.every((p) => p.simulated && p.login_id.startsWith("sim-"))).toBe(true);
+    expect(listed.body.items.length).toBe(6);
+    expect(listed.body.items.every((p) => p.simulated && p.login_id.startsWith("sim-"))).toBe(true);
 
     expect((await admin.del(`/api/v1/admin/experiments/${id}/dry-runs`)).status).toBe(204);
-    const after = await admin.get<unknown[]>(`/api/v1/admin/experiments/${id}/participants`);
-    expect(after.body).toEqual([]);
+    const after = await admin.get<{ items: unknown[]; total: number }>(
+      `/api/v1/admin/experiments/${id}/participants`,
+    );
+    expect(after.body).toMatchObject({ items: [], total: 0 });
     const db = app.runtime.db;
     for (const table of ["users", "sessions", "events", "evaluation_counts", "survey_responses"])
       expect(Number((await db(table).count<{ n: string }[]>("* as n"))[0]?.n), table).toBe(0);

@@ -1,4 +1,53 @@
-import type { ParticipantSummary as Participant } from "../../types.ts";
+import type { ApiClient } from "../../api.ts";
+import type {
+  ParticipantSummary as Participant,
+  ParticipantListQuery,
+  ParticipantSort,
+} from "../../types.ts";
+
+/** Rows of the console's participants table a page. */
+export const PARTICIPANTS_PAGE_SIZE = 50;
+
+/** The table's orders, as the researcher picks them. */
+export const SORT_LABELS: Record<ParticipantSort, string> = {
+  joined_at: "Join order (first joined first)",
+  "-joined_at": "Newest joined first",
+  "-last_seen_at": "Last seen (most recent first)",
+  last_seen_at: "Last seen (longest ago first)",
+  login_id: "Login ID (A to Z)",
+  "-login_id": "Login ID (Z to A)",
+};
+
+/** The statuses the table filters by, in the words it shows them in. */
+export const STATUS_FILTERS: Record<NonNullable<ParticipantListQuery["status"]>, string> = {
+  joined: "Joined, no activity yet",
+  started: "Started",
+  declined: "Declined consent",
+  finished: "Finished",
+};
+
+/** At most this many pages of 1,000 are read by `everyParticipant`. */
+const MAX_PAGES = 100;
+
+/**
+ * Every participant the query matches, page after page: for a list the console needs whole (the
+ * simulated participants a dry run left), never for the participants table, which pages.
+ */
+export async function everyParticipant(
+  client: Pick<ApiClient, "listParticipants">,
+  experimentId: string,
+  query: Omit<ParticipantListQuery, "cursor" | "limit"> = {},
+): Promise<Participant[]> {
+  const all: Participant[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = await client.listParticipants(experimentId, { ...query, limit: 1000, cursor });
+    all.push(...r.items);
+    if (!r.next_cursor) break;
+    cursor = r.next_cursor;
+  }
+  return all;
+}
 
 /**
  * A participant's own link: the study link with their login ID, and the `sig` the server asks for when

@@ -30,6 +30,29 @@ export interface Results {
   readonly loadedAt: Date;
 }
 
+/** At most this many pages of 1,000 participants are read for the completeness card. */
+const MAX_PAGES = 100;
+
+/**
+ * Completeness with every participant (the card lists those flagged and those whose clock is off,
+ * wherever they are in join order), read a page of 1,000 at a time.
+ */
+async function wholeCompleteness(
+  client: ApiClient,
+  experimentId: string,
+  threshold: number | undefined,
+): Promise<ExperimentCompleteness> {
+  const first = await client.completeness(experimentId, { threshold, limit: 1000 });
+  const participants = [...first.participants];
+  let cursor = first.next_cursor;
+  for (let page = 1; cursor && page < MAX_PAGES; page++) {
+    const next = await client.completeness(experimentId, { threshold, limit: 1000, cursor });
+    participants.push(...next.participants);
+    cursor = next.next_cursor;
+  }
+  return { ...first, participants, next_cursor: null };
+}
+
 export async function loadResults(
   client: ApiClient,
   experimentId: string,
@@ -40,7 +63,7 @@ export async function loadResults(
       client.stats(experimentId),
       client.stats(experimentId, "rules"),
       client.monitor(experimentId),
-      client.completeness(experimentId, threshold),
+      wholeCompleteness(client, experimentId, threshold),
       client.timeline(experimentId),
       client.listGroups(experimentId),
       surveyApi.list(client, experimentId),

@@ -1,5 +1,6 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
+import { PARTICIPANTS_PAGE_SIZE } from "#lib/admin/participants/participants.ts";
 import { apiFor } from "#lib/api.ts";
 import { surveyApi } from "#lib/survey/survey-api.ts";
 import type { PageLoad } from "./$types";
@@ -27,7 +28,7 @@ export const load = (async ({ fetch, params, url }) =>
       client.listUiTemplates(),
       client.getPool(params.id),
       client.listVideos(),
-      client.listParticipants(params.id),
+      client.listParticipants(params.id, { limit: PARTICIPANTS_PAGE_SIZE }),
       surveyApi.list(client, params.id),
       client.listModelRuns(params.id),
       // Warnings about arms whose recommender fails; the page works without them.

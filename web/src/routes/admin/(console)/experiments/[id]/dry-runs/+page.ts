@@ -1,5 +1,6 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
+import { everyParticipant } from "#lib/admin/participants/participants.ts";
 import { apiFor } from "#lib/api.ts";
 import type { PageLoad } from "./$types";
 
@@ -11,7 +12,7 @@ export const load = (async ({ fetch, params, url }) =>
       client.listGroups(params.id),
       client.listDryRuns(params.id),
       // Which of the reports' participants still exist, to link their trajectories.
-      client.listParticipants(params.id, { simulated: true }),
+      everyParticipant(client, params.id, { simulated: true }),
     ]);
     return { experiment, groups, runs, simulated };
   })) satisfies PageLoad;

@@ -215,6 +215,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     const section = page.getByRole("region", { name: "Participants", exact: true });
     const rows = section.getByRole("table").getByRole("row");
     const status = section.getByRole("navigation", { name: "Participants pages" }).getByRole("status");
+    const find = section.getByRole("search", { name: "Find participants" });
     await status.getByText("Showing 1–50 of 61").waitFor();
     await section.getByText("61 participants").waitFor();
     expect(await rows.count()).toBe(51); // the header and 50 participants
@@ -229,20 +230,20 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await status.getByText("Showing 1–50 of 61").waitFor();
 
     // Newest first, then a search as the researcher types: any case, part of the id.
-    await section.getByLabel("Order").selectOption({ label: "Newest joined first" });
-    await rows.nth(1).getByText("worker-061").waitFor();
-    await section.getByLabel("Search login IDs").fill("WORKER-00");
+    await find.getByLabel("Order").selectOption({ label: "Newest joined first" });
+    await rows.nth(1).getByRole("link", { name: "worker-061", exact: true }).waitFor();
+    await find.getByLabel("Search login IDs").fill("WORKER-00");
     await status.getByText("Showing 1–9 of 9 matching").waitFor();
     expect(await rows.nth(1).textContent()).toContain("worker-009");
-    await section.getByLabel("Arm").selectOption({ label: "Treatment" });
+    await find.getByLabel("Arm").selectOption({ label: "Treatment" });
     await status.getByText("Showing 1–4 of 4 matching").waitFor(); // 002, 004, 006, 008
-    await section.getByLabel("Status").selectOption({ label: "Finished" });
+    await find.getByLabel("Status").selectOption({ label: "Finished" });
     await section.getByText("No participant matches these filters.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, "participants-no-match");
     await section.getByRole("button", { name: "Clear filters" }).click();
     await status.getByText("Showing 1–50 of 61").waitFor();
-    expect(await section.getByLabel("Search login IDs").inputValue()).toBe("");
+    expect(await find.getByLabel("Search login IDs").inputValue()).toBe("");
   });
 
   it("has no axe violations and no table scrolling sideways, with every card filled, on a laptop and a phone", async () => {

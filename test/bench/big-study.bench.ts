@@ -16,7 +16,8 @@ import { createQualityService, excludedByRules } from "../../api/src/quality/qua
 import { createCompletenessService } from "../../api/src/results/completeness.service.ts";
 import { createStatsService } from "../../api/src/results/stats.service.ts";
 import { startPostgres } from "../harness/postgres.ts";
-import { startServer } from "./support.ts";
+import { insertEvaluationCounts, insertStudy } from "./study-seed.ts";
+import { createBenchDatabase, startServer, timed } from "./support.ts";
 
 export const name = "big-study";
 export const description =
@@ -30,18 +31,7 @@ const TYPES = ["IMPRESSION", "FEED_CLICK", "VIDEO_PLAY", "VIDEO_ENDED", "LIKE", 
 /** The study: arms, participants (most consented, some finished), two sessions each, events, read models. */
 async function seed(db: Db): Promise<{ experiment: string; someone: string }> {
   await migrate(db);
-  const experiment = randomUUID();
-  await db("experiments").insert({ id: experiment, name: "Big study", status: "running" });
-  const groups = Array.from({ length: ARMS }, (_, i) => ({
-    id: randomUUID(),
-    experiment_id: experiment,
-    name: `Arm ${i + 1}`,
-    algorithm_feed: "popularity",
-    algorithm_watch: "similarity",
-    ui_feed: "grid-desktop",
-    ui_watch: "grid-desktop",
-  }));
-  await db("groups").insert(groups);
+  const { experiment, groups } = await insertStudy(db, "Big study", ARMS);
   await db.raw(
     `insert into users (id, experiment_id, login_id, group_id, created_at, consented_at, finished_at)
      select gen_random_uuid(), ?, 'worker-' || lpad(g::text, 6, '0'), (?::uuid[])[1 + g % ${ARMS}],
@@ -88,19 +78,7 @@ async function seed(db: Db): Promise<{ experiment: string; someone: string }> {
      from events where experiment_id = ? group by session_id, user_id, experiment_id`,
     [experiment],
   );
-  await db.raw(
-    `insert into evaluation_counts (experiment_id, group_id, user_id, surface, recommender, impressions,
-       feed_clicks, plays, completions, likes, last_at)
-     select experiment_id, group_id, user_id,
-       case when event_type in ('IMPRESSION', 'FEED_CLICK') then 'feed' else 'watch' end,
-       case when event_type in ('IMPRESSION', 'FEED_CLICK') then 'popularity' else 'similarity' end,
-       count(*) filter (where event_type = 'IMPRESSION'), count(*) filter (where event_type = 'FEED_CLICK'),
-       count(*) filter (where event_type = 'VIDEO_PLAY'), count(*) filter (where event_type = 'VIDEO_ENDED'),
-       count(*) filter (where event_type = 'LIKE'), max(received_at)
-     from events where experiment_id = ? and event_type <> 'VIDEO_PROGRESS'
-     group by 1, 2, 3, 4, 5`,
-    [experiment],
-  );
+  await insertEvaluationCounts(db, experiment);
   await db.raw("analyze");
   const someone = (await db("users")
     .where({ experiment_id: experiment })
@@ -109,19 +87,6 @@ async function seed(db: Db): Promise<{ experiment: string; someone: string }> {
     id: string;
   };
   return { experiment, someone: someone.id };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-async function timed(times: number, work: () => Promise<unknown>): Promise<number> {
-  await work(); // warm
-  const ms: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const t = performance.now();
-    await work();
-    ms.push(performance.now() - t);
-  }
-  return median(ms);
 }
 
 interface Statement {
@@ -153,12 +118,7 @@ export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
   const cluster = await startPostgres();
   try {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query("CREATE DATABASE feedlab_big_study_bench");
-    await admin.end();
-    const url = new URL(cluster.url);
-    url.pathname = "/feedlab_big_study_bench";
+    const url = new URL(await createBenchDatabase(cluster.url, "feedlab_big_study_bench"));
     const { db, close } = openDb({ databaseUrl: url.href, dataDir: "" });
     const floors = new pg.Pool({ connectionString: url.href, max: 4 });
     const t = performance.now();

@@ -1,15 +1,4 @@
-// `npm run bench -- results`: an experiment with 1,000,000 events (2,000 participants in three arms).
-// Figures: GET .../stats (counts, rates and clustered intervals) against its floor, one aggregate
-// query of the same read model's counts; the Parquet events export over HTTP against two floors:
-// reading the same rows page by page from the database (this process), and the export's own pipeline
-// (the same pages, columns and row group writer) in a process of its own, to /dev/null, with the
-// export worker's heap limits (results.floor.ts), for rows/s and memory; the API process's peak RSS
-// is also compared with the CSV export of the same events (each export on a fresh process).
-// Goals (issue "Results per arm"): stats under 100 ms; Parquet at 100,000 rows/s or more, RSS < 200 MB.
-// BENCH_EVENTS overrides the number of events; runs on PostgreSQL (a throwaway cluster).
-import { randomUUID } from "node:crypto";
 import { EXPORT_SELECT, eventExportCopy } from "@feedlab/projector";
-import pg from "pg";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { openLinkedRows } from "../../api/src/db/linked-rows.ts";
 import { copyTuples } from "../../api/src/events/copy-binary.ts";
@@ -17,7 +6,8 @@ import { EXPORT_HEAP } from "../../api/src/events/parquet.ts";
 import { SERVER_ENV } from "../../bin/node-settings.mjs";
 import { startPostgres } from "../harness/postgres.ts";
 import { memoryOf } from "./proc.ts";
-import { runFloorProcess, startServer } from "./support.ts";
+import { insertEvaluationCounts, insertStudy } from "./study-seed.ts";
+import { createBenchDatabase, runFloorProcess, startServer, timed } from "./support.ts";
 
 export const name = "results";
 export const description =
@@ -31,18 +21,7 @@ const TYPES = ["IMPRESSION", "FEED_CLICK", "VIDEO_PLAY", "VIDEO_ENDED", "LIKE", 
 /** An experiment, three arms, 2,000 participants, their events and the evaluation counts they make. */
 async function seed(db: Db): Promise<string> {
   await migrate(db);
-  const experiment = randomUUID();
-  await db("experiments").insert({ id: experiment, name: "Bench", status: "running" });
-  const groups = Array.from({ length: ARMS }, (_, i) => ({
-    id: randomUUID(),
-    experiment_id: experiment,
-    name: `Arm ${i + 1}`,
-    algorithm_feed: "popularity",
-    algorithm_watch: "similarity",
-    ui_feed: "grid-desktop",
-    ui_watch: "grid-desktop",
-  }));
-  await db("groups").insert(groups);
+  const { experiment, groups } = await insertStudy(db, "Bench", ARMS);
   await db.raw(
     `insert into users (id, experiment_id, login_id, group_id)
      select gen_random_uuid(), ?, 'p-' || g, (array[?, ?, ?]::uuid[])[1 + g % 3]
@@ -68,34 +47,9 @@ async function seed(db: Db): Promise<string> {
     [EVENTS, experiment],
   );
   // The evaluation read model as the projector leaves it for these events.
-  await db.raw(
-    `insert into evaluation_counts (experiment_id, group_id, user_id, surface, recommender, impressions,
-       feed_clicks, plays, completions, likes, last_at)
-     select experiment_id, group_id, user_id,
-       case when event_type in ('IMPRESSION', 'FEED_CLICK') then 'feed' else 'watch' end,
-       case when event_type in ('IMPRESSION', 'FEED_CLICK') then 'popularity' else 'similarity' end,
-       count(*) filter (where event_type = 'IMPRESSION'), count(*) filter (where event_type = 'FEED_CLICK'),
-       count(*) filter (where event_type = 'VIDEO_PLAY'), count(*) filter (where event_type = 'VIDEO_ENDED'),
-       count(*) filter (where event_type = 'LIKE'), max(received_at)
-     from events where experiment_id = ? and event_type <> 'VIDEO_PROGRESS'
-     group by 1, 2, 3, 4, 5`,
-    [experiment],
-  );
+  await insertEvaluationCounts(db, experiment);
   await db.raw("analyze");
   return experiment;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-async function timed(times: number, work: () => Promise<unknown>): Promise<number> {
-  await work(); // warm
-  const ms: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const t = performance.now();
-    await work();
-    ms.push(performance.now() - t);
-  }
-  return median(ms);
 }
 
 /**
@@ -138,12 +92,7 @@ export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
   const cluster = await startPostgres();
   try {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query("CREATE DATABASE feedlab_results_bench");
-    await admin.end();
-    const url = new URL(cluster.url);
-    url.pathname = "/feedlab_results_bench";
+    const url = new URL(await createBenchDatabase(cluster.url, "feedlab_results_bench"));
     const { db, close } = openDb({ databaseUrl: url.href, dataDir: "" });
     let experiment: string;
     try {

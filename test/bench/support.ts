@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { Client } from "../harness/app.ts";
 import { freePort } from "../harness/ports.ts";
 import { profileFlags } from "../harness/processes.ts";
@@ -112,4 +113,32 @@ export function runFloorProcess<T>(script: string, flags: readonly string[], env
   const line = r.stdout.trim().split("\n").at(-1) ?? "";
   if (r.status !== 0 || !line.startsWith("{")) throw new Error(`the floor ${script} failed:\n${r.stderr}`);
   return JSON.parse(line) as T;
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/** The median of `times` runs of `work` in milliseconds, after one run to warm up. */
+export async function timed(times: number, work: () => Promise<unknown>): Promise<number> {
+  await work();
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await work();
+    ms.push(performance.now() - t);
+  }
+  return median(ms);
+}
+
+/** A database of its own, `name`, on the PostgreSQL cluster at `clusterUrl`: its URL. */
+export async function createBenchDatabase(clusterUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: clusterUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return url.href;
 }

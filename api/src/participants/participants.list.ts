@@ -86,13 +86,17 @@ function whereStatus(q: Knex.QueryBuilder, status: NonNullable<ParticipantListQu
   }
 }
 
-interface Row {
+/** A participant's row of the users table. */
+export interface UserRow {
   id: string;
   experiment_id: string;
   login_id: string;
   group_id: string;
   created_at: Date;
   simulated: boolean;
+}
+
+interface Row extends UserRow {
   consented_at: Date | null;
   consent_declined_at: Date | null;
   finished_at: Date | null;

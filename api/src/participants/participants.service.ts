@@ -5,16 +5,7 @@ import type { ServiceDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { pickGroup } from "./assignment.ts";
 import { validJoinSignature } from "./join-signature.ts";
-import { participantPage } from "./participants.list.ts";
-
-interface UserRow {
-  id: string;
-  experiment_id: string;
-  login_id: string;
-  group_id: string;
-  created_at: Date;
-  simulated: boolean;
-}
+import { participantPage, type UserRow } from "./participants.list.ts";
 
 const OPEN_STATUSES = new Set(["running", "completed"]);
 

@@ -230,14 +230,14 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await status.getByText("Showing 1–50 of 61").waitFor();
 
     // Newest first, then a search as the researcher types: any case, part of the id.
-    await find.getByLabel("Order").selectOption({ label: "Newest joined first" });
+    await find.getByLabel("Sort by").selectOption({ label: "Newest joined first" });
     await rows.nth(1).getByRole("link", { name: "worker-061", exact: true }).waitFor();
     await find.getByLabel("Search login IDs").fill("WORKER-00");
     await status.getByText("Showing 1–9 of 9 matching").waitFor();
     expect(await rows.nth(1).textContent()).toContain("worker-009");
-    await find.getByLabel("Arm").selectOption({ label: "Treatment" });
+    await find.getByLabel("Filter by arm").selectOption({ label: "Treatment" });
     await status.getByText("Showing 1–4 of 4 matching").waitFor(); // 002, 004, 006, 008
-    await find.getByLabel("Status").selectOption({ label: "Finished" });
+    await find.getByLabel("Filter by status").selectOption({ label: "Finished" });
     await section.getByText("No participant matches these filters.").waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, "participants-no-match");

@@ -178,12 +178,12 @@ describe("a new researcher's first study, from an empty console to the audit log
     // The first participant is placed in the block layout's arm by hand (the others are balanced).
     const participants = admin.getByRole("region", { name: "Participants" });
     await participants.getByLabel("Login ID").fill("pid-first");
-    await participants.getByLabel("Arm").selectOption({ label: "Compact blocks" });
+    await participants.getByLabel("Arm", { exact: true }).selectOption({ label: "Compact blocks" });
     await participants.getByRole("button", { name: "Add participant" }).click();
     await participants.getByRole("link", { name: "pid-first" }).waitFor();
 
     // Start.
-    await admin.getByLabel("Status").selectOption("running");
+    await admin.getByLabel("Status", { exact: true }).selectOption("running");
     await admin.getByRole("button", { name: "Save changes" }).click();
     await checklist.waitFor({ state: "detached" });
     expect(await sidewaysScroll(admin)).toBe(0);

@@ -68,7 +68,7 @@ describe("an admin sets up a study in the console and a participant joins and wa
 
     await admin.getByRole("checkbox", { name: "Select all" }).check();
     await admin.getByRole("button", { name: "Save pool" }).click();
-    await admin.getByLabel("Status").selectOption("running");
+    await admin.getByLabel("Status", { exact: true }).selectOption("running");
     await admin.getByRole("button", { name: "Save changes" }).click();
     await saveScreenshot(admin, "walkthrough-admin-experiment");
 

@@ -3,8 +3,9 @@
 // the read models the projector makes of them (session activity, evaluation counts, quality). Each read is
 // timed over HTTP against the server (median of 20) and beside its floor: the very SQL statements the
 // server ran for it (captured from knex), run directly on the database with `pg`, as the server ran
-// them (together). The participants CSV is timed in rows/s beside its statements run one after another.
-// Goals: each read p50 under 100 ms and within 3x its floor; the CSV at 100,000 rows/s or more.
+// them (together). The participants CSV and the wide CSV of a survey (three surveys, each answered by every
+// participant) are timed in rows/s beside their statements run one after another, with the server's RSS.
+// Goals: each read p50 under 100 ms and within 3x its floor; the CSVs at 100,000 rows/s or more.
 // BENCH_PARTICIPANTS and BENCH_EVENTS override the size; runs on PostgreSQL (a throwaway cluster) and on
 // the embedded database (PGlite: the floors run in this process before the server opens its directory).
 import { randomUUID } from "node:crypto";
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Knex } from "knex";
 import pg from "pg";
+import type { Browser, BrowserContext } from "playwright-core";
 import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { createEventStoreReader } from "../../api/src/events/event-store.read.ts";
 import { participantsCsv } from "../../api/src/participants/participants.export.ts";
@@ -20,8 +22,11 @@ import { createParticipantsService } from "../../api/src/participants/participan
 import { createQualityService, excludedByRules } from "../../api/src/quality/quality.service.ts";
 import { createCompletenessService } from "../../api/src/results/completeness.service.ts";
 import { createStatsService } from "../../api/src/results/stats.service.ts";
+import { exportWideCsv } from "../../api/src/surveys/responses.csv.ts";
+import { launchBrowser } from "../harness/browser.ts";
 import { startPostgres } from "../harness/postgres.ts";
-import { insertEvaluationCounts, insertStudy } from "./study-seed.ts";
+import { memoryOf } from "./proc.ts";
+import { insertEvaluationCounts, insertStudy, insertSurveyResponses } from "./study-seed.ts";
 import { createBenchDatabase, startServer, timed } from "./support.ts";
 
 export const name = "big-study";
@@ -33,10 +38,15 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000_000);
 const ARMS = 4;
 /** BENCH_BACKENDS: postgres, pglite or both (the default), comma-separated. */
 const BACKENDS = (process.env.BENCH_BACKENDS ?? "postgres,pglite").split(",");
+/** Questions of each of the three surveys (pre, post, inter-session), every participant answering each. */
+const QUESTIONS = 10;
 const TYPES = ["IMPRESSION", "FEED_CLICK", "VIDEO_PLAY", "VIDEO_ENDED", "LIKE", "VIDEO_PROGRESS"];
 
-/** The study: arms, participants (most consented, some finished), two sessions each, events, read models. */
-async function seed(db: Db): Promise<{ experiment: string; someone: string }> {
+/**
+ * The study: arms, participants (most consented, some finished), two sessions each, events, read models,
+ * three surveys each answered by every participant.
+ */
+async function seed(db: Db): Promise<{ experiment: string; someone: string; survey: string }> {
   await migrate(db);
   const { experiment, groups } = await insertStudy(db, "Big study", ARMS);
   await db.raw(
@@ -104,6 +114,7 @@ async function seed(db: Db): Promise<{ experiment: string; someone: string }> {
      from session_activity where experiment_id = ?`,
     [experiment],
   );
+  const [survey = ""] = await insertSurveyResponses(db, experiment, QUESTIONS);
   await db.raw("analyze");
   const someone = (await db("users")
     .where({ experiment_id: experiment })
@@ -111,7 +122,7 @@ async function seed(db: Db): Promise<{ experiment: string; someone: string }> {
     .first("id")) as {
     id: string;
   };
-  return { experiment, someone: someone.id };
+  return { experiment, someone: someone.id, survey };
 }
 
 interface Statement {
@@ -140,8 +151,18 @@ async function capture(db: Knex, work: () => Promise<unknown>): Promise<Statemen
 const viaKnex = (db: Db, s: Statement) =>
   db.raw(s.sql.replace(/\$\d+/g, "?"), [...s.bindings] as Knex.RawBinding[]);
 
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+/** Drains a stream (an export), as a download would. */
+async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream);
+}
+
 /** Each read: its label, its path over HTTP, and the service call the server answers it with. */
-function readsOf(db: Db, experiment: string, someone: string): [string, string, () => Promise<unknown>][] {
+function readsOf(
+  db: Db,
+  { experiment, someone, survey }: { experiment: string; someone: string; survey: string },
+): [string, string, () => Promise<unknown>][] {
   // The services the server answers these reads with, wired as it wires them, on this process's db.
   const deps = { db, now: () => new Date(), newId: randomUUID };
   const stats = createStatsService({
@@ -179,12 +200,17 @@ function readsOf(db: Db, experiment: string, someone: string): [string, string, 
       `/api/v1/admin/participants/${someone}/trajectory`,
       () => eventStore.trajectory(someone),
     ],
+    ["participants CSV", `${at}/participants?format=csv`, () => drain(participantsCsv(db, experiment))],
     [
-      "participants CSV",
-      `${at}/participants?format=csv`,
-      async () => {
-        for await (const _ of participantsCsv(db, experiment));
-      },
+      "pre survey's wide CSV",
+      `/api/v1/admin/surveys/${survey}/responses/wide.csv`,
+      () =>
+        drain(
+          exportWideCsv(db, {
+            id: survey,
+            questionIds: Array.from({ length: QUESTIONS }, (_, i) => `q${i + 1}`),
+          }),
+        ),
     ],
   ];
 }
@@ -202,14 +228,14 @@ async function measure(
 ): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   const t = performance.now();
-  const { experiment, someone } = await seed(db);
-  figures.seeding = `${PARTICIPANTS} participants, ${EVENTS} events in ${((performance.now() - t) / 1000).toFixed(0)} s`;
-  const reads = readsOf(db, experiment, someone);
+  const study = await seed(db);
+  figures.seeding = `${PARTICIPANTS} participants, ${EVENTS} events, ${3 * PARTICIPANTS} survey responses in ${((performance.now() - t) / 1000).toFixed(0)} s`;
+  const reads = readsOf(db, study);
   const floors = new Map<string, { ms: number; statements: number }>();
   for (const [label, , direct] of reads) {
     const statements = await capture(db, direct);
     const csv = label.endsWith("CSV");
-    const ms = await timed(csv ? 3 : 20, async () => {
+    const ms = await timed(csv ? 5 : 20, async () => {
       if (!csv) return Promise.all(statements.map(runSql));
       for (const q of statements) await runSql(q);
     });
@@ -221,18 +247,92 @@ async function measure(
     const client = await server.admin();
     for (const [label, path] of reads) {
       const csv = label.endsWith("CSV");
-      const ms = await timed(csv ? 3 : 20, async () => {
+      // The server's memory while it answers: sampled from /proc, as an operator would see it.
+      const idle = memoryOf(server.child.pid).rss;
+      let peak = idle;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, memoryOf(server.child.pid).rss);
+      }, 10);
+      const ms = await timed(csv ? 5 : 20, async () => {
         const r = await client.get(path);
         if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
       });
+      clearInterval(sampler);
+      const memory = `server RSS ${mb(idle)} -> ${mb(peak)}`;
       const floor = floors.get(label) ?? { ms: Number.NaN, statements: 0 };
       const rate = (x: number) => `${Math.round(PARTICIPANTS / (x / 1000))} rows/s`;
       figures[label] = csv
-        ? `${rate(ms)} (${(ms / 1000).toFixed(2)} s), floor ${rate(floor.ms)} (${floor.statements} statements), ratio ${(ms / floor.ms).toFixed(1)}`
+        ? `${rate(ms)} (${(ms / 1000).toFixed(2)} s), floor ${rate(floor.ms)} (${floor.statements} statements), ratio ${(ms / floor.ms).toFixed(1)}; ${memory}`
         : `${ms.toFixed(1)} ms, floor ${floor.ms.toFixed(1)} ms (${floor.statements} statements), ratio ${(ms / floor.ms).toFixed(1)}`;
+    }
+    if (process.env.BENCH_BROWSER !== "0") {
+      const browser = await launchBrowser();
+      try {
+        Object.assign(figures, await firstScreens(browser, server.url, client.cookies, study));
+      } finally {
+        await browser.close();
+      }
     }
   } finally {
     await server.stop();
+  }
+  return figures;
+}
+
+/** Times from navigation to a console page's first screen, median (fastest / slowest) of 5 loads each. */
+async function firstScreens(
+  browser: Browser,
+  url: string,
+  cookies: ReadonlyMap<string, string>,
+  { experiment, someone }: { experiment: string; someone: string },
+): Promise<Record<string, string>> {
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies([...cookies].map(([name, value]) => ({ name, value, url })));
+  const page = await context.newPage();
+  // What a researcher sees first on each page: the participants table's first page, the results' cards,
+  // the participant's quality and timeline.
+  const pages: [string, string, () => Promise<unknown>][] = [
+    [
+      "console: experiment page, participants table",
+      `/admin/experiments/${experiment}`,
+      () =>
+        page
+          .getByRole("navigation", { name: "Participants pages" })
+          .getByRole("status")
+          .getByText(/Showing 1–50 of/)
+          .waitFor(),
+    ],
+    [
+      "console: results page",
+      `/admin/experiments/${experiment}/results`,
+      () => page.getByRole("heading", { name: "Data completeness" }).waitFor(),
+    ],
+    [
+      "console: a participant's page",
+      `/admin/participants/${someone}?experiment=${experiment}`,
+      () =>
+        Promise.all([
+          page.getByRole("region", { name: "Quality" }).getByRole("row").first().waitFor(),
+          page.getByRole("heading", { name: "Timeline" }).waitFor(),
+        ]),
+    ],
+  ];
+  const figures: Record<string, string> = {};
+  try {
+    for (const [label, path, shown] of pages) {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await page.goto(`${url}${path}`);
+        await shown();
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      const ms = (x: number | undefined) => `${Math.round(x ?? Number.NaN)} ms`;
+      figures[label] = `${ms(times[2])} (${ms(times[0])} / ${ms(times[4])}; goal under 1 s)`;
+    }
+  } finally {
+    await context.close();
   }
   return figures;
 }

@@ -36,3 +36,120 @@ export async function insertEvaluationCounts(db: Db, experiment: string): Promis
     [experiment],
   );
 }
+
+/** `count` survey questions: single, multi and text in turn, with Likert-like values. */
+export function benchQuestions(count: number) {
+  return Array.from({ length: count }, (_, i) => {
+    const type = (["single", "multi", "text"] as const)[i % 3] ?? "single";
+    const options = Array.from({ length: 5 }, (_, j) => ({
+      id: `o${j + 1}`,
+      text: `Option ${j + 1} of ${i + 1}`,
+      value: j - 2,
+    }));
+    return {
+      id: `q${i + 1}`,
+      text: `Question ${i + 1}: how, in your words, did "it" go?`,
+      type,
+      minSelect: type === "multi" ? 1 : null,
+      maxSelect: type === "multi" ? 3 : null,
+      answers: type === "text" ? [] : options,
+    };
+  });
+}
+
+/**
+ * The answers of one response to `benchQuestions(count)` as stored, with `__N__` for the SQL to
+ * replace per participant.
+ */
+export function benchAnswers(count: number): string {
+  return JSON.stringify(
+    benchQuestions(count).map((q) => ({
+      questionId: q.id,
+      questionText: q.text,
+      selections:
+        q.type === "single" ? q.answers.slice(1, 2) : q.type === "multi" ? q.answers.slice(0, 2) : [],
+      textInput: q.type === "text" ? 'Participant __N__ says: fine, "mostly"\nand more' : null,
+    })),
+  );
+}
+
+/**
+ * A rating survey as studies run them: eight items on one 1-5 agreement scale, an attention check
+ * ("choose 4") and a comment. `benchRatings(straight)` gives a response: varied ratings that pass the
+ * check, or the same rating throughout that fails it (straight-lined), with `__N__` for the SQL.
+ */
+function ratingQuestions() {
+  const scale = ["Strongly disagree", "Disagree", "Neutral", "Agree", "Strongly agree"].map((text, j) => ({
+    id: `o${j + 1}`,
+    text,
+    value: j + 1,
+  }));
+  return [
+    ...Array.from({ length: 8 }, (_, i) => ({
+      id: `r${i + 1}`,
+      text: `Statement ${i + 1}: the videos I was shown suited me.`,
+      type: "single",
+      answers: scale,
+    })),
+    {
+      id: "check",
+      text: "To show you read this, choose Agree.",
+      type: "single",
+      answers: scale,
+      attention_answer: 4,
+    },
+    { id: "comment", text: "Anything else?", type: "text", answers: [] },
+  ];
+}
+
+function benchRatings(straight: boolean): string {
+  return JSON.stringify(
+    ratingQuestions().map((q, i) => {
+      const value = q.type === "text" ? null : straight ? 3 : q.id === "check" ? 4 : 1 + ((i * 3) % 5);
+      const chosen = q.answers.find((o) => o.value === value);
+      return {
+        questionId: q.id,
+        questionText: q.text,
+        selections: chosen ? [chosen] : [],
+        textInput: q.type === "text" ? "Participant __N__: fine" : null,
+      };
+    }),
+  );
+}
+
+/**
+ * An active survey of each kind (pre, post, inter_session), each answered once by every participant of
+ * the experiment (the inter-session one about their first session), timed (`duration_ms`) as the
+ * survey form sends it: the pre survey `benchQuestions(questions)`, the others the rating survey above,
+ * straight-lined by every twentieth participant. Returns the surveys' ids, pre first.
+ */
+export async function insertSurveyResponses(
+  db: Db,
+  experiment: string,
+  questions: number,
+): Promise<string[]> {
+  const surveys = (["pre", "post", "inter_session"] as const).map((kind) => ({
+    id: randomUUID(),
+    experiment_id: experiment,
+    kind,
+    name: `The ${kind.replace("_", "-")} survey`,
+    is_active: true,
+    questions: JSON.stringify(kind === "pre" ? benchQuestions(questions) : ratingQuestions()),
+  }));
+  await db("surveys").insert(surveys);
+  for (const [i, survey] of surveys.entries()) {
+    const answers = (straight: boolean) =>
+      survey.kind === "pre" ? benchAnswers(questions) : benchRatings(straight);
+    await db.raw(
+      `insert into survey_responses (id, survey_id, user_id, about_session_id, answers, duration_ms, created_at)
+       select gen_random_uuid(), ?, u.id, ${survey.kind === "inter_session" ? "s.id" : "null"},
+         replace(case when hashtext(u.login_id) % 20 = 0 then ? else ? end, '__N__', u.login_id)::jsonb,
+         20000 + (hashtext(u.login_id) & 65535), u.created_at + interval '1 minute' + ? * interval '1 day'
+       from users u
+       left join lateral (select id from sessions where user_id = u.id order by created_at limit 1) s on true
+       where u.experiment_id = ?`,
+      [survey.id, answers(true), answers(false), i, experiment],
+    );
+  }
+  return surveys.map((s) => s.id);
+}

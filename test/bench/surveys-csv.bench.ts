@@ -13,6 +13,7 @@ import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
 import { COMPILE_CACHE_DIR, SERVER_V8_FLAGS } from "../../bin/node-settings.mjs";
 import { startPostgres } from "../harness/postgres.ts";
 import { memoryOf } from "./proc.ts";
+import { benchAnswers, benchQuestions } from "./study-seed.ts";
 import { runFloorProcess, startServer } from "./support.ts";
 
 export const name = "surveys-csv";
@@ -22,39 +23,6 @@ export const description =
 const RESPONSES = Number(process.env.BENCH_RESPONSES ?? 100_000);
 const QUESTIONS = 10;
 const BACKENDS = (process.env.BENCH_BACKENDS ?? "postgres,pglite").split(",").map((s) => s.trim());
-
-/** Ten questions: single, multi and text in turn, with Likert-like values. */
-function questions() {
-  return Array.from({ length: QUESTIONS }, (_, i) => {
-    const type = (["single", "multi", "text"] as const)[i % 3] ?? "single";
-    const options = Array.from({ length: 5 }, (_, j) => ({
-      id: `o${j + 1}`,
-      text: `Option ${j + 1} of ${i + 1}`,
-      value: j - 2,
-    }));
-    return {
-      id: `q${i + 1}`,
-      text: `Question ${i + 1}: how, in your words, did "it" go?`,
-      type,
-      minSelect: type === "multi" ? 1 : null,
-      maxSelect: type === "multi" ? 3 : null,
-      answers: type === "text" ? [] : options,
-    };
-  });
-}
-
-/** The answers of one response as stored, with `__N__` replaced per participant by the SQL. */
-function answersTemplate(): string {
-  return JSON.stringify(
-    questions().map((q) => ({
-      questionId: q.id,
-      questionText: q.text,
-      selections:
-        q.type === "single" ? q.answers.slice(1, 2) : q.type === "multi" ? q.answers.slice(0, 2) : [],
-      textInput: q.type === "text" ? 'Participant __N__ says: fine, "mostly"\nand more' : null,
-    })),
-  );
-}
 
 /** Schema, one experiment, an active pre survey, RESPONSES participants each with one response. */
 async function seed(db: Db, batch: number): Promise<string> {
@@ -78,9 +46,9 @@ async function seed(db: Db, batch: number): Promise<string> {
     kind: "pre",
     name: "Bench",
     is_active: true,
-    questions: JSON.stringify(questions()),
+    questions: JSON.stringify(benchQuestions(QUESTIONS)),
   });
-  const template = answersTemplate();
+  const template = benchAnswers(QUESTIONS);
   for (let from = 1; from <= RESPONSES; from += batch) {
     const to = Math.min(RESPONSES, from + batch - 1);
     await db.raw(

@@ -11,7 +11,7 @@ import type { Db } from "../db/db.ts";
 import { EXPORT_COLUMNS, parquetColumns, uiName } from "../events/event-columns.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import { participantRecords } from "../participants/participants.export.ts";
-import { responsePages, WIDE_CSV_COLUMNS, wideCell } from "../surveys/responses.csv.ts";
+import { responsePages, WIDE_CSV_COLUMNS, wideCells } from "../surveys/responses.csv.ts";
 import type { Pseudonymizer } from "./pseudonyms.ts";
 import {
   type Cell,
@@ -306,9 +306,7 @@ export function responsesTable(db: Db, surveys: readonly AdminSurvey[], scrub: P
       for (const survey of surveys) {
         for await (const page of responsePages(db, survey.id))
           yield page.map((r) => {
-            const answers = new Map(
-              (JSON.parse(r.answers) as { questionId: string }[]).map((a) => [a.questionId, a as never]),
-            );
+            const cellOf = wideCells(r);
             return [
               r.id,
               survey.id,
@@ -322,7 +320,7 @@ export function responsesTable(db: Db, surveys: readonly AdminSurvey[], scrub: P
               r.created_at,
               ...questions.map(({ survey: of, question }) => {
                 if (of.id !== survey.id) return null;
-                const cell = wideCell(answers.get(question.id));
+                const cell = cellOf(question.id);
                 if (cell === null || cell === "") return null;
                 if (question.type === "single") return Number(cell);
                 return question.type === "text" && scrub ? scrub.text(r.user_id, cell) : cell;

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { participantActivity } from "@feedlab/projector";
+import { type ParticipantActivity, participantActivity } from "@feedlab/projector";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { Db } from "../db/db.ts";
@@ -88,23 +88,32 @@ export async function participantRecords(
   );
   const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
   async function* pages(): AsyncGenerator<(string | number | null)[][]> {
-    // Quality (docs/quality.md) is measured over the whole experiment at once, then appended per row.
-    const quality = new Map(
-      (
-        await participantQualities(db, experimentId, {
-          includeSimulated: options.includeSimulated === true,
-        })
-      ).map((m) => [m.quality.user_id, m.quality]),
-    );
-    for (let offset = 0; ; offset += PAGE) {
+    // Quality (docs/quality.md), events and sessions are summed over the whole experiment at once (a
+    // statement each, where per page they would sum each participant's sessions one by one), then
+    // appended per row: a few hundred bytes per participant, however many events they sent.
+    const [qualities, activity, sessions] = await Promise.all([
+      participantQualities(db, experimentId, { includeSimulated: options.includeSimulated === true }),
+      participantActivity(db, experimentId) as Promise<ParticipantActivity[]>,
+      db("sessions as s")
+        .join("users as u", "u.id", "s.user_id")
+        .where("u.experiment_id", experimentId)
+        .groupBy("s.user_id")
+        .select("s.user_id", db.raw("count(*) as n")) as Promise<{ user_id: string; n: number | string }[]>,
+    ]);
+    const quality = new Map(qualities.map((m) => [m.quality.user_id, m.quality]));
+    const activityOf = new Map(activity.map((a) => [a.user_id, a]));
+    const sessionsOf = new Map(sessions.map((r) => [r.user_id, Number(r.n)]));
+    let after: { at: string; login: string } | null = null;
+    for (;;) {
       const rows = (await db("users as u")
         .join("groups as g", "g.id", "u.group_id")
-        .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
         .where("u.experiment_id", experimentId)
         .modify(realUnlessAsked, "u.simulated")
+        .modify((q) => {
+          if (after) q.whereRaw("(u.created_at, u.login_id) > (?::timestamptz, ?)", [after.at, after.login]);
+        })
         .orderBy("u.created_at")
         .orderBy("u.login_id")
-        .offset(offset)
         .limit(PAGE)
         .select(
           "u.id",
@@ -119,9 +128,8 @@ export async function participantRecords(
           "u.excluded_at",
           "u.excluded_reason",
           "u.simulated",
-          db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
-          db.raw("coalesce(a.events, 0) as events"),
-          "a.last_seen_at",
+          // The database's own text of created_at, exact to the microsecond, for the next page's keyset.
+          db.raw("u.created_at::text as cursor_at"),
         )) as {
         id: string;
         login_id: string;
@@ -135,29 +143,33 @@ export async function participantRecords(
         excluded_at: Date | null;
         excluded_reason: string | null;
         simulated: boolean;
-        sessions: number | string;
-        events: number | string;
-        last_seen_at: Date | null;
+        cursor_at: string;
       }[];
-      yield rows.map((r) => [
-        r.id,
-        r.login_id,
-        r.group_id,
-        r.group_name,
-        participantStatus({ ...r, events: Number(r.events) }),
-        iso(r.created_at),
-        iso(r.consented_at),
-        iso(r.finished_at),
-        Number(r.sessions),
-        Number(r.events),
-        iso(r.last_seen_at),
-        ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
-        r.simulated ? "true" : "false",
-        r.excluded_at ? "true" : "false",
-        r.excluded_reason,
-        ...qualityCells(quality.get(r.id)),
-      ]);
-      if (rows.length < PAGE) return;
+      yield rows.map((r) => {
+        const a = activityOf.get(r.id);
+        const events = Number(a?.events ?? 0);
+        return [
+          r.id,
+          r.login_id,
+          r.group_id,
+          r.group_name,
+          participantStatus({ ...r, events }),
+          iso(r.created_at),
+          iso(r.consented_at),
+          iso(r.finished_at),
+          sessionsOf.get(r.id) ?? 0,
+          events,
+          iso(a?.last_seen_at ?? null),
+          ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
+          r.simulated ? "true" : "false",
+          r.excluded_at ? "true" : "false",
+          r.excluded_reason,
+          ...qualityCells(quality.get(r.id)),
+        ];
+      });
+      const last = rows.at(-1);
+      if (rows.length < PAGE || last === undefined) return;
+      after = { at: last.cursor_at, login: last.login_id };
     }
   }
   return {

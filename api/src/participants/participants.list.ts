@@ -1,4 +1,4 @@
-import { participantActivity } from "@feedlab/projector";
+import { PARTICIPANT_ACTIVITY_JOIN, participantActivity } from "@feedlab/projector";
 import {
   PARTICIPANT_SORTS,
   type ParticipantListQuery,
@@ -25,14 +25,22 @@ const NEVER_US = "-4611686018427387904";
  * participant with no event sorts by last_seen_at as if seen before anyone: last when the newest
  * come first.
  */
-const KEYS = {
-  joined_at: { sql: "(extract(epoch from u.created_at) * 1000000)::bigint", cast: "bigint" },
+const KEYS: Record<
+  "joined_at" | "last_seen_at" | "login_id",
+  { sql: string; cast: string; order?: { sql: string; from: string } }
+> = {
+  joined_at: {
+    sql: "(extract(epoch from u.created_at) * 1000000)::bigint",
+    cast: "bigint",
+    // Ordered by the column itself, so the join-order index (migration 031) gives the first rows.
+    order: { sql: "u.created_at", from: "timestamptz 'epoch' + ?::bigint * interval '1 microsecond'" },
+  },
   last_seen_at: {
     sql: `coalesce((extract(epoch from a.last_seen_at) * 1000000)::bigint, ${NEVER_US})`,
     cast: "bigint",
   },
   login_id: { sql: "u.login_id", cast: "text" },
-} as const;
+};
 
 /** Where a page ends: the order it was read in, the last row's key (as text, exact) and id. */
 interface Place {
@@ -129,9 +137,13 @@ export async function participantPage(
   const limit = query.limit ?? 100;
   const after = query.cursor === undefined ? null : decodeCursor(query.cursor, sort);
 
-  const matching = db("users as u")
-    .leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id")
-    .where("u.experiment_id", experimentId);
+  // Sorting or filtering by activity (started, joined) needs every participant's: summed at once for
+  // the experiment. Other pages sum only their own participants', and the count needs none.
+  const everyonesActivity =
+    query.status === "started" || query.status === "joined" || sort.endsWith("last_seen_at");
+  const matching = db("users as u").where("u.experiment_id", experimentId);
+  if (everyonesActivity)
+    matching.leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id");
   if (query.simulated !== undefined) matching.where("u.simulated", query.simulated);
   if (query.group_id !== undefined) matching.where("u.group_id", query.group_id);
   if (query.q !== undefined && query.q.trim() !== "")
@@ -139,12 +151,17 @@ export async function participantPage(
   if (query.status !== undefined) whereStatus(matching, query.status);
 
   const page = matching.clone();
+  if (!everyonesActivity) page.joinRaw(PARTICIPANT_ACTIVITY_JOIN);
+  const order = key.order?.sql ?? key.sql;
   if (after)
-    page.whereRaw(`(${key.sql}, u.id) ${desc ? "<" : ">"} (?::${key.cast}, ?::uuid)`, [after.key, after.id]);
+    page.whereRaw(`(${order}, u.id) ${desc ? "<" : ">"} (${key.order?.from ?? `?::${key.cast}`}, ?::uuid)`, [
+      after.key,
+      after.id,
+    ]);
   const direction = desc ? "desc" : "asc";
   const [rows, counted] = await Promise.all([
     page
-      .orderByRaw(`${key.sql} ${direction}, u.id ${direction}`)
+      .orderByRaw(`${order} ${direction}, u.id ${direction}`)
       .limit(limit + 1)
       .select(
         "u.*",

@@ -1,8 +1,7 @@
 import {
-  type AnsweredSelections,
   type AttentionQuestion,
-  attentionResult,
-  straightLined,
+  type ChosenValues,
+  responseJudge,
 } from "@feedlab/schemas/surveys/attention.ts";
 import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
@@ -24,10 +23,11 @@ export const NO_SURVEYS: SurveyMeasures = {
 
 /**
  * Every participant's survey measures of an experiment, keyed by user id (participants without a
- * response are absent: NO_SURVEYS). Two statements: the experiment's surveys, then its responses
- * (the participants' user_id index); the answers are judged by the shared pure functions of
- * schemas/src/surveys/attention.ts, against the survey's questions as they are now (a response's own
- * snapshot gives the values chosen).
+ * response are absent: NO_SURVEYS). Two statements: the experiment's surveys, then the values their
+ * responses chose (`answer_values`, made from the answers by a trigger: migration 031; the whole
+ * snapshots are not read); each survey's `responseJudge` (schemas/src/surveys/attention.ts, the
+ * definitions of straight-lining and attention checks) judges its responses against the survey's
+ * questions as they are now (a response's own snapshot gives the values chosen).
  */
 export async function surveyMeasures(db: Db, experimentId: string): Promise<Map<string, SurveyMeasures>> {
   const surveys = new Map(
@@ -36,36 +36,45 @@ export async function surveyMeasures(db: Db, experimentId: string): Promise<Map<
         id: string;
         questions: unknown;
       }[]
-    ).map((s) => [s.id, json<AttentionQuestion[]>(s.questions, [])]),
+    ).map((s) => {
+      const questions = json<AttentionQuestion[]>(s.questions, []);
+      return [s.id, { questions: questions.length, judge: responseJudge(questions) }];
+    }),
   );
   if (surveys.size === 0) return new Map();
-  const responses = (await db("survey_responses as r")
-    .join("users as u", "u.id", "r.user_id")
-    .where("u.experiment_id", experimentId)
-    .select("r.user_id", "r.survey_id", "r.duration_ms", "r.answers")) as {
+  const responses = (await db("survey_responses")
+    .whereIn("survey_id", [...surveys.keys()])
+    .select(
+      "user_id",
+      "survey_id",
+      "duration_ms",
+      // The chosen values only when a survey has something to judge by them.
+      [...surveys.values()].some((s) => s.judge !== null) ? "answer_values" : db.raw("null as answer_values"),
+    )) as {
     user_id: string;
     survey_id: string;
     duration_ms: number | null;
-    answers: unknown;
+    answer_values: string | null;
   }[];
   const sums = new Map<
     string,
     { ms: number; questions: number; straight: boolean; passed: number; failed: number }
   >();
   for (const r of responses) {
-    const questions = surveys.get(r.survey_id) ?? [];
-    const answers = json<AnsweredSelections[]>(r.answers, []);
+    const survey = surveys.get(r.survey_id);
+    if (survey === undefined) continue;
     const s = sums.get(r.user_id) ?? { ms: 0, questions: 0, straight: false, passed: 0, failed: 0 };
-    if (r.duration_ms !== null && questions.length > 0) {
+    if (r.duration_ms !== null && survey.questions > 0) {
       s.ms += r.duration_ms;
-      s.questions += questions.length;
+      s.questions += survey.questions;
     }
-    if (straightLined(questions, answers)) s.straight = true;
-    const byQuestion = new Map(answers.map((a) => [a.questionId, a]));
-    for (const q of questions) {
-      const verdict = attentionResult(q, byQuestion.get(q.id));
-      if (verdict === "passed") s.passed++;
-      else if (verdict === "failed") s.failed++;
+    if (survey.judge !== null) {
+      const judged = survey.judge(
+        r.answer_values === null ? {} : (JSON.parse(r.answer_values) as ChosenValues),
+      );
+      if (judged.straight_lined) s.straight = true;
+      s.passed += judged.passed;
+      s.failed += judged.failed;
     }
     sums.set(r.user_id, s);
   }

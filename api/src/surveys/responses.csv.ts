@@ -23,6 +23,9 @@ export const RESPONSE_CSV_COLUMNS = [
  */
 const EXPORT_PAGE_SIZE = 250;
 
+/** Responses per query when only their cells are read (the wide CSV): about a tenth of the bytes each. */
+const CELLS_PAGE_SIZE = 2000;
+
 /**
  * Characters per chunk written to the socket (about 32 KB). Chunks stay well below V8's
  * large-object size (they would otherwise go straight to the old generation).
@@ -36,7 +39,7 @@ export interface ExportedResponse {
   readonly about_session_id: string | null;
   /** A Date, or its ISO 8601 text (`toISOString()`'s format), written as it is. */
   readonly created_at: Date | string;
-  readonly answers: unknown;
+  readonly answers?: unknown;
 }
 
 /**
@@ -70,32 +73,42 @@ export const WIDE_CSV_COLUMNS = [
   "created_at",
 ] as const;
 
-/**
- * One wide record of a response: the fixed columns, then per question (in `questionIds` order) the
- * chosen option's value (single), the values joined by `|` (multi) or the text (text); empty when
- * the question was not answered.
- */
-function wideCsvRecord(
-  r: ExportedResponse & { user_id: string; group_id: string | null; group_name: string | null },
-  questionIds: readonly string[],
-  safe = false,
-): string {
-  const answers = new Map(json<AnswerRecord[]>(r.answers, []).map((a) => [a.questionId, a]));
-  const at = r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at;
-  const cells: unknown[] = [r.id, r.user_id, r.login_id, r.group_id, r.group_name, r.about_session_id, at];
-  for (const id of questionIds) cells.push(wideCell(answers.get(id)));
-  return csvRow(cells, safe);
-}
+/** Keys of `JSON.parse`d text, or none. */
+const parsed = <T>(text: string | null | undefined): Record<string, T> =>
+  text === null || text === undefined ? {} : (JSON.parse(text) as Record<string, T>);
 
 /**
- * A question's cell in the wide form: the chosen option's value (single), the values joined by `|`
- * (multi) or the text (text); null when the question was not answered.
+ * A response's cells in the wide form, by question id: the chosen option's value (single), the values
+ * joined by `|` (multi) or the text (text: an answer with no option chosen); null when the question was
+ * not answered. Read from the response's `answer_values` and `answer_texts` (a page read for its cells:
+ * migration 031 makes them from the answers).
  */
-export function wideCell(a: AnswerRecord | undefined): string | null {
-  if (!a) return null;
-  if (a.textInput !== null && a.textInput !== undefined && (a.selections ?? []).length === 0)
-    return a.textInput;
-  return (a.selections ?? []).map((s) => s.value).join("|");
+export function wideCells(
+  r: Pick<PageRow, "answer_values" | "answer_texts">,
+): (questionId: string) => string | null {
+  const values = parsed<number[]>(r.answer_values);
+  const texts = parsed<string>(r.answer_texts);
+  return (id) => {
+    const chosen = Object.hasOwn(values, id) ? values[id] : undefined;
+    if (chosen) return chosen.join("|");
+    return Object.hasOwn(texts, id) ? (texts[id] ?? null) : null;
+  };
+}
+
+/** One wide record of a response: the fixed columns, then its cell of each question, in order. */
+function wideCsvRecord(r: PageRow, questionIds: readonly string[], safe = false): string {
+  const cellOf = wideCells(r);
+  const cells: unknown[] = [
+    r.id,
+    r.user_id,
+    r.login_id,
+    r.group_id,
+    r.group_name,
+    r.about_session_id,
+    r.created_at,
+  ];
+  for (const id of questionIds) cells.push(cellOf(id));
+  return csvRow(cells, safe);
 }
 
 /** One response as the exports read it: the participant's login id and arm beside it. */
@@ -108,8 +121,11 @@ export interface PageRow {
   about_session_id: string | null;
   /** created_at in ISO 8601 (UTC, milliseconds), formatted by the database. */
   created_at: string;
-  /** The answers as JSON text, parsed when the response's records are written. */
-  answers: string;
+  /** The answers as JSON text, parsed when the response's records are written (the snapshot read). */
+  answers?: string;
+  /** The wide form's cells (the cells read): `answer_values` and `answer_texts` (migration 031). */
+  answer_values?: string | null;
+  answer_texts?: string | null;
   /** created_at as the database's own text: exact to the microsecond, for the keyset cursor. */
   cursor_at: string;
 }
@@ -127,6 +143,7 @@ async function readPage(
   after: { at: string; id: string } | null,
   size: number,
   includeSimulated: boolean,
+  read: AnswersRead,
 ) {
   return db.transaction(async (trx) => {
     await trx.raw("set local enable_sort = off");
@@ -138,7 +155,8 @@ async function readPage(
       .select(
         trx.raw(
           `to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-           r.answers::text as answers, r.created_at::text as cursor_at`,
+           ${read === "snapshot" ? "r.answers::text as answers" : "r.answer_values, r.answer_texts"},
+           r.created_at::text as cursor_at`,
         ),
       )
       .orderBy("r.created_at")
@@ -149,6 +167,12 @@ async function readPage(
     return (await q) as PageRow[];
   });
 }
+
+/**
+ * What a page reads of each response's answers: the whole snapshot (question and option texts), or only
+ * the cells of the wide form (the values chosen and the texts given), a tenth of the bytes.
+ */
+type AnswersRead = "snapshot" | "cells";
 
 /** How a survey CSV is written. */
 interface ExportOptions {
@@ -178,6 +202,7 @@ export function exportResponsesCsv(db: Db, surveyId: string, options: ExportOpti
     surveyId,
     csvRow(RESPONSE_CSV_COLUMNS),
     (r) => responseCsvRecords(r, safe),
+    "snapshot",
     options,
   );
 }
@@ -198,22 +223,23 @@ export function exportWideCsv(
     survey.id,
     csvRow([...WIDE_CSV_COLUMNS, ...survey.questionIds], safe),
     (r) => wideCsvRecord(r, survey.questionIds, safe),
+    "cells",
     options,
   );
 }
 
 /**
- * A survey's responses in (created_at, id) order, a keyset page at a time (`readPage`); simulated
- * participants' left out unless `includeSimulated`.
+ * A survey's responses in (created_at, id) order with their cells (`wideCells`), a keyset page at a
+ * time (`readPage`); simulated participants' left out unless `includeSimulated`.
  */
 export async function* responsePages(
   db: Db,
   surveyId: string,
-  { pageSize = EXPORT_PAGE_SIZE, includeSimulated = false }: ExportOptions = {},
+  { pageSize = CELLS_PAGE_SIZE, includeSimulated = false }: ExportOptions = {},
 ): AsyncGenerator<PageRow[]> {
   let cursor: { at: string; id: string } | null = null;
   for (;;) {
-    const rows: PageRow[] = await readPage(db, surveyId, cursor, pageSize, includeSimulated);
+    const rows: PageRow[] = await readPage(db, surveyId, cursor, pageSize, includeSimulated, "cells");
     if (rows.length === 0) return;
     const last = rows[rows.length - 1];
     yield rows;
@@ -227,13 +253,24 @@ function streamResponses(
   surveyId: string,
   header: string,
   render: (r: PageRow) => string,
-  { pageSize = EXPORT_PAGE_SIZE, includeSimulated = false }: ExportOptions,
+  read: AnswersRead,
+  {
+    pageSize = read === "snapshot" ? EXPORT_PAGE_SIZE : CELLS_PAGE_SIZE,
+    includeSimulated = false,
+  }: ExportOptions,
 ): Readable {
   async function* chunks(): AsyncGenerator<string> {
     yield header;
     let cursor: { at: string; id: string } | null = null;
     for (;;) {
-      const rows: (PageRow | undefined)[] = await readPage(db, surveyId, cursor, pageSize, includeSimulated);
+      const rows: (PageRow | undefined)[] = await readPage(
+        db,
+        surveyId,
+        cursor,
+        pageSize,
+        includeSimulated,
+        read,
+      );
       if (rows.length === 0) return;
       const last = rows[rows.length - 1];
       let chunk = "";

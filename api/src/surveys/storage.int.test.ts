@@ -182,6 +182,35 @@ describe.each(BACKENDS)("survey storage rules (%s)", (backend) => {
       ).toBe("survey_responses_immutable");
     });
 
+    it("keeps each response's chosen values and texts beside its answers, even inserted directly, and after an attempted edit", async () => {
+      const { pre, userId } = await setting();
+      const answers = [
+        { questionId: "single", selections: [{ id: "o2", text: "Two", value: 2 }], textInput: null },
+        { questionId: "multi", selections: [{ value: -1 }, { value: 0.5 }], textInput: null },
+        { questionId: "text", selections: [], textInput: 'He said "hi",\nthen left' },
+        { questionId: "skipped", selections: [], textInput: null },
+      ];
+      await sql("insert into survey_responses (id, survey_id, user_id, answers) values (?, ?, ?, ?::jsonb)", [
+        randomUUID(),
+        pre,
+        userId,
+        JSON.stringify(answers),
+      ]);
+      const cells = async () =>
+        rowsOf<{ answer_values: string; answer_texts: string | null }>(
+          await sql("select answer_values, answer_texts from survey_responses where survey_id = ?", [pre]),
+        ).map((r) => ({ values: JSON.parse(r.answer_values), texts: JSON.parse(r.answer_texts ?? "null") }));
+      const made = { values: { single: [2], multi: [-1, 0.5] }, texts: { text: 'He said "hi",\nthen left' } };
+      expect(await cells()).toEqual([made]);
+      // The update goes through; the trigger makes the cells again from the answers.
+      expect(
+        await failure(() =>
+          sql("update survey_responses set answer_values = '{}' where survey_id = ?", [pre]),
+        ),
+      ).toBeNull();
+      expect(await cells()).toEqual([made]);
+    });
+
     it("sets about_session_id to null when its session is deleted and keeps the responses", async () => {
       const { inter, p, userId } = await setting();
       const second = await newSession(p.client);

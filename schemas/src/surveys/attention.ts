@@ -125,6 +125,17 @@ function checkQuestion(q: AttentionQuestion, i: number): AttentionProblem | null
   return null;
 }
 
+/** What a response chose: per question id, the chosen options' values in the order chosen. */
+export type ChosenValues = Readonly<Record<string, readonly number[]>>;
+
+/** The verdict of an attention check on the values chosen (see `attentionResult`). */
+function verdict(expected: ReadonlySet<number>, values: readonly number[]): "passed" | "failed" | null {
+  if (values.length === 0) return null;
+  const chosen = new Set(values);
+  const same = chosen.size === expected.size && [...chosen].every((v) => expected.has(v));
+  return same ? "passed" : "failed";
+}
+
 /**
  * Whether an answer passes an attention check: `passed` when the chosen options' values are exactly the
  * expected ones (single: the one value; multi: the same set of values, nothing missing, nothing more),
@@ -136,16 +147,62 @@ export function attentionResult(
   question: Pick<AttentionQuestion, "attention_answer">,
   answer: Pick<AnsweredSelections, "selections"> | null | undefined,
 ): "passed" | "failed" | null {
-  if (!isAttentionCheck(question)) return null;
-  if (!answer || answer.selections.length === 0) return null;
-  const expected = new Set(expectedValues(question));
-  const chosen = new Set(answer.selections.map((s) => s.value));
-  const same = chosen.size === expected.size && [...chosen].every((v) => expected.has(v));
-  return same ? "passed" : "failed";
+  if (!isAttentionCheck(question) || !answer) return null;
+  return verdict(
+    new Set(expectedValues(question)),
+    answer.selections.map((s) => s.value),
+  );
 }
 
 /** The fewest items of one answer scale that make straight-lining measurable (api.md). */
 const STRAIGHT_LINE_MIN_ITEMS = 5;
+
+/** A response's measures as `responseJudge` gives them. */
+export interface ResponseVerdict {
+  readonly straight_lined: boolean;
+  readonly passed: number;
+  readonly failed: number;
+}
+
+/**
+ * A survey's questions made ready to judge many responses (the quality measures of a whole experiment):
+ * the straight-lining items grouped by answer scale, and the attention checks with their expected
+ * values, found once. The judge gives what `straightLined` and `attentionResult` give for each response;
+ * null for a survey with nothing to judge (no attention check, no scale of 5 items or more), whose
+ * responses then need not be read.
+ */
+export function responseJudge(
+  questions: readonly AttentionQuestion[],
+): ((chosen: ChosenValues) => ResponseVerdict) | null {
+  /** Scale (its value list as text) -> the ids of its items. */
+  const scales = new Map<string, string[]>();
+  for (const q of questions) {
+    if (q.type !== "single" || isAttentionCheck(q)) continue;
+    const scale = JSON.stringify((q.answers ?? []).map((o) => o.value));
+    scales.set(scale, [...(scales.get(scale) ?? []), q.id]);
+  }
+  const items = [...scales.values()].filter((ids) => ids.length >= STRAIGHT_LINE_MIN_ITEMS);
+  const checks = questions
+    .filter(isAttentionCheck)
+    .map((q) => ({ id: q.id, expected: new Set(expectedValues(q)) }));
+  if (items.length === 0 && checks.length === 0) return null;
+  const first = (chosen: ChosenValues, id: string) =>
+    Object.hasOwn(chosen, id) ? chosen[id]?.[0] : undefined;
+  return (chosen) => {
+    const straight = items.some((ids) => {
+      const answered = ids.map((id) => first(chosen, id)).filter((v) => v !== undefined);
+      return answered.length >= STRAIGHT_LINE_MIN_ITEMS && answered.every((v) => v === answered[0]);
+    });
+    let passed = 0;
+    let failed = 0;
+    for (const c of checks) {
+      const result = Object.hasOwn(chosen, c.id) ? verdict(c.expected, chosen[c.id] ?? []) : null;
+      if (result === "passed") passed++;
+      else if (result === "failed") failed++;
+    }
+    return { straight_lined: straight, passed, failed };
+  };
+}
 
 /**
  * Whether a response is straight-lined (api.md, "Data quality and validity": a survey's single-choice
@@ -167,22 +224,8 @@ export function straightLined(
   questions: readonly AttentionQuestion[],
   answers: readonly AnsweredSelections[],
 ): boolean {
-  const byQuestion = new Map(answers.map((a) => [a.questionId, a]));
-  /** Scale (its value list as text) -> the values answered on its items. */
-  const scales = new Map<string, number[]>();
-  for (const q of questions) {
-    if (q.type !== "single" || isAttentionCheck(q)) continue;
-    const chosen = byQuestion.get(q.id)?.selections[0];
-    if (chosen === undefined) continue;
-    const scale = JSON.stringify((q.answers ?? []).map((o) => o.value));
-    const values = scales.get(scale) ?? [];
-    values.push(chosen.value);
-    scales.set(scale, values);
-  }
-  for (const values of scales.values()) {
-    if (values.length >= STRAIGHT_LINE_MIN_ITEMS && values.every((v) => v === values[0])) return true;
-  }
-  return false;
+  const chosen = Object.fromEntries(answers.map((a) => [a.questionId, a.selections.map((s) => s.value)]));
+  return responseJudge(questions)?.(chosen).straight_lined ?? false;
 }
 
 /** A problem of a question list: a broken shape rule or a broken attention rule. */

@@ -16,6 +16,7 @@ import * as videoCaptions from "./027-video-captions.ts";
 import * as dryRuns from "./028-dry-runs.ts";
 import * as validity from "./029-validity.ts";
 import * as mediaFiles from "./030-media-files.ts";
+import * as studyScale from "./031-study-scale.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -35,6 +36,7 @@ const API_MIGRATIONS = {
   dryRuns: { name: "028-dry-runs", ...dryRuns },
   validity: { name: "029-validity", ...validity },
   mediaFiles: { name: "030-media-files", ...mediaFiles },
+  studyScale: { name: "031-study-scale", ...studyScale },
 } satisfies Record<string, Migration>;
 
 /**
@@ -59,6 +61,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.dryRuns,
   API_MIGRATIONS.validity,
   API_MIGRATIONS.mediaFiles,
+  API_MIGRATIONS.studyScale,
 ];
 
 /**

@@ -3,7 +3,11 @@ import { PROJECTOR_MIGRATIONS } from "@feedlab/projector";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../../../api/src/db/db.ts";
 import { createTestStorage, type TestStorage } from "../../../../test/harness/app.ts";
-import { activeParticipants, participantActivity } from "./session-activity.queries.ts";
+import {
+  activeParticipants,
+  PARTICIPANT_ACTIVITY_JOIN,
+  participantActivity,
+} from "./session-activity.queries.ts";
 
 describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", (backend) => {
   let storage: TestStorage;
@@ -75,6 +79,42 @@ describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", 
       const someone = await participant(other, randomUUID());
       await session(someone, other, 5, "2026-11-01T09:05:00Z");
       expect(await participantActivity(db(), experiment)).toEqual([]);
+    });
+  });
+  describe("PARTICIPANT_ACTIVITY_JOIN", () => {
+    it("sums a participant's events over their sessions with the last arrival, and leaves a participant without sessions null", async () => {
+      const experiment = randomUUID();
+      const group = randomUUID();
+      const busy = await participant(experiment, group);
+      const idle = await participant(experiment, group);
+      await session(busy, experiment, 14, "2026-11-01T09:05:00Z");
+      await session(busy, experiment, 3, "2026-11-02T10:00:00Z");
+      const rows = (await db()("users as u")
+        .joinRaw(PARTICIPANT_ACTIVITY_JOIN)
+        .where("u.experiment_id", experiment)
+        .select("u.id", "a.events", "a.last_seen_at")) as {
+        id: string;
+        events: number | string | null;
+        last_seen_at: Date | null;
+      }[];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(Number(byId.get(busy)?.events)).toBe(17);
+      expect(new Date(byId.get(busy)?.last_seen_at ?? 0).toISOString()).toBe("2026-11-02T10:00:00.000Z");
+      expect(byId.get(idle)).toEqual({ id: idle, events: null, last_seen_at: null });
+    });
+
+    it("counts only the participant's own sessions, not another participant's", async () => {
+      const experiment = randomUUID();
+      const group = randomUUID();
+      const one = await participant(experiment, group);
+      const other = await participant(experiment, group);
+      await session(one, experiment, 5, "2026-11-01T09:05:00Z");
+      await session(other, experiment, 7, "2026-11-01T09:06:00Z");
+      const row = (await db()("users as u")
+        .joinRaw(PARTICIPANT_ACTIVITY_JOIN)
+        .where("u.id", one)
+        .first("a.events")) as { events: number | string };
+      expect(Number(row.events)).toBe(5);
     });
   });
 

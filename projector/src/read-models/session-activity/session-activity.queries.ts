@@ -131,8 +131,10 @@ export interface ParticipantActivity {
  * The activity of an experiment's participants (ParticipantActivity), a row for each one with a
  * session, as a subquery for the caller to left-join on `user_id` (a participant without sessions
  * then has null columns): one statement for a list of thousands of participants, which aggregates
- * the experiment's sessions once (the experiment_id index) rather than once per participant. A
- * session belongs to its participant's experiment (intake stamps events from the participant's row).
+ * the experiment's sessions once (the experiment_id index) rather than once per participant: for
+ * reads that need every participant's activity (sorting or filtering by it); a page in another order
+ * takes PARTICIPANT_ACTIVITY_JOIN. A session belongs to its participant's experiment (intake stamps
+ * events from the participant's row).
  */
 export function participantActivity(
   sql: Sql,
@@ -147,6 +149,18 @@ export function participantActivity(
       sql.raw("max(last_received_at) as last_seen_at"),
     );
 }
+
+/**
+ * The activity of each participant a query reaches, as a join for the caller's query over `users as
+ * u`: `a.events` (every event the log holds of them, over all their sessions; a bigint, text on pg) and
+ * `a.last_seen_at` (when their last event arrived), both null for a participant without sessions.
+ * Summed per participant from their own sessions (the user_id index), so a page of a list in join
+ * order sums only its own participants' sessions: at 10,000 participants, `participantActivity` joined
+ * to the first page of 100 cost the page more than everything else it reads.
+ */
+export const PARTICIPANT_ACTIVITY_JOIN = `left join lateral (
+  select sum(event_count) as events, max(last_received_at) as last_seen_at
+  from session_activity sa where sa.user_id = u.id) a on true`;
 
 /**
  * The participants of an experiment with an event that arrived at `since` or later (the monitor's

@@ -1,5 +1,5 @@
 import { sessionCompleteness } from "@feedlab/projector";
-import type { CompletenessQuery, ExperimentCompleteness } from "@feedlab/schemas";
+import { type CompletenessQuery, clockOff, type ExperimentCompleteness } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
 import { joinedUs, joinOrderPage } from "../http/join-order.ts";
 import { armsOf } from "./arms.ts";
@@ -62,7 +62,10 @@ export function createCompletenessService({ db }: ServiceDeps) {
       });
       const perGroup = Map.groupBy(participants, (p) => p.group_id);
       const matching = participants.filter(
-        (p) => (query.gaps !== true || p.missing > 0) && (query.flagged !== true || p.flagged),
+        (p) =>
+          (query.gaps !== true || p.missing > 0) &&
+          (query.flagged !== true || p.flagged) &&
+          (query.clock_off !== true || clockOff(p)),
       );
       const { page, next_cursor, total } = joinOrderPage(matching, (p) => p.place, query);
       return {

@@ -25,7 +25,7 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
       wireEvent("PAGE_LOAD", { seq: from + i, timestamp: new Date(Date.now() - 2000).toISOString() }),
     );
 
-  it("gives each participant's clock offset and counts client times in the future or a day before arrival", async () => {
+  it("gives each participant's clock offset, counts client times in the future or a day before arrival, and keeps only clocks off with clock_off=true", async () => {
     const study = await createStudy(admin, { status: "running", weights: [1] });
     const right = await joinWithSession(app.client(), study.experiment.id, "right-clock");
     await sendEvents(right, numbered(1, 3));
@@ -51,6 +51,13 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
     expect(aheadOffset).toBeGreaterThan(-600_000);
     expect(byLogin.get("clock-ahead")?.implausible_times).toBe(3);
     expect(r.body.groups[0]?.implausible_times).toBe(3);
+    const off = await admin.get<ExperimentCompleteness>(
+      `/api/v1/admin/experiments/${study.experiment.id}/completeness?clock_off=true`,
+    );
+    expect(off.body.participants.map((p) => p.login_id)).toEqual(["clock-ahead"]);
+    expect(off.body.total).toBe(1);
+    // The arms still count every participant.
+    expect(off.body.groups[0]?.participants).toBe(2);
 
     // The export flags each implausible time instead of passing it silently.
     const ndjson = await admin.get(`/api/v1/admin/experiments/${study.experiment.id}/events?format=ndjson`);

@@ -130,8 +130,31 @@ export const CompletenessQuery = Type.Object({
   flagged: Type.Optional(
     Type.Boolean({ description: "true keeps the participants whose loss rate is above the threshold" }),
   ),
+  clock_off: Type.Optional(
+    Type.Boolean({
+      description:
+        "true keeps the participants whose clock is more than a minute off the server's, or who sent times that cannot be right (`clockOff`)",
+    }),
+  ),
 });
 export type CompletenessQuery = Static<typeof CompletenessQuery>;
+
+/** How far a participant's client clock may be off the server's before it counts as off. */
+const CLOCK_TOLERANCE_MS = 60_000;
+
+/**
+ * Whether a participant's clock is off (`clock_off=true` of `GET .../completeness`, and the results
+ * page's Client clocks table): more than a minute off the server's, or times that cannot be right.
+ */
+export function clockOff(p: {
+  readonly implausible_times: number;
+  readonly clock_offset_ms: number | null;
+}): boolean {
+  return (
+    p.implausible_times > 0 ||
+    (p.clock_offset_ms !== null && Math.abs(p.clock_offset_ms) > CLOCK_TOLERANCE_MS)
+  );
+}
 
 /** `GET /api/v1/admin/experiments/{id}/stats`'s query. */
 export const StatsQuery = Type.Object({

@@ -256,14 +256,24 @@ export class ApiClient extends ParticipantApi {
 
   /**
    * Gaps in the client's sequence numbers per arm, and a page of participants (`cursor`, at most 1,000);
-   * `threshold` flags participants.
+   * `threshold` flags participants; `flagged` and `clock_off` keep those flagged, or with a clock off.
    */
   completeness(
     experimentId: string,
-    query: { threshold?: number; cursor?: string; limit?: number } = {},
+    query: {
+      threshold?: number;
+      cursor?: string;
+      limit?: number;
+      flagged?: boolean;
+      clock_off?: boolean;
+    } = {},
   ): Promise<ExperimentCompleteness> {
     return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/completeness`, {
-      query: { ...query },
+      query: {
+        ...query,
+        flagged: query.flagged ? "true" : undefined,
+        clock_off: query.clock_off ? "true" : undefined,
+      },
     });
   }
 

@@ -1,3 +1,4 @@
+import { clockOff } from "@feedlab/schemas/http/stats.ts";
 import type {
   ExperimentCompleteness,
   ExperimentStats,
@@ -42,18 +43,11 @@ export function failureSummary(health: Pick<RecommenderHealth, "failures">): str
 
 type CompletenessParticipant = ExperimentCompleteness["participants"][number];
 
-/** How far a client clock may be off before the Client clocks table lists its participant. */
-const CLOCK_TOLERANCE_MS = 60_000;
-
 /** Participants whose clock is more than a minute off, or who sent times that cannot be right. */
 export function offClock<P extends Pick<CompletenessParticipant, "implausible_times" | "clock_offset_ms">>(
   participants: readonly P[],
 ): P[] {
-  return participants.filter(
-    (p) =>
-      p.implausible_times > 0 ||
-      (p.clock_offset_ms !== null && Math.abs(p.clock_offset_ms) > CLOCK_TOLERANCE_MS),
-  );
+  return participants.filter(clockOff);
 }
 
 /** A clock offset as a researcher reads it: how far behind or ahead of the server. */

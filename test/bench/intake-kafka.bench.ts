@@ -68,7 +68,11 @@ async function perfTestFloor(brokers: string, bytes: number, records = 300_000):
  * Feedlab's producer sends them (one request per batch, keyed by session, acks=-1), with no HTTP,
  * validation, keys or database in between.
  */
-async function brokerFloor(brokers: string, seconds = 15, clients = 8): Promise<number> {
+async function brokerFloor(
+  brokers: string,
+  seconds = 15,
+  clients = 8,
+): Promise<{ rate: number; cpuMsPer1000: number }> {
   const kafka = new Kafka({
     clientId: "bench-floor",
     brokers: brokers.split(","),
@@ -81,6 +85,7 @@ async function brokerFloor(brokers: string, seconds = 15, clients = 8): Promise<
   const videos = Array.from({ length: 50 }, (_, i) => `video-${i}`);
   let sent = 0;
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const until = start + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -102,8 +107,9 @@ async function brokerFloor(brokers: string, seconds = 15, clients = 8): Promise<
     }),
   );
   const rate = sent / ((performance.now() - start) / 1000);
+  const used = process.cpuUsage(cpu);
   await producer.disconnect();
-  return rate;
+  return { rate, cpuMsPer1000: ((used.user + used.system) / 1000) * (1000 / sent) };
 }
 
 export async function run() {
@@ -143,7 +149,10 @@ export async function run() {
     return {
       ...result,
       [`floor: kafka-producer-perf-test, ${bytes}-byte records (records/s)`]: Math.round(perf),
-      "floor: the same batches produced straight to the broker with kafkajs (events/s)": Math.round(floor),
+      "floor: the same batches produced straight to the broker with kafkajs (events/s)": Math.round(
+        floor.rate,
+      ),
+      "floor CPU ms per 1,000 events: kafkajs producing them / PostgreSQL applying them (this process)": `${floor.cpuMsPer1000.toFixed(0)} / ${database.cpuMsPer1000.toFixed(0)}`,
       "floor: PostgreSQL writing the same rows (events/s)": Math.round(database.rate),
       "lag floor: a batch of 26 events written alone to PostgreSQL, p50 / p99 (ms)": `${database.batchP50.toFixed(1)} / ${database.batchP99.toFixed(1)}`,
       "accepted / perf-test floor": Number((accepted / perf).toFixed(2)),

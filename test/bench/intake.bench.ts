@@ -78,6 +78,7 @@ export async function run() {
   return {
     ...result,
     "floor: the engine writing the same rows (events/s)": Math.round(floor.rate),
+    "floor CPU ms per 1,000 events (the engine writing them, this process)": Math.round(floor.cpuMsPer1000),
     "accepted + projected / floor": Number((projected / floor.rate).toFixed(2)),
     "lag floor: a batch of 26 events written alone, p50 / p99 (ms)": `${floor.batchP50.toFixed(1)} / ${floor.batchP99.toFixed(1)}`,
   };
@@ -141,6 +142,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       };
     };
     const cpuDuringLoad = cpuFrom();
+    const rolesAtStart = cpuAt().roles;
     let accepted = 0;
     const start = performance.now();
     const until = start + seconds * 1000;
@@ -158,8 +160,17 @@ export async function measure(server: Deployment, options: { seconds?: number; c
     );
     const acceptSeconds = (performance.now() - start) / 1000;
     const cpu = cpuDuringLoad(acceptSeconds);
+    const rolesAccepted = cpuAt().roles;
     // 2. Until everything accepted is projected.
     await projected(admin);
+    const rolesProjected = cpuAt().roles;
+    // CPU per 1,000 events of each process, comparable across machines where a rate is not: a process
+    // that accepts counts until the load ends, one that projects until every event is in the read models.
+    const perThousand = (role: string) => {
+      const until = role === "api" ? rolesAccepted : rolesProjected;
+      return ((until[role] ?? 0) - (rolesAtStart[role] ?? 0)) * 1000 * (1000 / accepted);
+    };
+    const costs = Object.keys(server.pids).map((role) => `${role} ${perThousand(role).toFixed(0)}`);
     const projectedSeconds = (performance.now() - start) / 1000;
     const acceptedRate = accepted / acceptSeconds;
     const projectedRate = accepted / projectedSeconds;
@@ -202,6 +213,7 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       "lag p99 at half load (ms)": Math.round(percentile(lags, 99)),
       "peak RSS of the Feedlab processes (MB)": server.peakRssMb(),
       "CPU during the sustained load": cpu,
+      "CPU ms per 1,000 events accepted and projected": costs.join(", "),
       "CPU at half load": halfCpu,
     };
   } finally {

@@ -1,4 +1,4 @@
-import { sessionCompleteness } from "@feedlab/projector";
+import { participantCompleteness } from "@feedlab/projector";
 import { type CompletenessQuery, clockOff, type ExperimentCompleteness } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
 import { joinedUs, joinOrderPage } from "../http/join-order.ts";
@@ -25,9 +25,9 @@ export function createCompletenessService({ db }: ServiceDeps) {
       const threshold = query.threshold ?? 0.05;
       const users = db("users as u").where({ experiment_id: experimentId });
       if (query.include_simulated !== true) users.where("simulated", false);
-      const [groups, sessions, participantRows] = await Promise.all([
+      const [groups, counts, participantRows] = await Promise.all([
         armsOf(db, experimentId),
-        sessionCompleteness(db, experimentId),
+        participantCompleteness(db, experimentId),
         users
           .orderBy("created_at")
           .orderBy("id")
@@ -35,27 +35,24 @@ export function createCompletenessService({ db }: ServiceDeps) {
           { id: string; login_id: string; group_id: string; joined_us: string }[]
         >,
       ]);
-      const byUser = Map.groupBy(sessions, (s) => s.user_id);
+      const byUser = new Map(counts.map((c) => [c.user_id, c]));
       const participants = participantRows.map((u) => {
-        const list = byUser.get(u.id) ?? [];
-        const numbered = list.reduce((s, x) => s + x.numbered, 0);
-        const missing = list.reduce((s, x) => s + x.missing, 0);
+        const c = byUser.get(u.id);
+        const numbered = c?.numbered ?? 0;
+        const missing = c?.missing ?? 0;
         const loss_rate = lossRate(numbered, missing);
-        // The session whose clock was furthest off speaks for the participant.
-        const offsets = list.map((x) => x.clock_offset_ms).filter((o): o is number => o !== null);
-        const clock_offset_ms =
-          offsets.length === 0 ? null : offsets.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a));
         return {
           user_id: u.id,
           login_id: u.login_id,
           group_id: u.group_id,
-          sessions: list.length,
-          events: list.reduce((s, x) => s + x.events, 0),
+          sessions: c?.sessions ?? 0,
+          events: c?.events ?? 0,
           missing,
           loss_rate,
           flagged: loss_rate !== null && loss_rate > threshold,
-          clock_offset_ms,
-          implausible_times: list.reduce((s, x) => s + x.implausible_times, 0),
+          // The session whose clock was furthest off speaks for the participant.
+          clock_offset_ms: c?.clock_offset_ms ?? null,
+          implausible_times: c?.implausible_times ?? 0,
           numbered,
           place: { us: BigInt(u.joined_us), id: u.id },
         };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { PROJECTOR_MIGRATIONS } from "@feedlab/projector";
+import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../../../api/src/db/db.ts";
 import { createTestStorage, type TestStorage } from "../../../../test/harness/app.ts";
@@ -51,59 +52,49 @@ describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", 
     });
   }
 
-  describe("participantActivity", () => {
-    it("sums a participant's events over their sessions with the last arrival, and leaves a participant without sessions null", async () => {
-      const experiment = randomUUID();
-      const group = randomUUID();
-      const busy = await participant(experiment, group);
-      const idle = await participant(experiment, group);
-      await session(busy, experiment, 14, "2026-11-01T09:05:00Z");
-      await session(busy, experiment, 3, "2026-11-02T10:00:00Z");
-      const rows = (await db()("users as u")
-        .leftJoin(participantActivity(db(), experiment).as("a"), "a.user_id", "u.id")
-        .where("u.experiment_id", experiment)
-        .select("u.id", "a.events", "a.last_seen_at")) as {
-        id: string;
-        events: number | string | null;
-        last_seen_at: Date | null;
-      }[];
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      expect(Number(byId.get(busy)?.events)).toBe(17);
-      expect(new Date(byId.get(busy)?.last_seen_at ?? 0).toISOString()).toBe("2026-11-02T10:00:00.000Z");
-      expect(byId.get(idle)).toEqual({ id: idle, events: null, last_seen_at: null });
-    });
+  /** The two ways a list joins participants' activity: the experiment's aggregate, and per participant. */
+  const JOINS = [
+    [
+      "participantActivity",
+      (q: Knex.QueryBuilder, experiment: string) =>
+        q.leftJoin(participantActivity(db(), experiment).as("a"), "a.user_id", "u.id"),
+    ],
+    ["PARTICIPANT_ACTIVITY_JOIN", (q: Knex.QueryBuilder) => q.joinRaw(PARTICIPANT_ACTIVITY_JOIN)],
+  ] as const;
 
-    it("answers nothing of another experiment's sessions", async () => {
+  describe("participants' activity", () => {
+    it.each(JOINS)(
+      "%s sums a participant's events over their sessions with the last arrival, and leaves a participant without sessions null",
+      async (_, join) => {
+        const experiment = randomUUID();
+        const group = randomUUID();
+        const busy = await participant(experiment, group);
+        const idle = await participant(experiment, group);
+        await session(busy, experiment, 14, "2026-11-01T09:05:00Z");
+        await session(busy, experiment, 3, "2026-11-02T10:00:00Z");
+        const rows = (await join(db()("users as u"), experiment)
+          .where("u.experiment_id", experiment)
+          .select("u.id", "a.events", "a.last_seen_at")) as {
+          id: string;
+          events: number | string | null;
+          last_seen_at: Date | null;
+        }[];
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        expect(Number(byId.get(busy)?.events)).toBe(17);
+        expect(new Date(byId.get(busy)?.last_seen_at ?? 0).toISOString()).toBe("2026-11-02T10:00:00.000Z");
+        expect(byId.get(idle)).toEqual({ id: idle, events: null, last_seen_at: null });
+      },
+    );
+
+    it("participantActivity answers nothing of another experiment's sessions", async () => {
       const experiment = randomUUID();
       const other = randomUUID();
       const someone = await participant(other, randomUUID());
       await session(someone, other, 5, "2026-11-01T09:05:00Z");
       expect(await participantActivity(db(), experiment)).toEqual([]);
     });
-  });
-  describe("PARTICIPANT_ACTIVITY_JOIN", () => {
-    it("sums a participant's events over their sessions with the last arrival, and leaves a participant without sessions null", async () => {
-      const experiment = randomUUID();
-      const group = randomUUID();
-      const busy = await participant(experiment, group);
-      const idle = await participant(experiment, group);
-      await session(busy, experiment, 14, "2026-11-01T09:05:00Z");
-      await session(busy, experiment, 3, "2026-11-02T10:00:00Z");
-      const rows = (await db()("users as u")
-        .joinRaw(PARTICIPANT_ACTIVITY_JOIN)
-        .where("u.experiment_id", experiment)
-        .select("u.id", "a.events", "a.last_seen_at")) as {
-        id: string;
-        events: number | string | null;
-        last_seen_at: Date | null;
-      }[];
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      expect(Number(byId.get(busy)?.events)).toBe(17);
-      expect(new Date(byId.get(busy)?.last_seen_at ?? 0).toISOString()).toBe("2026-11-02T10:00:00.000Z");
-      expect(byId.get(idle)).toEqual({ id: idle, events: null, last_seen_at: null });
-    });
 
-    it("counts only the participant's own sessions, not another participant's", async () => {
+    it("PARTICIPANT_ACTIVITY_JOIN counts only the participant's own sessions, not another participant's", async () => {
       const experiment = randomUUID();
       const group = randomUUID();
       const one = await participant(experiment, group);

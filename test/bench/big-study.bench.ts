@@ -151,6 +151,9 @@ async function capture(db: Knex, work: () => Promise<unknown>): Promise<Statemen
 const viaKnex = (db: Db, s: Statement) =>
   db.raw(s.sql.replace(/\$\d+/g, "?"), [...s.bindings] as Knex.RawBinding[]);
 
+/** A line on stderr while a long run goes on (the figures come at the end). */
+const progress = (line: string) => console.error(`  ... ${line}`);
+
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 /** Drains a stream (an export), as a download would. */
@@ -228,10 +231,12 @@ async function measure(
 ): Promise<Record<string, string>> {
   const figures: Record<string, string> = {};
   const t = performance.now();
+  progress(`seeding ${PARTICIPANTS} participants and ${EVENTS} events`);
   const study = await seed(db);
   figures.seeding = `${PARTICIPANTS} participants, ${EVENTS} events, ${3 * PARTICIPANTS} survey responses in ${((performance.now() - t) / 1000).toFixed(0)} s`;
   const reads = readsOf(db, study);
   const floors = new Map<string, { ms: number; statements: number }>();
+  progress(`seeded in ${figures.seeding.split(" in ").at(-1)}; timing each read's SQL directly`);
   for (const [label, , direct] of reads) {
     const statements = await capture(db, direct);
     const csv = label.endsWith("CSV");
@@ -242,6 +247,7 @@ async function measure(
     floors.set(label, { ms, statements: statements.length });
   }
   await release();
+  progress("timing each read over HTTP from a fresh feedlab start");
   const server = await serve();
   try {
     const client = await server.admin();
@@ -266,6 +272,7 @@ async function measure(
         : `${ms.toFixed(1)} ms, floor ${floor.ms.toFixed(1)} ms (${floor.statements} statements), ratio ${(ms / floor.ms).toFixed(1)}`;
     }
     if (process.env.BENCH_BROWSER !== "0") {
+      progress("opening the console's pages in Chromium");
       const browser = await launchBrowser();
       try {
         Object.assign(figures, await firstScreens(browser, server.url, client.cookies, study));

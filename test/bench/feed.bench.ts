@@ -68,7 +68,10 @@ export async function run(): Promise<Record<string, number | string>> {
   const figures: Record<string, number | string> = {};
   const floor = await startFloorServer();
   const generator = await startGenerator();
-  figures["load generator"] = `its own process, on core(s) ${generator.cores}`;
+  figures["load generator"] =
+    generator.cores === "any"
+      ? "its own process, on any core"
+      : `its own process, on core ${generator.cores}; during open loops the server is kept off it`;
   try {
     for (const backend of BACKENDS) {
       const database = await benchDatabase(backend);
@@ -102,11 +105,15 @@ export async function run(): Promise<Record<string, number | string>> {
                 users: users.map((u) => ({ sessionId: u.sessionId, cookie: u.cookie })),
                 videoIds: data.videoIds,
               };
+              // Open loops run with the server (or the floor) kept off the generator's core.
               const open = (
                 target: GeneratorJob["target"],
                 serverPid: number | undefined,
                 seconds = SECONDS,
-              ) => generator.run({ target, load: { kind: "open", rate: RATE }, seconds, serverPid });
+              ) =>
+                generator.apart([serverPid], () =>
+                  generator.run({ target, load: { kind: "open", rate: RATE }, seconds, serverPid }),
+                );
               const closed = (target: GeneratorJob["target"], serverPid: number | undefined) =>
                 generator.run({
                   target,

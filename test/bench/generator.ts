@@ -29,6 +29,12 @@ export type GeneratorResult = LoadResult & { readonly meanBytes: number; readonl
 export interface Generator {
   /** The cores the generator may run on, as `taskset` was given them, or "any". */
   readonly cores: string;
+  /**
+   * Keeps the processes `pids` (every thread) off the generator's core while `work` runs, then lets
+   * them use every core again: an open loop measures the server, not the two competing for a core.
+   * Does nothing where the generator is not pinned.
+   */
+  apart<T>(pids: readonly (number | undefined)[], work: () => Promise<T>): Promise<T>;
   run(job: GeneratorJob): Promise<GeneratorResult>;
   stop(): Promise<void>;
 }
@@ -54,10 +60,23 @@ export async function startGenerator(): Promise<Generator> {
     child.once("spawn", resolve);
     child.once("error", reject);
   });
-  if (pinned && child.pid !== undefined)
-    execFileSync("taskset", ["-a", "-p", "-c", cores, String(child.pid)], { stdio: "ignore" });
+  const pin = (pid: number | undefined, to: string) => {
+    if (pinned && pid !== undefined)
+      execFileSync("taskset", ["-a", "-p", "-c", to, String(pid)], { stdio: "ignore" });
+  };
+  pin(child.pid, cores);
+  const others = `0-${Math.max(0, cpus - 2)}`;
+  const every = `0-${cpus - 1}`;
   return {
     cores,
+    apart: async (pids, work) => {
+      for (const pid of pids) pin(pid, others);
+      try {
+        return await work();
+      } finally {
+        for (const pid of pids) pin(pid, every);
+      }
+    },
     run: (job) =>
       new Promise((resolve, reject) => {
         child.once("message", (m: { result?: GeneratorResult; error?: string }) => {

@@ -71,7 +71,7 @@ export async function run(): Promise<Record<string, number | string>> {
   figures["load generator"] =
     generator.cores === "any"
       ? "its own process, on any core"
-      : `its own process, on core ${generator.cores}; during open loops the server is kept off it`;
+      : `its own process, on core ${generator.cores}`;
   try {
     for (const backend of BACKENDS) {
       const database = await benchDatabase(backend);
@@ -105,15 +105,11 @@ export async function run(): Promise<Record<string, number | string>> {
                 users: users.map((u) => ({ sessionId: u.sessionId, cookie: u.cookie })),
                 videoIds: data.videoIds,
               };
-              // Open loops run with the server (or the floor) kept off the generator's core.
               const open = (
                 target: GeneratorJob["target"],
                 serverPid: number | undefined,
                 seconds = SECONDS,
-              ) =>
-                generator.apart([serverPid], () =>
-                  generator.run({ target, load: { kind: "open", rate: RATE }, seconds, serverPid }),
-                );
+              ) => generator.run({ target, load: { kind: "open", rate: RATE }, seconds, serverPid });
               const closed = (target: GeneratorJob["target"], serverPid: number | undefined) =>
                 generator.run({
                   target,

@@ -16,7 +16,8 @@ const bodies = new Map<number, Buffer>();
 const bodyOf = (bytes: number) => {
   let body = bodies.get(bytes);
   if (!body) {
-    // A JSON string padded to the size: the client parses it like a page.
+    // A JSON string padded to the size: the external benchmark parses it like a page, the feed
+    // benchmark's generator checks its first bytes (generator.process.ts).
     body = Buffer.from(JSON.stringify({ items: [], pad: "x".repeat(Math.max(0, bytes - 21)) }));
     bodies.set(bytes, body);
   }

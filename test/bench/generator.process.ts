@@ -3,10 +3,49 @@
 // where the machine has more than one core it runs pinned to the last one (`taskset`), apart from the
 // server's cores. The parent sends jobs over IPC (`runJob` in generator.ts) and gets each LoadResult
 // back with the generator's own pauses: its longest garbage collection, and how late its timer fired
-// at worst (the event loop's delay), so a tail the generator made shows as such.
+// at worst (the event loop's delay), so a tail the generator made shows as such. The server is not
+// pinned: on two cores, keeping it off the generator's core left it one core for its main thread and
+// its database thread, and its tail grew tenfold (a p99 of 497 ms on one page).
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Agent, request } from "undici";
 import type { GeneratorJob } from "./generator.ts";
-import { closedLoop, floorRequest, get, type LoadResult, openLoop } from "./load.ts";
+import { closedLoop, type LoadResult, openLoop } from "./load.ts";
+
+/** Keep-alive connections, lighter than `fetch` per request. */
+const agent = new Agent({ connections: 4096, pipelining: 1, keepAliveTimeout: 60_000 });
+
+/**
+ * GET; answers the status and the body as one Buffer. Bodies are never made into strings or parsed:
+ * the checks below count bytes in the Buffer, so the generator makes little garbage per request, and
+ * its collector pauses (which delay every request due meanwhile) stay short.
+ */
+async function getBytes(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Buffer }> {
+  const res = await request(url, {
+    method: "GET",
+    headers,
+    dispatcher: agent,
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  return { status: res.statusCode, body: Buffer.concat(chunks) };
+}
+
+/** How many times `needle` occurs in `body`. */
+function occurrences(body: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, at + needle.length)) n++;
+  return n;
+}
+
+/** Each item of a feed page carries `propensity` once (the feed's schema). */
+const ITEM = Buffer.from('"propensity":');
+/** The floor's constant body begins so (floor-http.server.ts). */
+const FLOOR = Buffer.from('{"items":[');
 
 /** A page of the feed or a related list for one of the recommender's participants (feed.bench.ts). */
 function pageRequests(job: Extract<GeneratorJob["target"], { kind: "page" }>) {
@@ -22,25 +61,31 @@ function pageRequests(job: Extract<GeneratorJob["target"], { kind: "page" }>) {
     // the pool, as seeded): participants open popular videos more often.
     const current = job.videoIds[Math.floor(job.videoIds.length * Math.random() ** 3)];
     const path = job.surface === "feed" ? "/feed" : `/feed/${current}/related`;
-    const res = await get(`${job.url}${path}?session_id=${u.sessionId}&limit=20&offset=${offset}`, {
+    const res = await getBytes(`${job.url}${path}?session_id=${u.sessionId}&limit=20&offset=${offset}`, {
       cookie: u.cookie,
     });
-    bytes += Buffer.byteLength(res.text);
+    bytes += res.body.length;
     answered++;
-    const good = res.status === 200 && (JSON.parse(res.text) as { items: unknown[] }).items.length === 20;
+    const good = res.status === 200 && occurrences(res.body, ITEM) === 20;
     if (!good && failures++ < 3)
-      console.error(`  ${job.surface}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+      console.error(`  ${job.surface}: HTTP ${res.status} ${res.body.subarray(0, 300).toString()}`);
     return good;
   };
   return { fire, meanBytes: () => Math.round(bytes / Math.max(1, answered)) };
 }
 
+/** A request of the floor: the same work of the generator's, a constant body of `bytes`. */
+function floorRequests(url: string, bytes: number) {
+  const fire = async () => {
+    const res = await getBytes(`${url}/floor?bytes=${bytes}`, {});
+    return res.status === 200 && res.body.subarray(0, FLOOR.length).equals(FLOOR);
+  };
+  return { fire, meanBytes: () => bytes };
+}
+
 async function run(job: GeneratorJob): Promise<LoadResult & { meanBytes: number; loopDelayMaxMs: number }> {
-  const bytes = job.target.kind === "floor" ? job.target.bytes : 0;
   const target =
-    job.target.kind === "page"
-      ? pageRequests(job.target)
-      : { fire: floorRequest(job.target.url, job.target.bytes), meanBytes: () => bytes };
+    job.target.kind === "page" ? pageRequests(job.target) : floorRequests(job.target.url, job.target.bytes);
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const result =

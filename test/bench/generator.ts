@@ -29,12 +29,6 @@ export type GeneratorResult = LoadResult & { readonly meanBytes: number; readonl
 export interface Generator {
   /** The cores the generator may run on, as `taskset` was given them, or "any". */
   readonly cores: string;
-  /**
-   * Keeps the processes `pids` (every thread) off the generator's core while `work` runs, then lets
-   * them use every core again: an open loop measures the server, not the two competing for a core.
-   * Does nothing where the generator is not pinned.
-   */
-  apart<T>(pids: readonly (number | undefined)[], work: () => Promise<T>): Promise<T>;
   run(job: GeneratorJob): Promise<GeneratorResult>;
   stop(): Promise<void>;
 }
@@ -65,18 +59,8 @@ export async function startGenerator(): Promise<Generator> {
       execFileSync("taskset", ["-a", "-p", "-c", to, String(pid)], { stdio: "ignore" });
   };
   pin(child.pid, cores);
-  const others = `0-${Math.max(0, cpus - 2)}`;
-  const every = `0-${cpus - 1}`;
   return {
     cores,
-    apart: async (pids, work) => {
-      for (const pid of pids) pin(pid, others);
-      try {
-        return await work();
-      } finally {
-        for (const pid of pids) pin(pid, every);
-      }
-    },
     run: (job) =>
       new Promise((resolve, reject) => {
         child.once("message", (m: { result?: GeneratorResult; error?: string }) => {

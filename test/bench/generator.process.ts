@@ -7,33 +7,12 @@
 // pinned: on two cores, keeping it off the generator's core left it one core for its main thread and
 // its database thread, and its tail grew tenfold (a p99 of 497 ms on one page).
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { Agent, request } from "undici";
 import type { GeneratorJob } from "./generator.ts";
-import { closedLoop, type LoadResult, openLoop } from "./load.ts";
+import { closedLoop, getBytes, type LoadResult, openLoop } from "./load.ts";
 
-/** Keep-alive connections, lighter than `fetch` per request. */
-const agent = new Agent({ connections: 4096, pipelining: 1, keepAliveTimeout: 60_000 });
-
-/**
- * GET; answers the status and the body as one Buffer. Bodies are never made into strings or parsed:
- * the checks below count bytes in the Buffer, so the generator makes little garbage per request, and
- * its collector pauses (which delay every request due meanwhile) stay short.
- */
-async function getBytes(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: Buffer }> {
-  const res = await request(url, {
-    method: "GET",
-    headers,
-    dispatcher: agent,
-    headersTimeout: 120_000,
-    bodyTimeout: 120_000,
-  });
-  const chunks: Buffer[] = [];
-  for await (const chunk of res.body) chunks.push(chunk as Buffer);
-  return { status: res.statusCode, body: Buffer.concat(chunks) };
-}
+// Bodies are never made into strings or parsed (`getBytes`): the checks count bytes in the Buffer, so
+// the generator makes little garbage per request, and its collector's pauses, which delay every request
+// due meanwhile, stay short.
 
 /** How many times `needle` occurs in `body`. */
 function occurrences(body: Buffer, needle: Buffer): number {

@@ -46,7 +46,7 @@ const TYPES = ["IMPRESSION", "FEED_CLICK", "VIDEO_PLAY", "VIDEO_ENDED", "LIKE", 
  * The study: arms, participants (most consented, some finished), two sessions each, events, read models,
  * three surveys each answered by every participant.
  */
-async function seed(db: Db): Promise<{ experiment: string; someone: string; survey: string }> {
+export async function seed(db: Db): Promise<{ experiment: string; someone: string; survey: string }> {
   await migrate(db);
   const { experiment, groups } = await insertStudy(db, "Big study", ARMS);
   await db.raw(

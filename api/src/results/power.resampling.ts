@@ -1,5 +1,6 @@
 import { mulberry32 } from "@feedlab/trainer";
 import { normalQuantile } from "./power.closed-form.ts";
+import { ratioFromSums } from "./ratio.ts";
 
 /**
  * Power by resampling a pilot's participants (issue 37). Each participant is one cluster (y, x): the
@@ -65,27 +66,6 @@ export function estimatePilot({ xs, ys }: Pilot): PilotEstimate {
   const denominator = msb + (m0 - 1) * msw;
   const icc = denominator > 0 ? Math.min(1, Math.max(0, (msb - msw) / denominator)) : 0;
   return { rate, icc, perParticipant: mean, cv };
-}
-
-/** Sums over one arm's participants, enough for its clustered ratio and variance. */
-export interface ArmSums {
-  readonly n: number;
-  readonly x: number;
-  readonly y: number;
-  readonly xx: number;
-  readonly yy: number;
-  readonly xy: number;
-}
-
-/**
- * ratio.ts's clusteredRatio from sums: R = Σy/Σx, Var(R) = n/(n - 1) · Σ(y_i - R x_i)² / (Σx)², with
- * Σ(y_i - R x_i)² = Σy² - 2R Σxy + R² Σx². Null without a denominator or with fewer than 2 participants.
- */
-export function ratioFromSums(s: ArmSums): { value: number; variance: number } | null {
-  if (s.x <= 0 || s.n < 2) return null;
-  const r = s.y / s.x;
-  const squares = Math.max(0, s.yy - 2 * r * s.xy + r * r * s.xx);
-  return { value: r, variance: ((s.n / (s.n - 1)) * squares) / (s.x * s.x) };
 }
 
 /**
@@ -190,7 +170,7 @@ export function simulatedPower(pilot: Pilot, rate: number, n: number, sim: Simul
     }
     const a = ratioFromSums({ n, x: cx, y: cy, xx: cxx, yy: cyy, xy: cxy });
     const b = ratioFromSums({ n, x: tx, y: ty, xx: txx, yy: tyy, xy: txy });
-    if (!a || !b) continue;
+    if (a?.variance == null || b?.variance == null) continue;
     const se = Math.sqrt(a.variance + b.variance);
     const diff = b.value - a.value;
     if (se > 0 ? Math.abs(diff) / se > critical : diff !== 0) rejections++;

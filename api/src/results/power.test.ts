@@ -9,16 +9,14 @@ import {
   unequalDesignEffect,
 } from "./power.closed-form.ts";
 import {
-  type ArmSums,
   estimatePilot,
   type Pilot,
   RESAMPLING_MAX_PER_ARM,
-  ratioFromSums,
   resample,
   searchPerArm,
   simulatedPower,
 } from "./power.resampling.ts";
-import { clusteredRatio } from "./ratio.ts";
+import { type ArmSums, clusteredRatio, ratioFromSums } from "./ratio.ts";
 
 /**
  * A planted pilot: each participant's own rate drawn from a Beta with mean `rate` and concentration

@@ -26,15 +26,58 @@ const Z95 = 1.959963984540054;
  * of plays), at 1. With no denominator the rate is null; with one participant the interval is.
  */
 export function clusteredRatio(clusters: readonly Cluster[]): RateEstimate {
-  const withData = clusters.filter((c) => c.x > 0 || c.y > 0);
-  const sumX = withData.reduce((s, c) => s + c.x, 0);
-  const sumY = withData.reduce((s, c) => s + c.y, 0);
-  if (sumX === 0) return { value: null, low: null, high: null };
-  const ratio = sumY / sumX;
-  const n = withData.length;
-  if (n < 2) return { value: ratio, low: null, high: null };
-  const squares = withData.reduce((s, c) => s + (c.y - ratio * c.x) ** 2, 0);
-  const se = Math.sqrt(((n / (n - 1)) * squares) / sumX ** 2);
-  const high = ratio + Z95 * se;
-  return { value: ratio, low: Math.max(0, ratio - Z95 * se), high: ratio <= 1 ? Math.min(1, high) : high };
+  const sums: ArmSums = { n: 0, x: 0, y: 0, xx: 0, yy: 0, xy: 0 };
+  for (const { x, y } of clusters) {
+    if (x === 0 && y === 0) continue;
+    Object.assign(sums, {
+      n: sums.n + 1,
+      x: sums.x + x,
+      y: sums.y + y,
+      xx: sums.xx + x * x,
+      yy: sums.yy + y * y,
+      xy: sums.xy + x * y,
+    });
+  }
+  return rateFromSums(sums);
+}
+
+/**
+ * Sums over the participants (clusters) with data, enough for a clustered ratio and its variance: what
+ * the database sums per arm (evaluationSums), so an arm of 10,000 participants travels as six numbers.
+ */
+export interface ArmSums {
+  /** Participants with a numerator or a denominator. */
+  readonly n: number;
+  readonly x: number;
+  readonly y: number;
+  readonly xx: number;
+  readonly yy: number;
+  readonly xy: number;
+}
+
+/**
+ * The clustered ratio from sums: R = Σy/Σx, Var(R) = n/(n - 1) · Σ(y_i - R x_i)² / (Σx)², with
+ * Σ(y_i - R x_i)² = Σy² - 2R Σxy + R² Σx² (never below 0: rounding). Null without a denominator or
+ * with fewer than 2 participants.
+ */
+export function ratioFromSums(s: ArmSums): { value: number; variance: number | null } | null {
+  if (s.x <= 0) return null;
+  const r = s.y / s.x;
+  if (s.n < 2) return { value: r, variance: null };
+  const squares = Math.max(0, s.yy - 2 * r * s.xy + r * r * s.xx);
+  return { value: r, variance: ((s.n / (s.n - 1)) * squares) / (s.x * s.x) };
+}
+
+/** clusteredRatio from sums: the ratio and its 95% interval, clipped as clusteredRatio says. */
+export function rateFromSums(s: ArmSums): RateEstimate {
+  const ratio = ratioFromSums(s);
+  if (ratio === null) return { value: null, low: null, high: null };
+  if (ratio.variance === null) return { value: ratio.value, low: null, high: null };
+  const se = Math.sqrt(ratio.variance);
+  const high = ratio.value + Z95 * se;
+  return {
+    value: ratio.value,
+    low: Math.max(0, ratio.value - Z95 * se),
+    high: ratio.value <= 1 ? Math.min(1, high) : high,
+  };
 }

@@ -1,9 +1,9 @@
-import { type EvaluationRow, evaluationCounts } from "@feedlab/projector";
+import { type EvaluationSums, evaluationSums } from "@feedlab/projector";
 import type { ExclusionRule, ExperimentStats, GroupStats, RecommenderStats } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
-import { armsOf, countsByParticipant, leftOutUsers, type SimulatedOption } from "./arms.ts";
+import { armsOf, leftOutUsers, type SimulatedOption } from "./arms.ts";
 import { armLatencies } from "./latency.ts";
-import { type Cluster, clusteredRatio } from "./ratio.ts";
+import { rateFromSums } from "./ratio.ts";
 import { exclusionBalance, perRule, rulesOf } from "./rule-exclusions.ts";
 
 type Counts = Omit<
@@ -29,38 +29,43 @@ export interface StatsOptions extends SimulatedOption {
   readonly exclusions?: "manual" | "rules";
 }
 
-/** Sums participants' rows into counts and the three rates, each with its clustered interval. */
-function summarize(rows: readonly EvaluationRow[]): Counts {
-  // A participant may have several rows (surfaces, recommenders): one cluster each participant.
-  const users = [...countsByParticipant(rows).values()];
-  const total = (k: keyof (typeof users)[number]) => users.reduce((s, u) => s + u[k], 0);
-  const clusters = (y: keyof (typeof users)[number], x: keyof (typeof users)[number]): Cluster[] =>
-    users.map((u) => ({ y: u[y], x: u[x] }));
-  return {
-    impressions: total("impressions"),
-    feed_clicks: total("feed_clicks"),
-    plays: total("plays"),
-    completions: total("completions"),
-    likes: total("likes"),
-    ctr: clusteredRatio(clusters("feed_clicks", "impressions")),
-    completion_rate: clusteredRatio(clusters("completions", "plays")),
-    like_rate: clusteredRatio(clusters("likes", "plays")),
-  };
-}
+const NO_RATE = { n: 0, x: 0, y: 0, xx: 0, yy: 0, xy: 0 };
+const NOTHING: EvaluationSums = {
+  impressions: 0,
+  feed_clicks: 0,
+  plays: 0,
+  completions: 0,
+  likes: 0,
+  ctr: NO_RATE,
+  completion_rate: NO_RATE,
+  like_rate: NO_RATE,
+};
+
+/** The counts and the three rates, each with its clustered interval, from the database's sums. */
+const summarize = (s: EvaluationSums): Counts => ({
+  impressions: s.impressions,
+  feed_clicks: s.feed_clicks,
+  plays: s.plays,
+  completions: s.completions,
+  likes: s.likes,
+  ctr: rateFromSums(s.ctr),
+  completion_rate: rateFromSums(s.completion_rate),
+  like_rate: rateFromSums(s.like_rate),
+});
 
 /**
- * Results per arm (api.md: `GET .../stats`), from the evaluation read model the projector keeps:
- * counts per group and per recommender and surface, and rates with 95% intervals that treat each
- * participant as a cluster (see ratio.ts). Participants a researcher excluded from analysis are left
+ * Results per arm (api.md: `GET .../stats`), from the evaluation read model the projector keeps,
+ * summed in the database (evaluationSums: a row per arm, not per participant): counts per group and
+ * per recommender and surface, and rates with 95% intervals that treat each participant as a cluster
+ * (see ratio.ts). Participants a researcher excluded from analysis are left
  * out of every count and rate, and counted per arm; simulated participants (dry runs) are left out
  * altogether unless `includeSimulated`. Never a scan of raw events.
  */
 export function createStatsService({ db, now, ruleBreakers }: ServiceDeps & { ruleBreakers: RuleBreakers }) {
   return {
     async forExperiment(experimentId: string, options: StatsOptions = {}): Promise<ExperimentStats> {
-      const [groups, all, manual] = await Promise.all([
+      const [groups, manual] = await Promise.all([
         armsOf(db, experimentId, options),
-        evaluationCounts(db, experimentId),
         leftOutUsers(db, experimentId, options),
       ]);
       // With the rules: who breaks them, among those the researcher's exclusions left in.
@@ -70,9 +75,11 @@ export function createStatsService({ db, now, ruleBreakers }: ServiceDeps & { ru
       const leftOut = broken === null || broken.size === 0 ? manual : new Set([...manual, ...broken.keys()]);
       const brokenIn = (groupId: string) =>
         [...(broken?.values() ?? [])].filter((b) => b.group_id === groupId);
-      const rows = leftOut.size === 0 ? all : all.filter((r) => !leftOut.has(r.user_id));
-      const latency = await armLatencies(db, experimentId, leftOut);
-      const recommenders = Map.groupBy(rows, (r) => `${r.surface}\u0000${r.recommender}`);
+      const [sums, latency] = await Promise.all([
+        evaluationSums(db, experimentId, leftOut),
+        armLatencies(db, experimentId, leftOut),
+      ]);
+      const perArm = new Map(sums.flatMap((s) => ("group_id" in s ? [[s.group_id, s]] : [])));
       const arms = groups.map((g): GroupStats => {
         const byRules = brokenIn(g.id);
         return {
@@ -80,7 +87,7 @@ export function createStatsService({ db, now, ruleBreakers }: ServiceDeps & { ru
           name: g.name,
           participants: g.participants - byRules.length,
           excluded_participants: g.excluded,
-          ...summarize(rows.filter((r) => r.group_id === g.id)),
+          ...summarize(perArm.get(g.id) ?? NOTHING),
           latency_ms: latency(g.id),
           ...(applied
             ? {
@@ -97,11 +104,10 @@ export function createStatsService({ db, now, ruleBreakers }: ServiceDeps & { ru
         experiment_id: experimentId,
         generated_at: now().toISOString(),
         groups: arms,
-        recommenders: [...recommenders.entries()]
-          .map(([key, list]): RecommenderStats => {
-            const [surface, recommender] = key.split("\u0000") as ["feed" | "watch", string];
-            return { key: recommender, surface, ...summarize(list) };
-          })
+        recommenders: sums
+          .flatMap((s): RecommenderStats[] =>
+            "surface" in s ? [{ key: s.recommender, surface: s.surface, ...summarize(s) }] : [],
+          )
           .sort((a, b) => a.surface.localeCompare(b.surface) || a.key.localeCompare(b.key)),
         exclusions: applied ? "rules" : "manual",
         ...(applied

@@ -195,8 +195,8 @@ function readsOf(
     ["quality", `${at}/quality`, () => quality.forExperiment(experiment)],
     [
       "a participant's quality",
-      `${at}/quality?user_id=${someone}`,
-      () => quality.forExperiment(experiment, { user_id: someone }),
+      `/api/v1/admin/participants/${someone}/quality`,
+      () => quality.forParticipant(someone),
     ],
     [
       "a participant's trajectory",

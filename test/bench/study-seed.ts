@@ -2,6 +2,7 @@
 // experiment and its arms, and the evaluation read model as the projector leaves it for their events.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../api/src/db/db.ts";
+import { rejudgeSurvey } from "../../api/src/surveys/verdicts.ts";
 
 /** A running experiment named `name` with `arms` arms (popularity on the feed, similarity on watch). */
 export async function insertStudy(db: Db, name: string, arms: number) {
@@ -121,7 +122,8 @@ function benchRatings(straight: boolean): string {
  * An active survey of each kind (pre, post, inter_session), each answered once by every participant of
  * the experiment (the inter-session one about their first session), timed (`duration_ms`) as the
  * survey form sends it: the pre survey `benchQuestions(questions)`, the others the rating survey above,
- * straight-lined by every twentieth participant. Returns the surveys' ids, pre first.
+ * straight-lined by every twentieth participant, each response judged as the server judges it
+ * (verdicts.ts). Returns the surveys' ids, pre first.
  */
 export async function insertSurveyResponses(
   db: Db,
@@ -150,6 +152,8 @@ export async function insertSurveyResponses(
        where u.experiment_id = ?`,
       [survey.id, answers(true), answers(false), i, experiment],
     );
+    // The verdicts the server stores with each response (the insert above bypassed it).
+    await rejudgeSurvey(db, survey.id);
   }
   return surveys.map((s) => s.id);
 }

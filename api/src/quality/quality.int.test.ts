@@ -59,6 +59,7 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   let experimentId: string;
+  let surveyId: string;
   const users = new Map<string, Joined>();
 
   beforeAll(async () => {
@@ -71,6 +72,7 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
       is_active: true,
       questions: QUALITY_SURVEY,
     });
+    surveyId = survey.id;
     const start = Date.now() - 3_600_000;
     for (const [login, p] of Object.entries(PLANTED)) {
       const joined = await joinWith(app, experimentId, login, p.pid ? { PROLIFIC_PID: p.pid } : undefined);
@@ -181,6 +183,44 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
     const unknown = await admin.get("/api/v1/admin/experiments/00000000-0000-4000-8000-000000000000/quality");
     expect(unknown.status).toBe(404);
     expect((await app.client().get(`/api/v1/admin/experiments/${experimentId}/quality`)).status).toBe(401);
+  });
+
+  it("gives one participant's quality exactly as the experiment's list gives it, and 404 for anyone else", async () => {
+    const all = byLogin((await quality("?include_simulated=true")).body.participants);
+    for (const [login, joined] of users) {
+      const one = await admin.get<ParticipantQuality>(`/api/v1/admin/participants/${joined.userId}/quality`);
+      expect(one.status, login).toBe(200);
+      expect(one.body, login).toEqual(all.get(login));
+    }
+    const unknown = await admin.get<{ error: { code: string } }>(
+      "/api/v1/admin/participants/00000000-0000-4000-8000-000000000000/quality",
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe("not_found");
+    const id = users.get("clean")?.userId;
+    expect((await app.client().get(`/api/v1/admin/participants/${id}/quality`)).status).toBe(401);
+  });
+
+  it("judges the stored responses again when the survey's attention check changes", async () => {
+    const edit = (check: number) =>
+      admin.put(`/api/v1/admin/surveys/${surveyId}`, {
+        name: "pre survey",
+        kind: "pre",
+        questions: QUALITY_SURVEY.map((q) => (q.id === "att" ? { ...q, attention_answer: check } : q)),
+      });
+    try {
+      // "Disagree" (2) now is what an attentive participant answers: only the inattentive one gave it.
+      expect((await edit(2)).status).toBe(200);
+      const got = byLogin((await quality()).body.participants);
+      expect(got.get("inattentive")?.attention).toEqual({ passed: 1, failed: 0 });
+      expect(got.get("clean")?.attention).toEqual({ passed: 0, failed: 1 });
+      expect(got.get("clean")?.flags).toEqual(["failed_attention_check"]);
+    } finally {
+      expect((await edit(4)).status).toBe(200);
+    }
+    const back = byLogin((await quality()).body.participants);
+    expect(back.get("inattentive")?.attention).toEqual({ passed: 0, failed: 1 });
+    expect(back.get("clean")?.flags).toEqual([]);
   });
 
   it("appends the quality columns to the participants CSV, after every other column", async () => {

@@ -1,4 +1,13 @@
-import { ErrorBody, ExperimentQuality, IdParams, QualityQuery } from "@feedlab/schemas";
+import {
+  ErrorBody,
+  ExperimentQuality,
+  IdParams,
+  ParticipantQuality,
+  QualityQuery,
+  Uuid,
+} from "@feedlab/schemas";
+import { Type } from "@sinclair/typebox";
+import { notFound } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import type { QualityService } from "./quality.service.ts";
 
@@ -22,6 +31,25 @@ export function qualityRoutes({ quality }: { quality: QualityService }) {
       },
       handler: async (ctx, { params, query }) => {
         ctx.body = await quality.forExperiment(params.id, query);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/participants/{user_id}/quality",
+      tag: "results",
+      summary: "One participant's quality: their measures, flags and whether the exclusion rules hold",
+      description:
+        "The participant's item of `GET /api/v1/admin/experiments/{id}/quality` (the same measures, flags and excluded_by_rules, simulated participants too), read from this participant's rows only, so it costs the same at any size of study: what the console's participant page shows.",
+      access: "admin",
+      params: Type.Object({ user_id: Uuid }),
+      responses: {
+        200: { description: "The participant's quality", schema: ParticipantQuality },
+        404: { description: "Unknown participant", schema: ErrorBody },
+      },
+      handler: async (ctx, { params }) => {
+        const found = await quality.forParticipant(params.user_id);
+        if (found === null) throw notFound("participant");
+        ctx.body = found;
       },
     }),
   ];

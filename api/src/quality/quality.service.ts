@@ -23,28 +23,33 @@ interface Measured {
 }
 
 /**
- * Every participant's measures (api.md "Data quality and validity"), in join order: the events' from
- * the quality read model, the surveys' from the responses, duplicates from the recruiting
- * parameters, and the flags past their thresholds (QUALITY_THRESHOLDS). A few statements, each over
- * the whole experiment, so 10,000 participants cost what 10 do, times the rows.
+ * Every participant's measures (api.md "Data quality and validity"), or only `userId`'s, in join
+ * order: the events' from the quality read model, the surveys' from the responses, duplicates from the
+ * recruiting parameters, and the flags past their thresholds (QUALITY_THRESHOLDS). A few statements,
+ * each over the whole experiment (or the one participant's rows), so 10,000 participants cost what 10
+ * do, times the rows.
  */
 async function measureAll(
   db: Db,
   experimentId: string,
   keep: (u: { id: string; simulated: boolean }) => boolean,
+  userId?: string,
 ): Promise<Measured[]> {
   const [users, events, surveys, duplicates] = await Promise.all([
     db("users as u")
       .join("groups as g", "g.id", "u.group_id")
       .where("u.experiment_id", experimentId)
+      .modify((q) => {
+        if (userId !== undefined) q.where("u.id", userId);
+      })
       .orderBy("u.created_at")
       .orderBy("u.id")
       .select("u.id", "u.login_id", "u.group_id", "u.simulated", db.raw(joinedUs("u"))) as Promise<
       { id: string; login_id: string; group_id: string; simulated: boolean; joined_us: string }[]
     >,
-    eventQuality(db, experimentId),
-    surveyMeasures(db, experimentId),
-    duplicateRecruitingIds(db, experimentId),
+    eventQuality(db, experimentId, userId),
+    surveyMeasures(db, experimentId, userId),
+    duplicateRecruitingIds(db, experimentId, userId),
   ]);
   const byUser = new Map(events.map((e) => [e.user_id, e]));
   return users.filter(keep).map((u) => {
@@ -101,11 +106,11 @@ export async function excludedByRules(
 export async function participantQualities(
   db: Db,
   experimentId: string,
-  { includeSimulated = false }: { includeSimulated?: boolean } = {},
+  { includeSimulated = false, userId }: { includeSimulated?: boolean; userId?: string } = {},
 ): Promise<{ place: Place; quality: ParticipantQuality }[]> {
   const [rules, measured] = await Promise.all([
     exclusionRulesOf(db, experimentId),
-    measureAll(db, experimentId, (u) => includeSimulated || !u.simulated),
+    measureAll(db, experimentId, (u) => includeSimulated || !u.simulated, userId),
   ]);
   return measured.map((m) => ({
     place: m.place,
@@ -143,6 +148,20 @@ export function createQualityService({ db }: { db: Db }) {
         next_cursor,
         total,
       };
+    },
+
+    /**
+     * `GET /api/v1/admin/participants/{user_id}/quality`: one participant's measures, simulated or not, read
+     * from their own rows (the console's participant page; `.../quality?user_id=` also counts the groups);
+     * null for an unknown participant.
+     */
+    async forParticipant(userId: string): Promise<ParticipantQuality | null> {
+      const user = (await db("users").where({ id: userId }).first("experiment_id")) as
+        | { experiment_id: string }
+        | undefined;
+      if (user === undefined) return null;
+      const [one] = await participantQualities(db, user.experiment_id, { includeSimulated: true, userId });
+      return one?.quality ?? null;
     },
   };
 }

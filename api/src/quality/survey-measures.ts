@@ -1,10 +1,4 @@
-import {
-  type AttentionQuestion,
-  type ChosenValues,
-  responseJudge,
-} from "@feedlab/schemas/surveys/attention.ts";
 import type { Db } from "../db/db.ts";
-import { json } from "../db/present.ts";
 
 /** A participant's survey-side measures (docs/quality.md, "Surveys"). */
 export interface SurveyMeasures {
@@ -22,69 +16,54 @@ export const NO_SURVEYS: SurveyMeasures = {
 };
 
 /**
- * Every participant's survey measures of an experiment, keyed by user id (participants without a
- * response are absent: NO_SURVEYS). Two statements: the experiment's surveys, then the values their
- * responses chose (`answer_values`, made from the answers by a trigger: migration 031; the whole
- * snapshots are not read); each survey's `responseJudge` (schemas/src/surveys/attention.ts, the
- * definitions of straight-lining and attention checks) judges its responses against the survey's
- * questions as they are now (a response's own snapshot gives the values chosen).
+ * Every participant's survey measures of an experiment, or only `userId`'s, keyed by user id
+ * (participants without a response are absent: NO_SURVEYS). One statement: each response's verdict is
+ * stored beside it (api/src/surveys/verdicts.ts: judged by `responseJudge` against its survey's
+ * questions as they are now), so the database sums them per participant with the timed responses'
+ * durations and their surveys' question counts.
  */
-export async function surveyMeasures(db: Db, experimentId: string): Promise<Map<string, SurveyMeasures>> {
-  const surveys = new Map(
-    (
-      (await db("surveys").where({ experiment_id: experimentId }).select("id", "questions")) as {
-        id: string;
-        questions: unknown;
-      }[]
-    ).map((s) => {
-      const questions = json<AttentionQuestion[]>(s.questions, []);
-      return [s.id, { questions: questions.length, judge: responseJudge(questions) }];
-    }),
-  );
-  if (surveys.size === 0) return new Map();
-  const responses = (await db("survey_responses")
-    .whereIn("survey_id", [...surveys.keys()])
+export async function surveyMeasures(
+  db: Db,
+  experimentId: string,
+  userId?: string,
+): Promise<Map<string, SurveyMeasures>> {
+  // The surveys' question counts once, before the join (flattened into it, PostgreSQL counted each
+  // response's survey questions again: three times the statement's time).
+  const rows = (await db
+    .withMaterialized(
+      "s",
+      db("surveys")
+        .where({ experiment_id: experimentId })
+        .select("id", db.raw("jsonb_array_length(questions) as questions")),
+    )
+    .from("survey_responses as r")
+    .join("s", "s.id", "r.survey_id")
+    .modify((q) => {
+      if (userId !== undefined) q.where("r.user_id", userId);
+    })
+    .groupBy("r.user_id")
     .select(
-      "user_id",
-      "survey_id",
-      "duration_ms",
-      // The chosen values only when a survey has something to judge by them.
-      [...surveys.values()].some((s) => s.judge !== null) ? "answer_values" : db.raw("null as answer_values"),
+      "r.user_id",
+      db.raw("sum(r.duration_ms::float8) filter (where r.duration_ms is not null and s.questions > 0) as ms"),
+      db.raw("sum(s.questions) filter (where r.duration_ms is not null and s.questions > 0) as questions"),
+      db.raw("bool_or(r.straight_lined) as straight_lined"),
+      db.raw("sum(r.attention_passed) as passed"),
+      db.raw("sum(r.attention_failed) as failed"),
     )) as {
     user_id: string;
-    survey_id: string;
-    duration_ms: number | null;
-    answer_values: string | null;
+    ms: number | null;
+    questions: string | number | null;
+    straight_lined: boolean;
+    passed: string | number;
+    failed: string | number;
   }[];
-  const sums = new Map<
-    string,
-    { ms: number; questions: number; straight: boolean; passed: number; failed: number }
-  >();
-  for (const r of responses) {
-    const survey = surveys.get(r.survey_id);
-    if (survey === undefined) continue;
-    const s = sums.get(r.user_id) ?? { ms: 0, questions: 0, straight: false, passed: 0, failed: 0 };
-    if (r.duration_ms !== null && survey.questions > 0) {
-      s.ms += r.duration_ms;
-      s.questions += survey.questions;
-    }
-    if (survey.judge !== null) {
-      const judged = survey.judge(
-        r.answer_values === null ? {} : (JSON.parse(r.answer_values) as ChosenValues),
-      );
-      if (judged.straight_lined) s.straight = true;
-      s.passed += judged.passed;
-      s.failed += judged.failed;
-    }
-    sums.set(r.user_id, s);
-  }
   return new Map(
-    [...sums].map(([user, s]) => [
-      user,
+    rows.map((r) => [
+      r.user_id,
       {
-        seconds_per_question: s.questions === 0 ? null : s.ms / 1000 / s.questions,
-        straight_lined: s.straight,
-        attention: { passed: s.passed, failed: s.failed },
+        seconds_per_question: r.questions === null ? null : Number(r.ms) / 1000 / Number(r.questions),
+        straight_lined: r.straight_lined,
+        attention: { passed: Number(r.passed), failed: Number(r.failed) },
       },
     ]),
   );
@@ -96,12 +75,29 @@ const PERSON_IDS = ["PROLIFIC_PID", "workerId"] as const;
 /**
  * The participants of an experiment whose PROLIFIC_PID or workerId appears under another login of
  * the same experiment (every participant counts, simulated or excluded: a duplicate is one whoever
- * else holds the id). One statement over the experiment's users.
+ * else holds the id). One statement over the experiment's users; with `userId`, over those who share
+ * one of that participant's ids.
  */
-export async function duplicateRecruitingIds(db: Db, experimentId: string): Promise<Set<string>> {
+export async function duplicateRecruitingIds(
+  db: Db,
+  experimentId: string,
+  userId?: string,
+): Promise<Set<string>> {
   const rows = (await db("users")
     .where({ experiment_id: experimentId })
     .whereNotNull("recruiting")
+    .modify((q) => {
+      if (userId === undefined) return;
+      q.where((w) => {
+        for (const k of PERSON_IDS) {
+          w.orWhereRaw(
+            `nullif(btrim(recruiting->>?), '') =
+               (select nullif(btrim(me.recruiting->>?), '') from users me where me.id = ?)`,
+            [k, k, userId],
+          );
+        }
+      });
+    })
     .select("id", ...PERSON_IDS.map((k) => db.raw("nullif(btrim(recruiting->>?), '') as ??", [k, k])))) as ({
     id: string;
   } & Record<(typeof PERSON_IDS)[number], string | null>)[];

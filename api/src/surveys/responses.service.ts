@@ -8,6 +8,7 @@ import {
   type SurveyKind,
   type SurveyResponse,
 } from "@feedlab/schemas";
+import type { AttentionQuestion } from "@feedlab/schemas/surveys/attention.ts";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
@@ -15,6 +16,7 @@ import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
 import type { StudyService } from "../study/study.service.ts";
 import { presentParticipantSurvey, type SurveyRow } from "./surveys.service.ts";
+import { verdictOf } from "./verdicts.ts";
 
 interface ResponseRow {
   id: string;
@@ -209,6 +211,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
           ...row,
           about_session_key: about,
           answers: JSON.stringify(checked.answers),
+          ...verdictOf(json<AttentionQuestion[]>(survey.questions, []), checked.answers),
         });
       } catch (err) {
         if (isUniqueViolation(err)) {

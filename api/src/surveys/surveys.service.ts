@@ -13,6 +13,7 @@ import {
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, type HttpError, notFound, unprocessable } from "../http/errors.ts";
+import { rejudgeSurvey } from "./verdicts.ts";
 
 export interface SurveyRow {
   id: string;
@@ -233,14 +234,19 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
       }
       assertShape(input.questions);
       try {
-        const [row] = (await db("surveys")
-          .where({ id })
-          .update({
-            name: input.name,
-            questions: JSON.stringify(normalize(input.questions)),
-            updated_at: now(),
-          })
-          .returning("*")) as SurveyRow[];
+        // The responses' verdicts follow the questions (verdicts.ts): judged again with them.
+        const row = await db.transaction(async (trx) => {
+          const [updated] = (await trx("surveys")
+            .where({ id })
+            .update({
+              name: input.name,
+              questions: JSON.stringify(normalize(input.questions)),
+              updated_at: now(),
+            })
+            .returning("*")) as SurveyRow[];
+          if (updated) await rejudgeSurvey(trx, id);
+          return updated;
+        });
         if (!row) throw notFound("survey");
         return presentAdminSurvey(row, await countsOf(id));
       } catch (err) {

@@ -17,6 +17,7 @@ import * as dryRuns from "./028-dry-runs.ts";
 import * as validity from "./029-validity.ts";
 import * as mediaFiles from "./030-media-files.ts";
 import * as studyScale from "./031-study-scale.ts";
+import * as surveyVerdicts from "./032-survey-verdicts.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -37,6 +38,7 @@ const API_MIGRATIONS = {
   validity: { name: "029-validity", ...validity },
   mediaFiles: { name: "030-media-files", ...mediaFiles },
   studyScale: { name: "031-study-scale", ...studyScale },
+  surveyVerdicts: { name: "032-survey-verdicts", ...surveyVerdicts },
 } satisfies Record<string, Migration>;
 
 /**
@@ -62,6 +64,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.validity,
   API_MIGRATIONS.mediaFiles,
   API_MIGRATIONS.studyScale,
+  API_MIGRATIONS.surveyVerdicts,
 ];
 
 /**

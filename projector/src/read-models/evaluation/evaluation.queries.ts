@@ -43,7 +43,7 @@ export async function evaluationCounts(sql: Sql, experimentId: string): Promise<
 }
 
 /** Sums over participants of one of the three rates (y over x), each participant one cluster. */
-export interface RateSums {
+interface RateSums {
   /** Participants with a numerator or a denominator. */
   readonly n: number;
   readonly x: number;

@@ -14,11 +14,10 @@ import type { ApiClient } from "../../api.ts";
 type Client = Pick<ApiClient, "request">;
 
 /** One page of `GET .../quality`. */
-export function fetchQuality(
+function fetchQuality(
   client: Client,
   experimentId: string,
   options: {
-    userId?: string;
     cursor?: string;
     limit?: number;
     includeSimulated?: boolean;
@@ -27,7 +26,6 @@ export function fetchQuality(
 ): Promise<ExperimentQuality> {
   return client.request("GET", `/api/v1/admin/experiments/${encodeURIComponent(experimentId)}/quality`, {
     query: {
-      user_id: options.userId,
       cursor: options.cursor,
       limit: options.limit,
       flagged: options.flagged ? "true" : undefined,
@@ -35,6 +33,11 @@ export function fetchQuality(
         options.includeSimulated === undefined ? undefined : String(options.includeSimulated),
     },
   });
+}
+
+/** One participant's quality (`GET /api/v1/admin/participants/{user_id}/quality`): their own rows only. */
+export function fetchParticipantQuality(client: Client, userId: string): Promise<ParticipantQuality> {
+  return client.request("GET", `/api/v1/admin/participants/${encodeURIComponent(userId)}/quality`);
 }
 
 /** The most pages the list reads (1,000 participants each) before it stops asking. */

@@ -1,6 +1,6 @@
 import { error } from "@sveltejs/kit";
 import { guardAdmin } from "#lib/admin/auth.ts";
-import { fetchQuality } from "#lib/admin/participants/quality.ts";
+import { fetchParticipantQuality } from "#lib/admin/participants/quality.ts";
 import { apiFor, isApiError } from "#lib/api.ts";
 import type { PageLoad } from "./$types";
 
@@ -22,9 +22,7 @@ export const load = (async ({ fetch, params, url }) =>
       experimentId ? orNull(client.listGroups(experimentId)) : null,
       events.length > 0 ? orNull(client.listRecommenders()) : null,
       events.some((e) => e.video_id) ? orNull(client.listVideos()) : null,
-      experimentId
-        ? orNull(fetchQuality(client, experimentId, { userId: params.user_id, includeSimulated: true }))
-        : null,
+      orNull(fetchParticipantQuality(client, params.user_id)),
     ]);
     return {
       userId: params.user_id,
@@ -36,6 +34,6 @@ export const load = (async ({ fetch, params, url }) =>
       videoTitles: Object.fromEntries((videos ?? []).map((v) => [v.external_id, v.title])),
       loginId: url.searchParams.get("login") ?? events[0]?.login_id ?? null,
       /** The participant's quality measures and flags (docs/quality.md), null when unknown. */
-      quality: quality?.participants[0] ?? null,
+      quality,
     };
   })) satisfies PageLoad;

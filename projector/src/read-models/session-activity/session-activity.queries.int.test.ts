@@ -8,6 +8,7 @@ import {
   activeParticipants,
   PARTICIPANT_ACTIVITY_JOIN,
   participantActivity,
+  participantCompleteness,
 } from "./session-activity.queries.ts";
 
 describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", (backend) => {
@@ -131,6 +132,52 @@ describe.each(["pglite", "postgres"] as const)("session activity queries (%s)", 
       await session(user, experiment, 2, "2026-11-01T09:00:00Z");
       expect(await activeParticipants(db(), experiment, new Date("2026-11-01T10:00:00Z"))).toEqual([]);
       expect(await activeParticipants(db(), randomUUID(), new Date("2026-11-01T08:00:00Z"))).toEqual([]);
+    });
+  });
+
+  it("sums each participant's sessions and keeps the clock furthest off, the one behind of a tie", async () => {
+    const experiment = randomUUID();
+    const clocks: Record<string, (number | null)[]> = {
+      tie: [-5000, 5000, 3000],
+      ahead: [-7000, 5000],
+      none: [null, null],
+      "one of two": [null, -2000],
+      exact: [0],
+    };
+    const ids = new Map<string, string>();
+    for (const [name, offsets] of Object.entries(clocks)) {
+      const user = await participant(experiment, randomUUID());
+      ids.set(name, user);
+      for (const [i, clock_offset_ms] of offsets.entries()) {
+        await db()("session_activity").insert({
+          session_id: randomUUID(),
+          user_id: user,
+          experiment_id: experiment,
+          first_event_at: "2026-11-01T09:00:00Z",
+          last_event_at: "2026-11-01T09:10:00Z",
+          last_received_at: "2026-11-01T09:10:00Z",
+          event_count: 10 + i,
+          seq_count: 8,
+          max_seq: i === 0 ? 10 : null,
+          clock_offset_ms,
+          implausible_times: i,
+        });
+      }
+    }
+    const got = new Map((await participantCompleteness(db(), experiment)).map((c) => [c.user_id, c]));
+    const offsetOf = (name: string) => got.get(ids.get(name) ?? "")?.clock_offset_ms;
+    expect(offsetOf("tie")).toBe(5000);
+    expect(offsetOf("ahead")).toBe(-7000);
+    expect(offsetOf("none")).toBeNull();
+    expect(offsetOf("one of two")).toBe(-2000);
+    expect(offsetOf("exact")).toBe(0);
+    // Three sessions: 10 + 11 + 12 events, 24 numbered, 2 missing (the first's max_seq 10 less 8).
+    expect(got.get(ids.get("tie") ?? "")).toMatchObject({
+      sessions: 3,
+      events: 33,
+      numbered: 24,
+      missing: 2,
+      implausible_times: 3,
     });
   });
 });

@@ -43,6 +43,8 @@ function pgliteClient(): ClientBase {
   const ClientPgLite = require("knex-pglite") as ClientBase;
   return class PgLiteClient extends ClientPgLite {
     declare pglite: Pick<PgliteProxy, "waitReady" | "session">;
+    /** Marks the embedded engine's client (isEmbedded). */
+    readonly embedded = true;
     override initializePool(config: Record<string, unknown>): void {
       super.initializePool({
         ...config,
@@ -60,6 +62,29 @@ function pgliteClient(): ClientBase {
       return super.processResponse(obj.method === "del" ? { ...obj, method: "delete" } : obj, runner);
     }
   };
+}
+
+/** Whether `sql` runs on the embedded engine (PGlite) rather than PostgreSQL. */
+const isEmbedded = (sql: Knex | Knex.Transaction): boolean =>
+  (sql.client as { embedded?: boolean }).embedded === true;
+
+/**
+ * The rows of a query that answers many (one per participant of a study), in its order. PGlite makes
+ * an object of each row of a result in JavaScript, 7 to 9 µs a row here (10,000 participants' rows
+ * took 65-95 ms to arrive where the query took 4 ms), so on the embedded engine the database
+ * aggregates the rows into one JSON text, parsed at once (a third of the time). PostgreSQL's driver
+ * is faster than that JSON, so there the query runs as it is. Values come as JSON has them: the
+ * query's columns must be text, numbers, booleans or JSON (a timestamp would come as text).
+ */
+export async function manyRows<T>(sql: Knex | Knex.Transaction, query: Knex.QueryBuilder): Promise<T[]> {
+  if (!isEmbedded(sql)) return (await query) as T[];
+  // A sorted subquery feeds json_agg in its order (the one form PostgreSQL's docs give for it).
+  const [row] = (
+    (await sql.raw("select coalesce(json_agg(x), '[]')::text as rows from (?) as x", [query])) as {
+      rows: { rows: string }[];
+    }
+  ).rows;
+  return JSON.parse(row?.rows ?? "[]") as T[];
 }
 
 /**

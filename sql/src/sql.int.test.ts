@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../api/src/db/db.ts";
 import { createTestStorage, type TestStorage } from "../../test/harness/app.ts";
+import { manyRows } from "./linked-db.ts";
 import { pipelined, rowsOf } from "./sql.ts";
 
 describe.each(["pglite", "postgres"] as const)("pipelined statements (%s)", (backend) => {
@@ -45,5 +46,51 @@ describe.each(["pglite", "postgres"] as const)("pipelined statements (%s)", (bac
     await expect(attempt).rejects.toMatchObject({ code: "23505" });
     const stored = await opened.db("steps").whereIn("name", ["e", "f"]).select("name");
     expect(stored).toEqual([]);
+  });
+});
+
+describe.each(["pglite", "postgres"] as const)("many rows (%s)", (backend) => {
+  let storage: TestStorage;
+  let opened: ReturnType<typeof openDb>;
+
+  beforeAll(async () => {
+    storage = await createTestStorage(backend);
+    opened = openDb({
+      databaseUrl: storage.env.DATABASE_URL ?? null,
+      dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
+    });
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await storage?.cleanup();
+  });
+
+  it("answers a query's rows in its order with their values, and none for an empty result", async () => {
+    const db = opened.db;
+    const query = () =>
+      db
+        .from(db.raw("generate_series(1, 1500) as g"))
+        .select(
+          db.raw("g as n"),
+          db.raw("'p-' || g as login"),
+          db.raw("g % 3 = 0 as third"),
+          db.raw("(g * 1.5)::float8 as half"),
+          db.raw("(g::bigint * 1000000000) as big"),
+        )
+        .orderByRaw("g % 7, g desc");
+    const rows = await manyRows<{ n: number; login: string; third: boolean; half: number; big: number }>(
+      db,
+      query(),
+    );
+    expect(rows).toHaveLength(1500);
+    expect(rows.map((r) => r.n)).toEqual(((await query()) as { n: number }[]).map((r) => r.n));
+    expect(rows.find((r) => r.n === 42)).toEqual({
+      n: 42,
+      login: "p-42",
+      third: true,
+      half: 63,
+      big: backend === "pglite" ? 42_000_000_000 : "42000000000",
+    });
+    expect(await manyRows(db, query().where(db.raw("false")))).toEqual([]);
   });
 });

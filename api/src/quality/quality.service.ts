@@ -6,6 +6,7 @@ import {
   type QualityQuery,
   qualityFlags,
 } from "@feedlab/schemas";
+import { manyRows } from "@feedlab/sql";
 import type { Db } from "../db/db.ts";
 import { joinedUs, joinOrderPage, type Place } from "../http/join-order.ts";
 import { armsOf } from "../results/arms.ts";
@@ -36,17 +37,18 @@ async function measureAll(
   userId?: string,
 ): Promise<Measured[]> {
   const [users, events, surveys, duplicates] = await Promise.all([
-    db("users as u")
-      .join("groups as g", "g.id", "u.group_id")
-      .where("u.experiment_id", experimentId)
-      .modify((q) => {
-        if (userId !== undefined) q.where("u.id", userId);
-      })
-      .orderBy("u.created_at")
-      .orderBy("u.id")
-      .select("u.id", "u.login_id", "u.group_id", "u.simulated", db.raw(joinedUs("u"))) as Promise<
-      { id: string; login_id: string; group_id: string; simulated: boolean; joined_us: string }[]
-    >,
+    manyRows<{ id: string; login_id: string; group_id: string; simulated: boolean; joined_us: string }>(
+      db,
+      db("users as u")
+        .join("groups as g", "g.id", "u.group_id")
+        .where("u.experiment_id", experimentId)
+        .modify((q) => {
+          if (userId !== undefined) q.where("u.id", userId);
+        })
+        .orderBy("u.created_at")
+        .orderBy("u.id")
+        .select("u.id", "u.login_id", "u.group_id", "u.simulated", db.raw(joinedUs("u"))),
+    ),
     eventQuality(db, experimentId, userId),
     surveyMeasures(db, experimentId, userId),
     duplicateRecruitingIds(db, experimentId, userId),

@@ -1,3 +1,4 @@
+import { manyRows } from "@feedlab/sql";
 import type { Db } from "../db/db.ts";
 
 /** A participant's survey-side measures (docs/quality.md, "Surveys"). */
@@ -29,34 +30,39 @@ export async function surveyMeasures(
 ): Promise<Map<string, SurveyMeasures>> {
   // The surveys' question counts once, before the join (flattened into it, PostgreSQL counted each
   // response's survey questions again: three times the statement's time).
-  const rows = (await db
-    .withMaterialized(
-      "s",
-      db("surveys")
-        .where({ experiment_id: experimentId })
-        .select("id", db.raw("jsonb_array_length(questions) as questions")),
-    )
-    .from("survey_responses as r")
-    .join("s", "s.id", "r.survey_id")
-    .modify((q) => {
-      if (userId !== undefined) q.where("r.user_id", userId);
-    })
-    .groupBy("r.user_id")
-    .select(
-      "r.user_id",
-      db.raw("sum(r.duration_ms::float8) filter (where r.duration_ms is not null and s.questions > 0) as ms"),
-      db.raw("sum(s.questions) filter (where r.duration_ms is not null and s.questions > 0) as questions"),
-      db.raw("bool_or(r.straight_lined) as straight_lined"),
-      db.raw("sum(r.attention_passed) as passed"),
-      db.raw("sum(r.attention_failed) as failed"),
-    )) as {
+  const rows = await manyRows<{
     user_id: string;
     ms: number | null;
     questions: string | number | null;
     straight_lined: boolean;
     passed: string | number;
     failed: string | number;
-  }[];
+  }>(
+    db,
+    db
+      .withMaterialized(
+        "s",
+        db("surveys")
+          .where({ experiment_id: experimentId })
+          .select("id", db.raw("jsonb_array_length(questions) as questions")),
+      )
+      .from("survey_responses as r")
+      .join("s", "s.id", "r.survey_id")
+      .modify((q) => {
+        if (userId !== undefined) q.where("r.user_id", userId);
+      })
+      .groupBy("r.user_id")
+      .select(
+        "r.user_id",
+        db.raw(
+          "sum(r.duration_ms::float8) filter (where r.duration_ms is not null and s.questions > 0) as ms",
+        ),
+        db.raw("sum(s.questions) filter (where r.duration_ms is not null and s.questions > 0) as questions"),
+        db.raw("bool_or(r.straight_lined) as straight_lined"),
+        db.raw("sum(r.attention_passed) as passed"),
+        db.raw("sum(r.attention_failed) as failed"),
+      ),
+  );
   return new Map(
     rows.map((r) => [
       r.user_id,

@@ -1,5 +1,6 @@
 import { participantCompleteness } from "@feedlab/projector";
 import { type CompletenessQuery, clockOff, type ExperimentCompleteness } from "@feedlab/schemas";
+import { manyRows } from "@feedlab/sql";
 import type { ServiceDeps } from "../deps.ts";
 import { joinedUs, joinOrderPage } from "../http/join-order.ts";
 import { armsOf } from "./arms.ts";
@@ -28,12 +29,13 @@ export function createCompletenessService({ db }: ServiceDeps) {
       const [groups, counts, participantRows] = await Promise.all([
         armsOf(db, experimentId),
         participantCompleteness(db, experimentId),
-        users
-          .orderBy("created_at")
-          .orderBy("id")
-          .select("id", "login_id", "group_id", db.raw(joinedUs("u"))) as Promise<
-          { id: string; login_id: string; group_id: string; joined_us: string }[]
-        >,
+        manyRows<{ id: string; login_id: string; group_id: string; joined_us: string }>(
+          db,
+          users
+            .orderBy("created_at")
+            .orderBy("id")
+            .select("id", "login_id", "group_id", db.raw(joinedUs("u"))),
+        ),
       ]);
       const byUser = new Map(counts.map((c) => [c.user_id, c]));
       const participants = participantRows.map((u) => {

@@ -1,4 +1,4 @@
-import type { Sql } from "@feedlab/sql";
+import { manyRows, type Sql } from "@feedlab/sql";
 
 /** A participant's measures from the events (docs/quality.md), summed over their sessions. */
 export interface EventQuality {
@@ -27,18 +27,7 @@ export async function eventQuality(sql: Sql, experimentId: string, userId?: stri
     .leftJoin("quality_timelines as t", "t.session_id", "s.session_id")
     .where("s.experiment_id", experimentId);
   if (userId !== undefined) q.where("s.user_id", userId);
-  const rows = (await q
-    .groupBy("s.user_id")
-    .select(
-      "s.user_id",
-      sql.raw("coalesce(sum(t.active_ms::float8), 0) as active_ms"),
-      sql.raw("coalesce(sum(t.hidden_ms::float8), 0) as hidden_ms"),
-      sql.raw("coalesce(sum(t.watch_ms::float8), 0) as watch_ms"),
-      sql.raw("coalesce(sum(t.visible_watch_ms::float8), 0) as visible_watch_ms"),
-      sql.raw("sum(date_part('epoch', s.last_at - s.first_at)) as visit_seconds"),
-      sql.raw("sum(s.pointer_events) as pointer_events"),
-      sql.raw("max(s.viewport_width) as viewport_width"),
-    )) as {
+  const rows = await manyRows<{
     user_id: string;
     active_ms: Num;
     hidden_ms: Num;
@@ -47,7 +36,21 @@ export async function eventQuality(sql: Sql, experimentId: string, userId?: stri
     visit_seconds: Num;
     pointer_events: Num;
     viewport_width: Num;
-  }[];
+  }>(
+    sql,
+    q
+      .groupBy("s.user_id")
+      .select(
+        "s.user_id",
+        sql.raw("coalesce(sum(t.active_ms::float8), 0) as active_ms"),
+        sql.raw("coalesce(sum(t.hidden_ms::float8), 0) as hidden_ms"),
+        sql.raw("coalesce(sum(t.watch_ms::float8), 0) as watch_ms"),
+        sql.raw("coalesce(sum(t.visible_watch_ms::float8), 0) as visible_watch_ms"),
+        sql.raw("sum(date_part('epoch', s.last_at - s.first_at)) as visit_seconds"),
+        sql.raw("sum(s.pointer_events) as pointer_events"),
+        sql.raw("max(s.viewport_width) as viewport_width"),
+      ),
+  );
   return rows.map((r) => ({
     user_id: r.user_id,
     active_seconds: Number(r.active_ms) / 1000,

@@ -1,4 +1,4 @@
-import type { Sql } from "@feedlab/sql";
+import { manyRows, type Sql } from "@feedlab/sql";
 import type { Knex } from "knex";
 
 export interface SessionActivity {
@@ -77,10 +77,17 @@ export async function participantCompleteness(
   sql: Sql,
   experimentId: string,
 ): Promise<ParticipantCompleteness[]> {
-  const rows = (await sql("session_activity")
-    .where({ experiment_id: experimentId })
-    .groupBy("user_id")
-    .select(
+  const rows = await manyRows<{
+    user_id: string;
+    sessions: number | string;
+    events: number | string;
+    numbered: number | string;
+    missing: number | string;
+    furthest: number | string | null;
+    implausible_times: number | string;
+  }>(
+    sql,
+    sql("session_activity").where({ experiment_id: experimentId }).groupBy("user_id").select(
       "user_id",
       sql.raw("count(*) as sessions"),
       sql.raw("sum(event_count) as events"),
@@ -94,15 +101,8 @@ export async function participantCompleteness(
       // cost the whole read twice its time).
       sql.raw("max(abs(clock_offset_ms) * 2 + case when clock_offset_ms >= 0 then 1 else 0 end) as furthest"),
       sql.raw("sum(implausible_times) as implausible_times"),
-    )) as {
-    user_id: string;
-    sessions: number | string;
-    events: number | string;
-    numbered: number | string;
-    missing: number | string;
-    furthest: number | string | null;
-    implausible_times: number | string;
-  }[];
+    ),
+  );
   const offset = (furthest: number) => (furthest % 2 === 1 ? 1 : -1) * Math.floor(furthest / 2);
   return rows.map((r) => ({
     user_id: r.user_id,

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { type ParticipantActivity, participantActivity } from "@feedlab/projector";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
+import { manyRows } from "@feedlab/sql";
 import type { Knex } from "knex";
 import type { Db } from "../db/db.ts";
 import { csvRow } from "../http/csv.ts";
@@ -40,9 +41,9 @@ const LAST_CSV_COLUMNS = ["simulated", "excluded", "excluded_reason"] as const;
  * consent), `started` (any event in the log) or `joined`.
  */
 export function participantStatus(r: {
-  finished_at: Date | null;
-  consent_declined_at: Date | null;
-  consented_at: Date | null;
+  finished_at: Date | string | null;
+  consent_declined_at: Date | string | null;
+  consented_at: Date | string | null;
   events: number;
 }): "finished" | "declined" | "started" | "joined" {
   if (r.finished_at) return "finished";
@@ -91,60 +92,72 @@ export async function participantRecords(
     // Quality (docs/quality.md), events and sessions are summed over the whole experiment at once (a
     // statement each, where per page they would sum each participant's sessions one by one), then
     // appended per row: a few hundred bytes per participant, however many events they sent.
+    // Whole-experiment reads and pages come through manyRows (one JSON text on the embedded engine):
+    // timestamps may then come as text, which iso() reads as well as Dates.
     const [qualities, activity, sessions] = await Promise.all([
       participantQualities(db, experimentId, { includeSimulated: options.includeSimulated === true }),
-      participantActivity(db, experimentId) as Promise<ParticipantActivity[]>,
-      db("sessions as s")
-        .join("users as u", "u.id", "s.user_id")
-        .where("u.experiment_id", experimentId)
-        .groupBy("s.user_id")
-        .select("s.user_id", db.raw("count(*) as n")) as Promise<{ user_id: string; n: number | string }[]>,
+      manyRows<Omit<ParticipantActivity, "last_seen_at"> & { last_seen_at: Date | string }>(
+        db,
+        participantActivity(db, experimentId),
+      ),
+      manyRows<{ user_id: string; n: number | string }>(
+        db,
+        db("sessions as s")
+          .join("users as u", "u.id", "s.user_id")
+          .where("u.experiment_id", experimentId)
+          .groupBy("s.user_id")
+          .select("s.user_id", db.raw("count(*) as n")),
+      ),
     ]);
     const quality = new Map(qualities.map((m) => [m.quality.user_id, m.quality]));
     const activityOf = new Map(activity.map((a) => [a.user_id, a]));
     const sessionsOf = new Map(sessions.map((r) => [r.user_id, Number(r.n)]));
     let after: { at: string; login: string } | null = null;
     for (;;) {
-      const rows = (await db("users as u")
-        .join("groups as g", "g.id", "u.group_id")
-        .where("u.experiment_id", experimentId)
-        .modify(realUnlessAsked, "u.simulated")
-        .modify((q) => {
-          if (after) q.whereRaw("(u.created_at, u.login_id) > (?::timestamptz, ?)", [after.at, after.login]);
-        })
-        .orderBy("u.created_at")
-        .orderBy("u.login_id")
-        .limit(PAGE)
-        .select(
-          "u.id",
-          "u.login_id",
-          "u.group_id",
-          "g.name as group_name",
-          "u.created_at",
-          "u.recruiting",
-          "u.consented_at",
-          "u.consent_declined_at",
-          "u.finished_at",
-          "u.excluded_at",
-          "u.excluded_reason",
-          "u.simulated",
-          // The database's own text of created_at, exact to the microsecond, for the next page's keyset.
-          db.raw("u.created_at::text as cursor_at"),
-        )) as {
+      const rows = await manyRows<{
         id: string;
         login_id: string;
         group_id: string;
         group_name: string;
-        created_at: Date;
+        created_at: Date | string;
         recruiting: Record<string, string> | string | null;
-        consented_at: Date | null;
-        consent_declined_at: Date | null;
-        finished_at: Date | null;
-        excluded_at: Date | null;
+        consented_at: Date | string | null;
+        consent_declined_at: Date | string | null;
+        finished_at: Date | string | null;
+        excluded_at: Date | string | null;
         excluded_reason: string | null;
         simulated: boolean;
         cursor_at: string;
-      }[];
+      }>(
+        db,
+        db("users as u")
+          .join("groups as g", "g.id", "u.group_id")
+          .where("u.experiment_id", experimentId)
+          .modify(realUnlessAsked, "u.simulated")
+          .modify((q) => {
+            if (after)
+              q.whereRaw("(u.created_at, u.login_id) > (?::timestamptz, ?)", [after.at, after.login]);
+          })
+          .orderBy("u.created_at")
+          .orderBy("u.login_id")
+          .limit(PAGE)
+          .select(
+            "u.id",
+            "u.login_id",
+            "u.group_id",
+            "g.name as group_name",
+            "u.created_at",
+            "u.recruiting",
+            "u.consented_at",
+            "u.consent_declined_at",
+            "u.finished_at",
+            "u.excluded_at",
+            "u.excluded_reason",
+            "u.simulated",
+            // The database's own text of created_at, exact to the microsecond, for the next page's keyset.
+            db.raw("u.created_at::text as cursor_at"),
+          ),
+      );
       yield rows.map((r) => {
         const a = activityOf.get(r.id);
         const events = Number(a?.events ?? 0);

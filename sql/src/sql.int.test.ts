@@ -4,7 +4,7 @@ import { createTestStorage, type TestStorage } from "../../test/harness/app.ts";
 import { manyRows } from "./linked-db.ts";
 import { pipelined, rowsOf } from "./sql.ts";
 
-describe.each(["pglite", "postgres"] as const)("pipelined statements (%s)", (backend) => {
+describe.each(["pglite", "postgres"] as const)("pipelined statements and many rows (%s)", (backend) => {
   let storage: TestStorage;
   let opened: ReturnType<typeof openDb>;
 
@@ -46,23 +46,6 @@ describe.each(["pglite", "postgres"] as const)("pipelined statements (%s)", (bac
     await expect(attempt).rejects.toMatchObject({ code: "23505" });
     const stored = await opened.db("steps").whereIn("name", ["e", "f"]).select("name");
     expect(stored).toEqual([]);
-  });
-});
-
-describe.each(["pglite", "postgres"] as const)("many rows (%s)", (backend) => {
-  let storage: TestStorage;
-  let opened: ReturnType<typeof openDb>;
-
-  beforeAll(async () => {
-    storage = await createTestStorage(backend);
-    opened = openDb({
-      databaseUrl: storage.env.DATABASE_URL ?? null,
-      dataDir: storage.env.FEEDLAB_DATA_DIR ?? "",
-    });
-  });
-  afterAll(async () => {
-    await opened?.close();
-    await storage?.cleanup();
   });
 
   it("answers a query's rows in its order with their values, and none for an empty result", async () => {

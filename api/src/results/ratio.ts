@@ -1,3 +1,5 @@
+import type { RateSums } from "@feedlab/projector";
+
 /** One participant's numerator and denominator (clicks and impressions, say). */
 export interface Cluster {
   readonly y: number;
@@ -41,19 +43,8 @@ export function clusteredRatio(clusters: readonly Cluster[]): RateEstimate {
   return rateFromSums(sums);
 }
 
-/**
- * Sums over the participants (clusters) with data, enough for a clustered ratio and its variance: what
- * the database sums per arm (evaluationSums), so an arm of 10,000 participants travels as six numbers.
- */
-export interface ArmSums {
-  /** Participants with a numerator or a denominator. */
-  readonly n: number;
-  readonly x: number;
-  readonly y: number;
-  readonly xx: number;
-  readonly yy: number;
-  readonly xy: number;
-}
+/** Sums over the participants (clusters) with data: what the database sums per arm (evaluationSums). */
+export type ArmSums = RateSums;
 
 /**
  * The clustered ratio from sums: R = Σy/Σx, Var(R) = n/(n - 1) · Σ(y_i - R x_i)² / (Σx)², with

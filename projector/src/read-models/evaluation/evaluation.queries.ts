@@ -42,8 +42,12 @@ export async function evaluationCounts(sql: Sql, experimentId: string): Promise<
   }));
 }
 
-/** Sums over participants of one of the three rates (y over x), each participant one cluster. */
-interface RateSums {
+/**
+ * Sums over participants of one of the three rates (y over x), each participant one cluster: enough for
+ * the rate's clustered interval (api/src/results/ratio.ts), so an arm of 10,000 participants travels
+ * as six numbers.
+ */
+export interface RateSums {
   /** Participants with a numerator or a denominator. */
   readonly n: number;
   readonly x: number;

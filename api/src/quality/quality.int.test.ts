@@ -6,6 +6,7 @@ import { type Joined, sendEvents, wireEvent } from "../../../test/harness/events
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey } from "../../../test/harness/surveys.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
+import { rejudgeSurvey } from "../surveys/verdicts.ts";
 import { QUALITY_CSV_COLUMNS } from "./quality.csv.ts";
 import {
   type Behaviour,
@@ -304,5 +305,36 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
     const manual = await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${experimentId}/stats`);
     expect(manual.body.groups[0]).toMatchObject({ participants: 8, excluded_participants: 1 });
     expect(manual.body.groups[0]?.excluded_by_rules).toBeUndefined();
+  });
+
+  it("judges a response stored while its survey is being saved by the questions that survey is saved with", async () => {
+    // Runs last: it adds a participant. A researcher's save holds the survey (its transaction open, its
+    // new questions not yet committed) while a participant submits; the response must not keep the
+    // verdict of the questions being replaced.
+    const late = await joinWith(app, experimentId, "late");
+    const questions = QUALITY_SURVEY.map((q) => (q.id === "att" ? { ...q, attention_answer: 2 } : q));
+    const db = app.runtime.db;
+    const trx = await db.transaction();
+    let submitted: Promise<{ status: number }> | undefined;
+    try {
+      await trx("surveys")
+        .where({ id: surveyId })
+        .update({ questions: JSON.stringify(questions) });
+      await rejudgeSurvey(trx, surveyId);
+      submitted = late.client.post(`/api/v1/surveys/${surveyId}/responses`, {
+        session_id: late.sessionId,
+        answers: surveyAnswers(VARIED, 2),
+        duration_ms: 30_000,
+      });
+      // Long enough for the submit to reach the survey's row (it waits there until the save commits).
+      await new Promise((r) => setTimeout(r, 300));
+      await trx.commit();
+    } catch (err) {
+      await trx.rollback();
+      throw err;
+    }
+    expect((await submitted)?.status).toBe(201);
+    const one = await admin.get<ParticipantQuality>(`/api/v1/admin/participants/${late.userId}/quality`);
+    expect(one.body.attention).toEqual({ passed: 1, failed: 0 });
   });
 });

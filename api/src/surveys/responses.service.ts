@@ -207,11 +207,22 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
         created_at: now(),
       };
       try {
-        await db("survey_responses").insert({
-          ...row,
-          about_session_key: about,
-          answers: JSON.stringify(checked.answers),
-          ...verdictOf(json<AttentionQuestion[]>(survey.questions, []), checked.answers),
+        // The verdict follows the questions as stored when the response is (verdicts.ts): read under a
+        // share lock, so a save of the survey either waits for this insert and judges it again, or has
+        // committed and judged before these questions are read.
+        await db.transaction(async (trx) => {
+          const current = (await trx("surveys").where({ id: survey.id }).forShare().first("questions")) as
+            | { questions: unknown }
+            | undefined;
+          await trx("survey_responses").insert({
+            ...row,
+            about_session_key: about,
+            answers: JSON.stringify(checked.answers),
+            ...verdictOf(
+              json<AttentionQuestion[]>(current?.questions ?? survey.questions, []),
+              checked.answers,
+            ),
+          });
         });
       } catch (err) {
         if (isUniqueViolation(err)) {

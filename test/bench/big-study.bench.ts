@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sumQualityParticipants } from "@feedlab/projector";
 import type { Knex } from "knex";
 import pg from "pg";
 import type { Browser, BrowserContext } from "playwright-core";
@@ -107,13 +108,16 @@ export async function seed(db: Db): Promise<{ experiment: string; someone: strin
   );
   await db.raw(
     `insert into quality_timelines (session_id, user_id, experiment_id, rank, folded, last_seq, last_at_ms,
-       last_event_id, open, visible, focused, playing, active_ms, hidden_ms, watch_ms, visible_watch_ms)
+       last_event_id, open, visible, focused, playing, active_ms, hidden_ms, watch_ms, visible_watch_ms,
+       first_ms, end_ms)
      select session_id, user_id, experiment_id, -event_count, event_count, max_seq,
        (extract(epoch from last_event_at) * 1000)::bigint, gen_random_uuid(), false, true, true, false,
-       event_count * 900, event_count * 100, event_count * 600, event_count * 550
+       event_count * 900, event_count * 100, event_count * 600, event_count * 550,
+       (extract(epoch from first_event_at) * 1000)::bigint, (extract(epoch from last_event_at) * 1000)::bigint
      from session_activity where experiment_id = ?`,
     [experiment],
   );
+  await sumQualityParticipants(db);
   const [survey = ""] = await insertSurveyResponses(db, experiment, QUESTIONS);
   await db.raw("analyze");
   const someone = (await db("users")

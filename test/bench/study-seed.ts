@@ -2,6 +2,7 @@
 // experiment and its arms, and the evaluation read model as the projector leaves it for their events.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../api/src/db/db.ts";
+import { refreshSurveyMeasures } from "../../api/src/quality/survey-measures.ts";
 import { rejudgeSurvey } from "../../api/src/surveys/verdicts.ts";
 
 /** A running experiment named `name` with `arms` arms (popularity on the feed, similarity on watch). */
@@ -155,5 +156,12 @@ export async function insertSurveyResponses(
     // The verdicts the server stores with each response (the insert above bypassed it).
     await rejudgeSurvey(db, survey.id);
   }
+  // And the survey measures it sums with them.
+  const users = (await db("users").where({ experiment_id: experiment }).select("id")) as { id: string }[];
+  await refreshSurveyMeasures(
+    db,
+    experiment,
+    users.map((u) => u.id),
+  );
   return surveys.map((s) => s.id);
 }

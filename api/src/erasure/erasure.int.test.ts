@@ -29,6 +29,7 @@ const READ_MODELS: Record<string, boolean> = {
   response_latency: true,
   quality_sessions: true,
   quality_timelines: true,
+  quality_participants: true,
 };
 
 /** `feedlab tail --from-beginning` as a data engineer runs it: one JSON object per record. */

@@ -162,16 +162,17 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
         | { experiment_id: string }
         | undefined;
       if (!user) throw notFound("participant");
-      const rows = await participantEvents(
-        db,
-        userId,
-        EVENT_TYPES.filter((t) => !TRAJECTORY_EXCLUDED.has(t)),
-      );
-      const context = await contextOf(user.experiment_id);
+      const [rows, context] = await Promise.all([
+        participantEvents(db, userId, TRAJECTORY_TYPES),
+        contextOf(user.experiment_id),
+      ]);
       return rows.map((r) => presentEvent(r, context));
     },
   };
 }
+
+/** The event types a trajectory shows. */
+const TRAJECTORY_TYPES = EVENT_TYPES.filter((t) => !TRAJECTORY_EXCLUDED.has(t));
 
 /** The Parquet export's worker thread (event-export.worker.ts). */
 export const EXPORT_WORKER = new URL("./event-export.worker.ts", import.meta.url);

@@ -16,6 +16,7 @@ import {
   surveyAnswers,
 } from "./quality.fixture.ts";
 import { excludedByRules } from "./quality.service.ts";
+import { refreshSurveyMeasures, respondentsOf } from "./survey-measures.ts";
 
 /** Varied answers on the five items, and the attentive answer to the check. */
 const VARIED = [1, 2, 4, 5, 3] as const;
@@ -321,6 +322,7 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
         .where({ id: surveyId })
         .update({ questions: JSON.stringify(questions) });
       await rejudgeSurvey(trx, surveyId);
+      await refreshSurveyMeasures(trx, experimentId, await respondentsOf(trx, surveyId));
       submitted = late.client.post(`/api/v1/surveys/${surveyId}/responses`, {
         session_id: late.sessionId,
         answers: surveyAnswers(VARIED, 2),
@@ -336,5 +338,50 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
     expect((await submitted)?.status).toBe(201);
     const one = await admin.get<ParticipantQuality>(`/api/v1/admin/participants/${late.userId}/quality`);
     expect(one.body.attention).toEqual({ passed: 1, failed: 0 });
+  });
+
+  it("counts both surveys a participant answers at once, and only the one left after the other is deleted", async () => {
+    // Runs last, with a participant of its own. Their row is held until both submits wait for it (to
+    // store their answers), so both go on at once: each sums the measures while the other's answer is
+    // stored and not yet committed.
+    const both = await joinWith(app, experimentId, "both");
+    const pre = { name: "pre survey", kind: "pre", questions: QUALITY_SURVEY };
+    expect((await admin.put(`/api/v1/admin/surveys/${surveyId}`, pre)).status).toBe(200);
+    const post = await createSurvey(admin, experimentId, {
+      kind: "post",
+      is_active: true,
+      questions: QUALITY_SURVEY,
+    });
+    const db = app.runtime.db;
+    const trx = await db.transaction();
+    let answered: Promise<{ status: number }[]> | undefined;
+    try {
+      await trx("users").where({ id: both.userId }).forUpdate().first("id");
+      const submit = (id: string, check: number, seconds: number) =>
+        both.client.post(`/api/v1/surveys/${id}/responses`, {
+          session_id: both.sessionId,
+          answers: surveyAnswers(VARIED, check),
+          duration_ms: seconds * 1000,
+        });
+      answered = Promise.all([submit(surveyId, 4, 30), submit(post.id, 4, 60)]);
+      await new Promise((r) => setTimeout(r, 300));
+      await trx.commit();
+    } catch (err) {
+      await trx.rollback();
+      throw err;
+    }
+    expect((await answered)?.map((r) => r.status)).toEqual([201, 201]);
+    const mine = async () =>
+      (await admin.get<ParticipantQuality>(`/api/v1/admin/participants/${both.userId}/quality`)).body;
+    const questions = QUALITY_SURVEY.length;
+    expect(await mine()).toMatchObject({
+      attention: { passed: 2, failed: 0 },
+      seconds_per_question: Math.round((90 / (2 * questions)) * 1000) / 1000,
+    });
+    expect((await admin.del(`/api/v1/admin/surveys/${post.id}`)).status).toBe(204);
+    expect(await mine()).toMatchObject({
+      attention: { passed: 1, failed: 0 },
+      seconds_per_question: Math.round((30 / questions) * 1000) / 1000,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { eventQuality } from "@feedlab/projector";
+import { type EventQualityColumns, eventQualityOf, joinEventQuality } from "@feedlab/projector";
 import {
   type ExclusionRule,
   type ExperimentQuality,
@@ -8,56 +8,74 @@ import {
 } from "@feedlab/schemas";
 import { manyRows } from "@feedlab/sql";
 import type { Db } from "../db/db.ts";
+import { assertExperiment } from "../experiments/exists.ts";
 import { joinedUs, joinOrderPage, type Place } from "../http/join-order.ts";
-import { armsOf } from "../results/arms.ts";
 import { exclusionRulesOf } from "../results/rule-exclusions.ts";
-import { rulesHolding } from "./rules.ts";
-import { duplicateRecruitingIds, NO_SURVEYS, surveyMeasures } from "./survey-measures.ts";
+import { ruleHolds, rulesHolding } from "./rules.ts";
+import {
+  duplicateRecruitingIds,
+  joinSurveyMeasures,
+  type SurveyMeasureColumns,
+  surveyMeasuresOf,
+} from "./survey-measures.ts";
 
 /** Rounds a measure for the wire (seconds to the millisecond, shares to 4 places). */
 const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
 
-/** A participant's measures and where they stand in join order. */
+/** A participant's quality and where they stand in join order (its `joined_us`, parsed when paged). */
 interface Measured {
-  readonly place: Place;
-  readonly quality: Omit<ParticipantQuality, "excluded_by_rules">;
+  readonly joinedUs: string;
+  readonly quality: ParticipantQuality;
 }
+
+const placeOf = (m: Measured): Place => ({ us: BigInt(m.joinedUs), id: m.quality.user_id });
 
 /**
  * Every participant's measures (api.md "Data quality and validity"), or only `userId`'s, in join
- * order: the events' from the quality read model, the surveys' from the responses, duplicates from the
- * recruiting parameters, and the flags past their thresholds (QUALITY_THRESHOLDS). A few statements,
- * each over the whole experiment (or the one participant's rows), so 10,000 participants cost what 10
- * do, times the rows.
+ * order: the events' from the quality read model's sums per participant, the surveys' from theirs
+ * (both kept as they change), duplicates from the recruiting parameters, the flags past their
+ * thresholds (QUALITY_THRESHOLDS) and whether `rules` exclude them. Two statements, each reading one
+ * row per participant, so 10,000 participants cost what 10 do, times the rows; each participant's
+ * record is built once.
  */
 async function measureAll(
   db: Db,
   experimentId: string,
   keep: (u: { id: string; simulated: boolean }) => boolean,
+  rulesRead: readonly ExclusionRule[] | Promise<readonly ExclusionRule[]>,
   userId?: string,
 ): Promise<Measured[]> {
-  const [users, events, surveys, duplicates] = await Promise.all([
-    manyRows<{ id: string; login_id: string; group_id: string; simulated: boolean; joined_us: string }>(
-      db,
-      db("users as u")
-        .join("groups as g", "g.id", "u.group_id")
-        .where("u.experiment_id", experimentId)
-        .modify((q) => {
-          if (userId !== undefined) q.where("u.id", userId);
-        })
-        .orderBy("u.created_at")
-        .orderBy("u.id")
-        .select("u.id", "u.login_id", "u.group_id", "u.simulated", db.raw(joinedUs("u"))),
-    ),
-    eventQuality(db, experimentId, userId),
-    surveyMeasures(db, experimentId, userId),
+  const users = db("users as u")
+    .where("u.experiment_id", experimentId)
+    .modify((q) => {
+      if (userId !== undefined) q.where("u.id", userId);
+    })
+    .orderBy("u.created_at")
+    .orderBy("u.id")
+    .select("u.id", "u.login_id", "u.group_id", "u.simulated", db.raw(joinedUs("u")));
+  // One row per participant: their events' sums and their surveys' beside them (a single statement:
+  // the embedded database answers each statement's rows as one JSON text, so one of 10,000 rows costs
+  // a third of three).
+  const [rules, rows, duplicates] = await Promise.all([
+    rulesRead,
+    manyRows<
+      {
+        id: string;
+        login_id: string;
+        group_id: string;
+        simulated: boolean;
+        joined_us: string;
+      } & EventQualityColumns &
+        SurveyMeasureColumns
+    >(db, joinSurveyMeasures(db, joinEventQuality(db, users, "u.id"), "u.id")),
     duplicateRecruitingIds(db, experimentId, userId),
   ]);
-  const byUser = new Map(events.map((e) => [e.user_id, e]));
-  return users.filter(keep).map((u) => {
-    const e = byUser.get(u.id);
-    const s = surveys.get(u.id) ?? NO_SURVEYS;
-    const measures = {
+  const measured: Measured[] = [];
+  for (const u of rows) {
+    if (!keep(u)) continue;
+    const e = eventQualityOf(u.id, u);
+    const s = surveyMeasuresOf(u);
+    const quality: ParticipantQuality = {
       user_id: u.id,
       login_id: u.login_id,
       group_id: u.group_id,
@@ -72,12 +90,14 @@ async function measureAll(
       straight_lined: s.straight_lined,
       attention: s.attention,
       duplicate_recruiting_id: duplicates.has(u.id),
+      flags: [],
+      excluded_by_rules: false,
     };
-    return {
-      place: { us: BigInt(u.joined_us), id: u.id },
-      quality: { ...measures, flags: qualityFlags(measures) },
-    };
-  });
+    quality.flags = qualityFlags(quality);
+    quality.excluded_by_rules = rules.some((r) => ruleHolds(r, quality));
+    measured.push({ joinedUs: u.joined_us, quality });
+  }
+  return measured;
 }
 
 /**
@@ -93,9 +113,10 @@ export async function excludedByRules(
 ): Promise<Map<string, { group_id: string; rules: ExclusionRule[] }>> {
   const broken = new Map<string, { group_id: string; rules: ExclusionRule[] }>();
   if (rules.length === 0) return broken;
-  for (const { quality } of await measureAll(db, experimentId, (u) => !leftOut.has(u.id))) {
-    const holding = rulesHolding(rules, quality);
-    if (holding.length > 0) broken.set(quality.user_id, { group_id: quality.group_id, rules: holding });
+  for (const { quality } of await measureAll(db, experimentId, (u) => !leftOut.has(u.id), rules)) {
+    if (quality.excluded_by_rules) {
+      broken.set(quality.user_id, { group_id: quality.group_id, rules: rulesHolding(rules, quality) });
+    }
   }
   return broken;
 }
@@ -110,31 +131,50 @@ export async function participantQualities(
   experimentId: string,
   { includeSimulated = false, userId }: { includeSimulated?: boolean; userId?: string } = {},
 ): Promise<{ place: Place; quality: ParticipantQuality }[]> {
-  const [rules, measured] = await Promise.all([
-    exclusionRulesOf(db, experimentId),
-    measureAll(db, experimentId, (u) => includeSimulated || !u.simulated, userId),
-  ]);
-  return measured.map((m) => ({
-    place: m.place,
-    quality: { ...m.quality, excluded_by_rules: rulesHolding(rules, m.quality).length > 0 },
+  return (await qualitiesOf(db, experimentId, { includeSimulated, userId })).map((m) => ({
+    place: placeOf(m),
+    quality: m.quality,
   }));
+}
+
+/** participantQualities without the places: the rules read beside the measures. */
+async function qualitiesOf(
+  db: Db,
+  experimentId: string,
+  { includeSimulated, userId }: { includeSimulated: boolean; userId?: string },
+): Promise<Measured[]> {
+  const rules = exclusionRulesOf(db, experimentId);
+  return measureAll(db, experimentId, (u) => includeSimulated || !u.simulated, rules, userId);
+}
+
+/** An experiment's groups in the order the console lists them; 404 for an unknown experiment. */
+async function groupsOf(db: Db, experimentId: string): Promise<{ id: string; name: string }[]> {
+  const [, groups] = await Promise.all([
+    assertExperiment(db, experimentId),
+    db("groups")
+      .where({ experiment_id: experimentId })
+      .orderBy("created_at")
+      .orderBy("id")
+      .select("id", "name"),
+  ]);
+  return groups as { id: string; name: string }[];
 }
 
 /** `GET .../quality`: the groups' summary over every participant, and one page of participants. */
 export function createQualityService({ db }: { db: Db }) {
   return {
     async forExperiment(experimentId: string, query: QualityQuery = {}): Promise<ExperimentQuality> {
-      const groups = await armsOf(db, experimentId); // 404 for an unknown experiment
-      const all = await participantQualities(db, experimentId, {
-        includeSimulated: query.include_simulated === true,
-      });
+      const [groups, all] = await Promise.all([
+        groupsOf(db, experimentId), // 404 for an unknown experiment
+        qualitiesOf(db, experimentId, { includeSimulated: query.include_simulated === true }),
+      ]);
       const perGroup = Map.groupBy(all, (m) => m.quality.group_id);
       const matching = all.filter(
         (m) =>
           (query.flagged !== true || m.quality.flags.length > 0) &&
           (query.user_id === undefined || m.quality.user_id === query.user_id),
       );
-      const { page, next_cursor, total } = joinOrderPage(matching, (m) => m.place, query);
+      const { page, next_cursor, total } = joinOrderPage(matching, placeOf, query);
       return {
         groups: groups.map((g) => {
           const list = perGroup.get(g.id) ?? [];

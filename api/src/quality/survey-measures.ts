@@ -1,5 +1,4 @@
-import { manyRows } from "@feedlab/sql";
-import type { Db } from "../db/db.ts";
+import type { Knex } from "knex";
 
 /** A participant's survey-side measures (docs/quality.md, "Surveys"). */
 export interface SurveyMeasures {
@@ -10,69 +9,100 @@ export interface SurveyMeasures {
   readonly attention: { readonly passed: number; readonly failed: number };
 }
 
-export const NO_SURVEYS: SurveyMeasures = {
+const NO_SURVEYS: SurveyMeasures = {
   seconds_per_question: null,
   straight_lined: false,
   attention: { passed: 0, failed: 0 },
 };
 
+/** The columns `joinSurveyMeasures` adds, as the database answers them (all null without a response). */
+export interface SurveyMeasureColumns {
+  readonly s_timed_ms: number | string | null;
+  readonly s_timed_questions: number | string | null;
+  readonly s_straight_lined: boolean | null;
+  readonly s_attention_passed: number | string | null;
+  readonly s_attention_failed: number | string | null;
+}
+
 /**
- * Every participant's survey measures of an experiment, or only `userId`'s, keyed by user id
- * (participants without a response are absent: NO_SURVEYS). One statement: each response's verdict is
- * stored beside it (api/src/surveys/verdicts.ts: judged by `responseJudge` against its survey's
- * questions as they are now), so the database sums them per participant with the timed responses'
- * durations and their surveys' question counts.
+ * Left-joins each participant's survey measures (one row each, summed when their responses change:
+ * `refreshSurveyMeasures`) to a query whose participant id is `userId`, selected as SurveyMeasureColumns.
  */
-export async function surveyMeasures(
-  db: Db,
+export function joinSurveyMeasures(db: Knex, q: Knex.QueryBuilder, userId: string): Knex.QueryBuilder {
+  return q
+    .leftJoin("participant_survey_measures as sm", "sm.user_id", userId)
+    .select(
+      ...["timed_ms", "timed_questions", "straight_lined", "attention_passed", "attention_failed"].map((c) =>
+        db.ref(`sm.${c}`).as(`s_${c}`),
+      ),
+    );
+}
+
+/** A participant's survey measures from the columns `joinSurveyMeasures` added. */
+export function surveyMeasuresOf(r: SurveyMeasureColumns): SurveyMeasures {
+  if (r.s_straight_lined === null) return NO_SURVEYS;
+  const questions = Number(r.s_timed_questions);
+  return {
+    seconds_per_question: questions === 0 ? null : Number(r.s_timed_ms) / 1000 / questions,
+    straight_lined: r.s_straight_lined,
+    attention: { passed: Number(r.s_attention_passed), failed: Number(r.s_attention_failed) },
+  };
+}
+
+/**
+ * Sums the survey measures of these participants of an experiment again from their responses, in the
+ * caller's transaction (migration 033's `participant_survey_measures`): each response's verdict as
+ * stored beside it (api/src/surveys/verdicts.ts), the timed responses' durations and their surveys'
+ * question counts as they are now. Their rows are locked first, in id order, so two transactions that
+ * change one participant's responses (two surveys answered at once; an answer stored while a survey is
+ * judged again) sum one after the other and the later sees what the earlier wrote.
+ */
+export async function refreshSurveyMeasures(
+  db: Knex | Knex.Transaction,
   experimentId: string,
-  userId?: string,
-): Promise<Map<string, SurveyMeasures>> {
+  userIds: readonly string[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  const ids = JSON.stringify([...new Set(userIds)].sort());
+  await db.raw(
+    `select count(*) from (select id from users where id in (select value::uuid from json_array_elements_text(?::json))
+       order by id for no key update) as locked`,
+    [ids],
+  );
   // The surveys' question counts once, before the join (flattened into it, PostgreSQL counted each
   // response's survey questions again: three times the statement's time).
-  const rows = await manyRows<{
+  await db.raw(
+    `with s as materialized (
+       select id, jsonb_array_length(questions) as questions from surveys where experiment_id = ?
+     ),
+     r as (
+       select r.user_id, r.duration_ms, r.straight_lined, r.attention_passed, r.attention_failed, s.questions
+       from survey_responses as r join s on s.id = r.survey_id
+       where r.user_id in (select value::uuid from json_array_elements_text(?::json))
+     )
+     insert into participant_survey_measures as m (user_id, experiment_id, timed_ms, timed_questions,
+       straight_lined, attention_passed, attention_failed)
+     select u.id, u.experiment_id,
+       coalesce(sum(r.duration_ms::float8) filter (where r.duration_ms is not null and r.questions > 0), 0),
+       coalesce(sum(r.questions) filter (where r.duration_ms is not null and r.questions > 0), 0),
+       coalesce(bool_or(r.straight_lined), false),
+       coalesce(sum(r.attention_passed), 0), coalesce(sum(r.attention_failed), 0)
+     from users as u left join r on r.user_id = u.id
+     where u.id in (select value::uuid from json_array_elements_text(?::json))
+     group by u.id, u.experiment_id
+     on conflict (user_id) do update set timed_ms = excluded.timed_ms,
+       timed_questions = excluded.timed_questions, straight_lined = excluded.straight_lined,
+       attention_passed = excluded.attention_passed, attention_failed = excluded.attention_failed`,
+    [experimentId, ids, ids],
+  );
+}
+
+/** The participants who answered a survey (whose survey measures its changes touch). */
+export async function respondentsOf(db: Knex | Knex.Transaction, surveyId: string): Promise<string[]> {
+  const rows = (await db("survey_responses").where({ survey_id: surveyId }).distinct("user_id")) as {
     user_id: string;
-    ms: number | null;
-    questions: string | number | null;
-    straight_lined: boolean;
-    passed: string | number;
-    failed: string | number;
-  }>(
-    db,
-    db
-      .withMaterialized(
-        "s",
-        db("surveys")
-          .where({ experiment_id: experimentId })
-          .select("id", db.raw("jsonb_array_length(questions) as questions")),
-      )
-      .from("survey_responses as r")
-      .join("s", "s.id", "r.survey_id")
-      .modify((q) => {
-        if (userId !== undefined) q.where("r.user_id", userId);
-      })
-      .groupBy("r.user_id")
-      .select(
-        "r.user_id",
-        db.raw(
-          "sum(r.duration_ms::float8) filter (where r.duration_ms is not null and s.questions > 0) as ms",
-        ),
-        db.raw("sum(s.questions) filter (where r.duration_ms is not null and s.questions > 0) as questions"),
-        db.raw("bool_or(r.straight_lined) as straight_lined"),
-        db.raw("sum(r.attention_passed) as passed"),
-        db.raw("sum(r.attention_failed) as failed"),
-      ),
-  );
-  return new Map(
-    rows.map((r) => [
-      r.user_id,
-      {
-        seconds_per_question: r.questions === null ? null : Number(r.ms) / 1000 / Number(r.questions),
-        straight_lined: r.straight_lined,
-        attention: { passed: Number(r.passed), failed: Number(r.failed) },
-      },
-    ]),
-  );
+  }[];
+  return rows.map((r) => r.user_id);
 }
 
 /** The recruiting parameters that identify a person on a recruiting platform. */
@@ -85,7 +115,7 @@ const PERSON_IDS = ["PROLIFIC_PID", "workerId"] as const;
  * one of that participant's ids.
  */
 export async function duplicateRecruitingIds(
-  db: Db,
+  db: Knex,
   experimentId: string,
   userId?: string,
 ): Promise<Set<string>> {

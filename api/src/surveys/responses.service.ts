@@ -13,6 +13,7 @@ import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import { refreshSurveyMeasures } from "../quality/survey-measures.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
 import type { StudyService } from "../study/study.service.ts";
 import { presentParticipantSurvey, type SurveyRow } from "./surveys.service.ts";
@@ -223,6 +224,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
               checked.answers,
             ),
           });
+          await refreshSurveyMeasures(trx, p.experimentId, [p.userId]);
         });
       } catch (err) {
         if (isUniqueViolation(err)) {

@@ -13,6 +13,7 @@ import {
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, type HttpError, notFound, unprocessable } from "../http/errors.ts";
+import { refreshSurveyMeasures, respondentsOf } from "../quality/survey-measures.ts";
 import { rejudgeSurvey } from "./verdicts.ts";
 
 export interface SurveyRow {
@@ -244,7 +245,10 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
               updated_at: now(),
             })
             .returning("*")) as SurveyRow[];
-          if (updated) await rejudgeSurvey(trx, id);
+          if (updated) {
+            await rejudgeSurvey(trx, id);
+            await refreshSurveyMeasures(trx, updated.experiment_id, await respondentsOf(trx, id));
+          }
           return updated;
         });
         if (!row) throw notFound("survey");
@@ -254,10 +258,20 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
       }
     },
 
-    /** Deletes the survey; its responses go with it (foreign key cascade). */
+    /**
+     * Deletes the survey; its responses go with it (foreign key cascade), and its respondents' survey
+     * measures are summed again without them.
+     */
     async remove(id: string): Promise<void> {
-      const n = await db("surveys").where({ id }).delete();
-      if (n === 0) throw notFound("survey");
+      await db.transaction(async (trx) => {
+        const survey = (await trx("surveys").where({ id }).forUpdate().first("experiment_id")) as
+          | { experiment_id: string }
+          | undefined;
+        if (survey === undefined) throw notFound("survey");
+        const respondents = await respondentsOf(trx, id);
+        await trx("surveys").where({ id }).delete();
+        await refreshSurveyMeasures(trx, survey.experiment_id, respondents);
+      });
     },
 
     /**

@@ -18,6 +18,7 @@ import * as validity from "./029-validity.ts";
 import * as mediaFiles from "./030-media-files.ts";
 import * as studyScale from "./031-study-scale.ts";
 import * as surveyVerdicts from "./032-survey-verdicts.ts";
+import * as surveyMeasures from "./033-survey-measures.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -39,6 +40,7 @@ const API_MIGRATIONS = {
   mediaFiles: { name: "030-media-files", ...mediaFiles },
   studyScale: { name: "031-study-scale", ...studyScale },
   surveyVerdicts: { name: "032-survey-verdicts", ...surveyVerdicts },
+  surveyMeasures: { name: "033-survey-measures", ...surveyMeasures },
 } satisfies Record<string, Migration>;
 
 /**
@@ -65,6 +67,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.mediaFiles,
   API_MIGRATIONS.studyScale,
   API_MIGRATIONS.surveyVerdicts,
+  API_MIGRATIONS.surveyMeasures,
 ];
 
 /**

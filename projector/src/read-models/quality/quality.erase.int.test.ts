@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import { describe, expect, it } from "vitest";
 import { ALICE, BOB, logged } from "../../logged-event.fixture.ts";
 import { BACKENDS, eraseAndReplay, summary, useReadModelDb } from "../read-model.fixture.ts";
+import { qualityMigrations } from "./quality.migration.ts";
 import { qualityProjection } from "./quality.projection.ts";
 import { eventQuality } from "./quality.queries.ts";
 
@@ -73,6 +74,24 @@ describe.each(BACKENDS)("the quality read model (%s)", (backend) => {
     // When the unload's batch arrives first and the middle comes last, then the same.
     await project(db(), [events.slice(10), events.slice(0, 4), events.slice(7, 10), events.slice(4, 7)]);
     expect(await eventQuality(db(), events[0]?.experiment_id ?? "")).toEqual([one]);
+  });
+
+  it("fills each participant's sums from the sessions a database already holds, as the projection keeps them", async () => {
+    // Given Alice's session projected in two batches, the second out of order, and Bob's session.
+    const events = story();
+    const bob = story().map((e) => ({
+      ...e,
+      user_id: BOB,
+      session_id: "00000000-0000-4000-8000-0000000bb001",
+    }));
+    await project(db(), [events.slice(4), events.slice(0, 4), bob]);
+    const kept = await db()("quality_participants").orderBy("user_id").select();
+    expect(kept).toHaveLength(2);
+    // When the table is made again by the migration that added it, then it holds the same sums.
+    const added = qualityMigrations.find((m) => m.name === "projector/quality/002-participants");
+    await added?.down(db());
+    await added?.up(db());
+    expect(await db()("quality_participants").orderBy("user_id").select()).toEqual(kept);
   });
 
   it("erases a participant's sessions and keeps the other's, as a replay without them does", async () => {

@@ -1,11 +1,14 @@
 import type { Migration } from "@feedlab/sql";
 import { requestRebuild } from "../../replay/rebuilds.ts";
+import { sumQualityParticipants } from "./quality.queries.ts";
 
 /**
  * Participant quality (api.md "Data quality and validity"), per session: `quality_sessions` keeps
  * what any order of events sums to (events, pointer events, widest viewport, first and last client
  * time); `quality_timelines` keeps the time accounting, which depends on the order of the events
  * (quality.fold.ts), rewritten whole by the settle step (the row that folded more events wins).
+ * `quality_participants` sums a participant's sessions (002), so reads of every participant of a
+ * large study read one row each.
  */
 export const qualityMigrations: readonly Migration[] = [
   {
@@ -51,6 +54,43 @@ export const qualityMigrations: readonly Migration[] = [
     async down(db) {
       await db.schema.dropTableIfExists("quality_timelines");
       await db.schema.dropTableIfExists("quality_sessions");
+    },
+  },
+  {
+    name: "projector/quality/002-participants",
+    async up(db) {
+      // The client times a timeline has folded, earliest and latest: its visit.
+      await db.schema.alterTable("quality_timelines", (t) => {
+        t.bigInteger("first_ms");
+        t.bigInteger("end_ms");
+      });
+      await db.raw(
+        `update quality_timelines as t
+           set first_ms = (extract(epoch from s.first_at) * 1000)::bigint,
+               end_ms = (extract(epoch from s.last_at) * 1000)::bigint
+         from quality_sessions as s where s.session_id = t.session_id`,
+      );
+      await db.schema.createTable("quality_participants", (t) => {
+        t.uuid("user_id").primary();
+        t.uuid("experiment_id").notNullable();
+        t.integer("events").notNullable().defaultTo(0);
+        t.integer("pointer_events").notNullable().defaultTo(0);
+        t.integer("viewport_width");
+        t.bigInteger("visit_ms").notNullable().defaultTo(0);
+        t.bigInteger("active_ms").notNullable().defaultTo(0);
+        t.bigInteger("hidden_ms").notNullable().defaultTo(0);
+        t.bigInteger("watch_ms").notNullable().defaultTo(0);
+        t.bigInteger("visible_watch_ms").notNullable().defaultTo(0);
+        t.index(["experiment_id"]);
+      });
+      await sumQualityParticipants(db);
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("quality_participants");
+      await db.schema.alterTable("quality_timelines", (t) => {
+        t.dropColumn("first_ms");
+        t.dropColumn("end_ms");
+      });
     },
   },
 ];

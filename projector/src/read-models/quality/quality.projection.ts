@@ -43,7 +43,33 @@ interface TimelineRow {
   hidden_ms: number | string;
   watch_ms: number | string;
   visible_watch_ms: number | string;
+  first_ms: number | string | null;
+  end_ms: number | string | null;
 }
+
+/** The client times a timeline has folded, earliest and latest (null before its first event). */
+interface Span {
+  readonly first: number;
+  readonly end: number;
+}
+
+const spanOf = (r: TimelineRow | undefined): Span | null =>
+  r === undefined || r.first_ms === null || r.end_ms === null
+    ? null
+    : { first: Number(r.first_ms), end: Number(r.end_ms) };
+
+/** A span widened to the events' times. */
+function widen(span: Span | null, events: readonly TimedEvent[]): Span | null {
+  let out = span;
+  for (const { at } of events) {
+    if (!Number.isFinite(at)) continue;
+    out =
+      out === null ? { first: at, end: at } : { first: Math.min(out.first, at), end: Math.max(out.end, at) };
+  }
+  return out;
+}
+
+const visitMs = (span: Span | null) => (span === null ? 0 : span.end - span.first);
 
 const foldOf = (r: TimelineRow): Fold => ({
   last: {
@@ -99,8 +125,8 @@ async function sessionEvents(
   });
 }
 
-/** The timeline row of a session after a fold of `folded` events. */
-function timelineOp(e: LoggedEvent, f: Fold, folded: number): RowOp {
+/** The timeline row of a session after a fold of `folded` events over `span`. */
+function timelineOp(e: LoggedEvent, f: Fold, folded: number, span: Span | null): RowOp {
   const last = f.last ?? { seq: null, at: 0, event_id: e.event_id };
   return {
     kind: "insert",
@@ -124,7 +150,43 @@ function timelineOp(e: LoggedEvent, f: Fold, folded: number): RowOp {
       hidden_ms: f.hidden_ms,
       watch_ms: f.watch_ms,
       visible_watch_ms: f.visible_watch_ms,
+      first_ms: span?.first ?? null,
+      end_ms: span?.end ?? null,
     },
+  };
+}
+
+/**
+ * What a session's new timeline adds to its participant's sums: the difference from the stored
+ * timeline (the new one always replaces it: it folded more events, and the participant's batches
+ * settle one at a time), and the fresh events' pointer events and viewport.
+ */
+function participantOp(
+  fresh: readonly LoggedEvent[],
+  before: { fold: Fold; folded: number; span: Span | null },
+  after: { fold: Fold; folded: number; span: Span | null },
+): RowOp {
+  const first = fresh[0] as LoggedEvent;
+  let width: number | null = null;
+  for (const e of fresh) {
+    const w = viewportWidth(e);
+    if (w !== null && (width === null || w > width)) width = w;
+  }
+  return {
+    kind: "accumulate",
+    table: "quality_participants",
+    key: { user_id: first.user_id },
+    init: { experiment_id: first.experiment_id },
+    add: {
+      events: after.folded - before.folded,
+      pointer_events: fresh.filter((e) => e.event_type === "MOUSE_MOVEMENT").length,
+      visit_ms: visitMs(after.span) - visitMs(before.span),
+      active_ms: after.fold.active_ms - before.fold.active_ms,
+      hidden_ms: after.fold.hidden_ms - before.fold.hidden_ms,
+      watch_ms: after.fold.watch_ms - before.fold.watch_ms,
+      visible_watch_ms: after.fold.visible_watch_ms - before.fold.visible_watch_ms,
+    },
+    ...(width === null ? {} : { max: { viewport_width: width } }),
   };
 }
 
@@ -136,14 +198,15 @@ function timelineOp(e: LoggedEvent, f: Fold, folded: number): RowOp {
  *   from the stored state when they all come after the last event folded (the usual case, batches
  *   arrive in order), otherwise (an unload beacon that arrived late) from the start, over the
  *   session's events in the events store. The row that folded more events wins, so a replay and a
- *   live run agree whatever the batches were.
+ *   live run agree whatever the batches were. The difference the new timeline makes, with the batch's
+ *   pointer events and viewports, is added to the participant's sums (`quality_participants`).
  * Simulated participants' events count here like any: the queries leave them out unless asked.
  */
 export const qualityProjection: Projection = {
   name: "quality",
   // The fold reads the time of every event (a gap between any two bounds active time).
   canHandle: "all",
-  tables: ["quality_sessions", "quality_timelines"],
+  tables: ["quality_sessions", "quality_timelines", "quality_participants"],
   migrations: qualityMigrations,
   erase: eraseQuality,
   project: (e) => {
@@ -181,6 +244,8 @@ export const qualityProjection: Projection = {
             "hidden_ms",
             "watch_ms",
             "visible_watch_ms",
+            "first_ms",
+            "end_ms",
           )) as TimelineRow[]
       ).map((r) => [r.session_id, r]),
     );
@@ -190,15 +255,26 @@ export const qualityProjection: Projection = {
       if (!first) continue;
       const fresh = list.map(timed).sort(compareEvents);
       const row = stored.get(sessionId);
-      const before = row ? foldOf(row) : EMPTY_FOLD;
+      const before = {
+        fold: row ? foldOf(row) : EMPTY_FOLD,
+        folded: Number(row?.folded ?? 0),
+        span: spanOf(row),
+      };
       const head = fresh[0];
-      const inOrder = before.last === null || (head !== undefined && compareEvents(before.last, head) < 0);
+      const last = before.fold.last;
+      const inOrder = last === null || (head !== undefined && compareEvents(last, head) < 0);
+      let after: typeof before;
       if (inOrder) {
-        ops.push(timelineOp(first, foldEvents(before, fresh), Number(row?.folded ?? 0) + fresh.length));
+        after = {
+          fold: foldEvents(before.fold, fresh),
+          folded: before.folded + fresh.length,
+          span: widen(before.span, fresh),
+        };
       } else {
         const all = (await sessionEvents(sql, first.user_id, sessionId)).sort(compareEvents);
-        ops.push(timelineOp(first, foldEvents(EMPTY_FOLD, all), all.length));
+        after = { fold: foldEvents(EMPTY_FOLD, all), folded: all.length, span: widen(null, all) };
       }
+      ops.push(timelineOp(first, after.fold, after.folded, after.span), participantOp(list, before, after));
     }
     return ops;
   },

@@ -1,4 +1,5 @@
 import { manyRows, type Sql } from "@feedlab/sql";
+import type { Knex } from "knex";
 
 /** A participant's measures from the events (docs/quality.md), summed over their sessions. */
 export interface EventQuality {
@@ -16,49 +17,79 @@ export interface EventQuality {
 
 type Num = number | string | null;
 
+/** The columns `joinEventQuality` adds, as the database answers them (all null without events). */
+export interface EventQualityColumns {
+  readonly q_active_ms: Num;
+  readonly q_hidden_ms: Num;
+  readonly q_watch_ms: Num;
+  readonly q_visible_watch_ms: Num;
+  readonly q_visit_ms: Num;
+  readonly q_pointer_events: Num;
+  readonly q_viewport_width: Num;
+}
+
+/**
+ * Left-joins each participant's event sums (`quality_participants`, one row each however many
+ * sessions they had) to a query whose participant id is `userId`, and selects them as
+ * EventQualityColumns: a read of every participant of a study joins them in the same statement.
+ */
+export function joinEventQuality(sql: Sql, q: Knex.QueryBuilder, userId: string): Knex.QueryBuilder {
+  return q
+    .leftJoin("quality_participants as qp", "qp.user_id", userId)
+    .select(
+      ...[
+        "active_ms",
+        "hidden_ms",
+        "watch_ms",
+        "visible_watch_ms",
+        "visit_ms",
+        "pointer_events",
+        "viewport_width",
+      ].map((c) => sql.ref(`qp.${c}`).as(`q_${c}`)),
+    );
+}
+
+/** A participant's event measures from the columns `joinEventQuality` added; null without events. */
+export function eventQualityOf(userId: string, r: EventQualityColumns): EventQuality | null {
+  if (r.q_active_ms === null) return null;
+  return {
+    user_id: userId,
+    active_seconds: Number(r.q_active_ms) / 1000,
+    hidden_seconds: Number(r.q_hidden_ms) / 1000,
+    visit_seconds: Number(r.q_visit_ms) / 1000,
+    watch_seconds: Number(r.q_watch_ms) / 1000,
+    visible_watch_seconds: Number(r.q_visible_watch_ms) / 1000,
+    pointer_events: Number(r.q_pointer_events),
+    viewport_width: r.q_viewport_width === null ? null : Number(r.q_viewport_width),
+  };
+}
+
 /**
  * Per participant of an experiment with events, their event measures (every participant, simulated
- * ones too: the caller leaves out whom it leaves out), or only `userId`'s. One statement over the
- * experiment's sessions (the experiment_id and user_id indexes), however many participants. Sums
- * are float8: exact for whole milliseconds below 2^53, and much faster than PostgreSQL's numeric.
+ * ones too: the caller leaves out whom it leaves out), or only `userId`'s.
  */
 export async function eventQuality(sql: Sql, experimentId: string, userId?: string): Promise<EventQuality[]> {
-  const q = sql("quality_sessions as s")
-    .leftJoin("quality_timelines as t", "t.session_id", "s.session_id")
-    .where("s.experiment_id", experimentId);
-  if (userId !== undefined) q.where("s.user_id", userId);
-  const rows = await manyRows<{
-    user_id: string;
-    active_ms: Num;
-    hidden_ms: Num;
-    watch_ms: Num;
-    visible_watch_ms: Num;
-    visit_seconds: Num;
-    pointer_events: Num;
-    viewport_width: Num;
-  }>(
+  const q = sql("quality_participants as p").where("p.experiment_id", experimentId);
+  if (userId !== undefined) q.where("p.user_id", userId);
+  const rows = await manyRows<EventQualityColumns & { user_id: string }>(
     sql,
-    q
-      .groupBy("s.user_id")
-      .select(
-        "s.user_id",
-        sql.raw("coalesce(sum(t.active_ms::float8), 0) as active_ms"),
-        sql.raw("coalesce(sum(t.hidden_ms::float8), 0) as hidden_ms"),
-        sql.raw("coalesce(sum(t.watch_ms::float8), 0) as watch_ms"),
-        sql.raw("coalesce(sum(t.visible_watch_ms::float8), 0) as visible_watch_ms"),
-        sql.raw("sum(date_part('epoch', s.last_at - s.first_at)) as visit_seconds"),
-        sql.raw("sum(s.pointer_events) as pointer_events"),
-        sql.raw("max(s.viewport_width) as viewport_width"),
-      ),
+    joinEventQuality(sql, q.select("p.user_id"), "p.user_id"),
   );
-  return rows.map((r) => ({
-    user_id: r.user_id,
-    active_seconds: Number(r.active_ms) / 1000,
-    hidden_seconds: Number(r.hidden_ms) / 1000,
-    visit_seconds: Number(r.visit_seconds ?? 0),
-    watch_seconds: Number(r.watch_ms) / 1000,
-    visible_watch_seconds: Number(r.visible_watch_ms) / 1000,
-    pointer_events: Number(r.pointer_events ?? 0),
-    viewport_width: r.viewport_width === null ? null : Number(r.viewport_width),
-  }));
+  return rows.flatMap((r) => eventQualityOf(r.user_id, r) ?? []);
+}
+
+/**
+ * Makes every participant's sums (`quality_participants`) from their sessions' rows, as the projection
+ * keeps them: for a database whose sessions were projected before the sums existed (and seeded studies).
+ */
+export async function sumQualityParticipants(sql: Sql): Promise<void> {
+  await sql.raw(
+    `insert into quality_participants (user_id, experiment_id, events, pointer_events, viewport_width,
+       visit_ms, active_ms, hidden_ms, watch_ms, visible_watch_ms)
+     select t.user_id, min(t.experiment_id::text)::uuid, sum(t.folded), sum(s.pointer_events),
+       max(s.viewport_width), sum(coalesce(t.end_ms - t.first_ms, 0)), sum(t.active_ms), sum(t.hidden_ms),
+       sum(t.watch_ms), sum(t.visible_watch_ms)
+     from quality_timelines as t join quality_sessions as s on s.session_id = t.session_id
+     group by t.user_id`,
+  );
 }

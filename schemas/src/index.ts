@@ -14,6 +14,7 @@ export * from "./http/events.ts";
 export * from "./http/experiments.ts";
 export * from "./http/feed.ts";
 export * from "./http/groups.ts";
+export * from "./http/languages.ts";
 export * from "./http/latency.ts";
 export * from "./http/numbers.ts";
 export * from "./http/participants.ts";

@@ -329,7 +329,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(r.headers.get("content-type")).toContain("text/csv");
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(header).toBe(
-      `user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
+      `user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
     );
     expect(rows).toHaveLength(2);
     await withFiles(async (file) => {
@@ -370,12 +370,14 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(
       header?.endsWith(
-        `,last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
+        `,last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
       ),
     ).toBe(true);
     // The quality columns follow excluded_reason (empty here).
-    expect(rows.find((row) => row.includes(",5f1a,"))?.includes(",5f1a,st-9,se-3,false,false,,")).toBe(true);
-    expect(rows.find((row) => row.includes(",plain,"))?.includes(",,,,false,false,,")).toBe(true);
+    expect(rows.find((row) => row.includes(",5f1a,"))?.includes(",5f1a,st-9,se-3,en,false,false,,")).toBe(
+      true,
+    );
+    expect(rows.find((row) => row.includes(",plain,"))?.includes(",,,,en,false,false,,")).toBe(true);
   });
 
   it("leaves simulated participants out of every export unless include_simulated=true", async () => {
@@ -456,10 +458,10 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(r.status).toBe(200);
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(header).toBe(
-      "response_id,user_id,user_login_id,group_id,group_name,about_session_id,created_at,mood,topics,why",
+      "response_id,user_id,user_login_id,group_id,group_name,about_session_id,created_at,language,mood,topics,why",
     );
     expect(rows).toHaveLength(2);
-    expect(rows[1]).toMatch(/,alice,[0-9a-f-]{36},Arm [^,]+,,[0-9T:.Z-]+,1,1\|3,fine$/);
+    expect(rows[1]).toMatch(/,alice,[0-9a-f-]{36},Arm [^,]+,,[0-9T:.Z-]+,en,1,1\|3,fine$/);
     await withFiles(async (file) => {
       const pandas = await pandasReadCsv(await file("wide.csv", r.text), ["created_at"]);
       expect(pandas.dtypes).toMatchObject({ mood: "int64", topics: "object", why: "object" });

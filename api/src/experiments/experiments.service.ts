@@ -1,10 +1,13 @@
-import type {
-  Completion,
-  ExclusionRule,
-  Experiment,
-  ExperimentCreate,
-  ExperimentPatch,
-  ExperimentStatus,
+import {
+  type Completion,
+  canonicalLanguage,
+  DEFAULT_LANGUAGE,
+  type ExclusionRule,
+  type Experiment,
+  type ExperimentCreate,
+  type ExperimentPatch,
+  type ExperimentStatus,
+  languageFor,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { iso, json } from "../db/present.ts";
@@ -23,6 +26,9 @@ interface ExperimentRow {
   completion: unknown;
   exclusion_rules: unknown;
   min_response_ms: number | null;
+  languages: unknown;
+  default_language: string;
+  language_switch: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +42,9 @@ const presentExperiment = (r: ExperimentRow): Experiment => ({
   completion: json<Completion | null>(r.completion, null),
   exclusion_rules: json<ExclusionRule[]>(r.exclusion_rules, []),
   min_response_ms: r.min_response_ms ?? null,
+  languages: json<string[]>(r.languages, [DEFAULT_LANGUAGE]),
+  default_language: r.default_language,
+  language_switch: r.language_switch,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
@@ -60,6 +69,58 @@ function studyColumns(patch: ExperimentPatch): Partial<Record<"consent_text" | "
         });
     }
     out.completion = patch.completion ? JSON.stringify(patch.completion) : null;
+  }
+  return out;
+}
+
+/**
+ * What the columns hold for a PATCH's languages: the tags in canonical form (422 invalid_language for
+ * one that is not BCP 47, or one listed twice), and a default among them (422
+ * default_language_not_listed); new languages alone keep the default when it is still listed, else
+ * the first listed becomes it.
+ */
+async function languageColumns(
+  db: Knex,
+  id: string,
+  patch: ExperimentPatch,
+): Promise<{ languages?: string; default_language?: string }> {
+  if (patch.languages === undefined && patch.default_language === undefined) return {};
+  const current = (await db("experiments").where({ id }).first("languages", "default_language")) as
+    | { languages: unknown; default_language: string }
+    | undefined;
+  if (!current) throw notFound("experiment");
+  const languages =
+    patch.languages === undefined
+      ? json<string[]>(current.languages, [DEFAULT_LANGUAGE])
+      : canonical(patch.languages);
+  let chosen = patch.default_language;
+  if (chosen === undefined) {
+    chosen = languages.includes(current.default_language) ? current.default_language : languages[0];
+  } else {
+    const listed = languageFor(chosen, languages);
+    if (listed === null)
+      throw unprocessable(
+        "default_language_not_listed",
+        `The default language "${chosen}" is not one of the study's languages (${languages.join(", ")}).`,
+        { field: "default_language" },
+      );
+    chosen = listed;
+  }
+  return { languages: JSON.stringify(languages), default_language: chosen ?? DEFAULT_LANGUAGE };
+}
+
+/** Tags in canonical form; 422 invalid_language for one that is not BCP 47 or a repeat. */
+function canonical(tags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const [i, tag] of tags.entries()) {
+    const c = canonicalLanguage(tag);
+    if (c === null)
+      throw unprocessable("invalid_language", `"${tag}" is not a language tag (BCP 47: en, de, pt-BR).`, {
+        field: `languages/${i}`,
+      });
+    if (out.includes(c))
+      throw unprocessable("invalid_language", `"${tag}" is listed twice.`, { field: `languages/${i}` });
+    out.push(c);
   }
   return out;
 }
@@ -105,10 +166,17 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         completion: null,
         exclusion_rules: [],
         min_response_ms: null,
+        languages: [DEFAULT_LANGUAGE],
+        default_language: DEFAULT_LANGUAGE,
+        language_switch: false,
         created_at: at,
         updated_at: at,
       };
-      await db("experiments").insert({ ...row, exclusion_rules: "[]" });
+      await db("experiments").insert({
+        ...row,
+        exclusion_rules: "[]",
+        languages: JSON.stringify(row.languages),
+      });
       return presentExperiment(row);
     },
 
@@ -128,11 +196,19 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
      * "Data quality and validity": a change is kept with who, when, before and after).
      */
     async update(id: string, patch: ExperimentPatch, admin: string | null = null): Promise<Experiment> {
-      const { consent_text: _c, completion: _k, exclusion_rules: rules, ...plain } = patch;
+      const {
+        consent_text: _c,
+        completion: _k,
+        exclusion_rules: rules,
+        languages: _l,
+        default_language: _d,
+        ...plain
+      } = patch;
       const columns = {
         ...plain,
         ...studyColumns(patch),
         ...(rules === undefined ? {} : { exclusion_rules: JSON.stringify(rules) }),
+        ...(await languageColumns(db, id, patch)),
       };
       if (patch.status === "running") {
         const current = await db<ExperimentRow>("experiments").where({ id }).first("status");

@@ -130,6 +130,7 @@ const PARTICIPANT_FIELDS: Readonly<Record<string, Field>> = Object.fromEntries(
     field("sessions", "integer", "Sessions (visits) registered"),
     field("events", "integer", "Events stored"),
     at("last_seen_at", "Their last event's arrival"),
+    field("language", "string", "Their language (BCP 47): the one the study's texts were shown in"),
     field("simulated", "boolean", "A dry run's simulated participant (never in a package: always false)"),
     field("excluded", "boolean", "A researcher excluded them from analysis (left out of stats.json)"),
     field("excluded_reason", "string", "Why, as the researcher wrote it"),
@@ -286,6 +287,11 @@ export function responsesTable(db: Db, surveys: readonly AdminSurvey[], scrub: P
       field("group_name", "string", "The arm's name"),
       uuid("about_session_id", "inter_session: the session the response is about; empty for pre and post"),
       at("created_at", "When the response was submitted"),
+      field(
+        "language",
+        "string",
+        "The language the survey was shown in (BCP 47); the values are the same in every language",
+      ),
       ...questions.map(({ survey, question, column }) =>
         field(
           column,
@@ -318,6 +324,7 @@ export function responsesTable(db: Db, surveys: readonly AdminSurvey[], scrub: P
               r.group_name,
               r.about_session_id,
               r.created_at,
+              r.language,
               ...questions.map(({ survey: of, question }) => {
                 if (of.id !== survey.id) return null;
                 const cell = cellOf(question.id);

@@ -7,6 +7,7 @@ import type { Db } from "../db/db.ts";
 import { csvRow } from "../http/csv.ts";
 import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";
 import { participantQualities } from "../quality/quality.service.ts";
+import { type LanguageColumns, languageFrom } from "./language.ts";
 
 /** api.md's columns of the participants CSV, in order. */
 const PARTICIPANT_CSV_COLUMNS = [
@@ -31,10 +32,11 @@ const recruitingOf = (v: Record<string, string> | string | null): Record<string,
   v === null ? {} : typeof v === "string" ? (JSON.parse(v) as Record<string, string>) : v;
 
 /**
- * Columns after the recruiting parameters: whether the participant is simulated (a dry run's; api.md
- * "Simulated participants"), then a researcher's exclusion from analysis, which stays last.
+ * Columns after the recruiting parameters: the participant's language (api.md "Participant
+ * languages"), whether they are simulated (a dry run's; api.md "Simulated participants"), then a
+ * researcher's exclusion from analysis, which stays last.
  */
-const LAST_CSV_COLUMNS = ["simulated", "excluded", "excluded_reason"] as const;
+const LAST_CSV_COLUMNS = ["language", "simulated", "excluded", "excluded_reason"] as const;
 
 /**
  * A participant's place in the study, as the CSV's `status` says it: `finished`, `declined` (the
@@ -94,7 +96,7 @@ export async function participantRecords(
     // appended per row: a few hundred bytes per participant, however many events they sent.
     // Whole-experiment reads and pages come through manyRows (one JSON text on the embedded engine):
     // timestamps may then come as text, which iso() reads as well as Dates.
-    const [qualities, activity, sessions] = await Promise.all([
+    const [qualities, activity, sessions, study] = await Promise.all([
       participantQualities(db, experimentId, { includeSimulated: options.includeSimulated === true }),
       manyRows<Omit<ParticipantActivity, "last_seen_at"> & { last_seen_at: Date | string }>(
         db,
@@ -108,7 +110,13 @@ export async function participantRecords(
           .groupBy("s.user_id")
           .select("s.user_id", db.raw("count(*) as n")),
       ),
+      db("experiments")
+        .where({ id: experimentId })
+        .first("languages", "default_language", "language_switch") as Promise<
+        Omit<LanguageColumns, "language">
+      >,
     ]);
+    const languageOfRow = (language: string | null) => languageFrom({ ...study, language }).language;
     const quality = new Map(qualities.map((m) => [m.quality.user_id, m.quality]));
     const activityOf = new Map(activity.map((a) => [a.user_id, a]));
     const sessionsOf = new Map(sessions.map((r) => [r.user_id, Number(r.n)]));
@@ -127,6 +135,7 @@ export async function participantRecords(
         excluded_at: Date | string | null;
         excluded_reason: string | null;
         simulated: boolean;
+        language: string | null;
         cursor_at: string;
       }>(
         db,
@@ -154,6 +163,7 @@ export async function participantRecords(
             "u.excluded_at",
             "u.excluded_reason",
             "u.simulated",
+            "u.language",
             // The database's own text of created_at, exact to the microsecond, for the next page's keyset.
             db.raw("u.created_at::text as cursor_at"),
           ),
@@ -174,6 +184,7 @@ export async function participantRecords(
           events,
           iso(a?.last_seen_at ?? null),
           ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
+          languageOfRow(r.language),
           r.simulated ? "true" : "false",
           r.excluded_at ? "true" : "false",
           r.excluded_reason,

@@ -6,6 +6,7 @@ import {
   IncludeSimulated,
   JoinBody,
   JoinResult,
+  LanguageBody,
   Me,
   Participant,
   ParticipantCreate,
@@ -96,7 +97,11 @@ export function participantRoutes({
             throw tooManyRequests(wait, `Too many joins from this address. Try again in ${wait} seconds.`);
           joins.fail(ctx.ip);
         }
-        const joined = await participants.join(body.experiment_id, body.login_id, body.recruiting, body.sig);
+        const browser = ctx.acceptsLanguages().filter((l) => l !== "*");
+        const joined = await participants.join(body.experiment_id, body.login_id, body.recruiting, body.sig, {
+          ...(body.lang === undefined ? {} : { lang: body.lang }),
+          browser,
+        });
         const { token, expiresAt } = await auth.issueParticipantSession(joined.user_id);
         setSessionCookie(ctx, PARTICIPANT_COOKIE, token, expiresAt, cookies);
         ctx.body = joined;
@@ -113,6 +118,25 @@ export function participantRoutes({
       responses: { 200: { description: "The participant", schema: Me } },
       handler: async (ctx) => {
         ctx.body = await study.me(participantOf(ctx).userId);
+      },
+    }),
+    route({
+      method: "put",
+      path: "/api/v1/me/language",
+      tag: "participants",
+      summary: "Change the participant's language",
+      description:
+        "From the page header, when the experiment's `language_switch` allows it (403 language_switch_off otherwise). `language` must be one of the study's languages (422 unknown_language). The session goes on; every change is recorded with its time and the language before (the participants CSV's `language` is the one they have now).",
+      access: "participant",
+      body: LanguageBody,
+      responses: {
+        204: { description: "Changed (or already the participant's)" },
+        403: { description: "language_switch_off", schema: ErrorBody },
+        422: { description: "unknown_language", schema: ErrorBody },
+      },
+      handler: async (ctx, { body }) => {
+        await study.setLanguage(participantOf(ctx).userId, body.language);
+        ctx.status = 204;
       },
     }),
     route({

@@ -1,10 +1,18 @@
-import type { JoinResult, Participant, ParticipantListQuery, ParticipantPage } from "@feedlab/schemas";
+import {
+  chooseLanguage,
+  type JoinResult,
+  languageFor,
+  type Participant,
+  type ParticipantListQuery,
+  type ParticipantPage,
+} from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { iso, isUniqueViolation } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { pickGroup } from "./assignment.ts";
 import { validJoinSignature } from "./join-signature.ts";
+import { type LanguageColumns, languageFrom, storeLanguage } from "./language.ts";
 import { participantPage, type UserRow } from "./participants.list.ts";
 
 const OPEN_STATUSES = new Set(["running", "completed"]);
@@ -57,6 +65,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       groupId?: string;
       recruiting?: Readonly<Record<string, string | undefined>>;
       simulated?: boolean;
+      language?: string;
     } = {},
   ) {
     const simulated = options.simulated === true;
@@ -94,17 +103,24 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
     await trx("users").insert({
       ...user,
       ...(Object.keys(kept).length > 0 ? { recruiting: JSON.stringify(kept) } : {}),
+      ...(options.language === undefined ? {} : { language: options.language }),
     });
     return { user, created: true };
   }
 
   return {
     /** api.md join: creates the participant on first join, resumes it (same user, same group) afterwards. */
+    /**
+     * `wanted`: the languages asked for, best first (the link's `lang`, then the browser's): a newcomer
+     * gets the first the study lists, else its default; a returning participant keeps theirs unless
+     * the link names another listed one (the change is recorded).
+     */
     async join(
       experimentId: string,
       loginId: string,
       recruiting?: Readonly<Record<string, string | undefined>>,
       sig?: string,
+      wanted: { readonly lang?: string; readonly browser?: readonly string[] } = {},
     ): Promise<JoinResult> {
       if (joinSecret !== null && !validJoinSignature(joinSecret, experimentId, loginId, sig))
         throw forbidden(
@@ -115,7 +131,12 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         const exp = await trx("experiments")
           .where({ id: experimentId })
           .forUpdate()
-          .first<{ status: string }>("status");
+          .first<({ status: string } & Omit<LanguageColumns, "language">) | undefined>(
+            "status",
+            "languages",
+            "default_language",
+            "language_switch",
+          );
         if (!exp) throw notFound("experiment");
         // api.md join rules: newcomers only while running; a returning participant of a completed
         // study comes back for its post survey and completion page; a paused study says so.
@@ -129,11 +150,26 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
             throw forbidden("experiment_paused", "This study is paused. Please come back later.");
           if (!OPEN_STATUSES.has(exp.status))
             throw forbidden("experiment_not_open", "This study is not open right now.");
+          // Theirs, unless the link names another of the study's (or they have none yet).
+          const had = (returning as UserRow & { language: string | null }).language;
+          const current = languageFrom({ ...exp, language: had });
+          const asked = wanted.lang === undefined ? null : languageFor(wanted.lang, current.languages);
+          if (had === null || (asked !== null && asked !== current.language)) {
+            const to =
+              asked ?? chooseLanguage(wanted.browser ?? [], current.languages, current.defaultLanguage);
+            await storeLanguage(trx, returning.id, had === null ? null : current.language, to, now());
+          }
           return returning;
         }
         if (exp.status !== "running")
           throw forbidden("experiment_not_open", "This study is not open right now.");
-        return (await assign(trx, experimentId, loginId, { recruiting })).user;
+        const { languages, defaultLanguage } = languageFrom({ ...exp, language: null });
+        const language = chooseLanguage(
+          [...(wanted.lang === undefined ? [] : [wanted.lang]), ...(wanted.browser ?? [])],
+          languages,
+          defaultLanguage,
+        );
+        return (await assign(trx, experimentId, loginId, { recruiting, language })).user;
       });
       return {
         user_id: user.id,

@@ -1,5 +1,5 @@
-import type { AdminSurvey, Group, RecommenderView, UiTemplate, Video } from "@feedlab/schemas";
-import { STUDY_FORMAT, StudyDocument } from "@feedlab/schemas";
+import type { AdminSurvey, Experiment, Group, RecommenderView, UiTemplate, Video } from "@feedlab/schemas";
+import { DEFAULT_LANGUAGE, STUDY_FORMAT, StudyDocument } from "@feedlab/schemas";
 import pino from "pino";
 import { stringify } from "yaml";
 import type { Db } from "../db/db.ts";
@@ -157,6 +157,14 @@ export async function exportStudy(db: Db, experimentId: string): Promise<StudyDo
       completion: experiment.completion,
       exclusion_rules: experiment.exclusion_rules,
       min_response_ms: experiment.min_response_ms,
+      // A study in English alone says nothing of languages (as documents written before them).
+      ...(isOnlyEnglish(experiment)
+        ? {}
+        : {
+            languages: experiment.languages,
+            default_language: experiment.default_language,
+            language_switch: experiment.language_switch,
+          }),
       arms: groups.map(arm),
       layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
       recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),
@@ -166,6 +174,13 @@ export async function exportStudy(db: Db, experimentId: string): Promise<StudyDo
     StudyDocument as SchemaNode,
   ) as StudyDocument;
 }
+
+/** A study with the default languages: English alone, no switching. */
+const isOnlyEnglish = (e: Experiment) =>
+  e.languages.length === 1 &&
+  e.languages[0] === DEFAULT_LANGUAGE &&
+  e.default_language === DEFAULT_LANGUAGE &&
+  !e.language_switch;
 
 type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[] };
 

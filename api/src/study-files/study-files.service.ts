@@ -1,4 +1,10 @@
-import type { StudyApplied, StudyChange, StudyDocument, StudyPlanBody } from "@feedlab/schemas";
+import {
+  DEFAULT_LANGUAGE,
+  type StudyApplied,
+  type StudyChange,
+  type StudyDocument,
+  type StudyPlanBody,
+} from "@feedlab/schemas";
 import type { Logger } from "pino";
 import type { ServiceDeps } from "../deps.ts";
 import { assertExperiment } from "../experiments/exists.ts";
@@ -38,6 +44,9 @@ async function applyExperiment(
     completion: doc.completion ?? null,
     exclusion_rules: doc.exclusion_rules ?? [],
     min_response_ms: doc.min_response_ms ?? null,
+    languages: doc.languages ?? [DEFAULT_LANGUAGE],
+    default_language: doc.default_language ?? doc.languages?.[0] ?? DEFAULT_LANGUAGE,
+    language_switch: doc.language_switch ?? false,
   };
   const what = { resource: "experiment" as const, name: doc.name };
   if (experimentId === undefined) {

@@ -1,9 +1,16 @@
 import { participantMinutes } from "@feedlab/projector";
-import { type Completion, type ExperimentStatus, type Me, REDIRECT_DELAY_DEFAULT_S } from "@feedlab/schemas";
+import {
+  type Completion,
+  type ExperimentStatus,
+  languageFor,
+  type Me,
+  REDIRECT_DELAY_DEFAULT_S,
+} from "@feedlab/schemas";
 import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
-import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
+import { LANGUAGE_COLUMNS, languageFrom, storeLanguage } from "../participants/language.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
   conditionsReached,
@@ -34,6 +41,10 @@ interface StudyRow {
   consent_declined_at: Date | null;
   finished_at: Date | null;
   simulated: boolean;
+  language: string | null;
+  languages: unknown;
+  default_language: string;
+  language_switch: boolean;
 }
 
 /** What the gate reads of a participant (cached briefly). */
@@ -101,6 +112,7 @@ export function createStudyService(
         "u.consent_declined_at",
         "u.finished_at",
         "u.simulated",
+        ...LANGUAGE_COLUMNS,
       );
     if (!r) throw notFound("participant");
     return r;
@@ -169,6 +181,7 @@ export function createStudyService(
       const r = await row(userId);
       const { completion, finished, progress: p } = await evaluate(r, true);
       const recruiting = json<Record<string, string> | null>(r.recruiting, null) ?? {};
+      const language = languageFrom(r);
       const code = completion?.code ?? null;
       return {
         user_id: r.user_id,
@@ -204,7 +217,28 @@ export function createStudyService(
           : null,
         progress: p ?? { sessions: 0, feed_minutes: 0 },
         simulated: r.simulated === true,
+        language: language.language,
+        languages: [...language.languages],
+        language_switch: language.switchable,
       };
+    },
+
+    /**
+     * `PUT /me/language`: the participant's language, changed from the page header where the study
+     * allows it (403 `language_switch_off`), to one the study lists (422 `unknown_language`); recorded.
+     */
+    async setLanguage(userId: string, wanted: string): Promise<void> {
+      const current = languageFrom(await row(userId));
+      if (!current.switchable)
+        throw forbidden("language_switch_off", "This study does not let participants change language.");
+      const to = languageFor(wanted, current.languages);
+      if (to === null)
+        throw unprocessable(
+          "unknown_language",
+          `"${wanted}" is not one of this study's languages (${current.languages.join(", ")}).`,
+          { field: "language" },
+        );
+      await db.transaction((trx) => storeLanguage(trx, userId, current.language, to, now()));
     },
 
     /**

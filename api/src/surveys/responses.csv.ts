@@ -71,6 +71,7 @@ export const WIDE_CSV_COLUMNS = [
   "group_name",
   "about_session_id",
   "created_at",
+  "language",
 ] as const;
 
 /** Keys of `JSON.parse`d text, or none. */
@@ -106,6 +107,7 @@ function wideCsvRecord(r: PageRow, questionIds: readonly string[], safe = false)
     r.group_name,
     r.about_session_id,
     r.created_at,
+    r.language,
   ];
   for (const id of questionIds) cells.push(cellOf(id));
   return csvRow(cells, safe);
@@ -121,6 +123,8 @@ export interface PageRow {
   about_session_id: string | null;
   /** created_at in ISO 8601 (UTC, milliseconds), formatted by the database. */
   created_at: string;
+  /** The language the survey was shown in (BCP 47). */
+  language: string;
   /** The answers as JSON text, parsed when the response's records are written (the snapshot read). */
   answers?: string;
   /** The wide form's cells (the cells read): `answer_values` and `answer_texts` (migration 031). */
@@ -151,7 +155,15 @@ async function readPage(
       .leftJoin("users as u", "u.id", "r.user_id")
       .leftJoin("groups as g", "g.id", "u.group_id")
       .where("r.survey_id", surveyId)
-      .select("r.id", "r.user_id", "u.login_id", "u.group_id", "g.name as group_name", "r.about_session_id")
+      .select(
+        "r.id",
+        "r.user_id",
+        "u.login_id",
+        "u.group_id",
+        "g.name as group_name",
+        "r.about_session_id",
+        "r.language",
+      )
       .select(
         trx.raw(
           `to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
@@ -208,8 +220,8 @@ export function exportResponsesCsv(db: Db, surveyId: string, options: ExportOpti
 }
 
 /**
- * The wide CSV (api.md: `responses/wide.csv`): one record per response with the participant's arm,
- * then one column per question of the survey, named by its id; simulated participants' responses as
+ * The wide CSV (api.md: `responses/wide.csv`): one record per response with the participant's arm and
+ * the language the survey was shown in, then one column per question of the survey, named by its id; simulated participants' responses as
  * `exportResponsesCsv` says.
  */
 export function exportWideCsv(

@@ -13,6 +13,7 @@ import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import { languageOf } from "../participants/language.ts";
 import { refreshSurveyMeasures } from "../quality/survey-measures.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
 import type { StudyService } from "../study/study.service.ts";
@@ -215,8 +216,10 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
           const current = (await trx("surveys").where({ id: survey.id }).forShare().first("questions")) as
             | { questions: unknown }
             | undefined;
+          const shown = await languageOf(trx, p.userId);
           await trx("survey_responses").insert({
             ...row,
+            ...(shown === null ? {} : { language: shown.language }),
             about_session_key: about,
             answers: JSON.stringify(checked.answers),
             ...verdictOf(

@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
 import { EXPERIMENT_STATUSES, REDIRECT_DELAY_DEFAULT_S } from "./enums.ts";
+import { Languages, LanguageTag } from "./languages.ts";
 import { IntegerIn, NumberIn } from "./numbers.ts";
 import { ExclusionRules } from "./quality.ts";
 
@@ -83,6 +84,16 @@ export const ExperimentCreate = Type.Object(
 );
 export type ExperimentCreate = Static<typeof ExperimentCreate>;
 
+const DefaultLanguage = Type.Unsafe<string>({
+  ...LanguageTag,
+  description:
+    "The language of participants whose link and browser ask for none of `languages`; one of them (422 default_language_not_listed otherwise). Changing `languages` alone keeps it when it is still listed, else it becomes the first listed.",
+});
+
+const LanguageSwitch = Type.Boolean({
+  description: "Participants may change language from the page header (each change is recorded)",
+});
+
 export const ExperimentPatch = Type.Object(
   {
     name: Type.Optional(Name),
@@ -92,6 +103,9 @@ export const ExperimentPatch = Type.Object(
     completion: Type.Optional(Type.Union([Completion, Type.Null()])),
     exclusion_rules: Type.Optional(ExclusionRules),
     min_response_ms: Type.Optional(Type.Union([MinResponseMs, Type.Null()])),
+    languages: Type.Optional(Languages),
+    default_language: Type.Optional(DefaultLanguage),
+    language_switch: Type.Optional(LanguageSwitch),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -106,6 +120,9 @@ export const Experiment = Type.Object({
   completion: Type.Union([Completion, Type.Null()]),
   exclusion_rules: ExclusionRules,
   min_response_ms: Type.Union([MinResponseMs, Type.Null()]),
+  languages: Languages,
+  default_language: DefaultLanguage,
+  language_switch: LanguageSwitch,
   created_at: Timestamp,
   updated_at: Timestamp,
 });

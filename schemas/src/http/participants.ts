@@ -3,6 +3,7 @@ import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { RECRUITING_PARAMETERS } from "./enums.ts";
 import { ExperimentStatus } from "./experiments.ts";
 import { SurfaceConfig } from "./groups.ts";
+import { LanguageTag } from "./languages.ts";
 import { IntegerIn } from "./numbers.ts";
 
 const LoginId = Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$" });
@@ -45,10 +46,23 @@ export const JoinBody = Type.Object(
           "With FEEDLAB_JOIN_SECRET set: the hex HMAC-SHA256 of `{experiment_id}:{login_id}` under it (missing or wrong -> 403 bad_signature)",
       }),
     ),
+    lang: Type.Optional(
+      Type.Unsafe<string>({
+        ...LanguageTag,
+        description:
+          "The join link's `lang`: the participant's language when the study lists it (else the browser's preferred languages, then the study's default, decide)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type JoinBody = Static<typeof JoinBody>;
+
+export const LanguageBody = Type.Object(
+  { language: Type.Unsafe<string>({ ...LanguageTag, description: "One of the study's languages" }) },
+  { additionalProperties: false },
+);
+export type LanguageBody = Static<typeof LanguageBody>;
 
 export const JoinResult = Type.Object({
   user_id: Uuid,
@@ -133,6 +147,14 @@ export const Me = Type.Object({
     { description: "What counts toward completion so far" },
   ),
   simulated: Simulated,
+  language: Type.String({
+    description:
+      "The participant's language (BCP 47), one of `languages`: the texts of /me and the surveys are in it",
+  }),
+  languages: Type.Array(Type.String(), { description: "The study's languages" }),
+  language_switch: Type.Boolean({
+    description: "The participant may change language (PUT /api/v1/me/language)",
+  }),
 });
 export type Me = Static<typeof Me>;
 

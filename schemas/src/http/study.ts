@@ -2,6 +2,7 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Nullable } from "./common.ts";
 import { Completion } from "./experiments.ts";
 import { GroupCreate } from "./groups.ts";
+import { Languages, LanguageTag } from "./languages.ts";
 import { IntegerIn } from "./numbers.ts";
 import { ExclusionRules } from "./quality.ts";
 import { ExternalHttpConfigInput, RECOMMENDER_KEY_PATTERN, RecommenderCreate } from "./recommenders.ts";
@@ -221,6 +222,13 @@ export const StudyDocument = Type.Object(
             "Every feed and related answer of every arm takes at least this long (latency parity).",
         }),
       ),
+    ),
+    languages: Type.Optional(Languages),
+    default_language: Type.Optional(
+      described(LanguageTag, "The language of participants whose link and browser ask for none listed."),
+    ),
+    language_switch: Type.Optional(
+      Type.Boolean({ description: "Participants may change language from the page header." }),
     ),
     arms: Type.Array(Arm, { maxItems: 100, description: "The arms; participants are assigned by weight." }),
     layouts: Type.Optional(Type.Array(Layout, { maxItems: 200, description: "Layouts the arms name." })),

@@ -40,18 +40,24 @@ export function recruitingFromQuery(query: URLSearchParams): Record<string, stri
   return out;
 }
 
+/** A BCP 47 tag as the join body takes it (a link's `lang` of another shape is left out). */
+const LANG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
 export async function joinStudy(
   client: ApiClient,
   experimentId: string,
   loginId: string,
   recruiting: Record<string, string> = {},
   sig: string | null = null,
+  lang: string | null = null,
 ): Promise<void> {
   const joined = await client.join({
     experiment_id: experimentId,
     login_id: loginId,
     ...(Object.keys(recruiting).length > 0 ? { recruiting } : {}),
     ...(sig ? { sig } : {}),
+    // The link's language, when it names one the server can read (api.md "Participant languages").
+    ...(lang && LANG.test(lang) ? { lang } : {}),
   });
   participantSession.bindUser(joined.user_id);
 }

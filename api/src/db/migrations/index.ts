@@ -19,6 +19,7 @@ import * as mediaFiles from "./030-media-files.ts";
 import * as studyScale from "./031-study-scale.ts";
 import * as surveyVerdicts from "./032-survey-verdicts.ts";
 import * as surveyMeasures from "./033-survey-measures.ts";
+import * as languages from "./034-languages.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -41,6 +42,7 @@ const API_MIGRATIONS = {
   studyScale: { name: "031-study-scale", ...studyScale },
   surveyVerdicts: { name: "032-survey-verdicts", ...surveyVerdicts },
   surveyMeasures: { name: "033-survey-measures", ...surveyMeasures },
+  languages: { name: "034-languages", ...languages },
 } satisfies Record<string, Migration>;
 
 /**
@@ -68,6 +70,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.studyScale,
   API_MIGRATIONS.surveyVerdicts,
   API_MIGRATIONS.surveyMeasures,
+  API_MIGRATIONS.languages,
 ];
 
 /**

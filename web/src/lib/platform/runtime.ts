@@ -4,7 +4,10 @@ import { DataClient } from "./data-client.ts";
 import { TrackingCore } from "./tracking/core.ts";
 
 /** What the runtime reads of `GET /me`: the participant and their group's configuration. */
-export type RuntimeMe = Omit<ParticipantMe, "status" | "completion" | "consent" | "progress" | "simulated">;
+export type RuntimeMe = Omit<
+  ParticipantMe,
+  "status" | "completion" | "consent" | "progress" | "simulated" | "languages" | "language_switch"
+>;
 
 /** What `useSession()` returns: the participant, their session and their group's configuration. */
 export interface PlatformSession {

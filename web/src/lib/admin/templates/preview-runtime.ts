@@ -73,6 +73,7 @@ export function previewRuntime(
       group_id: "00000000-0000-4000-8000-000000000000",
       algorithm_config: { feed: "preview", watch: "preview" },
       ui_config: { feed: "preview", watch: "preview" },
+      language: "en",
     },
     sessionId,
     core,

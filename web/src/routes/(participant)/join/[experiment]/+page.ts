@@ -3,13 +3,14 @@ import { joinErrorMessage, joinStudy, loginIdFromQuery, openFeed, recruitingFrom
 import type { PageLoad } from "./$types";
 
 /**
- * `/join/{experiment_id}?login_id=...` joins at once and lands on the feed; without an id in the query
+ * `/join/{experiment_id}?login_id=...` (with `lang=` for the participant's language) joins at once and lands on the feed; without an id in the query
  * the page asks for one. The feed is another app (web/src/participant): it is reached by a full page load.
  */
 export const load = (async ({ fetch, params, url }) => {
   const experimentId = params.experiment;
   const loginId = loginIdFromQuery(url.searchParams);
-  if (!loginId) return { experimentId, loginId: null, error: null };
+  const lang = url.searchParams.get("lang");
+  if (!loginId) return { experimentId, loginId: null, error: null, lang };
 
   let message: string;
   try {
@@ -19,11 +20,12 @@ export const load = (async ({ fetch, params, url }) => {
       loginId,
       recruitingFromQuery(url.searchParams),
       url.searchParams.get("sig"),
+      lang,
     );
     message = "";
   } catch (failure) {
     message = joinErrorMessage(failure);
   }
   if (!message) return openFeed();
-  return { experimentId, loginId, error: message };
+  return { experimentId, loginId, error: message, lang };
 }) satisfies PageLoad;

@@ -8,8 +8,8 @@ import {
 } from "@feedlab/schemas";
 import { manyRows } from "@feedlab/sql";
 import type { Db } from "../db/db.ts";
-import { assertExperiment } from "../experiments/exists.ts";
 import { joinedUs, joinOrderPage, type Place } from "../http/join-order.ts";
+import { groupsOf } from "../results/arms.ts";
 import { exclusionRulesOf } from "../results/rule-exclusions.ts";
 import { ruleHolds, rulesHolding } from "./rules.ts";
 import {
@@ -145,19 +145,6 @@ async function qualitiesOf(
 ): Promise<Measured[]> {
   const rules = exclusionRulesOf(db, experimentId);
   return measureAll(db, experimentId, (u) => includeSimulated || !u.simulated, rules, userId);
-}
-
-/** An experiment's groups in the order the console lists them; 404 for an unknown experiment. */
-async function groupsOf(db: Db, experimentId: string): Promise<{ id: string; name: string }[]> {
-  const [, groups] = await Promise.all([
-    assertExperiment(db, experimentId),
-    db("groups")
-      .where({ experiment_id: experimentId })
-      .orderBy("created_at")
-      .orderBy("id")
-      .select("id", "name"),
-  ]);
-  return groups as { id: string; name: string }[];
 }
 
 /** `GET .../quality`: the groups' summary over every participant, and one page of participants. */

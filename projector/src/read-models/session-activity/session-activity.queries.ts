@@ -68,51 +68,64 @@ export interface ParticipantCompleteness {
   readonly implausible_times: number;
 }
 
+/** The columns of `completenessSums`, as the database answers them. */
+export interface CompletenessColumns {
+  readonly sessions: number | string | null;
+  readonly events: number | string | null;
+  readonly numbered: number | string | null;
+  readonly missing: number | string | null;
+  readonly furthest: number | string | null;
+  readonly implausible_times: number | string | null;
+}
+
 /**
- * Per participant of an experiment with a session, their completeness counts (api.md: completeness),
- * summed by the database: one row per participant rather than per session (at 10,000 participants the
- * per-session rows cost the read more than the sums).
+ * Per participant of an experiment with a session, their completeness counts summed by the database
+ * (`user_id` and CompletenessColumns): a subquery that a read of every participant joins, one row
+ * per participant rather than per session (at 10,000 participants the per-session rows cost the read
+ * more than the sums).
  */
+export function completenessSums(sql: Sql, experimentId: string): Knex.QueryBuilder {
+  return sql("session_activity").where({ experiment_id: experimentId }).groupBy("user_id").select(
+    "user_id",
+    sql.raw("count(*) as sessions"),
+    sql.raw("sum(event_count) as events"),
+    sql.raw("sum(seq_count) as numbered"),
+    // A float8 sum: exact below 2^53, and several times cheaper than the numeric sum of bigints.
+    sql.raw(
+      "sum(case when max_seq is null then 0 else greatest(0, max_seq - seq_count)::float8 end) as missing",
+    ),
+    // The offset furthest off, the positive one of two as far off either way, as one max: twice the
+    // distance, plus one when behind (>= 0), decoded by completenessOf (an ordered array_agg per
+    // participant cost the whole read twice its time).
+    sql.raw("max(abs(clock_offset_ms) * 2 + case when clock_offset_ms >= 0 then 1 else 0 end) as furthest"),
+    sql.raw("sum(implausible_times) as implausible_times"),
+  );
+}
+
+/** A participant's completeness counts from `completenessSums`' columns (zeros without a session). */
+export function completenessOf(userId: string, r: CompletenessColumns): ParticipantCompleteness {
+  const offset = (furthest: number) => (furthest % 2 === 1 ? 1 : -1) * Math.floor(furthest / 2);
+  return {
+    user_id: userId,
+    sessions: Number(r.sessions ?? 0),
+    events: Number(r.events ?? 0),
+    numbered: Number(r.numbered ?? 0),
+    missing: Number(r.missing ?? 0),
+    clock_offset_ms: r.furthest === null ? null : offset(Number(r.furthest)),
+    implausible_times: Number(r.implausible_times ?? 0),
+  };
+}
+
+/** Per participant of an experiment with a session, their completeness counts (api.md: completeness). */
 export async function participantCompleteness(
   sql: Sql,
   experimentId: string,
 ): Promise<ParticipantCompleteness[]> {
-  const rows = await manyRows<{
-    user_id: string;
-    sessions: number | string;
-    events: number | string;
-    numbered: number | string;
-    missing: number | string;
-    furthest: number | string | null;
-    implausible_times: number | string;
-  }>(
+  const rows = await manyRows<CompletenessColumns & { user_id: string }>(
     sql,
-    sql("session_activity").where({ experiment_id: experimentId }).groupBy("user_id").select(
-      "user_id",
-      sql.raw("count(*) as sessions"),
-      sql.raw("sum(event_count) as events"),
-      sql.raw("sum(seq_count) as numbered"),
-      // A float8 sum: exact below 2^53, and several times cheaper than the numeric sum of bigints.
-      sql.raw(
-        "sum(case when max_seq is null then 0 else greatest(0, max_seq - seq_count)::float8 end) as missing",
-      ),
-      // The offset furthest off, the positive one of two as far off either way, as one max: twice the
-      // distance, plus one when behind (>= 0), decoded below (an ordered array_agg per participant
-      // cost the whole read twice its time).
-      sql.raw("max(abs(clock_offset_ms) * 2 + case when clock_offset_ms >= 0 then 1 else 0 end) as furthest"),
-      sql.raw("sum(implausible_times) as implausible_times"),
-    ),
+    completenessSums(sql, experimentId),
   );
-  const offset = (furthest: number) => (furthest % 2 === 1 ? 1 : -1) * Math.floor(furthest / 2);
-  return rows.map((r) => ({
-    user_id: r.user_id,
-    sessions: Number(r.sessions),
-    events: Number(r.events),
-    numbered: Number(r.numbered),
-    missing: Number(r.missing),
-    clock_offset_ms: r.furthest === null ? null : offset(Number(r.furthest)),
-    implausible_times: Number(r.implausible_times),
-  }));
+  return rows.map((r) => completenessOf(r.user_id, r));
 }
 
 /**

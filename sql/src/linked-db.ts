@@ -75,16 +75,32 @@ const isEmbedded = (sql: Knex | Knex.Transaction): boolean =>
  * aggregates the rows into one JSON text, parsed at once (a third of the time). PostgreSQL's driver
  * is faster than that JSON, so there the query runs as it is. Values come as JSON has them: the
  * query's columns must be text, numbers, booleans or JSON (a timestamp would come as text).
+ * `columns`, the query's output columns in any order: each row then travels as an array of their
+ * values, without its keys (half the text for a wide row, and less to aggregate and parse).
  */
-export async function manyRows<T>(sql: Knex | Knex.Transaction, query: Knex.QueryBuilder): Promise<T[]> {
+export async function manyRows<T>(
+  sql: Knex | Knex.Transaction,
+  query: Knex.QueryBuilder,
+  columns?: readonly string[],
+): Promise<T[]> {
   if (!isEmbedded(sql)) return (await query) as T[];
   // A sorted subquery feeds json_agg in its order (the one form PostgreSQL's docs give for it).
+  const each = columns === undefined ? "x" : `json_build_array(${columns.map(() => "x.??").join(", ")})`;
   const [row] = (
-    (await sql.raw("select coalesce(json_agg(x), '[]')::text as rows from (?) as x", [query])) as {
+    (await sql.raw(`select coalesce(json_agg(${each}), '[]')::text as rows from (?) as x`, [
+      ...(columns ?? []),
+      query,
+    ])) as {
       rows: { rows: string }[];
     }
   ).rows;
-  return JSON.parse(row?.rows ?? "[]") as T[];
+  const parsed = JSON.parse(row?.rows ?? "[]") as unknown[];
+  if (columns === undefined) return parsed as T[];
+  return (parsed as unknown[][]).map((values) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) out[columns[i] as string] = values[i];
+    return out as T;
+  });
 }
 
 /**

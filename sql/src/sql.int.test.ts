@@ -75,5 +75,9 @@ describe.each(["pglite", "postgres"] as const)("pipelined statements and many ro
       big: backend === "pglite" ? 42_000_000_000 : "42000000000",
     });
     expect(await manyRows(db, query().where(db.raw("false")))).toEqual([]);
+    // Rows that travel as arrays of the named columns come back as the same objects.
+    const columns = ["big", "half", "login", "n", "third"];
+    expect(await manyRows(db, query(), columns)).toEqual(rows);
+    expect(await manyRows(db, query().where(db.raw("false")), columns)).toEqual([]);
   });
 });

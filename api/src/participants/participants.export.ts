@@ -26,6 +26,24 @@ const PARTICIPANT_CSV_COLUMNS = [
 
 const PAGE = 2000;
 
+/** The columns of a page of participants, in any order (manyRows). */
+const PAGE_COLUMNS = [
+  "id",
+  "login_id",
+  "group_id",
+  "group_name",
+  "created_at",
+  "recruiting",
+  "consented_at",
+  "consent_declined_at",
+  "finished_at",
+  "excluded_at",
+  "excluded_reason",
+  "simulated",
+  "language",
+  "cursor_at",
+];
+
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 const recruitingOf = (v: Record<string, string> | string | null): Record<string, string> =>
@@ -167,6 +185,7 @@ export async function participantRecords(
             // The database's own text of created_at, exact to the microsecond, for the next page's keyset.
             db.raw("u.created_at::text as cursor_at"),
           ),
+        PAGE_COLUMNS,
       );
       yield rows.map((r) => {
         const a = activityOf.get(r.id);

@@ -1,4 +1,9 @@
-import { type EventQualityColumns, eventQualityOf, joinEventQuality } from "@feedlab/projector";
+import {
+  EVENT_QUALITY_COLUMNS,
+  type EventQualityColumns,
+  eventQualityOf,
+  joinEventQuality,
+} from "@feedlab/projector";
 import {
   type ExclusionRule,
   type ExperimentQuality,
@@ -15,6 +20,7 @@ import { ruleHolds, rulesHolding } from "./rules.ts";
 import {
   duplicateRecruitingIds,
   joinSurveyMeasures,
+  SURVEY_MEASURE_COLUMNS,
   type SurveyMeasureColumns,
   surveyMeasuresOf,
 } from "./survey-measures.ts";
@@ -67,7 +73,15 @@ async function measureAll(
         joined_us: string;
       } & EventQualityColumns &
         SurveyMeasureColumns
-    >(db, joinSurveyMeasures(db, joinEventQuality(db, users, "u.id"), "u.id")),
+    >(db, joinSurveyMeasures(db, joinEventQuality(db, users, "u.id"), "u.id"), [
+      "id",
+      "login_id",
+      "group_id",
+      "simulated",
+      "joined_us",
+      ...EVENT_QUALITY_COLUMNS,
+      ...SURVEY_MEASURE_COLUMNS,
+    ]),
     duplicateRecruitingIds(db, experimentId, userId),
   ]);
   const measured: Measured[] = [];

@@ -24,6 +24,12 @@ export interface SurveyMeasureColumns {
   readonly s_attention_failed: number | string | null;
 }
 
+/** The measures a participant's row keeps, each selected as `s_<name>`. */
+const MEASURES = ["timed_ms", "timed_questions", "straight_lined", "attention_passed", "attention_failed"];
+
+/** The names of SurveyMeasureColumns, for a read that names its columns (manyRows). */
+export const SURVEY_MEASURE_COLUMNS = MEASURES.map((c) => `s_${c}`);
+
 /**
  * Left-joins each participant's survey measures (one row each, summed when their responses change:
  * `refreshSurveyMeasures`) to a query whose participant id is `userId`, selected as SurveyMeasureColumns.
@@ -31,11 +37,7 @@ export interface SurveyMeasureColumns {
 export function joinSurveyMeasures(db: Knex, q: Knex.QueryBuilder, userId: string): Knex.QueryBuilder {
   return q
     .leftJoin("participant_survey_measures as sm", "sm.user_id", userId)
-    .select(
-      ...["timed_ms", "timed_questions", "straight_lined", "attention_passed", "attention_failed"].map((c) =>
-        db.ref(`sm.${c}`).as(`s_${c}`),
-      ),
-    );
+    .select(...MEASURES.map((c) => db.ref(`sm.${c}`).as(`s_${c}`)));
 }
 
 /** A participant's survey measures from the columns `joinSurveyMeasures` added. */

@@ -1,4 +1,9 @@
-import { type CompletenessColumns, completenessOf, completenessSums } from "@feedlab/projector";
+import {
+  COMPLETENESS_COLUMNS,
+  type CompletenessColumns,
+  completenessOf,
+  completenessSums,
+} from "@feedlab/projector";
 import { type CompletenessQuery, clockOff, type ExperimentCompleteness } from "@feedlab/schemas";
 import { manyRows } from "@feedlab/sql";
 import type { ServiceDeps } from "../deps.ts";
@@ -41,10 +46,9 @@ export function createCompletenessService({ db }: ServiceDeps) {
               "u.login_id",
               "u.group_id",
               db.raw(joinedUs("u")),
-              ...["sessions", "events", "numbered", "missing", "furthest", "implausible_times"].map(
-                (c) => `c.${c}`,
-              ),
+              ...COMPLETENESS_COLUMNS.map((c) => `c.${c}`),
             ),
+          ["id", "login_id", "group_id", "joined_us", ...COMPLETENESS_COLUMNS],
         ),
       ]);
       const participants = participantRows.map((u) => {

@@ -28,6 +28,20 @@ export interface EventQualityColumns {
   readonly q_viewport_width: Num;
 }
 
+/** The sums a participant's row keeps, each selected as `q_<name>`. */
+const SUMS = [
+  "active_ms",
+  "hidden_ms",
+  "watch_ms",
+  "visible_watch_ms",
+  "visit_ms",
+  "pointer_events",
+  "viewport_width",
+];
+
+/** The names of EventQualityColumns, for a read that names its columns (manyRows). */
+export const EVENT_QUALITY_COLUMNS = SUMS.map((c) => `q_${c}`);
+
 /**
  * Left-joins each participant's event sums (`quality_participants`, one row each however many
  * sessions they had) to a query whose participant id is `userId`, and selects them as
@@ -36,17 +50,7 @@ export interface EventQualityColumns {
 export function joinEventQuality(sql: Sql, q: Knex.QueryBuilder, userId: string): Knex.QueryBuilder {
   return q
     .leftJoin("quality_participants as qp", "qp.user_id", userId)
-    .select(
-      ...[
-        "active_ms",
-        "hidden_ms",
-        "watch_ms",
-        "visible_watch_ms",
-        "visit_ms",
-        "pointer_events",
-        "viewport_width",
-      ].map((c) => sql.ref(`qp.${c}`).as(`q_${c}`)),
-    );
+    .select(...SUMS.map((c) => sql.ref(`qp.${c}`).as(`q_${c}`)));
 }
 
 /** A participant's event measures from the columns `joinEventQuality` added; null without events. */

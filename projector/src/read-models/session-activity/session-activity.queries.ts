@@ -78,6 +78,16 @@ export interface CompletenessColumns {
   readonly implausible_times: number | string | null;
 }
 
+/** The names of CompletenessColumns, for a read that names its columns (manyRows). */
+export const COMPLETENESS_COLUMNS = [
+  "sessions",
+  "events",
+  "numbered",
+  "missing",
+  "furthest",
+  "implausible_times",
+];
+
 /**
  * Per participant of an experiment with a session, their completeness counts summed by the database
  * (`user_id` and CompletenessColumns): a subquery that a read of every participant joins, one row
@@ -124,6 +134,7 @@ export async function participantCompleteness(
   const rows = await manyRows<CompletenessColumns & { user_id: string }>(
     sql,
     completenessSums(sql, experimentId),
+    ["user_id", ...COMPLETENESS_COLUMNS],
   );
   return rows.map((r) => completenessOf(r.user_id, r));
 }

@@ -5,6 +5,7 @@ import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test
 import { type Joined, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey } from "../../../test/harness/surveys.ts";
+import { MIGRATIONS } from "../db/migrations/index.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
 import { rejudgeSurvey } from "../surveys/verdicts.ts";
 import { QUALITY_CSV_COLUMNS } from "./quality.csv.ts";
@@ -306,6 +307,19 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
     const manual = await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${experimentId}/stats`);
     expect(manual.body.groups[0]).toMatchObject({ participants: 8, excluded_participants: 1 });
     expect(manual.body.groups[0]?.excluded_by_rules).toBeUndefined();
+  });
+
+  it("fills each participant's survey sums from the responses a database already holds, as they are kept", async () => {
+    const db = app.runtime.db;
+    const kept = await db("participant_survey_measures").orderBy("user_id").select();
+    expect(kept.length).toBeGreaterThan(0);
+    // When the table is made again by the migration that added it, then it holds the same sums.
+    const added = MIGRATIONS.find((m) => m.name === "033-survey-measures");
+    if (added === undefined) throw new Error("migration 033 is gone");
+    await added.down(db);
+    expect(await db.schema.hasTable("participant_survey_measures")).toBe(false);
+    await added.up(db);
+    expect(await db("participant_survey_measures").orderBy("user_id").select()).toEqual(kept);
   });
 
   it("judges a response stored while its survey is being saved by the questions that survey is saved with", async () => {

@@ -126,7 +126,7 @@ export function participantRoutes({
       tag: "participants",
       summary: "Change the participant's language",
       description:
-        "From the page header, when the experiment's `language_switch` allows it (403 language_switch_off otherwise). `language` must be one of the study's languages (422 unknown_language). The session goes on; every change is recorded with its time and the language before (the participants CSV's `language` is the one they have now).",
+        "When the experiment's `language_switch` allows it (403 language_switch_off otherwise). `language` must be one of the study's languages (422 unknown_language). The session goes on; every change is recorded with its time and the language before (the participants CSV's `language` is the one they have now).",
       access: "participant",
       body: LanguageBody,
       responses: {

@@ -91,7 +91,8 @@ const DefaultLanguage = Type.Unsafe<string>({
 });
 
 const LanguageSwitch = Type.Boolean({
-  description: "Participants may change language from the page header (each change is recorded)",
+  description:
+    "Participants may change their language during the study (PUT /api/v1/me/language; each change is recorded)",
 });
 
 export const ExperimentPatch = Type.Object(

@@ -228,7 +228,7 @@ export const StudyDocument = Type.Object(
       described(LanguageTag, "The language of participants whose link and browser ask for none listed."),
     ),
     language_switch: Type.Optional(
-      Type.Boolean({ description: "Participants may change language from the page header." }),
+      Type.Boolean({ description: "Participants may change their language during the study." }),
     ),
     arms: Type.Array(Arm, { maxItems: 100, description: "The arms; participants are assigned by weight." }),
     layouts: Type.Optional(Type.Array(Layout, { maxItems: 200, description: "Layouts the arms name." })),

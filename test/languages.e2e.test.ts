@@ -1,0 +1,77 @@
+import type { Me } from "@feedlab/schemas";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { axeViolations } from "./harness/axe.ts";
+import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { createStudy } from "./harness/fixtures.ts";
+
+/** Issue 40 (api.md "Participant languages"): a study's languages, set in the console, and a participant's. */
+describe("a study's languages (Chromium)", () => {
+  let app: TestApp;
+  let admin: Client;
+  let browser: Browser;
+  let experimentId: string;
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    admin = await app.admin();
+    browser = await launchBrowser();
+    const study = await createStudy(admin, {
+      name: "Languages",
+      status: "running",
+      weights: [1],
+      videoCount: 1,
+    });
+    experimentId = study.experiment.id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it("takes the study's languages on the experiment page, and a participant with a German browser joins in German", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experimentId}`);
+    const section = page.getByRole("region", { name: "Languages" });
+    const languages = section.getByLabel("Languages the study runs in");
+    expect(await languages.inputValue()).toBe("en");
+
+    // A tag the form cannot read is named, and nothing is saved.
+    await languages.fill("en, Deutsch!");
+    await section.getByRole("button", { name: "Save languages" }).click();
+    await section.getByText('"Deutsch!" is not a language tag').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await languages.fill("en, de");
+    await section.getByLabel("Default language").selectOption("en");
+    await section.getByLabel(/Participants may change their language/).check();
+    await section.getByRole("button", { name: "Save languages" }).click();
+    await page.getByText("Languages saved.").waitFor();
+    await saveScreenshot(page, "languages-section");
+    const stored = (
+      await admin.get<{ languages: string[]; default_language: string; language_switch: boolean }>(
+        `/api/v1/admin/experiments/${experimentId}`,
+      )
+    ).body;
+    expect([stored.languages, stored.default_language, stored.language_switch]).toEqual([
+      ["en", "de"],
+      "en",
+      true,
+    ]);
+    await context.close();
+
+    // A participant whose browser prefers German opens the study link and lands on the feed in German.
+    const german = await browser.newContext({ locale: "de-DE" });
+    const participant = await german.newPage();
+    await participant.goto(`${app.url}/join/${experimentId}?login_id=browser-de`);
+    await participant.waitForURL((url) => !url.pathname.startsWith("/join"));
+    const me = (await (await participant.request.get(`${app.url}/api/v1/me`)).json()) as Me;
+    expect([me.language, me.language_switch]).toEqual(["de", true]);
+    await german.close();
+    const csv = await admin.get(`/api/v1/admin/experiments/${experimentId}/participants?format=csv`);
+    const [header = "", row = ""] = csv.text.trim().split("\r\n");
+    expect(row.split(",")[header.split(",").indexOf("language")]).toBe("de");
+  });
+});

@@ -27,14 +27,20 @@ export interface LanguageColumns {
  */
 export function languageFrom(r: LanguageColumns): ParticipantLanguage {
   const languages = json<string[]>(r.languages, [DEFAULT_LANGUAGE]);
-  const stored = r.language === null ? null : languageFor(r.language, languages);
   return {
-    language: stored ?? r.default_language,
+    language: chosenLanguage(r.language, languages, r.default_language),
     languages,
     defaultLanguage: r.default_language,
     switchable: r.language_switch,
   };
 }
+
+/** A participant's language from their stored choice alone (see `languageFrom`): exports read this. */
+export const chosenLanguage = (
+  stored: string | null,
+  languages: readonly string[],
+  defaultLanguage: string,
+): string => (stored === null ? null : languageFor(stored, languages)) ?? defaultLanguage;
 
 /** The columns of `languageFrom`, for a query over `users as u` joined to `experiments as e`. */
 export const LANGUAGE_COLUMNS = ["u.language", "e.languages", "e.default_language", "e.language_switch"];

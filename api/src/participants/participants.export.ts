@@ -1,13 +1,14 @@
 import { Readable } from "node:stream";
 import { type ParticipantActivity, participantActivity } from "@feedlab/projector";
-import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
+import { DEFAULT_LANGUAGE, RECRUITING_PARAMETERS } from "@feedlab/schemas";
 import { manyRows } from "@feedlab/sql";
 import type { Knex } from "knex";
 import type { Db } from "../db/db.ts";
+import { json } from "../db/present.ts";
 import { csvRow } from "../http/csv.ts";
 import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";
 import { participantQualities } from "../quality/quality.service.ts";
-import { type LanguageColumns, languageFrom } from "./language.ts";
+import { chosenLanguage } from "./language.ts";
 
 /** api.md's columns of the participants CSV, in order. */
 const PARTICIPANT_CSV_COLUMNS = [
@@ -128,14 +129,15 @@ export async function participantRecords(
           .groupBy("s.user_id")
           .select("s.user_id", db.raw("count(*) as n")),
       ),
-      db("experiments")
-        .where({ id: experimentId })
-        .first("languages", "default_language", "language_switch") as Promise<
-        Omit<LanguageColumns, "language">
-      >,
+      db("experiments").where({ id: experimentId }).first("languages", "default_language") as Promise<{
+        languages: unknown;
+        default_language: string;
+      }>,
     ]);
-    const languageOfRow = (language: string | null) => languageFrom({ ...study, language }).language;
-    const quality = new Map(qualities.map((m) => [m.quality.user_id, m.quality]));
+    const languages = json<string[]>(study.languages, [DEFAULT_LANGUAGE]);
+    const languageOfRow = (language: string | null) =>
+      chosenLanguage(language, languages, study.default_language);
+    const quality = new Map(qualities.map((q) => [q.user_id, q]));
     const activityOf = new Map(activity.map((a) => [a.user_id, a]));
     const sessionsOf = new Map(sessions.map((r) => [r.user_id, Number(r.n)]));
     let after: { at: string; login: string } | null = null;

@@ -137,21 +137,17 @@ export async function excludedByRules(
 
 /**
  * Every participant's quality (simulated ones only when included), in join order, with whether the
- * experiment's exclusion rules hold for them: what `GET .../quality` pages and the participants CSV
- * appends.
+ * experiment's exclusion rules hold for them: what the participants CSV appends.
  */
 export async function participantQualities(
   db: Db,
   experimentId: string,
   { includeSimulated = false, userId }: { includeSimulated?: boolean; userId?: string } = {},
-): Promise<{ place: Place; quality: ParticipantQuality }[]> {
-  return (await qualitiesOf(db, experimentId, { includeSimulated, userId })).map((m) => ({
-    place: placeOf(m),
-    quality: m.quality,
-  }));
+): Promise<ParticipantQuality[]> {
+  return (await qualitiesOf(db, experimentId, { includeSimulated, userId })).map((m) => m.quality);
 }
 
-/** participantQualities without the places: the rules read beside the measures. */
+/** Every participant's measures with their place in join order, the rules read beside them. */
 async function qualitiesOf(
   db: Db,
   experimentId: string,
@@ -204,7 +200,7 @@ export function createQualityService({ db }: { db: Db }) {
         | undefined;
       if (user === undefined) return null;
       const [one] = await participantQualities(db, user.experiment_id, { includeSimulated: true, userId });
-      return one?.quality ?? null;
+      return one ?? null;
     },
   };
 }

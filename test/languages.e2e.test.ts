@@ -1,10 +1,11 @@
-import type { Me } from "@feedlab/schemas";
+import type { AdminSurvey, Experiment, Me } from "@feedlab/schemas";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
 import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { createStudy } from "./harness/fixtures.ts";
+import { createSurvey } from "./harness/surveys.ts";
 
 /** Issue 40 (api.md "Participant languages"): a study's languages, set in the console, and a participant's. */
 describe("a study's languages (Chromium)", () => {
@@ -73,5 +74,102 @@ describe("a study's languages (Chromium)", () => {
     const csv = await admin.get(`/api/v1/admin/experiments/${experimentId}/participants?format=csv`);
     const [header = "", row = ""] = csv.text.trim().split("\r\n");
     expect(row.split(",")[header.split(",").indexOf("language")]).toBe("de");
+  });
+
+  it("writes the consent form and a survey side by side in English and German, marks each missing translation until written, and a German participant reads them in German", async () => {
+    const { experiment } = await createStudy(admin, { name: "Zweisprachig", weights: [1], videoCount: 2 });
+    await admin.patch<Experiment>(`/api/v1/admin/experiments/${experiment.id}`, { languages: ["en", "de"] });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+
+    // The consent form: one box per language; German left empty is marked, and the checklist says so.
+    const consent = page.getByRole("group", { name: "Consent form", exact: true });
+    await consent
+      .getByRole("textbox", { name: "Consent form English (en)" })
+      .fill("# Taking part\n\nYou will watch short videos.");
+    await consent.getByText("Missing translation").waitFor();
+    await page.getByRole("button", { name: "Save consent and completion" }).click();
+    await page.getByText("Consent and completion saved.").waitFor();
+    const checklist = page.getByRole("group", { name: "Before you start" });
+    await checklist.getByText(/The consent text has no text in German \(de\)/).waitFor();
+    await consent
+      .getByRole("textbox", { name: "Consent form German (de)" })
+      .fill("# Teilnahme\n\nSie sehen kurze Videos.");
+    expect(await consent.getByText("Missing translation").count()).toBe(0);
+    await page.getByRole("button", { name: "Save consent and completion" }).click();
+    await checklist.getByText(/consent text/).waitFor({ state: "detached" });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A pre survey written side by side; an option left without German is marked and named at the start.
+    const survey = await createSurvey(admin, experiment.id, {
+      kind: "pre",
+      name: "Mood",
+      is_active: true,
+      questions: [
+        {
+          id: "mood",
+          text: "How do you feel?",
+          type: "single",
+          answers: [
+            { id: "good", text: "Good", value: 1 },
+            { id: "bad", text: "Bad", value: 0 },
+          ],
+        },
+      ],
+    });
+    await page.goto(`${app.url}/admin/experiments/${experiment.id}/surveys/${survey.id}`);
+    const q1 = page.getByRole("group", { name: "Question 1" });
+    await q1.getByRole("textbox", { name: "Question text German (de)" }).fill("Wie fühlen Sie sich?");
+    await q1.getByRole("textbox", { name: "Option 1 text, German (de)" }).fill("Gut");
+    expect(await q1.getByText("Missing translation").count()).toBe(1);
+    await saveScreenshot(page, "survey-editor-two-languages");
+    expect(await axeViolations(page, "form")).toEqual([]);
+    await page.getByRole("button", { name: "Save survey" }).click();
+    await page.waitForURL(new RegExp(`/admin/experiments/${experiment.id}(#surveys)?$`));
+    const missing = page.getByRole("group", { name: "Before you start" }).getByRole("listitem").filter({
+      hasText: "question 1, option 2",
+    });
+    await missing.getByText(/German \(de\)/).waitFor();
+    await missing.getByRole("link", { name: "Open the survey" }).click();
+    await page
+      .getByRole("group", { name: "Question 1" })
+      .getByRole("textbox", { name: "Option 2 text, German (de)" })
+      .fill("Schlecht");
+    await page.getByRole("button", { name: "Save survey" }).click();
+    await page.waitForURL(new RegExp(`/admin/experiments/${experiment.id}(#surveys)?$`));
+    await page.getByRole("group", { name: "Before you start" }).getByText(/Ready/).waitFor();
+    const saved = (await admin.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body;
+    expect(saved.questions[0]?.answers.map((o) => o.text)).toEqual([
+      { en: "Good", de: "Gut" },
+      { en: "Bad", de: "Schlecht" },
+    ]);
+    await context.close();
+    const started = await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "running" });
+    expect(started.status).toBe(200);
+
+    // A participant with a German browser reads the consent and the pre survey in German.
+    const german = await browser.newContext({ locale: "de-DE" });
+    const participant = await german.newPage();
+    await participant.goto(`${app.url}/join/${experiment.id}?login_id=leser-de`);
+    await participant.getByRole("heading", { name: "Teilnahme" }).waitFor();
+    await participant.getByRole("button", { name: /I agree|Ich stimme zu/ }).click();
+    const dialog = participant.getByRole("dialog");
+    await dialog.getByText("Wie fühlen Sie sich?").waitFor();
+    await dialog.getByRole("radio", { name: "Gut" }).check();
+    await saveScreenshot(participant, "participant-survey-de");
+    await dialog.getByRole("button", { name: /Submit|Absenden/ }).click();
+    await participant
+      .getByRole("list", { name: /Recommended videos|Empfohlene Videos/ })
+      .getByRole("link")
+      .first()
+      .waitFor();
+    await german.close();
+    const wide = await admin.get(`/api/v1/admin/surveys/${survey.id}/responses/wide.csv`);
+    const [header = "", row = ""] = wide.text.trim().split("\r\n");
+    const cells = row.split(",");
+    const columns = header.split(",");
+    expect([cells[columns.indexOf("language")], cells[columns.indexOf("mood")]]).toEqual(["de", "1"]);
   });
 });

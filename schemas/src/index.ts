@@ -16,6 +16,7 @@ export * from "./http/feed.ts";
 export * from "./http/groups.ts";
 export * from "./http/languages.ts";
 export * from "./http/latency.ts";
+export * from "./http/localized-text.ts";
 export * from "./http/numbers.ts";
 export * from "./http/participants.ts";
 export * from "./http/power.ts";

@@ -135,7 +135,7 @@ export async function insertSurveyResponses(
     id: randomUUID(),
     experiment_id: experiment,
     kind,
-    name: `The ${kind.replace("_", "-")} survey`,
+    name: JSON.stringify(`The ${kind.replace("_", "-")} survey`),
     is_active: true,
     questions: JSON.stringify(kind === "pre" ? benchQuestions(questions) : ratingQuestions()),
   }));

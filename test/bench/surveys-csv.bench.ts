@@ -44,7 +44,7 @@ async function seed(db: Db, batch: number): Promise<string> {
     id: survey,
     experiment_id: experiment,
     kind: "pre",
-    name: "Bench",
+    name: JSON.stringify("Bench"),
     is_active: true,
     questions: JSON.stringify(benchQuestions(QUESTIONS)),
   });

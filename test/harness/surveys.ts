@@ -50,7 +50,7 @@ async function expectStatus<T>(p: Promise<{ status: number; body: unknown }>, st
 export function createSurvey(
   admin: Client,
   experimentId: string,
-  options: { kind: string; name?: string; questions?: unknown; is_active?: boolean },
+  options: { kind: string; name?: string | Record<string, string>; questions?: unknown; is_active?: boolean },
 ): Promise<AdminSurvey> {
   return expectStatus<AdminSurvey>(
     admin.post(`/api/v1/admin/experiments/${experimentId}/surveys`, {

@@ -48,14 +48,16 @@ function lookups(db: Knex) {
     table: string,
     kind: SubjectKind,
     id: string,
-    nameColumn = "name",
+    nameColumn: string | Knex.Raw = "name",
   ): Promise<Subject[]> => {
     const row = (await db(`${table} as t`)
       .leftJoin("experiments as e", "e.id", "t.experiment_id")
       .where("t.id", id)
-      .first(`t.${nameColumn} as name`, "e.id as experiment_id", "e.name as experiment_name")) as
-      | { name: unknown; experiment_id: string | null; experiment_name: string | null }
-      | undefined;
+      .first(
+        typeof nameColumn === "string" ? `t.${nameColumn} as name` : nameColumn,
+        "e.id as experiment_id",
+        "e.name as experiment_name",
+      )) as { name: unknown; experiment_id: string | null; experiment_name: string | null } | undefined;
     const experiment = row?.experiment_id
       ? [named("experiment", row.experiment_id, row.experiment_name)]
       : [];
@@ -70,7 +72,9 @@ function lookups(db: Knex) {
   return {
     experiment: (id: string) => own("experiments", "experiment", "id", id, "name"),
     arm: (id: string) => withExperiment("groups", "arm", id),
-    survey: (id: string) => withExperiment("surveys", "survey", id),
+    // A survey's name may be written per language: the study's default language's.
+    survey: (id: string) =>
+      withExperiment("surveys", "survey", id, db.raw("feedlab_text_in(t.name, e.default_language) as name")),
     // Never the login: it would outlive the participant's erasure in the log.
     participant: (id: string) => withExperiment("users", "participant", id, "id"),
     layout: (id: string) => own("ui_templates", "layout", "id", id, "name"),

@@ -7,12 +7,14 @@ import {
   type ExperimentCreate,
   type ExperimentPatch,
   type ExperimentStatus,
+  type LocalizedText,
   languageFor,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable } from "../http/errors.ts";
+import { canonicalTextOr422 } from "../participants/texts.ts";
 import { completionProblems, consentRequired } from "../study/completion.ts";
 import { assertExperiment } from "./exists.ts";
 import { readinessProblems } from "./readiness.ts";
@@ -22,7 +24,7 @@ interface ExperimentRow {
   name: string;
   description: string;
   status: ExperimentStatus;
-  consent_text: string | null;
+  consent_text: LocalizedText | null;
   completion: unknown;
   exclusion_rules: unknown;
   min_response_ms: number | null;
@@ -58,7 +60,9 @@ export interface ExperimentsServiceDeps extends ServiceDeps {
 function studyColumns(patch: ExperimentPatch): Partial<Record<"consent_text" | "completion", string | null>> {
   const out: Partial<Record<"consent_text" | "completion", string | null>> = {};
   if (patch.consent_text !== undefined)
-    out.consent_text = consentRequired(patch.consent_text) ? patch.consent_text : null;
+    out.consent_text = consentRequired(patch.consent_text)
+      ? JSON.stringify(canonicalTextOr422(patch.consent_text, "consent_text"))
+      : null;
   if (patch.completion !== undefined) {
     if (patch.completion) {
       const problems = completionProblems(patch.completion);

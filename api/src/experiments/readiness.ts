@@ -2,20 +2,24 @@ import type { Knex } from "knex";
 import { json } from "../db/present.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { isKnownUiKey } from "../ui/presets.ts";
+import { type TranslationProblem, translationProblems } from "./translations.ts";
 
 /** One reason an experiment cannot start, as the console's checklist shows it. */
-export interface ReadinessProblem {
-  readonly problem: "no_groups" | "empty_pool" | "unknown_recommender" | "unknown_ui" | "no_post_survey";
-  readonly message: string;
-  readonly group_id?: string;
-  readonly page?: "feed" | "watch";
-  readonly key?: string;
-}
+export type ReadinessProblem =
+  | {
+      readonly problem: "no_groups" | "empty_pool" | "unknown_recommender" | "unknown_ui" | "no_post_survey";
+      readonly message: string;
+      readonly group_id?: string;
+      readonly page?: "feed" | "watch";
+      readonly key?: string;
+    }
+  | TranslationProblem;
 
 /**
  * What keeps an experiment from running (api.md: `experiment_not_ready`): no group, an empty pool, or
  * a group whose recommender or UI no longer exists; and a completion rule that waits for a post survey
- * the experiment does not have (nobody could finish). Empty when it can start. A survey left inactive
+ * the experiment does not have (nobody could finish); a text participants read (the consent, an active
+ * survey's) that lacks one of the study's languages. Empty when it can start. A survey left inactive
  * (as every new one starts) is no reason to refuse: studies run without surveys, and the console's
  * checklist warns about it instead (web/src/lib/admin/experiment/readiness.ts).
  */
@@ -23,7 +27,7 @@ export async function readinessProblems(
   db: Knex | Knex.Transaction,
   experimentId: string,
 ): Promise<ReadinessProblem[]> {
-  const [groups, pool, experiment, post] = await Promise.all([
+  const [groups, pool, experiment, post, translations] = await Promise.all([
     db("groups")
       .where({ experiment_id: experimentId })
       .orderBy("created_at")
@@ -44,6 +48,7 @@ export async function readinessProblems(
       { completion: unknown } | undefined
     >,
     db("surveys").where({ experiment_id: experimentId, kind: "post", is_active: true }).first("id"),
+    translationProblems(db, experimentId),
   ]);
   const problems: ReadinessProblem[] = [];
   if (groups.length === 0)
@@ -102,5 +107,6 @@ export async function readinessProblems(
           key: ui,
         });
     }
+  problems.push(...translations);
   return problems;
 }

@@ -1,12 +1,12 @@
 import type { Readable } from "node:stream";
-import { STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import { DEFAULT_LANGUAGE, STUDY_SCHEMA_URL } from "@feedlab/schemas";
 import { ZipFile } from "yazl";
 import type { Db } from "../db/db.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import type { GroupsService } from "../groups/groups.service.ts";
 import type { StatsService } from "../results/stats.service.ts";
 import { exportStudy, studyYaml } from "../study-files/export.ts";
-import type { SurveysService } from "../surveys/surveys.service.ts";
+import { researcherSurvey, type SurveysService } from "../surveys/surveys.service.ts";
 import { analysisScript } from "./analysis-script.ts";
 import { codebook } from "./codebook.ts";
 import { dataPackage, type PackageFile, slugOf } from "./datapackage.ts";
@@ -80,7 +80,11 @@ export function createPackageService(deps: {
         armsTable(groups, stats.groups, layoutNames),
         await participantsTable(db, experimentId, scrub),
         eventsTable(eventStore, experimentId, scrub),
-        responsesTable(db, surveys, scrub),
+        responsesTable(
+          db,
+          surveys.map((s) => researcherSurvey(s, study.default_language ?? DEFAULT_LANGUAGE)),
+          scrub,
+        ),
       ];
       const title = `${study.name}: replication package`;
       const descriptor = dataPackage({

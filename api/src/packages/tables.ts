@@ -1,17 +1,12 @@
 // The tables of a replication package (docs/packages.md): arms, participants, events and survey
 // responses, each read with the code of the export it copies.
-import {
-  type AdminSurvey,
-  EVENT_TYPES,
-  type Group,
-  type GroupStats,
-  QUALITY_MEASURES,
-} from "@feedlab/schemas";
+import { EVENT_TYPES, type Group, type GroupStats, QUALITY_MEASURES } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
 import { EXPORT_COLUMNS, parquetColumns, uiName } from "../events/event-columns.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import { participantRecords } from "../participants/participants.export.ts";
 import { responsePages, WIDE_CSV_COLUMNS, wideCells } from "../surveys/responses.csv.ts";
+import type { ResearcherSurvey } from "../surveys/surveys.service.ts";
 import type { Pseudonymizer } from "./pseudonyms.ts";
 import {
   type Cell,
@@ -237,8 +232,8 @@ export function armsTable(
 
 /** A question's column in survey_responses: the survey it belongs to and its name in the table. */
 interface QuestionColumn {
-  readonly survey: AdminSurvey;
-  readonly question: AdminSurvey["questions"][number];
+  readonly survey: ResearcherSurvey;
+  readonly question: ResearcherSurvey["questions"][number];
   readonly column: string;
 }
 
@@ -254,7 +249,7 @@ const FIXED_RESPONSE_COLUMNS = [
  * Each question's column: its id, or `<survey name>.<id>` when another survey (or a fixed column)
  * has a column of that name.
  */
-function questionColumns(surveys: readonly AdminSurvey[]): QuestionColumn[] {
+function questionColumns(surveys: readonly ResearcherSurvey[]): QuestionColumn[] {
   const all = surveys.flatMap((survey) => survey.questions.map((question) => ({ survey, question })));
   const count = new Map<string, number>();
   for (const { question } of all) count.set(question.id, (count.get(question.id) ?? 0) + 1);
@@ -266,7 +261,11 @@ function questionColumns(surveys: readonly AdminSurvey[]): QuestionColumn[] {
 }
 
 /** Every response to the experiment's surveys, one row each (the wide CSV of every survey, stacked). */
-export function responsesTable(db: Db, surveys: readonly AdminSurvey[], scrub: Pseudonymizer | null): Table {
+export function responsesTable(
+  db: Db,
+  surveys: readonly ResearcherSurvey[],
+  scrub: Pseudonymizer | null,
+): Table {
   const questions = questionColumns(surveys);
   return {
     name: "survey_responses",

@@ -63,10 +63,13 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
           .select("minute", "code", db.raw("sum(count) as n")) as Promise<
           { minute: Date; code: string; n: number | string }[]
         >,
-        db("surveys")
-          .where({ experiment_id: experimentId })
-          .orderBy("created_at")
-          .select("id", "name", "kind") as Promise<{ id: string; name: string; kind: string }[]>,
+        db("surveys as s")
+          .join("experiments as e", "e.id", "s.experiment_id")
+          .where("s.experiment_id", experimentId)
+          .orderBy("s.created_at")
+          .select("s.id", "s.kind", db.raw("feedlab_text_in(s.name, e.default_language) as name")) as Promise<
+          { id: string; name: string; kind: string }[]
+        >,
         db("survey_responses as r")
           .join("users as u", "u.id", "r.user_id")
           .where("u.experiment_id", experimentId)

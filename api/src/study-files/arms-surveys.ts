@@ -1,4 +1,10 @@
-import type { GroupCreate } from "@feedlab/schemas";
+import {
+  DEFAULT_LANGUAGE,
+  defaultText,
+  type GroupCreate,
+  type LocalizedText,
+  type StudyDocument,
+} from "@feedlab/schemas";
 import { surveyOf } from "./export.ts";
 import type { Run } from "./resources.ts";
 
@@ -58,8 +64,12 @@ export async function applyArms(
   }
 }
 
+/** The study's default language as the document sets it (else its first language, else English). */
+export const documentDefaultLanguage = (doc: StudyDocument): string =>
+  doc.default_language ?? doc.languages?.[0] ?? DEFAULT_LANGUAGE;
+
 /**
- * The document's surveys, found by name in the experiment: created, changed, activated or
+ * The document's surveys, found by name (in the default language, when they have several) in the experiment: created, changed, activated or
  * deactivated, or (those it no longer names, when no one has answered them) deleted. Questions are
  * checked as the survey editor's are (`checkSurveyQuestions`: shapes and attention checks).
  */
@@ -67,19 +77,21 @@ export async function applySurveys(run: Run): Promise<void> {
   const { s, ledger, experimentId } = run;
   const stored = await s.surveys.list(experimentId);
   const before = new Map(stored.map((x) => [x.id, surveyOf(x)]));
-  const named = new Map(stored.map((x) => [x.name, x]));
-  const wanted = new Map((run.doc.surveys ?? []).map((d) => [d.name, d]));
+  const key = (name: LocalizedText) => defaultText(name, documentDefaultLanguage(run.doc));
+  const named = new Map(stored.map((x) => [key(x.name), x]));
+  const wanted = new Map((run.doc.surveys ?? []).map((d) => [key(d.name), d]));
   // Those it no longer names go first, then deactivations: an activation below never meets an
   // active survey the document retires.
   for (const x of stored) {
-    if (wanted.has(x.name)) continue;
-    const what = { resource: "survey" as const, name: x.name };
+    const name = key(x.name);
+    if (wanted.has(name)) continue;
+    const what = { resource: "survey" as const, name };
     if (x.response_count > 0) {
       ledger.add({
         ...what,
         action: "refused",
         code: "survey_has_responses",
-        reason: `${x.response_count} participants answered "${x.name}"; applying never deletes responses. Keep it in the file (inactive), or delete it in the console.`,
+        reason: `${x.response_count} participants answered "${name}"; applying never deletes responses. Keep it in the file (inactive), or delete it in the console.`,
       });
       continue;
     }
@@ -92,12 +104,14 @@ export async function applySurveys(run: Run): Promise<void> {
       ledger.add({ ...what, action: "delete" });
   }
   for (const x of stored)
-    if (x.is_active && wanted.get(x.name)?.active === false)
-      await ledger.attempt({ resource: "survey", name: x.name }, "surveys", () => s.surveys.deactivate(x.id));
+    if (x.is_active && wanted.get(key(x.name))?.active === false)
+      await ledger.attempt({ resource: "survey", name: key(x.name) }, "surveys", () =>
+        s.surveys.deactivate(x.id),
+      );
   for (const [i, d] of (run.doc.surveys ?? []).entries()) {
-    const what = { resource: "survey" as const, name: d.name };
+    const what = { resource: "survey" as const, name: key(d.name) };
     const path = `surveys[${i}]`;
-    const current = named.get(d.name);
+    const current = named.get(key(d.name));
     if (!current) {
       const made = await ledger.attempt(what, path, () =>
         s.surveys.create(experimentId, {

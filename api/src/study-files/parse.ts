@@ -1,4 +1,4 @@
-import { type DefinitionProblem, StudyDocument } from "@feedlab/schemas";
+import { type DefinitionProblem, defaultText, StudyDocument } from "@feedlab/schemas";
 import {
   isMap,
   isScalar,
@@ -10,6 +10,7 @@ import {
 } from "yaml";
 import { HttpError } from "../http/errors.ts";
 import { compileBody } from "../http/validation.ts";
+import { documentDefaultLanguage } from "./arms-surveys.ts";
 
 /** 422 `invalid_definition`: the document breaks the schema; `details` lists each problem where it is. */
 export const invalidDefinition = (problems: readonly DefinitionProblem[]) => {
@@ -114,7 +115,12 @@ function duplicateNames(doc: StudyDocument): { path: string; message: string }[]
     ["layouts", doc.layouts, "name"],
     ["recommenders", doc.recommenders, "key"],
     ["pool", doc.pool, "external_id"],
-    ["surveys", doc.surveys, "name"],
+    // A survey with a name per language is found by its default language's (arms-surveys.ts).
+    [
+      "surveys",
+      doc.surveys?.map((x) => ({ name: defaultText(x.name, documentDefaultLanguage(doc)) })),
+      "name",
+    ],
   ];
   const out: { path: string; message: string }[] = [];
   for (const [list, items, field] of lists) {

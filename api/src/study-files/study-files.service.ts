@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { ServiceDeps } from "../deps.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import { HttpError } from "../http/errors.ts";
-import { applyArms, applySurveys } from "./arms-surveys.ts";
+import { applyArms, applySurveys, documentDefaultLanguage } from "./arms-surveys.ts";
 import { exportStudy } from "./export.ts";
 import { invalidDefinition, parseDefinition } from "./parse.ts";
 import { applyLayouts, applyPool, applyRecommenders, type Run } from "./resources.ts";
@@ -45,7 +45,7 @@ async function applyExperiment(
     exclusion_rules: doc.exclusion_rules ?? [],
     min_response_ms: doc.min_response_ms ?? null,
     languages: doc.languages ?? [DEFAULT_LANGUAGE],
-    default_language: doc.default_language ?? doc.languages?.[0] ?? DEFAULT_LANGUAGE,
+    default_language: documentDefaultLanguage(doc),
     language_switch: doc.language_switch ?? false,
   };
   const what = { resource: "experiment" as const, name: doc.name };

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Completion, ExperimentStatus } from "@feedlab/schemas";
+import { type Completion, type ExperimentStatus, type LocalizedText, versionsOf } from "@feedlab/schemas";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
 
 /** The placeholders a completion `redirect_url` may hold (api.md, Study flow). */
@@ -94,6 +94,6 @@ export function fillRedirect(template: string, values: Readonly<Record<string, s
 export const consentVersion = (text: string): string =>
   createHash("sha256").update(text, "utf8").digest("hex").slice(0, 16);
 
-/** A consent text that asks for something (null or blank means no consent step). */
-export const consentRequired = (text: string | null | undefined): text is string =>
-  typeof text === "string" && text.trim() !== "";
+/** A consent text that asks for something (null or blank, in every language, means no consent step). */
+export const consentRequired = <T extends LocalizedText>(text: T | null | undefined): text is T =>
+  text !== null && text !== undefined && versionsOf(text).some((v) => v.trim() !== "");

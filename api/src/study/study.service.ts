@@ -2,9 +2,11 @@ import { participantMinutes } from "@feedlab/projector";
 import {
   type Completion,
   type ExperimentStatus,
+  type LocalizedText,
   languageFor,
   type Me,
   REDIRECT_DELAY_DEFAULT_S,
+  textIn,
 } from "@feedlab/schemas";
 import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -33,7 +35,7 @@ interface StudyRow {
   algorithm_watch: string;
   ui_feed: string;
   ui_watch: string;
-  consent_text: string | null;
+  consent_text: LocalizedText | null;
   completion: unknown;
   recruiting: unknown;
   consented_at: Date | null;
@@ -146,6 +148,16 @@ export function createStudyService(
   }
 
   /** Agreeing records both the time and the version, together. */
+  /**
+   * The consent text the participant reads, in their language (its version is that text's); null when
+   * the study has no consent step.
+   */
+  const consentIn = (r: StudyRow): string | null => {
+    if (!consentRequired(r.consent_text)) return null;
+    const { language, defaultLanguage } = languageFrom(r);
+    return textIn(r.consent_text, language, defaultLanguage);
+  };
+
   const consentPending = (r: StudyRow) => consentRequired(r.consent_text) && r.consented_at === null;
 
   /**
@@ -182,6 +194,7 @@ export function createStudyService(
       const { completion, finished, progress: p } = await evaluate(r, true);
       const recruiting = json<Record<string, string> | null>(r.recruiting, null) ?? {};
       const language = languageFrom(r);
+      const consent = consentIn(r);
       const code = completion?.code ?? null;
       return {
         user_id: r.user_id,
@@ -207,10 +220,10 @@ export function createStudyService(
                 redirect_delay_s: completion.redirect_delay_s ?? REDIRECT_DELAY_DEFAULT_S,
               }
             : null,
-        consent: consentRequired(r.consent_text)
+        consent: consent
           ? {
-              text: r.consent_text,
-              version: consentVersion(r.consent_text),
+              text: consent,
+              version: consentVersion(consent),
               consented_at: isoOrNull(r.consented_at),
               declined_at: isoOrNull(r.consent_declined_at),
             }
@@ -257,8 +270,9 @@ export function createStudyService(
      */
     async consent(userId: string, agree: boolean, version?: string): Promise<void> {
       const r = await row(userId);
-      if (!consentRequired(r.consent_text)) return;
-      const current = consentVersion(r.consent_text);
+      const text = consentIn(r);
+      if (text === null) return;
+      const current = consentVersion(text);
       if (version !== undefined && version !== current)
         throw conflict(
           "consent_changed",

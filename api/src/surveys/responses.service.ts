@@ -12,12 +12,12 @@ import type { AttentionQuestion } from "@feedlab/schemas/surveys/attention.ts";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
-import { conflict, notFound, unprocessable } from "../http/errors.ts";
-import { languageOf } from "../participants/language.ts";
+import { conflict, notFound, unauthorized, unprocessable } from "../http/errors.ts";
+import { languageOf, type ParticipantLanguage } from "../participants/language.ts";
 import { refreshSurveyMeasures } from "../quality/survey-measures.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
 import type { StudyService } from "../study/study.service.ts";
-import { presentParticipantSurvey, type SurveyRow } from "./surveys.service.ts";
+import { presentParticipantSurvey, questionsIn, type SurveyRow } from "./surveys.service.ts";
 import { verdictOf } from "./verdicts.ts";
 
 interface ResponseRow {
@@ -63,6 +63,13 @@ export interface SurveyResponsesDeps extends ServiceDeps {
 }
 
 export function createSurveyResponsesService({ db, newId, now, sessions, study }: SurveyResponsesDeps) {
+  /** A participant's language; 401 for a participant erased since their cookie was issued. */
+  async function participantLanguage(userId: string): Promise<ParticipantLanguage> {
+    const language = await languageOf(db, userId);
+    if (language === null) throw unauthorized();
+    return language;
+  }
+
   async function hasResponse(surveyId: string, userId: string, aboutSessionId?: string): Promise<boolean> {
     const q = db("survey_responses").where({ survey_id: surveyId, user_id: userId });
     if (aboutSessionId !== undefined) q.where({ about_session_key: aboutSessionId });
@@ -87,10 +94,12 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
       await sessions.owned(sessionId, p.userId);
       const active = await db<SurveyRow>("surveys").where({ experiment_id: p.experimentId, is_active: true });
       const byKind = (kind: SurveyKind) => active.find((s) => s.kind === kind);
+      const language = await participantLanguage(p.userId);
+      const presented = (survey: SurveyRow) => presentParticipantSurvey(survey, language);
 
       const pre = byKind("pre");
       if (pre && !(await hasResponse(pre.id, p.userId))) {
-        return { survey: presentParticipantSurvey(pre), forced: true, about_session_id: null };
+        return { survey: presented(pre), forced: true, about_session_id: null };
       }
 
       const post = byKind("post");
@@ -98,7 +107,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
       if (!post && !inter) return null;
       const { ended, postForced } = await study.ended(p.userId);
       if (post && ended && !(await hasResponse(post.id, p.userId))) {
-        return { survey: presentParticipantSurvey(post), forced: postForced, about_session_id: null };
+        return { survey: presented(post), forced: postForced, about_session_id: null };
       }
 
       if (inter && !ended) {
@@ -109,7 +118,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
           .orderBy("id", "desc")
           .first<{ id: string }>("id");
         if (previous && !(await hasResponse(inter.id, p.userId, previous.id))) {
-          return { survey: presentParticipantSurvey(inter), forced: false, about_session_id: previous.id };
+          return { survey: presented(inter), forced: false, about_session_id: previous.id };
         }
       }
       return null;
@@ -196,7 +205,12 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
         about = own.id;
       }
 
-      const checked = checkAnswers(json<Question[]>(survey.questions, []), body.answers);
+      // The answers keep the texts the participant read, in their language.
+      const language = await participantLanguage(p.userId);
+      const checked = checkAnswers(
+        questionsIn(json<Question[]>(survey.questions, []), language),
+        body.answers,
+      );
       if (!checked.ok) throw invalidAnswers(checked.problems);
 
       const row: ResponseRow = {
@@ -216,10 +230,9 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
           const current = (await trx("surveys").where({ id: survey.id }).forShare().first("questions")) as
             | { questions: unknown }
             | undefined;
-          const shown = await languageOf(trx, p.userId);
           await trx("survey_responses").insert({
             ...row,
-            ...(shown === null ? {} : { language: shown.language }),
+            language: language.language,
             about_session_key: about,
             answers: JSON.stringify(checked.answers),
             ...verdictOf(

@@ -1,6 +1,9 @@
 import {
   type AdminSurvey,
   checkSurveyQuestions,
+  defaultText,
+  type LocalizedText,
+  type ParticipantQuestion,
   type ParticipantSurvey,
   type Question,
   type ShapeProblem,
@@ -9,10 +12,13 @@ import {
   type SurveyKind,
   type SurveyProblem,
   type SurveyUpdate,
+  textIn,
 } from "@feedlab/schemas";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, type HttpError, notFound, unprocessable } from "../http/errors.ts";
+import type { ParticipantLanguage } from "../participants/language.ts";
+import { canonicalSurveyTexts } from "../participants/texts.ts";
 import { refreshSurveyMeasures, respondentsOf } from "../quality/survey-measures.ts";
 import { rejudgeSurvey } from "./verdicts.ts";
 
@@ -20,7 +26,8 @@ export interface SurveyRow {
   id: string;
   experiment_id: string;
   kind: SurveyKind;
-  name: string;
+  /** A string, or one text per language (jsonb since migration 035). */
+  name: LocalizedText;
   is_active: boolean;
   questions: unknown;
   created_at: Date;
@@ -52,12 +59,43 @@ const presentSurvey = (r: SurveyRow): Survey => ({
   updated_at: iso(r.updated_at),
 });
 
-/** A survey as participants receive it: an attention check's expected answer stays on the server. */
-export const presentParticipantSurvey = (r: SurveyRow): ParticipantSurvey => {
+/** A survey's questions with their texts in one language (api.md "Participant languages"). */
+export const questionsIn = (
+  questions: readonly Question[],
+  { language, defaultLanguage }: ParticipantLanguage,
+): ParticipantQuestion[] =>
+  questions.map(({ attention_answer: _hidden, ...q }) => ({
+    ...q,
+    text: textIn(q.text, language, defaultLanguage),
+    answers: q.answers.map((o) => ({ ...o, text: textIn(o.text, language, defaultLanguage) })),
+  }));
+
+/** A survey as researchers read it in exports: every text in the study's default language. */
+export type ResearcherSurvey = Omit<AdminSurvey, "name" | "questions"> & {
+  readonly name: string;
+  readonly questions: readonly (ParticipantQuestion & Pick<Question, "attention_answer">)[];
+};
+
+export const researcherSurvey = (s: AdminSurvey, defaultLanguage: string): ResearcherSurvey => ({
+  ...s,
+  name: defaultText(s.name, defaultLanguage),
+  questions: s.questions.map((q) => ({
+    ...q,
+    text: defaultText(q.text, defaultLanguage),
+    answers: q.answers.map((o) => ({ ...o, text: defaultText(o.text, defaultLanguage) })),
+  })),
+});
+
+/**
+ * A survey as participants receive it: its texts in their language, and without the answer an
+ * attention check expects (it stays on the server).
+ */
+export const presentParticipantSurvey = (r: SurveyRow, language: ParticipantLanguage): ParticipantSurvey => {
   const survey = presentSurvey(r);
   return {
     ...survey,
-    questions: survey.questions.map(({ attention_answer: _hidden, ...q }) => q),
+    name: textIn(survey.name, language.language, language.defaultLanguage),
+    questions: questionsIn(survey.questions, language),
   };
 };
 
@@ -110,12 +148,16 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
   }
 
   async function activeConflict(experimentId: string, kind: SurveyKind): Promise<HttpError> {
-    const active = await db<SurveyRow>("surveys")
-      .where({ experiment_id: experimentId, kind, is_active: true })
-      .first("id", "name");
+    const active = (await db("surveys as s")
+      .join("experiments as e", "e.id", "s.experiment_id")
+      .where({ "s.experiment_id": experimentId, "s.kind": kind, "s.is_active": true })
+      .first("s.id", "s.name", "e.default_language")) as
+      | { id: string; name: LocalizedText; default_language: string }
+      | undefined;
+    const name = active === undefined ? null : defaultText(active.name, active.default_language);
     return conflict(
       "active_survey_exists",
-      `Another ${kind} survey${active ? ` ("${active.name}")` : ""} is active in this experiment; deactivate it first.`,
+      `Another ${kind} survey${name === null ? "" : ` ("${name}")`} is active in this experiment; deactivate it first.`,
       { kind, active_survey_id: active?.id ?? null },
     );
   }
@@ -175,8 +217,9 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
 
   return {
     /** Creates a survey (a draft unless `is_active`); the shape rules run first (422 invalid_survey). */
-    async create(experimentId: string, input: SurveyCreate): Promise<AdminSurvey> {
-      assertShape(input.questions);
+    async create(experimentId: string, given: SurveyCreate): Promise<AdminSurvey> {
+      assertShape(given.questions);
+      const input = { ...given, ...canonicalSurveyTexts(given.name, given.questions) };
       const exp = await db("experiments").where({ id: experimentId }).first("id");
       if (!exp) throw notFound("experiment");
       const at = now();
@@ -191,7 +234,11 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
         updated_at: at,
       };
       try {
-        await db("surveys").insert({ ...row, questions: JSON.stringify(row.questions) });
+        await db("surveys").insert({
+          ...row,
+          name: JSON.stringify(row.name),
+          questions: JSON.stringify(row.questions),
+        });
       } catch (err) {
         return translate(err, experimentId, input.kind);
       }
@@ -224,23 +271,24 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
      * Replaces name and questions. Kind is fixed (a different `kind` -> 422 kind_immutable). Stored
      * responses keep their own snapshots, so editing a survey never alters submitted answers.
      */
-    async update(id: string, input: SurveyUpdate): Promise<AdminSurvey> {
+    async update(id: string, given: SurveyUpdate): Promise<AdminSurvey> {
       const current = await getRow(id);
-      if (input.kind !== undefined && input.kind !== current.kind) {
+      if (given.kind !== undefined && given.kind !== current.kind) {
         throw unprocessable(
           "kind_immutable",
           `The kind of a survey is fixed after creation (this one is ${current.kind}).`,
           { field: "kind", kind: current.kind },
         );
       }
-      assertShape(input.questions);
+      assertShape(given.questions);
+      const input = canonicalSurveyTexts(given.name, given.questions);
       try {
         // The responses' verdicts follow the questions (verdicts.ts): judged again with them.
         const row = await db.transaction(async (trx) => {
           const [updated] = (await trx("surveys")
             .where({ id })
             .update({
-              name: input.name,
+              name: JSON.stringify(input.name),
               questions: JSON.stringify(normalize(input.questions)),
               updated_at: now(),
             })

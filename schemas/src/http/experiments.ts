@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
 import { EXPERIMENT_STATUSES, REDIRECT_DELAY_DEFAULT_S } from "./enums.ts";
 import { Languages, LanguageTag } from "./languages.ts";
+import { LocalizedTextOf } from "./localized-text.ts";
 import { IntegerIn, NumberIn } from "./numbers.ts";
 import { ExclusionRules } from "./quality.ts";
 
@@ -16,10 +17,19 @@ const CONSENT_TEXT_MAX = 50_000;
 /** PostgreSQL cannot store NUL characters: refused as bad input (422), never a 500. */
 const NO_NUL = "^[^\\u0000]*$";
 
-const ConsentText = Type.Union([Type.String({ maxLength: CONSENT_TEXT_MAX, pattern: NO_NUL }), Type.Null()], {
-  description:
-    "Markdown shown to participants before anything else; null (or blank) for no consent step. Editing it makes a new version: participants are asked again only if they have not consented yet.",
-});
+const ConsentText = Type.Union(
+  [
+    LocalizedTextOf(
+      Type.String({ maxLength: CONSENT_TEXT_MAX, pattern: NO_NUL }),
+      "Markdown shown to participants before anything else.",
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      "Markdown shown to participants before anything else, in one or several languages; null (or blank) for no consent step. Editing it makes a new version: participants are asked again only if they have not consented yet.",
+  },
+);
 
 /** When a participant is finished, and where they go then (api.md, Study flow). */
 export const Completion = Type.Object(
@@ -117,7 +127,7 @@ export const Experiment = Type.Object({
   name: Type.String(),
   description: Type.String(),
   status: ExperimentStatus,
-  consent_text: Type.Union([Type.String(), Type.Null()]),
+  consent_text: Type.Union([LocalizedTextOf(Type.String(), "The consent text."), Type.Null()]),
   completion: Type.Union([Completion, Type.Null()]),
   exclusion_rules: ExclusionRules,
   min_response_ms: Type.Union([MinResponseMs, Type.Null()]),
@@ -139,6 +149,16 @@ export const Readiness = Type.Object({
       group_id: Type.Optional(Type.String()),
       page: Type.Optional(Type.String()),
       key: Type.Optional(Type.String()),
+      survey_id: Type.Optional(Type.String({ description: "missing_translation: the survey lacking them" })),
+      fields: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            "missing_translation: the texts lacking a language (`consent_text`, `questions[0].text`)",
+        }),
+      ),
+      languages: Type.Optional(
+        Type.Array(Type.String(), { description: "missing_translation: the languages those texts lack" }),
+      ),
     }),
   ),
 });

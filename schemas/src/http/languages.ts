@@ -9,12 +9,15 @@ import { type Static, Type } from "@sinclair/typebox";
 export const DEFAULT_LANGUAGE = "en";
 
 /** Languages a study may list. */
-const MAX_LANGUAGES = 20;
+export const MAX_LANGUAGES = 20;
+
+/** The shape of a BCP 47 tag, checked before `canonicalLanguage` decides. */
+export const LANGUAGE_TAG_PATTERN = "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$";
 
 export const LanguageTag = Type.String({
   minLength: 2,
   maxLength: 35,
-  pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$",
+  pattern: LANGUAGE_TAG_PATTERN,
   description: "A BCP 47 language tag: `en`, `de`, `pt-BR`, `zh-Hans`",
 });
 export type LanguageTag = Static<typeof LanguageTag>;

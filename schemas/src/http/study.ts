@@ -3,6 +3,7 @@ import { Nullable } from "./common.ts";
 import { Completion } from "./experiments.ts";
 import { GroupCreate } from "./groups.ts";
 import { Languages, LanguageTag } from "./languages.ts";
+import { LocalizedTextOf } from "./localized-text.ts";
 import { IntegerIn } from "./numbers.ts";
 import { ExclusionRules } from "./quality.ts";
 import { ExternalHttpConfigInput, RECOMMENDER_KEY_PATTERN, RecommenderCreate } from "./recommenders.ts";
@@ -186,7 +187,10 @@ const PoolVideo = Type.Object(
 
 const StudySurvey = Type.Object(
   {
-    name: described(Name, "The survey's name, unique in the document: the survey is found by it."),
+    name: LocalizedTextOf(
+      Name,
+      "The survey's name, unique in the document: the survey is found by it (by its default language's text when it has several).",
+    ),
     kind: SurveyKind,
     active: Type.Boolean({
       description: "Whether participants are asked it (one active survey of each kind).",
@@ -205,10 +209,10 @@ export const StudyDocument = Type.Object(
     ),
     consent_text: Type.Optional(
       Nullable(
-        Type.String({
-          maxLength: 50_000,
-          description: "Markdown shown to participants before anything else; null for no consent step.",
-        }),
+        LocalizedTextOf(
+          Type.String({ maxLength: 50_000 }),
+          "Markdown shown to participants before anything else; null for no consent step.",
+        ),
       ),
     ),
     completion: Type.Optional(

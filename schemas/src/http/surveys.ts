@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { SURVEY_KINDS } from "../surveys/shape.ts";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
+import { LocalizedTextOf } from "./localized-text.ts";
 import { IntegerIn, NumberIn } from "./numbers.ts";
 
 export * from "../surveys/answers.ts";
@@ -40,6 +41,19 @@ export type SurveyKind = Static<typeof SurveyKind>;
 export const QuestionType = Type.Union([Type.Literal("single"), Type.Literal("multi"), Type.Literal("text")]);
 export type QuestionType = Static<typeof QuestionType>;
 
+/** An option as a researcher writes it: its text in one or several languages. */
+const OptionInput = Type.Object(
+  {
+    id: Text(SURVEY_LIMITS.idLength),
+    text: LocalizedTextOf(Text(SURVEY_LIMITS.optionTextLength), "The option's text."),
+    value: NumberIn(-SURVEY_LIMITS.optionValue, SURVEY_LIMITS.optionValue, {
+      description: "Analyst-defined numeric coding (Likert, ordinal; nominal may use 0).",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** An option as participants read it, and as responses keep it: its text in their language. */
 export const AnswerOption = Type.Object(
   {
     id: Text(SURVEY_LIMITS.idLength),
@@ -74,13 +88,13 @@ const SelectCount = (description: string) => IntegerIn(0, SURVEY_LIMITS.optionsP
 const QuestionInput = Type.Object(
   {
     id: Text(SURVEY_LIMITS.idLength),
-    text: Text(SURVEY_LIMITS.questionTextLength),
+    text: LocalizedTextOf(Text(SURVEY_LIMITS.questionTextLength), "The question's text."),
     type: QuestionType,
     minSelect: Type.Optional(Nullable(SelectCount("multi only: fewest options to choose"))),
     maxSelect: Type.Optional(
       Nullable(SelectCount("multi only: most options to choose; 0 means no upper bound")),
     ),
-    answers: Type.Array(AnswerOption, {
+    answers: Type.Array(OptionInput, {
       maxItems: SURVEY_LIMITS.optionsPerQuestion,
       default: [],
       description: "Options: at least one for single and multi, none for text.",
@@ -97,13 +111,14 @@ const QuestionInput = Type.Object(
   { additionalProperties: false },
 );
 
+const StoredText = LocalizedTextOf(Type.String(), "");
 export const Question = Type.Object({
   id: Type.String(),
-  text: Type.String(),
+  text: StoredText,
   type: QuestionType,
   minSelect: Nullable(Type.Integer()),
   maxSelect: Nullable(Type.Integer()),
-  answers: Type.Array(AnswerOption),
+  answers: Type.Array(Type.Object({ id: Type.String(), text: StoredText, value: Type.Number() })),
   required: Type.Boolean(),
   attention_answer: Type.Optional(
     Nullable(
@@ -113,10 +128,17 @@ export const Question = Type.Object({
 });
 export type Question = Static<typeof Question>;
 
-/** A question as participants receive it: without the answer an attention check expects. */
-const ParticipantQuestion = Type.Omit(Question, ["attention_answer"]);
+/**
+ * A question as participants receive it: its texts in their language, without the answer an attention
+ * check expects.
+ */
+const ParticipantQuestion = Type.Composite([
+  Type.Omit(Question, ["attention_answer", "text", "answers"]),
+  Type.Object({ text: Type.String(), answers: Type.Array(AnswerOption) }),
+]);
+export type ParticipantQuestion = Static<typeof ParticipantQuestion>;
 
-const SurveyName = Text(255, { minLength: 1 });
+const SurveyName = LocalizedTextOf(Text(255, { minLength: 1 }), "The survey's name.");
 /** A survey's questions as an admin writes them (the console, and study documents). */
 export const Questions = Type.Array(QuestionInput, { maxItems: SURVEY_LIMITS.questions });
 
@@ -150,7 +172,7 @@ export const Survey = Type.Object({
   id: Uuid,
   experiment_id: Uuid,
   kind: SurveyKind,
-  name: Type.String(),
+  name: StoredText,
   is_active: Type.Boolean(),
   questions: Type.Array(Question),
   created_at: Timestamp,
@@ -160,8 +182,8 @@ export type Survey = Static<typeof Survey>;
 
 /** A survey as participants receive it (pending surveys): attention checks do not show their answer. */
 export const ParticipantSurvey = Type.Composite([
-  Type.Omit(Survey, ["questions"]),
-  Type.Object({ questions: Type.Array(ParticipantQuestion) }),
+  Type.Omit(Survey, ["questions", "name"]),
+  Type.Object({ name: Type.String(), questions: Type.Array(ParticipantQuestion) }),
 ]);
 export type ParticipantSurvey = Static<typeof ParticipantSurvey>;
 

@@ -57,6 +57,20 @@ export const BAD_SHAPES: readonly BadShapeCase[] = [
     question_id: "q1",
   },
   {
+    name: "a question whose text in one language is blank",
+    questions: [{ ...single, text: { en: "How was it?", de: " " } }],
+    rule: "question_text_required",
+    field: "questions[0].text",
+    question_id: "q1",
+  },
+  {
+    name: "a question whose texts by language are none",
+    questions: [{ ...single, text: {} }],
+    rule: "question_text_required",
+    field: "questions[0].text",
+    question_id: "q1",
+  },
+  {
     name: "an unknown type",
     questions: [{ ...single, type: "dropdown" }],
     rule: "question_type_unknown",
@@ -186,6 +200,13 @@ export const BAD_SHAPES: readonly BadShapeCase[] = [
     question_id: "q1",
   },
   {
+    name: "an option whose text in one language is not text",
+    questions: [{ ...single, answers: [{ id: "a", text: { en: "A", de: 1 }, value: 1 }] }],
+    rule: "option_text_required",
+    field: "questions[0].answers[0].text",
+    question_id: "q1",
+  },
+  {
     name: "an option whose value is not a number",
     questions: [{ ...single, answers: [{ id: "a", text: "A", value: "5" }] }],
     rule: "option_value_not_number",
@@ -197,6 +218,16 @@ export const BAD_SHAPES: readonly BadShapeCase[] = [
 /** Question lists that obey every rule, edge cases included. */
 export const GOOD_SHAPES: readonly { readonly name: string; readonly questions: unknown }[] = [
   { name: "no questions at all", questions: [] },
+  {
+    name: "a question and its options written in two languages",
+    questions: [
+      {
+        ...single,
+        text: { en: "How was it?", de: "Wie war es?" },
+        answers: [{ id: "a", text: { en: "Good", de: "Gut" }, value: 1 }],
+      },
+    ],
+  },
   {
     name: "a single question with min and max, which it ignores",
     questions: [{ ...single, minSelect: "x", maxSelect: -4 }],

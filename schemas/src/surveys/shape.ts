@@ -9,7 +9,7 @@
  * | multi  | checkbox  | at least 1 option         | both required; maxSelect 0 = no upper bound |
  * | text   | textarea  | must be empty             | not used                                  |
  *
- * Keep in step with `feedlab_survey_shape_problem` in `api/src/db/migrations/020-surveys.ts`: same
+ * Keep in step with `feedlab_survey_shape_problem` (migration 020, its texts by 035): same
  * checks, same order, same rule codes and fields (a parity test runs every bad case through both).
  */
 
@@ -50,6 +50,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /** Blank = empty or ASCII whitespace only; the trigger uses the same class (locale-independent). */
 const BLANK = /^[ \t\n\r\f\v]*$/;
 const nonBlank = (v: unknown): v is string => typeof v === "string" && !BLANK.test(v);
+/**
+ * A text a participant can read: a non-blank string, or one per language (`{"en": "…"}`), at least one
+ * and each non-blank (api.md "Participant languages"). The trigger's twin is `feedlab_text_present`
+ * (migration 035).
+ */
+const isPresentText = (v: unknown): boolean =>
+  nonBlank(v) || (isObject(v) && Object.keys(v).length > 0 && Object.values(v).every(nonBlank));
 const isWholeNumber = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 
 /**
@@ -87,7 +94,7 @@ function checkQuestion(q: unknown, i: number, seenIds: Set<string>): ShapeProble
   if (id === null) return fail(".id", "question_id_required", "the question needs an id");
   if (seenIds.has(id)) return fail(".id", "question_id_duplicate", `question id "${id}" is used twice`);
   seenIds.add(id);
-  if (!nonBlank(q.text)) return fail(".text", "question_text_required", "the question needs a text");
+  if (!isPresentText(q.text)) return fail(".text", "question_text_required", "the question needs a text");
   const type = q.type;
   if (type !== "single" && type !== "multi" && type !== "text") {
     return fail(".type", "question_type_unknown", "type must be single, multi or text");
@@ -111,7 +118,7 @@ function checkQuestion(q: unknown, i: number, seenIds: Set<string>): ShapeProble
       return fail(`${oat}.id`, "option_id_duplicate", `answer option id "${o.id}" is used twice`);
     }
     seenOptions.add(o.id);
-    if (!nonBlank(o.text))
+    if (!isPresentText(o.text))
       return fail(`${oat}.text`, "option_text_required", "the answer option needs a text");
     if (typeof o.value !== "number" || !Number.isFinite(o.value)) {
       return fail(`${oat}.value`, "option_value_not_number", "the answer option needs a numeric value");

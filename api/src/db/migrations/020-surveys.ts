@@ -96,9 +96,9 @@ export async function down(db: Knex): Promise<void> {
  * The first shape problem of a question list as `{field, question_index, question_id, rule, message}`,
  * or null when the list obeys the rules. Mirrors `checkSurveyShape` (schemas/src/surveys/shape.ts).
  */
-const BLANK = "'^[ \\t\\n\\r\\f\\v]*$'";
+export const BLANK = "'^[ \\t\\n\\r\\f\\v]*$'";
 
-const SHAPE_FUNCTION = `
+export const SHAPE_FUNCTION = `
 CREATE OR REPLACE FUNCTION feedlab_survey_shape_problem(questions jsonb) RETURNS jsonb
 LANGUAGE plpgsql IMMUTABLE AS $fn$
 DECLARE

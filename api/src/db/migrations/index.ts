@@ -20,6 +20,7 @@ import * as studyScale from "./031-study-scale.ts";
 import * as surveyVerdicts from "./032-survey-verdicts.ts";
 import * as surveyMeasures from "./033-survey-measures.ts";
 import * as languages from "./034-languages.ts";
+import * as localizedTexts from "./035-localized-texts.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -43,6 +44,7 @@ const API_MIGRATIONS = {
   surveyVerdicts: { name: "032-survey-verdicts", ...surveyVerdicts },
   surveyMeasures: { name: "033-survey-measures", ...surveyMeasures },
   languages: { name: "034-languages", ...languages },
+  localizedTexts: { name: "035-localized-texts", ...localizedTexts },
 } satisfies Record<string, Migration>;
 
 /**
@@ -71,6 +73,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.surveyVerdicts,
   API_MIGRATIONS.surveyMeasures,
   API_MIGRATIONS.languages,
+  API_MIGRATIONS.localizedTexts,
 ];
 
 /**

@@ -8,6 +8,8 @@ export type {
   AdminSurvey,
   AnswerInput,
   AnswerOption,
+  ParticipantQuestion,
+  ParticipantSurvey,
   Question,
   QuestionType,
   ResponseCreate as ResponseInput,

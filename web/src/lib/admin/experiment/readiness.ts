@@ -1,3 +1,4 @@
+import { defaultText } from "@feedlab/schemas/http/localized-text.ts";
 import type { ReadinessProblem } from "../../api.ts";
 import { type AdminSurvey, KIND_LABELS, SURVEY_KINDS } from "../../survey/types.ts";
 
@@ -11,6 +12,7 @@ import { type AdminSurvey, KIND_LABELS, SURVEY_KINDS } from "../../survey/types.
 export function surveyWarnings(
   surveys: readonly Pick<AdminSurvey, "kind" | "name" | "is_active">[],
   problems: readonly Pick<ReadinessProblem, "problem">[] = [],
+  defaultLanguage = "en",
 ): string[] {
   const warnings: string[] = [];
   for (const kind of SURVEY_KINDS) {
@@ -18,7 +20,7 @@ export function surveyWarnings(
     const ofKind = surveys.filter((s) => s.kind === kind);
     if (ofKind.length === 0 || ofKind.some((s) => s.is_active)) continue;
     const label = KIND_LABELS[kind].toLowerCase();
-    const names = ofKind.map((s) => `“${s.name}”`).join(", ");
+    const names = ofKind.map((s) => `“${defaultText(s.name, defaultLanguage)}”`).join(", ");
     warnings.push(
       ofKind.length === 1
         ? `The ${label} survey ${names} is inactive, so participants will not see it. Activate it under Surveys if they should.`

@@ -3,14 +3,24 @@
  * reordering and id edits) and may hold values the shape rules refuse (an empty value, missing bounds),
  * so the editor can show the same problems the server would.
  */
+
+import { textIn } from "@feedlab/schemas/http/localized-text.ts";
 import { expectedValues, type SurveyProblem } from "@feedlab/schemas/surveys/attention.ts";
 import type { ShapeProblem } from "@feedlab/schemas/surveys/shape.ts";
-import type { AnswerOption, Question, QuestionType, Survey } from "../../survey/types.ts";
+import type {
+  AnswerOption,
+  ParticipantQuestion,
+  Question,
+  QuestionType,
+  Survey,
+} from "../../survey/types.ts";
+import { sentText, type Texts, textsOf } from "../texts/texts.ts";
 
 export interface DraftOption {
   key: number;
   id: string;
-  text: string;
+  /** The option's text in each of the study's languages. */
+  text: Texts;
   /** null while the number field is empty. */
   value: number | null;
 }
@@ -18,7 +28,8 @@ export interface DraftOption {
 export interface DraftQuestion {
   key: number;
   id: string;
-  text: string;
+  /** The question's text in each of the study's languages. */
+  text: Texts;
   type: QuestionType;
   minSelect: number | null;
   maxSelect: number | null;
@@ -52,7 +63,7 @@ export function newOption(existing: readonly DraftOption[], value?: number): Dra
       "a",
       existing.map((o) => o.id),
     ),
-    text: "",
+    text: {},
     value: value ?? existing.length + 1,
   };
 }
@@ -67,7 +78,7 @@ export function newQuestion(
       "q",
       existing.map((q) => q.id),
     ),
-    text: "",
+    text: {},
     type,
     minSelect: type === "multi" ? 1 : null,
     maxSelect: type === "multi" ? 0 : null,
@@ -79,15 +90,21 @@ export function newQuestion(
   return question;
 }
 
-export function toDraft(survey: Pick<Survey, "questions">): DraftQuestion[] {
+/** A survey's questions as the editor works on them; a plain text is the default language's. */
+export function toDraft(survey: Pick<Survey, "questions">, defaultLanguage: string): DraftQuestion[] {
   return survey.questions.map((q) => {
-    const answers = q.answers.map((o) => ({ key: key(), id: o.id, text: o.text, value: o.value }));
+    const answers = q.answers.map((o) => ({
+      key: key(),
+      id: o.id,
+      text: textsOf(o.text, defaultLanguage),
+      value: o.value,
+    }));
     const expected = expectedValues(q);
     const matching = answers.filter((o) => expected.includes(o.value)).map((o) => o.key);
     return {
       key: key(),
       id: q.id,
-      text: q.text,
+      text: textsOf(q.text, defaultLanguage),
       type: q.type,
       minSelect: q.minSelect,
       maxSelect: q.maxSelect,
@@ -118,21 +135,42 @@ function attentionOf(q: DraftQuestion): Question["attention_answer"] {
 
 /**
  * The questions as the API takes them. Bounds are sent for multi only and options for single and
- * multi only. Empty values stay null, so the shape check reports them as the server would.
+ * multi only. Empty values stay null, so the shape check reports them as the server would. A text
+ * is a plain string while only the default language has one (`sentText`).
  */
-export function fromDraft(questions: readonly DraftQuestion[]): Question[] {
+export function fromDraft(questions: readonly DraftQuestion[], defaultLanguage: string): Question[] {
   return questions.map((q) => ({
     id: q.id.trim(),
-    text: q.text,
+    text: sentText(q.text, defaultLanguage),
     type: q.type,
     minSelect: q.type === "multi" ? q.minSelect : null,
     maxSelect: q.type === "multi" ? q.maxSelect : null,
     answers:
       q.type === "text"
         ? []
-        : q.answers.map((o) => ({ id: o.id, text: o.text, value: o.value as AnswerOption["value"] })),
+        : q.answers.map((o) => ({
+            id: o.id,
+            text: sentText(o.text, defaultLanguage),
+            value: o.value as AnswerOption["value"],
+          })),
     required: q.required,
     ...(attentionOf(q) === undefined ? {} : { attention_answer: attentionOf(q) }),
+  }));
+}
+
+/**
+ * The questions as a participant reading `language` receives them (the preview): each text in that
+ * language, else the default language's, as the server resolves them.
+ */
+export function previewQuestions(
+  questions: readonly Question[],
+  language: string,
+  defaultLanguage: string,
+): ParticipantQuestion[] {
+  return questions.map(({ attention_answer: _hidden, ...q }) => ({
+    ...q,
+    text: textIn(q.text, language, defaultLanguage),
+    answers: q.answers.map((o) => ({ ...o, text: textIn(o.text, language, defaultLanguage) })),
   }));
 }
 
@@ -150,13 +188,20 @@ export const LIKERT_LABELS: Readonly<Record<5 | 7, readonly string[]>> = {
   ],
 };
 
-/** A single-choice agreement question on a 5- or 7-point Likert scale, its options valued 1 to N. */
-export function likertQuestion(existing: readonly DraftQuestion[], points: 5 | 7): DraftQuestion {
+/**
+ * A single-choice agreement question on a 5- or 7-point Likert scale, its options valued 1 to N and
+ * labelled in English (`language`: the study's English, or its default language's slot).
+ */
+export function likertQuestion(
+  existing: readonly DraftQuestion[],
+  points: 5 | 7,
+  language: string,
+): DraftQuestion {
   const question = newQuestion(existing, "single");
   question.answers = LIKERT_LABELS[points].map((text, i) => ({
     key: key(),
     id: `a${i + 1}`,
-    text,
+    text: { [language]: text },
     value: i + 1,
   }));
   return question;

@@ -2,6 +2,7 @@
 import {
   formatDate,
   formatViews,
+  t,
   useLikes,
   useRelated,
   useVideo,
@@ -76,12 +77,12 @@ function Description({ video, collapsible: compact }: { video: Video; collapsibl
   const tags = video.tags ?? [];
   const date = formatDate(video.published_at);
   return (
-    <section className="fg-desc" aria-label="Description">
+    <section className="fg-desc" aria-label={t("video.description")}>
       <div className="fg-desc-meta">
         {formatViews(video.view_count)}
         {date ? ` · ${date}` : ""}
         {tags.length > 0 ? (
-          <ul className="fg-tags" aria-label="Tags">
+          <ul className="fg-tags" aria-label={t("video.tags")}>
             {tags.map((tag) => (
               <li key={tag}>#{tag}</li>
             ))}
@@ -93,7 +94,7 @@ function Description({ video, collapsible: compact }: { video: Video; collapsibl
           <p className={open ? "fg-desc-text" : "fg-desc-text fg-clamped"}>{video.description}</p>
           {collapsible ? (
             <button type="button" className="fg-link" aria-expanded={open} onClick={() => setOpen(!open)}>
-              {open ? "Show less" : "Show more"}
+              {open ? t("video.showLess") : t("video.showMore")}
             </button>
           ) : null}
         </>
@@ -106,11 +107,9 @@ function Comments({ video }: { video: Video }) {
   const comments = video.comments ?? [];
   return (
     <section className="fg-comments" aria-labelledby="fg-comments-heading">
-      <h2 id="fg-comments-heading">
-        {comments.length} {comments.length === 1 ? "Comment" : "Comments"}
-      </h2>
+      <h2 id="fg-comments-heading">{t("video.comments", { count: comments.length })}</h2>
       {comments.length === 0 ? (
-        <p className="fg-muted">No comments yet.</p>
+        <p className="fg-muted">{t("video.noComments")}</p>
       ) : (
         <ul>
           {comments.map((c, i) => (
@@ -136,7 +135,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
   const relatedList = (
     <section className="fg-secondary" aria-labelledby="fg-related-heading">
       <h2 id="fg-related-heading" className={device === "desktop" ? "fg-sr" : "fg-aside-title"}>
-        Related videos
+        {t("video.related")}
       </h2>
       <RelatedList
         related={related}
@@ -160,7 +159,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
           )}
           {error ? (
             <p className="fg-empty" role="alert">
-              This video is not available.
+              {t("video.unavailable")}
             </p>
           ) : video ? (
             <div className="fg-info">
@@ -168,13 +167,13 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
               <div className="fg-owner">
                 <Avatar name={video.channel_name} />
                 <div>
-                  <p className="fg-owner-name">{video.channel_name ?? "Unknown channel"}</p>
+                  <p className="fg-owner-name">{video.channel_name ?? t("video.unknownChannel")}</p>
                   {video.category ? <p className="fg-sub">{video.category}</p> : null}
                 </div>
                 <div className="fg-actions">
                   <button type="button" className="fg-btn" aria-pressed={likes.liked} onClick={likes.like}>
                     <ThumbUp />
-                    Like
+                    {t("video.like")}
                   </button>
                   <button
                     type="button"
@@ -183,7 +182,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
                     onClick={likes.dislike}
                   >
                     <ThumbDown />
-                    Dislike
+                    {t("video.dislike")}
                   </button>
                 </div>
               </div>

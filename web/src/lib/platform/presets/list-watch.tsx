@@ -2,6 +2,7 @@
 import {
   formatDate,
   formatViews,
+  t,
   useLikes,
   useRelated,
   useVideo,
@@ -60,19 +61,19 @@ function Details({ video }: { video: Video }) {
   const comments = video.comments ?? [];
   return (
     <div className="fl-main">
-      <section className="fl-panel" aria-label="Video details">
+      <section className="fl-panel" aria-label={t("video.details")}>
         <h1 className="fl-watch-title">{video.title}</h1>
         <div className="fl-byline">
           <Avatar name={video.channel_name} />
-          <span className="fl-owner">{video.channel_name ?? "Unknown channel"}</span>
+          <span className="fl-owner">{video.channel_name ?? t("video.unknownChannel")}</span>
           <div className="fl-actions">
             <button type="button" className="fl-btn" aria-pressed={likes.liked} onClick={likes.like}>
               <ThumbUp />
-              Like
+              {t("video.like")}
             </button>
             <button type="button" className="fl-btn" aria-pressed={likes.disliked} onClick={likes.dislike}>
               <ThumbDown />
-              Dislike
+              {t("video.dislike")}
             </button>
           </div>
         </div>
@@ -83,7 +84,7 @@ function Details({ video }: { video: Video }) {
         </p>
         {video.description ? <p className="fl-desc">{video.description}</p> : null}
         {tags.length > 0 ? (
-          <ul className="fl-tags" aria-label="Tags">
+          <ul className="fl-tags" aria-label={t("video.tags")}>
             {tags.map((tag) => (
               <li key={tag}>{tag}</li>
             ))}
@@ -91,11 +92,9 @@ function Details({ video }: { video: Video }) {
         ) : null}
       </section>
       <section className="fl-panel fl-comments" aria-labelledby="fl-comments-heading">
-        <h2 id="fl-comments-heading">
-          {comments.length} {comments.length === 1 ? "Comment" : "Comments"}
-        </h2>
+        <h2 id="fl-comments-heading">{t("video.comments", { count: comments.length })}</h2>
         {comments.length === 0 ? (
-          <p className="fl-muted">No comments yet.</p>
+          <p className="fl-muted">{t("video.noComments")}</p>
         ) : (
           <ul>
             {comments.map((c, i) => (
@@ -133,7 +132,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
         <div className="fl-watch">
           {error ? (
             <p className="fl-empty" role="alert">
-              This video is not available.
+              {t("video.unavailable")}
             </p>
           ) : video ? (
             <Details video={video} />
@@ -142,7 +141,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
           )}
           <section aria-labelledby="fl-upnext-heading">
             <h2 id="fl-upnext-heading" className="fl-aside-title">
-              Up next
+              {t("video.upNext")}
             </h2>
             <RelatedList
               related={related}

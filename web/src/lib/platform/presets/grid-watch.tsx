@@ -24,10 +24,10 @@ const WATCH_CSS = `${BASE_CSS}.fg-watch{display:grid;grid-template-columns:minma
 .fg-owner{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1rem;margin-top:.75rem}
 .fg-owner .fx-avatar{width:2.5rem;height:2.5rem}
 .fg-owner-name{font-weight:600;font-size:1rem}
-.fg-actions{display:flex;gap:.5rem;margin-left:auto}
+.fg-actions{display:flex;gap:.5rem;margin-inline-start:auto}
 .fg-desc{margin-top:.9rem;padding:.75rem .9rem;border-radius:12px;background:var(--fg-chip);font-size:.9rem;line-height:1.5}
 .fg-desc-meta{font-weight:600}
-.fg-tags{display:inline-flex;flex-wrap:wrap;gap:0 .5rem;margin:0 0 0 .5rem;padding:0;list-style:none;color:var(--fg-accent);font-weight:500}
+.fg-tags{display:inline-flex;flex-wrap:wrap;gap:0 .5rem;margin:0;margin-inline-start:.5rem;padding:0;list-style:none;color:var(--fg-accent);font-weight:500}
 .fg-desc-text{white-space:pre-line;margin-top:.35rem}
 .fg-desc-text.fg-clamped{display:-webkit-box;-webkit-line-clamp:2;line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
 .fg-link{border:0;background:none;padding:0;margin-top:.35rem;font:inherit;font-weight:600;cursor:pointer;color:var(--fg-text)}
@@ -53,7 +53,7 @@ const WATCH_CSS = `${BASE_CSS}.fg-watch{display:grid;grid-template-columns:minma
 .fg--mobile .fg-player{border-radius:0;position:sticky;top:3.5rem;z-index:5}
 .fg--mobile .fg-info{padding:0 .75rem}
 .fg--mobile .fg-watch-title{font-size:1.05rem;margin-top:.25rem}
-.fg--mobile .fg-actions{margin-left:0;width:100%;overflow-x:auto}
+.fg--mobile .fg-actions{margin-inline-start:0;width:100%;overflow-x:auto}
 .fg--mobile .fg-secondary{padding:0 .75rem}
 .fg--mobile .fg-compact .fg-thumb{flex-basis:9.5rem}
 .fg--mobile .fg-compact .fg-title{font-size:.875rem}

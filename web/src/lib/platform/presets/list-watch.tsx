@@ -25,7 +25,7 @@ const WATCH_CSS = `${BASE_CSS}.fl-stage{background:#0d0f13;display:flex;justify-
 .fl-byline{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:.75rem}
 .fl-byline .fx-avatar{width:2.2rem;height:2.2rem;font-size:.9rem}
 .fl-owner{font-weight:600}
-.fl-actions{display:flex;gap:.5rem;margin-left:auto}
+.fl-actions{display:flex;gap:.5rem;margin-inline-start:auto}
 .fl-stats{margin-top:1rem;font-size:.86rem;color:var(--fl-muted);font-weight:500}
 .fl-desc{margin-top:.5rem;font-size:.93rem;line-height:1.55;white-space:pre-line}
 .fl-tags{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;margin:.85rem 0 0;padding:0}
@@ -51,7 +51,7 @@ const WATCH_CSS = `${BASE_CSS}.fl-stage{background:#0d0f13;display:flex;justify-
 .fl--mobile .fl-watch{grid-template-columns:minmax(0,1fr);padding:.75rem .75rem 2rem;gap:1rem}
 .fl--mobile .fl-panel{border:0;border-radius:0;padding:0;background:transparent}
 .fl--mobile .fl-watch-title{font-size:1.05rem}
-.fl--mobile .fl-actions{margin-left:0;width:100%}
+.fl--mobile .fl-actions{margin-inline-start:0;width:100%}
 ${DEVICE_CSS}`;
 
 function Details({ video }: { video: Video }) {

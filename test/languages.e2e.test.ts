@@ -172,4 +172,47 @@ describe("a study's languages (Chromium)", () => {
     const columns = header.split(",");
     expect([cells[columns.indexOf("language")], cells[columns.indexOf("mood")]]).toEqual(["de", "1"]);
   });
+
+  it("shows Feedlab's own strings in the participant's language, and the language menu switches to Arabic, right to left, in the same session", async () => {
+    await admin.patch(`/api/v1/admin/experiments/${experimentId}`, {
+      languages: ["en", "de", "ar"],
+      default_language: "en",
+      language_switch: true,
+    });
+    const context = await browser.newContext({ locale: "de-DE" });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/join/${experimentId}?login_id=menu-de`);
+    await page.waitForURL((url) => !url.pathname.startsWith("/join"));
+    const html = page.locator("html");
+    await page.getByRole("button", { name: "Studie verlassen" }).waitFor();
+    expect([await html.getAttribute("lang"), await html.getAttribute("dir")]).toEqual(["de", "ltr"]);
+    // A mark on the window survives only if the document does (no reload).
+    const session = await page.evaluate(() => {
+      (window as unknown as { languageMark: number }).languageMark = 1;
+      return sessionStorage.getItem("feedlab.session_id");
+    });
+
+    const menu = page.getByRole("combobox", { name: "Sprache" });
+    expect(await menu.locator("option").allTextContents()).toEqual(["English", "Deutsch", "العربية"]);
+    await menu.selectOption("ar");
+    const leave = page.getByRole("button", { name: "مغادرة الدراسة" });
+    await leave.waitFor();
+    expect([await html.getAttribute("lang"), await html.getAttribute("dir")]).toEqual(["ar", "rtl"]);
+    await page.getByRole("combobox", { name: "اللغة" }).waitFor();
+    // The top bar mirrors: home on the right, leaving on the left.
+    const home = await page.getByRole("link", { name: "الرئيسية" }).boundingBox();
+    const leaving = await leave.boundingBox();
+    expect(home && leaving && home.x > leaving.x).toBe(true);
+    const me = (await (await page.request.get(`${app.url}/api/v1/me`)).json()) as Me;
+    expect(me.language).toBe("ar");
+    // The same document, the same session.
+    const after = await page.evaluate(() => [
+      (window as unknown as { languageMark?: number }).languageMark,
+      sessionStorage.getItem("feedlab.session_id"),
+    ]);
+    expect(after).toEqual([1, session]);
+    await saveScreenshot(page, "participant-arabic");
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
 });

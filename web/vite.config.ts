@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import adapter from "@sveltejs/adapter-static";
 import { sveltekit } from "@sveltejs/kit/vite";
 import { defineConfig, type Plugin, type ProxyOptions } from "vite";
+import { participantMessages } from "./vite.messages.ts";
 import { PARTICIPANT_PAGE, platformAliases, platformJsx } from "./vite.shared.ts";
 
 /** The Feedlab API server that `vite dev` forwards API, feed, session and media requests to. */
@@ -49,6 +50,7 @@ function participantShellInDev(): Plugin {
 
 export default defineConfig({
   plugins: [
+    participantMessages(),
     participantShellInDev(),
     sveltekit({
       // A single-page app: every route renders in the browser (ssr = false in the root layout), and the

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig, type Plugin } from "vite";
+import { participantMessages } from "./vite.messages.ts";
 import { platformAliases, platformJsx } from "./vite.shared.ts";
 
 const local = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -56,7 +57,7 @@ function precompress(): Plugin {
 export default defineConfig({
   root: local("./src/participant"),
   publicDir: false,
-  plugins: [svelte({ configFile: false }), precompress()],
+  plugins: [participantMessages(), svelte({ configFile: false }), precompress()],
   resolve: { alias: platformAliases },
   oxc: platformJsx,
   build: {

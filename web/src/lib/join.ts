@@ -1,5 +1,6 @@
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
 import { type ApiClient, ApiError } from "./api.ts";
+import { t } from "./i18n/messages.svelte.ts";
 import { ENTRY_REFERRER_KEY } from "./platform/tracking/session.ts";
 import { webStore } from "./platform/tracking/storage.ts";
 import { participantSession } from "./session.svelte.ts";
@@ -82,18 +83,13 @@ export function joinErrorMessage(error: unknown): string {
   if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500)
     console.error("join failed", error);
   if (error instanceof ApiError) {
-    if (error.status === 404) return "This study link is not valid.";
-    if (error.status === 403 && error.code === "bad_signature")
-      return "This study link is not valid for this participant ID. Please open the exact link you were given.";
-    if (error.status === 403 && error.code === "experiment_not_open")
-      return "This study is not open right now.";
-    if (error.status === 403 && error.code === "experiment_paused")
-      return "This study is paused. Please come back later.";
-    if (error.code === "insecure_request")
-      return "This study site cannot sign you in over this connection (its HTTPS set-up is incomplete). Please let the researchers know.";
-    if (error.status === 400 || error.status === 422)
-      return `This participant ID was not accepted: ${error.message}`;
-    if (error.status === 429) return "Too many attempts. Please wait a moment and try again.";
+    if (error.status === 404) return t("join.invalidLink");
+    if (error.status === 403 && error.code === "bad_signature") return t("join.badSignature");
+    if (error.status === 403 && error.code === "experiment_not_open") return t("join.notOpen");
+    if (error.status === 403 && error.code === "experiment_paused") return t("join.paused");
+    if (error.code === "insecure_request") return t("join.insecure");
+    if (error.status === 400 || error.status === 422) return t("join.idRefused", { reason: error.message });
+    if (error.status === 429) return t("join.tooMany");
   }
-  return "We could not start the study. Please try again in a moment.";
+  return t("join.failed");
 }

@@ -172,6 +172,14 @@ export class ParticipantApi {
     return this.request("GET", "/api/v1/me");
   }
 
+  /**
+   * Changes the participant's language to one of the study's (204); 403 `language_switch_off` when the
+   * study does not allow it, 422 `unknown_language` for a language it does not list.
+   */
+  setLanguage(language: string): Promise<void> {
+    return this.request("PUT", "/api/v1/me/language", { body: { language } });
+  }
+
   /** Leaves the study: the participant and all their data are erased; the cookie is cleared. */
   withdraw(): Promise<void> {
     return this.request("POST", "/api/v1/me/withdraw", { body: {} });

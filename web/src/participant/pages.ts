@@ -1,3 +1,4 @@
+import { participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
 import { ApiError, participantApi as api, isApiError } from "#lib/participant-api.ts";
 import { type Layout, loadLayout, UI_NONE } from "#lib/platform/presets/index.ts";
 import { PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
@@ -92,7 +93,7 @@ export async function loadPage(route: Route): Promise<Loaded> {
         error: { status: failure.status >= 400 ? failure.status : 500, message: failure.message },
       };
     }
-    return { page: "error", error: { status: 500, message: "Internal Error" } };
+    return { page: "error", error: { status: 500, message: t("error.internal") } };
   }
 }
 
@@ -111,9 +112,16 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
     me = await api.participantMe();
   } catch (error) {
     // No participant cookie (401), or an admin cookie instead of one (403): the visitor has not joined.
-    if (isApiError(error, 401) || isApiError(error, 403)) return null;
+    if (isApiError(error, 401) || isApiError(error, 403)) {
+      participantLanguage.choices = [];
+      await participantLanguage.useVisitorLanguage();
+      return null;
+    }
     throw error;
   }
+  // Feedlab's strings follow the participant's language before anything of the page shows.
+  participantLanguage.choices = me.language_switch ? me.languages : [];
+  await participantLanguage.use(me.language);
   if (me.consent && !me.consent.consented_at) {
     const { renderMarkdown } = await import("#lib/markdown.ts");
     return {
@@ -143,7 +151,7 @@ async function layoutOf(key: string, page: "feed" | "watch"): Promise<Layout> {
     return await loadLayout(key, page);
   } catch (failure) {
     console.error(failure);
-    throw new PageFailure(500, "This page's layout could not be loaded. Please tell the study team.");
+    throw new PageFailure(500, t("error.layout"));
   }
 }
 
@@ -187,7 +195,7 @@ async function loadWatch(id: string): Promise<Loaded> {
         // The participant view answers 404 for anything outside the experiment's pool, and a malformed id
         // may be refused as bad input: both mean there is no such video here.
         if (isApiError(failure, 404) || isApiError(failure, 400) || isApiError(failure, 422)) {
-          throw new PageFailure(404, "Video not found");
+          throw new PageFailure(404, t("error.videoNotFound"));
         }
         throw failure;
       },

@@ -1,4 +1,5 @@
 import { tick } from "svelte";
+import { t } from "#lib/i18n/messages.svelte.ts";
 import { announceNavigation } from "#lib/platform/navigation.ts";
 import { loadPage, routeOf, type View } from "./pages.ts";
 
@@ -120,7 +121,7 @@ class ParticipantRouter {
       // The server sent this shell for a path it cannot read (a malformed escape, say): loading it
       // again would loop, so say it is not found.
       if (how.kind === "enter")
-        await this.#show(url, how, { page: "error", error: { status: 404, message: "Not Found" } });
+        await this.#show(url, how, { page: "error", error: { status: 404, message: t("error.notFound") } });
       else location.assign(url.href);
       return;
     }
@@ -137,7 +138,7 @@ class ParticipantRouter {
     if (loaded.page === "redirect") {
       const next = new URL(loaded.location, url);
       if (redirects >= MAX_REDIRECTS) {
-        this.#show(url, how, { page: "error", error: { status: 500, message: "Redirect loop" } });
+        this.#show(url, how, { page: "error", error: { status: 500, message: t("error.redirectLoop") } });
         return;
       }
       // The first page (or a traversal) is replaced by where it redirects; a link's target is pushed.

@@ -8,6 +8,7 @@
 import type { EventType, Payloads } from "@feedlab/schemas";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { FEED_PAGE_SIZE, RELATED_LIMIT } from "../feed.ts";
+import { participantLanguage } from "../i18n/messages.svelte.ts";
 import type { FeedPage, Video } from "../types.ts";
 import { useRuntime } from "./context.ts";
 import { afterPaint, latencyMs } from "./latency.ts";
@@ -15,7 +16,9 @@ import type { PlatformRuntime, PlatformSession } from "./runtime.ts";
 import { webStore } from "./tracking/storage.ts";
 import type { PayloadOf, RowFields } from "./tracking/tracker.ts";
 
-export { formatDate, formatDuration, formatRelative, formatViews } from "../format.ts";
+export { formatDuration } from "../format.ts";
+export { formatDate, formatRelative, formatViews } from "../i18n/format.ts";
+export { type MessageKey, type MessageParams, t } from "../i18n/messages.svelte.ts";
 export type { FeedPage, Video, VideoComment, VideoType } from "../types.ts";
 export type { PlatformSession } from "./runtime.ts";
 export type { PayloadOf, RowFields } from "./tracking/tracker.ts";
@@ -333,4 +336,15 @@ export function useTracking(): {
 /** The participant, the session and the group's configuration. */
 export function useSession(): PlatformSession {
   return useRuntime().session;
+}
+
+/**
+ * The participant's language (a BCP 47 tag such as `de`, `zh-Hans`, `ar`); the component renders again
+ * when the participant switches. Feedlab's own strings come from `t`; a layout's own texts may choose by
+ * this tag. The page's `lang` and `dir` already follow it.
+ */
+export function useLanguage(): string {
+  const [tag, setTag] = useState(participantLanguage.tag);
+  useEffect(() => participantLanguage.subscribe(() => setTag(participantLanguage.tag)), []);
+  return tag;
 }

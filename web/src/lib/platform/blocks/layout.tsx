@@ -2,7 +2,7 @@
  * The layout blocks (the catalog's group "layout"): the Page at the root, and the blocks that arrange
  * others (Stack, Grid, SplitColumn, Tabs).
  */
-import { useVideo } from "@feedlab/data";
+import { t, useVideo } from "@feedlab/data";
 import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
 import { FeedSurface, WatchSurface } from "@feedlab/surfaces";
 import type { ComponentChildren, VNode } from "preact";
@@ -36,7 +36,7 @@ export function Page(props: PageProps) {
       <>
         <style>{BLOCKS_CSS}</style>
         <main className="fb-page" style={style}>
-          {hasTitle ? null : <h1 className="fb-sr">{title ?? "Video"}</h1>}
+          {hasTitle ? null : <h1 className="fb-sr">{title ?? t("blocks.video")}</h1>}
           {props.children}
         </main>
       </>
@@ -49,7 +49,7 @@ export function Page(props: PageProps) {
       <FeedSurface className={className}>
         <style>{BLOCKS_CSS}</style>
         <main className="fb-page" style={style}>
-          {promoted ? null : <h1 className="fb-sr">Videos</h1>}
+          {promoted ? null : <h1 className="fb-sr">{t("blocks.videos")}</h1>}
           {children}
         </main>
       </FeedSurface>
@@ -106,7 +106,7 @@ function WatchPage({
       <WatchSurface video={video} className={className}>
         {error ? (
           <p className="fb-empty" role="alert">
-            This video is not available.
+            {t("video.unavailable")}
           </p>
         ) : null}
         {content(video?.title ?? null)}
@@ -197,7 +197,7 @@ export function Tabs(props: TabsProps) {
             className="fb-tab"
             onClick={() => setOpen(i)}
           >
-            {titles[i] ?? `Tab ${i + 1}`}
+            {titles[i] ?? t("blocks.tab", { n: i + 1 })}
           </button>
         ))}
       </div>

@@ -2,7 +2,7 @@
  * What the blocks share: each block's props over the catalog's defaults, the page being rendered and
  * the video a video block shows (its card's, else the watch page's).
  */
-import type { Video } from "@feedlab/data";
+import { type MessageKey, t, type Video } from "@feedlab/data";
 import { BLOCKS, type BlockProps, type BlockType } from "@feedlab/schemas/ui/blocks.ts";
 import type { ComponentChildren } from "preact";
 import { createContext, useContext } from "react";
@@ -22,9 +22,22 @@ const DEFAULTS = Object.fromEntries(
   ]),
 ) as { [T in BlockType]: Settings<T> };
 
-/** A block's props as given, over the catalog's defaults. */
+/**
+ * The catalog's default texts a participant reads, as messages: a block that leaves them unset shows
+ * them in the participant's language (a researcher's own text stays as written).
+ */
+const DEFAULT_TEXTS: Partial<Record<BlockType, Readonly<Record<string, MessageKey>>>> = {
+  Tabs: { titles: "blocks.default.tabTitles" },
+  Text: { text: "blocks.default.text" },
+  VideoList: { title: "blocks.default.listTitle" },
+  Comments: { title: "blocks.default.commentsTitle" },
+};
+
+/** A block's props as given, over the catalog's defaults (its texts in the participant's language). */
 export function withDefaults<T extends BlockType>(type: T, given: BlockProps<T>): Settings<T> {
-  return { ...DEFAULTS[type], ...given };
+  const keys: Readonly<Record<string, MessageKey>> = DEFAULT_TEXTS[type] ?? {};
+  const texts = Object.entries(keys).map(([prop, key]) => [prop, t(key)]);
+  return { ...DEFAULTS[type], ...Object.fromEntries(texts), ...given };
 }
 
 interface PageContextValue {

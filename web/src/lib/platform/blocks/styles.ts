@@ -30,7 +30,7 @@ export const BLOCKS_CSS = `
 .fb-list--list .fb-card>.fb-thumb{grid-row:1/span 6}
 .fb-thumb{position:relative;display:block;aspect-ratio:16/9;border-radius:10px;overflow:hidden;background:#e9e9e9}
 .fb-thumb img{display:block;width:100%;height:100%;object-fit:cover}
-.fb-duration{position:absolute;right:.4rem;bottom:.4rem;padding:.1rem .3rem;border-radius:4px;background:rgb(0 0 0/.8);color:#fff;font-size:.75rem;font-weight:600}
+.fb-duration{position:absolute;inset-inline-end:.4rem;bottom:.4rem;padding:.1rem .3rem;border-radius:4px;background:rgb(0 0 0/.8);color:#fff;font-size:.75rem;font-weight:600}
 .fb-title{font-weight:600;line-height:1.4}
 .fb-title--small{font-size:.875rem}
 .fb-title--medium{font-size:1rem}
@@ -49,7 +49,7 @@ h2.fb-title,h3.fb-title{display:-webkit-box;-webkit-line-clamp:2;line-clamp:2;-w
 .fb-btn svg{width:1.25rem;height:1.25rem;fill:currentColor}
 .fb-likes{display:inline-flex;gap:.5rem}
 .fb-actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem}
-.fb-actions-end{margin-left:auto;display:flex;gap:.5rem}
+.fb-actions-end{margin-inline-start:auto;display:flex;gap:.5rem}
 .fb-comments ul{list-style:none;margin:12px 0 0;padding:0;display:flex;flex-direction:column;gap:1rem}
 .fb-comment{display:flex;gap:.75rem}
 .fb-comment-author{font-size:.8rem;font-weight:600}

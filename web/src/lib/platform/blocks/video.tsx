@@ -3,7 +3,7 @@
  * card's inside a VideoList, else the watch page's video. Likes, Actions and Comments belong to the
  * watch page, outside cards.
  */
-import { formatDate, formatDuration, formatRelative, formatViews, useLikes } from "@feedlab/data";
+import { formatDate, formatDuration, formatRelative, formatViews, t, useLikes } from "@feedlab/data";
 import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
 import { useState } from "react";
 import { Avatar, ThumbDown, ThumbUp } from "../presets/shared.tsx";
@@ -81,7 +81,7 @@ export function Tags(props: TagsProps) {
   const tags = (video?.tags ?? []).slice(0, p.max);
   if (tags.length === 0) return null;
   return (
-    <ul className="fb-tags" aria-label="Tags">
+    <ul className="fb-tags" aria-label={t("video.tags")}>
       {tags.map((tag) => (
         <li key={tag}>#{tag}</li>
       ))}
@@ -100,11 +100,11 @@ export function Description(props: DescriptionProps) {
   if (inCard)
     return <span className={p.collapsed ? "fb-desc fb-clamped" : "fb-desc"}>{video.description}</span>;
   return (
-    <section className="fb-desc-box" aria-label="Description">
+    <section className="fb-desc-box" aria-label={t("video.description")}>
       <p className={open ? "fb-desc" : "fb-desc fb-clamped"}>{video.description}</p>
       {p.collapsed ? (
         <button type="button" className="fb-link" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {open ? "Show less" : "Show more"}
+          {open ? t("video.showLess") : t("video.showMore")}
         </button>
       ) : null}
     </section>
@@ -127,7 +127,7 @@ export function Likes(props: LikesProps) {
         disabled={!video}
       >
         <ThumbUp />
-        Like
+        {t("video.like")}
       </button>
       {p.showDislike ? (
         <button
@@ -138,7 +138,7 @@ export function Likes(props: LikesProps) {
           disabled={!video}
         >
           <ThumbDown />
-          Dislike
+          {t("video.dislike")}
         </button>
       ) : null}
     </span>
@@ -170,7 +170,7 @@ export function Comments(props: CommentsProps) {
         {p.title} ({video.comments?.length ?? 0})
       </h2>
       {comments.length === 0 ? (
-        <p className="fb-sub">No comments yet.</p>
+        <p className="fb-sub">{t("video.noComments")}</p>
       ) : (
         <ul>
           {comments.map((c, i) => (

@@ -2,7 +2,7 @@
  * The video list block (the catalog's group "videos"): the arm's recommended videos as cards, each
  * made of the blocks inside the list (a video's parts, `video.tsx`), which show that card's video.
  */
-import { useFeed, useRelated, type VideoList as VideoListData } from "@feedlab/data";
+import { t, useFeed, useRelated, type VideoList as VideoListData } from "@feedlab/data";
 import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
 import { VideoSurface } from "@feedlab/surfaces";
 import type { ComponentChildren } from "preact";
@@ -54,10 +54,10 @@ function Cards({ list, context, ...p }: ListSettings & { list: VideoListData; co
       )}
       {list.error && list.items.length === 0 ? (
         <p className="fb-empty" role="alert">
-          The videos could not be loaded. Please reload the page.
+          {t("feed.failed")}
         </p>
       ) : !first && list.items.length === 0 ? (
-        <p className="fb-empty">There are no videos to show right now.</p>
+        <p className="fb-empty">{t("feed.emptyNow")}</p>
       ) : (
         <ul className={`fb-list fb-list--${p.layout}`} aria-label={p.title} aria-busy={list.loading}>
           {list.items.map((video, i) => (
@@ -77,7 +77,7 @@ function Cards({ list, context, ...p }: ListSettings & { list: VideoListData; co
       {p.more !== "none" && list.hasMore && !first ? (
         <div className="fb-more">
           <button type="button" className="fb-btn" onClick={list.loadMore} disabled={list.loading}>
-            {list.loading ? "Loading…" : "Show more"}
+            {list.loading ? t("list.loading") : t("list.more")}
           </button>
         </div>
       ) : null}

@@ -1,5 +1,5 @@
 /** The feed page of the "grid" style family (`grid-parts.tsx`), for the three device variants. */
-import { type FeedLayoutProps, useFeed, type Video } from "@feedlab/data";
+import { type FeedLayoutProps, t, useFeed, type Video } from "@feedlab/data";
 import { FeedSurface, VideoSurface } from "@feedlab/surfaces";
 import { BASE_CSS, CardText, DEVICE_CSS, type Device, Skeletons } from "./grid-parts.tsx";
 import { Avatar, useMoreOnScroll, VideoThumb } from "./shared.tsx";
@@ -35,15 +35,15 @@ function Feed({ device }: { device: Device }) {
     <FeedSurface className={`fg fg--${device}`}>
       <style>{FEED_CSS}</style>
       <main className="fg-feed">
-        <h1 className="fg-sr">Recommended videos</h1>
+        <h1 className="fg-sr">{t("feed.heading")}</h1>
         {feed.error && feed.items.length === 0 ? (
           <p className="fg-empty" role="alert">
-            The videos could not be loaded. Please reload the page.
+            {t("feed.failed")}
           </p>
         ) : !first && feed.items.length === 0 ? (
-          <p className="fg-empty">There are no videos to show right now. Please check back later.</p>
+          <p className="fg-empty">{t("feed.empty")}</p>
         ) : (
-          <ul className="fg-grid" aria-label="Recommended videos" aria-busy={feed.loading}>
+          <ul className="fg-grid" aria-label={t("feed.heading")} aria-busy={feed.loading}>
             {feed.items.map((video, i) => (
               <li key={video.id}>
                 <GridCard video={video} position={i} />
@@ -55,7 +55,7 @@ function Feed({ device }: { device: Device }) {
         <div ref={more} className="fg-more">
           {feed.hasMore && !first ? (
             <button type="button" className="fg-btn" onClick={feed.loadMore} disabled={feed.loading}>
-              {feed.loading ? "Loading…" : "Show more"}
+              {feed.loading ? t("list.loading") : t("list.more")}
             </button>
           ) : null}
         </div>

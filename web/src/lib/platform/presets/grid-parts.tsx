@@ -28,7 +28,7 @@ export const BASE_CSS = `
 .fg-thumb{position:relative;display:block;aspect-ratio:16/9;border-radius:12px;overflow:hidden;background:#e9e9e9}
 .fg-thumb img{display:block;width:100%;height:100%;object-fit:cover;transition:transform .25s ease}
 .fg-card:hover .fg-thumb img{transform:scale(1.04)}
-.fg-duration{position:absolute;right:.4rem;bottom:.4rem;padding:.1rem .3rem;border-radius:4px;background:rgb(0 0 0/.8);color:#fff;font-size:.75rem;font-weight:600;line-height:1.3;font-variant-numeric:tabular-nums}
+.fg-duration{position:absolute;inset-inline-end:.4rem;bottom:.4rem;padding:.1rem .3rem;border-radius:4px;background:rgb(0 0 0/.8);color:#fff;font-size:.75rem;font-weight:600;line-height:1.3;font-variant-numeric:tabular-nums}
 .fg-body{display:flex;gap:.75rem;align-items:flex-start}
 .fx-avatar{flex:none;display:grid;place-items:center;width:2.25rem;height:2.25rem;border-radius:50%;color:#fff;font-weight:700;font-size:.95rem}
 .fg-text{min-width:0;display:flex;flex-direction:column;gap:.2rem}

@@ -2,6 +2,7 @@
 import {
   formatDate,
   formatViews,
+  t,
   useLikes,
   useRelated,
   useVideo,
@@ -23,10 +24,10 @@ const WATCH_CSS = `${BASE_CSS}.fg-watch{display:grid;grid-template-columns:minma
 .fg-owner{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1rem;margin-top:.75rem}
 .fg-owner .fx-avatar{width:2.5rem;height:2.5rem}
 .fg-owner-name{font-weight:600;font-size:1rem}
-.fg-actions{display:flex;gap:.5rem;margin-left:auto}
+.fg-actions{display:flex;gap:.5rem;margin-inline-start:auto}
 .fg-desc{margin-top:.9rem;padding:.75rem .9rem;border-radius:12px;background:var(--fg-chip);font-size:.9rem;line-height:1.5}
 .fg-desc-meta{font-weight:600}
-.fg-tags{display:inline-flex;flex-wrap:wrap;gap:0 .5rem;margin:0 0 0 .5rem;padding:0;list-style:none;color:var(--fg-accent);font-weight:500}
+.fg-tags{display:inline-flex;flex-wrap:wrap;gap:0 .5rem;margin:0;margin-inline-start:.5rem;padding:0;list-style:none;color:var(--fg-accent);font-weight:500}
 .fg-desc-text{white-space:pre-line;margin-top:.35rem}
 .fg-desc-text.fg-clamped{display:-webkit-box;-webkit-line-clamp:2;line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
 .fg-link{border:0;background:none;padding:0;margin-top:.35rem;font:inherit;font-weight:600;cursor:pointer;color:var(--fg-text)}
@@ -52,7 +53,7 @@ const WATCH_CSS = `${BASE_CSS}.fg-watch{display:grid;grid-template-columns:minma
 .fg--mobile .fg-player{border-radius:0;position:sticky;top:3.5rem;z-index:5}
 .fg--mobile .fg-info{padding:0 .75rem}
 .fg--mobile .fg-watch-title{font-size:1.05rem;margin-top:.25rem}
-.fg--mobile .fg-actions{margin-left:0;width:100%;overflow-x:auto}
+.fg--mobile .fg-actions{margin-inline-start:0;width:100%;overflow-x:auto}
 .fg--mobile .fg-secondary{padding:0 .75rem}
 .fg--mobile .fg-compact .fg-thumb{flex-basis:9.5rem}
 .fg--mobile .fg-compact .fg-title{font-size:.875rem}
@@ -76,12 +77,12 @@ function Description({ video, collapsible: compact }: { video: Video; collapsibl
   const tags = video.tags ?? [];
   const date = formatDate(video.published_at);
   return (
-    <section className="fg-desc" aria-label="Description">
+    <section className="fg-desc" aria-label={t("video.description")}>
       <div className="fg-desc-meta">
         {formatViews(video.view_count)}
         {date ? ` · ${date}` : ""}
         {tags.length > 0 ? (
-          <ul className="fg-tags" aria-label="Tags">
+          <ul className="fg-tags" aria-label={t("video.tags")}>
             {tags.map((tag) => (
               <li key={tag}>#{tag}</li>
             ))}
@@ -93,7 +94,7 @@ function Description({ video, collapsible: compact }: { video: Video; collapsibl
           <p className={open ? "fg-desc-text" : "fg-desc-text fg-clamped"}>{video.description}</p>
           {collapsible ? (
             <button type="button" className="fg-link" aria-expanded={open} onClick={() => setOpen(!open)}>
-              {open ? "Show less" : "Show more"}
+              {open ? t("video.showLess") : t("video.showMore")}
             </button>
           ) : null}
         </>
@@ -106,11 +107,9 @@ function Comments({ video }: { video: Video }) {
   const comments = video.comments ?? [];
   return (
     <section className="fg-comments" aria-labelledby="fg-comments-heading">
-      <h2 id="fg-comments-heading">
-        {comments.length} {comments.length === 1 ? "Comment" : "Comments"}
-      </h2>
+      <h2 id="fg-comments-heading">{t("video.comments", { count: comments.length })}</h2>
       {comments.length === 0 ? (
-        <p className="fg-muted">No comments yet.</p>
+        <p className="fg-muted">{t("video.noComments")}</p>
       ) : (
         <ul>
           {comments.map((c, i) => (
@@ -136,7 +135,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
   const relatedList = (
     <section className="fg-secondary" aria-labelledby="fg-related-heading">
       <h2 id="fg-related-heading" className={device === "desktop" ? "fg-sr" : "fg-aside-title"}>
-        Related videos
+        {t("video.related")}
       </h2>
       <RelatedList
         related={related}
@@ -160,7 +159,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
           )}
           {error ? (
             <p className="fg-empty" role="alert">
-              This video is not available.
+              {t("video.unavailable")}
             </p>
           ) : video ? (
             <div className="fg-info">
@@ -168,13 +167,13 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
               <div className="fg-owner">
                 <Avatar name={video.channel_name} />
                 <div>
-                  <p className="fg-owner-name">{video.channel_name ?? "Unknown channel"}</p>
+                  <p className="fg-owner-name">{video.channel_name ?? t("video.unknownChannel")}</p>
                   {video.category ? <p className="fg-sub">{video.category}</p> : null}
                 </div>
                 <div className="fg-actions">
                   <button type="button" className="fg-btn" aria-pressed={likes.liked} onClick={likes.like}>
                     <ThumbUp />
-                    Like
+                    {t("video.like")}
                   </button>
                   <button
                     type="button"
@@ -183,7 +182,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
                     onClick={likes.dislike}
                   >
                     <ThumbDown />
-                    Dislike
+                    {t("video.dislike")}
                   </button>
                 </div>
               </div>

@@ -1,5 +1,5 @@
 /** The feed page of the "list" style family (`list-parts.tsx`), for the three device variants. */
-import { type FeedLayoutProps, useFeed } from "@feedlab/data";
+import { type FeedLayoutProps, t, useFeed } from "@feedlab/data";
 import { FeedSurface } from "@feedlab/surfaces";
 import { BASE_CSS, DEVICE_CSS, type Device, Row, Skeletons } from "./list-parts.tsx";
 import { useMoreOnScroll } from "./shared.tsx";
@@ -19,16 +19,16 @@ function Feed({ device }: { device: Device }) {
       <style>{FEED_CSS}</style>
       <main className="fl-feed">
         <header className="fl-head">
-          <h1>Recommended videos</h1>
+          <h1>{t("feed.heading")}</h1>
         </header>
         {feed.error && feed.items.length === 0 ? (
           <p className="fl-empty" role="alert">
-            The videos could not be loaded. Please reload the page.
+            {t("feed.failed")}
           </p>
         ) : !first && feed.items.length === 0 ? (
-          <p className="fl-empty">There are no videos to show right now. Please check back later.</p>
+          <p className="fl-empty">{t("feed.empty")}</p>
         ) : (
-          <ul className="fl-list" aria-label="Recommended videos" aria-busy={feed.loading}>
+          <ul className="fl-list" aria-label={t("feed.heading")} aria-busy={feed.loading}>
             {feed.items.map((video, i) => (
               <li key={video.id}>
                 <Row video={video} position={i} context="feed" />
@@ -40,7 +40,7 @@ function Feed({ device }: { device: Device }) {
         <div ref={more} className="fl-more">
           {feed.hasMore && !first ? (
             <button type="button" className="fl-btn" onClick={feed.loadMore} disabled={feed.loading}>
-              {feed.loading ? "Loading…" : "Show more"}
+              {feed.loading ? t("list.loading") : t("list.more")}
             </button>
           ) : null}
         </div>

@@ -33,7 +33,7 @@ export const BASE_CSS = `
 .fl-row:focus-visible{outline:2px solid var(--fl-accent);outline-offset:2px}
 .fl-thumb{position:relative;flex:0 0 22rem;display:block;aspect-ratio:16/9;border-radius:6px;overflow:hidden;background:#dfe2e7}
 .fl-thumb img{display:block;width:100%;height:100%;object-fit:cover}
-.fl-duration{position:absolute;right:.35rem;bottom:.35rem;padding:.05rem .3rem;border-radius:3px;background:rgb(10 12 16/.82);color:#fff;font-size:.72rem;font-weight:600;font-variant-numeric:tabular-nums}
+.fl-duration{position:absolute;inset-inline-end:.35rem;bottom:.35rem;padding:.05rem .3rem;border-radius:3px;background:rgb(10 12 16/.82);color:#fff;font-size:.72rem;font-weight:600;font-variant-numeric:tabular-nums}
 .fl-info{min-width:0;display:flex;flex-direction:column;gap:.35rem;padding-top:.15rem}
 .fl-title{font-size:1.12rem;font-weight:650;line-height:1.35;display:-webkit-box;-webkit-line-clamp:2;line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
 .fl-row:hover .fl-title{color:var(--fl-accent)}

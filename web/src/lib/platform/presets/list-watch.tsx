@@ -2,6 +2,7 @@
 import {
   formatDate,
   formatViews,
+  t,
   useLikes,
   useRelated,
   useVideo,
@@ -24,7 +25,7 @@ const WATCH_CSS = `${BASE_CSS}.fl-stage{background:#0d0f13;display:flex;justify-
 .fl-byline{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:.75rem}
 .fl-byline .fx-avatar{width:2.2rem;height:2.2rem;font-size:.9rem}
 .fl-owner{font-weight:600}
-.fl-actions{display:flex;gap:.5rem;margin-left:auto}
+.fl-actions{display:flex;gap:.5rem;margin-inline-start:auto}
 .fl-stats{margin-top:1rem;font-size:.86rem;color:var(--fl-muted);font-weight:500}
 .fl-desc{margin-top:.5rem;font-size:.93rem;line-height:1.55;white-space:pre-line}
 .fl-tags{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;margin:.85rem 0 0;padding:0}
@@ -50,7 +51,7 @@ const WATCH_CSS = `${BASE_CSS}.fl-stage{background:#0d0f13;display:flex;justify-
 .fl--mobile .fl-watch{grid-template-columns:minmax(0,1fr);padding:.75rem .75rem 2rem;gap:1rem}
 .fl--mobile .fl-panel{border:0;border-radius:0;padding:0;background:transparent}
 .fl--mobile .fl-watch-title{font-size:1.05rem}
-.fl--mobile .fl-actions{margin-left:0;width:100%}
+.fl--mobile .fl-actions{margin-inline-start:0;width:100%}
 ${DEVICE_CSS}`;
 
 function Details({ video }: { video: Video }) {
@@ -60,19 +61,19 @@ function Details({ video }: { video: Video }) {
   const comments = video.comments ?? [];
   return (
     <div className="fl-main">
-      <section className="fl-panel" aria-label="Video details">
+      <section className="fl-panel" aria-label={t("video.details")}>
         <h1 className="fl-watch-title">{video.title}</h1>
         <div className="fl-byline">
           <Avatar name={video.channel_name} />
-          <span className="fl-owner">{video.channel_name ?? "Unknown channel"}</span>
+          <span className="fl-owner">{video.channel_name ?? t("video.unknownChannel")}</span>
           <div className="fl-actions">
             <button type="button" className="fl-btn" aria-pressed={likes.liked} onClick={likes.like}>
               <ThumbUp />
-              Like
+              {t("video.like")}
             </button>
             <button type="button" className="fl-btn" aria-pressed={likes.disliked} onClick={likes.dislike}>
               <ThumbDown />
-              Dislike
+              {t("video.dislike")}
             </button>
           </div>
         </div>
@@ -83,7 +84,7 @@ function Details({ video }: { video: Video }) {
         </p>
         {video.description ? <p className="fl-desc">{video.description}</p> : null}
         {tags.length > 0 ? (
-          <ul className="fl-tags" aria-label="Tags">
+          <ul className="fl-tags" aria-label={t("video.tags")}>
             {tags.map((tag) => (
               <li key={tag}>{tag}</li>
             ))}
@@ -91,11 +92,9 @@ function Details({ video }: { video: Video }) {
         ) : null}
       </section>
       <section className="fl-panel fl-comments" aria-labelledby="fl-comments-heading">
-        <h2 id="fl-comments-heading">
-          {comments.length} {comments.length === 1 ? "Comment" : "Comments"}
-        </h2>
+        <h2 id="fl-comments-heading">{t("video.comments", { count: comments.length })}</h2>
         {comments.length === 0 ? (
-          <p className="fl-muted">No comments yet.</p>
+          <p className="fl-muted">{t("video.noComments")}</p>
         ) : (
           <ul>
             {comments.map((c, i) => (
@@ -133,7 +132,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
         <div className="fl-watch">
           {error ? (
             <p className="fl-empty" role="alert">
-              This video is not available.
+              {t("video.unavailable")}
             </p>
           ) : video ? (
             <Details video={video} />
@@ -142,7 +141,7 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
           )}
           <section aria-labelledby="fl-upnext-heading">
             <h2 id="fl-upnext-heading" className="fl-aside-title">
-              Up next
+              {t("video.upNext")}
             </h2>
             <RelatedList
               related={related}

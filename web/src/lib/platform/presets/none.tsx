@@ -3,7 +3,7 @@
  * video before any layout loads. On the watch page it is the bare player: no related list, metadata
  * or comments, only the video and the way back.
  */
-import { type FeedLayoutProps, useVideo, type WatchLayoutProps } from "@feedlab/data";
+import { type FeedLayoutProps, t, useVideo, type WatchLayoutProps } from "@feedlab/data";
 import { FeedSurface, VideoSurface, WatchSurface } from "@feedlab/surfaces";
 
 const CSS = `
@@ -36,7 +36,7 @@ function Feed(_props: FeedLayoutProps) {
     <FeedSurface className="fn">
       <style>{CSS}</style>
       <main>
-        <h1 className="fn-title">There are no videos to show right now. Please check back later.</h1>
+        <h1 className="fn-title">{t("feed.empty")}</h1>
       </main>
     </FeedSurface>
   );

@@ -5,7 +5,7 @@
  * `react`.
  */
 
-import { formatDuration, formatRelative, formatViews, type Video, type VideoList } from "@feedlab/data";
+import { formatDuration, formatRelative, formatViews, t, type Video, type VideoList } from "@feedlab/data";
 import { type ReactNode, useEffect, useRef } from "react";
 
 /** A style family's class prefix: `fg` (grid) or `fl` (list). */
@@ -127,11 +127,11 @@ export function RelatedList({
   card: (video: Video, position: number) => ReactNode;
 }) {
   if (related.error && related.items.length === 0)
-    return <p className={`${family}-muted`}>Related videos could not be loaded.</p>;
+    return <p className={`${family}-muted`}>{t("video.relatedFailed")}</p>;
   if (!related.loading && related.items.length === 0)
-    return <p className={`${family}-muted`}>No related videos.</p>;
+    return <p className={`${family}-muted`}>{t("video.noRelated")}</p>;
   return (
-    <ul className={className} aria-label="Related videos">
+    <ul className={className} aria-label={t("video.related")}>
       {related.items.map((v, i) => (
         <li key={v.id}>{card(v, i)}</li>
       ))}

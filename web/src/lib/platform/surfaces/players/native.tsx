@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
-import { languageName } from "../../../format.ts";
+import { captionName } from "../../../i18n/format.ts";
+import { t } from "../../../i18n/messages.svelte.ts";
 import type { Video } from "../../../types.ts";
 import { useRuntime } from "../../context.ts";
 import { type MediaState, PlaybackTracker } from "../../tracking/playback.ts";
@@ -149,7 +150,7 @@ export function NativePlayer({ video, autoplay = true, className }: PlayerProps)
         controls
         playsInline
         preload="auto"
-        aria-label={`Video player: ${video.title}`}
+        aria-label={t("player.label", { title: video.title })}
       >
         {(video.captions ?? []).map((c) => (
           <track
@@ -157,7 +158,7 @@ export function NativePlayer({ video, autoplay = true, className }: PlayerProps)
             kind="captions"
             src={c.url}
             srcLang={c.lang}
-            label={c.label ?? languageName(c.lang)}
+            label={c.label ?? captionName(c.lang)}
           />
         ))}
       </video>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { t } from "../../../i18n/messages.svelte.ts";
 import { useRuntime } from "../../context.ts";
 import { PlaybackTracker } from "../../tracking/playback.ts";
 import {
@@ -181,7 +182,7 @@ export function VimeoPlayer({ video, autoplay = true, className, pollMs, apiUrl 
     <div ref={box} className={className} data-feedlab-player="vimeo">
       {failed || !src ? (
         <div role="alert" data-feedlab-player-error>
-          This video cannot be played here. <a href={video.url}>Open it on Vimeo</a>
+          {t("player.unplayable")} <a href={video.url}>{t("player.openOn", { site: "Vimeo" })}</a>
         </div>
       ) : (
         <iframe

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { t } from "../../../i18n/messages.svelte.ts";
 import { useRuntime } from "../../context.ts";
 import { PlaybackTracker } from "../../tracking/playback.ts";
 import {
@@ -172,7 +173,7 @@ export function YouTubePlayer({ video, autoplay = true, className, pollMs, apiUr
     <div ref={box} className={className} data-feedlab-player="youtube">
       {failed || !providerId ? (
         <div role="alert" data-feedlab-player-error>
-          This video cannot be played here. <a href={video.url}>Open it on YouTube</a>
+          {t("player.unplayable")} <a href={video.url}>{t("player.openOn", { site: "YouTube" })}</a>
         </div>
       ) : (
         // The API replaces this element with the provider's iframe; the wrapper keeps Preact's node.

@@ -1,4 +1,5 @@
 import { apiFor } from "#lib/api.ts";
+import { participantLanguage } from "#lib/i18n/messages.svelte.ts";
 import { joinErrorMessage, joinStudy, loginIdFromQuery, openFeed, recruitingFromQuery } from "#lib/join.ts";
 import type { PageLoad } from "./$types";
 
@@ -10,6 +11,8 @@ export const load = (async ({ fetch, params, url }) => {
   const experimentId = params.experiment;
   const loginId = loginIdFromQuery(url.searchParams);
   const lang = url.searchParams.get("lang");
+  // Before joining, the participant's language is the link's or the browser's.
+  await participantLanguage.useVisitorLanguage(lang);
   if (!loginId) return { experimentId, loginId: null, error: null, lang };
 
   let message: string;

@@ -153,24 +153,27 @@ describe("a study's languages (Chromium)", () => {
     const german = await browser.newContext({ locale: "de-DE" });
     const participant = await german.newPage();
     await participant.goto(`${app.url}/join/${experiment.id}?login_id=leser-de`);
+    // Their texts and Feedlab's own strings alike.
+    await participant.getByRole("heading", { name: "Einwilligung zur Teilnahme" }).waitFor();
     await participant.getByRole("heading", { name: "Teilnahme" }).waitFor();
-    await participant.getByRole("button", { name: /I agree|Ich stimme zu/ }).click();
+    expect(await participant.locator("html").getAttribute("lang")).toBe("de");
+    expect(await axeViolations(participant)).toEqual([]);
+    await participant.getByRole("button", { name: "Ich stimme zu" }).click();
     const dialog = participant.getByRole("dialog");
     await dialog.getByText("Wie fühlen Sie sich?").waitFor();
     await dialog.getByRole("radio", { name: "Gut" }).check();
     await saveScreenshot(participant, "participant-survey-de");
-    await dialog.getByRole("button", { name: /Submit|Absenden/ }).click();
-    await participant
-      .getByRole("list", { name: /Recommended videos|Empfohlene Videos/ })
-      .getByRole("link")
-      .first()
-      .waitFor();
+    await dialog.getByRole("button", { name: "Absenden" }).click();
+    await participant.getByRole("list", { name: "Empfohlene Videos" }).getByRole("link").first().waitFor();
     await german.close();
     const wide = await admin.get(`/api/v1/admin/surveys/${survey.id}/responses/wide.csv`);
     const [header = "", row = ""] = wide.text.trim().split("\r\n");
     const cells = row.split(",");
     const columns = header.split(",");
     expect([cells[columns.indexOf("language")], cells[columns.indexOf("mood")]]).toEqual(["de", "1"]);
+    const people = await admin.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`);
+    const [head = "", reader = ""] = people.text.trim().split("\r\n");
+    expect(reader.split(",")[head.split(",").indexOf("language")]).toBe("de");
   });
 
   it("shows Feedlab's own strings in the participant's language, and the language menu switches to Arabic, right to left, in the same session", async () => {

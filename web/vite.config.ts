@@ -1,3 +1,4 @@
+/// <reference types="vitest/config" />
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import adapter from "@sveltejs/adapter-static";
@@ -69,4 +70,6 @@ export default defineConfig({
   oxc: platformJsx,
   server: { proxy },
   preview: { proxy },
+  // Unit tests read Feedlab's strings in English, as the console does (hooks.client.ts).
+  test: { setupFiles: ["./src/lib/i18n/english.test-setup.ts"] },
 });

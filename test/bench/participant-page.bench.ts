@@ -50,10 +50,16 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] as number;
 };
 
-/** Cold loads of the feed page of a study on `ui`; figures for the JS (the template's module apart) and time. */
-async function measure(app: TestApp, browser: Browser, ui: string, path = "/") {
+/**
+ * Cold loads of the feed page of a study on `ui`; figures for the JS (the template's module apart) and
+ * time. `language`: the study runs in English and it, and the participant reads it (a browser and a
+ * join link in that language).
+ */
+async function measure(app: TestApp, browser: Browser, ui: string, path = "/", language?: string) {
   const admin = await app.admin();
   const study = await createParticipantStudy(admin, { ui: { feed: ui, watch: "grid-desktop" } });
+  if (language !== undefined)
+    await admin.patch(`/api/v1/admin/experiments/${study.experimentId}`, { languages: ["en", language] });
   const times: number[] = [];
   let scripts = new Map<string, Buffer>();
   let wire = 0;
@@ -63,8 +69,12 @@ async function measure(app: TestApp, browser: Browser, ui: string, path = "/") {
     await participant.post("/api/v1/participants/join", {
       experiment_id: study.experimentId,
       login_id: `bench-${i}`,
+      ...(language === undefined ? {} : { lang: language }),
     });
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await browser.newContext({
+      viewport: VIEWPORTS.desktop,
+      ...(language === undefined ? {} : { locale: language }),
+    });
     const { hostname } = new URL(app.url);
     await context.addCookies(
       [...participant.cookies].map(([cookieName, value]) => ({
@@ -112,8 +122,13 @@ async function measure(app: TestApp, browser: Browser, ui: string, path = "/") {
   const platform = [...scripts].filter(([url]) => !isTemplate(url)).map(([, b]) => b);
   const template = [...scripts].filter(([url]) => isTemplate(url)).map(([, b]) => b);
   const text = platform.map((b) => b.toString("utf8")).join("\n");
+  // Feedlab's message catalogues: one chunk per language (messages/<tag>.json).
+  const catalogues = [...scripts.keys()].filter((url) =>
+    /\/[\w-]+\.json-[\w-]+\.js$/.test(new URL(url).pathname),
+  );
   return {
     files: scripts.size,
+    catalogues: catalogues.length,
     raw: platform.reduce((n, b) => n + b.length, 0),
     gz: gzOf(platform),
     templateGz: gzOf(template),
@@ -139,6 +154,7 @@ export async function run(): Promise<Record<string, number | string>> {
       source: presetStarter("grid-desktop", "feed"),
     });
     const template = await measure(app, browser, created.body.id);
+    const german = await measure(app, browser, "grid-desktop", "/", "de");
     const floor = await measure(app, browser, "grid-desktop", FLOOR_PATH);
     const floorBytes = preactFloorBytes();
     const ratio = (a: number, b: number) => Math.round((a / b) * 10) / 10;
@@ -148,6 +164,9 @@ export async function run(): Promise<Record<string, number | string>> {
       "JS gzipped (KB, goal < 60)": kb(preset.gz),
       "JS over the wire, brotli (KB)": kb(preset.wire),
       "admin or compiler code in it": preset.foreign.length === 0 ? "none" : preset.foreign.join(", "),
+      "message catalogues loaded": preset.catalogues,
+      "German participant: JS gzipped (KB, goal < 60)": kb(german.gz),
+      "German participant: message catalogues loaded": german.catalogues,
       "first card, median ms (goal < 1000)": Math.round(median(preset.times)),
       "first card, fastest / slowest ms": `${Math.round(Math.min(...preset.times))} / ${Math.round(Math.max(...preset.times))}`,
       "cold loads": preset.times.length,

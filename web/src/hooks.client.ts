@@ -1,5 +1,12 @@
 import type { HandleClientError } from "@sveltejs/kit/hooks";
 import { ApiError } from "#lib/api.ts";
+import { participantLanguage } from "#lib/i18n/messages.svelte.ts";
+import en from "./participant/messages/en.json?messages";
+
+// The console is in English, and its dialogs and buttons share the participant pages' components
+// (which speak through `t`): English is bundled here, in use before the first render. The join page
+// loads another language's catalogue when the visitor reads one.
+participantLanguage.provide("en", en);
 
 /**
  * A load that fails with an unexpected API error shows the API's own message (the server never puts

@@ -6,10 +6,14 @@
  */
 import "../app.css";
 import { mount } from "svelte";
+import { participantLanguage } from "#lib/i18n/messages.svelte.ts";
 import { router } from "./router.svelte.ts";
 import Shell from "./shell.svelte";
 
 const target = document.getElementById("participant");
 if (!target) throw new Error("participant.html has no #participant element");
+// The browser's language is the likely one: its catalogue loads while the page asks the server which
+// is the participant's (pages.ts then uses that one).
+void participantLanguage.useVisitorLanguage();
 mount(Shell, { target });
 router.start();

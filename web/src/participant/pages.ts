@@ -1,4 +1,4 @@
-import { participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
+import { type MessageKey, participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
 import { ApiError, participantApi as api, isApiError } from "#lib/participant-api.ts";
 import { type Layout, loadLayout, UI_NONE } from "#lib/platform/presets/index.ts";
 import { PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
@@ -68,12 +68,14 @@ export function routeOf(pathname: string): Route | null {
   }
 }
 
-/** A page's own failure, with the status and message the error view shows. */
+/** A page's own failure, with the status and the message (its key: said in the page's language) the error view shows. */
 class PageFailure extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
+  readonly key: MessageKey;
+  constructor(status: number, key: MessageKey) {
+    super(key);
     this.status = status;
+    this.key = key;
   }
 }
 
@@ -85,7 +87,10 @@ export async function loadPage(route: Route): Promise<Loaded> {
   try {
     return route.page === "feed" ? await loadFeed() : await loadWatch(route.id);
   } catch (failure) {
-    if (failure instanceof PageFailure) return { page: "error", error: failure };
+    // The error view speaks the page's language: the first catalogue may still be on its way.
+    await participantLanguage.ready();
+    if (failure instanceof PageFailure)
+      return { page: "error", error: { status: failure.status, message: t(failure.key) } };
     console.error(failure);
     if (failure instanceof ApiError) {
       return {
@@ -151,7 +156,7 @@ async function layoutOf(key: string, page: "feed" | "watch"): Promise<Layout> {
     return await loadLayout(key, page);
   } catch (failure) {
     console.error(failure);
-    throw new PageFailure(500, t("error.layout"));
+    throw new PageFailure(500, "error.layout");
   }
 }
 
@@ -195,7 +200,7 @@ async function loadWatch(id: string): Promise<Loaded> {
         // The participant view answers 404 for anything outside the experiment's pool, and a malformed id
         // may be refused as bad input: both mean there is no such video here.
         if (isApiError(failure, 404) || isApiError(failure, 400) || isApiError(failure, 422)) {
-          throw new PageFailure(404, t("error.videoNotFound"));
+          throw new PageFailure(404, "error.videoNotFound");
         }
         throw failure;
       },

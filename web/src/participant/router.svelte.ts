@@ -1,5 +1,5 @@
 import { tick } from "svelte";
-import { t } from "#lib/i18n/messages.svelte.ts";
+import { participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
 import { announceNavigation } from "#lib/platform/navigation.ts";
 import { loadPage, routeOf, type View } from "./pages.ts";
 
@@ -120,9 +120,10 @@ class ParticipantRouter {
     if (!route) {
       // The server sent this shell for a path it cannot read (a malformed escape, say): loading it
       // again would loop, so say it is not found.
-      if (how.kind === "enter")
+      if (how.kind === "enter") {
+        await participantLanguage.ready();
         await this.#show(url, how, { page: "error", error: { status: 404, message: t("error.notFound") } });
-      else location.assign(url.href);
+      } else location.assign(url.href);
       return;
     }
     const token = {};
@@ -138,6 +139,7 @@ class ParticipantRouter {
     if (loaded.page === "redirect") {
       const next = new URL(loaded.location, url);
       if (redirects >= MAX_REDIRECTS) {
+        await participantLanguage.ready();
         this.#show(url, how, { page: "error", error: { status: 500, message: t("error.redirectLoop") } });
         return;
       }

@@ -1,11 +1,11 @@
 /**
  * Feedlab's own strings on the participant pages, in the participant's language (docs/languages.md).
  * Each catalogue is src/participant/messages/<lang>.json, compiled at build time (vite.messages.ts) into
- * one function per message. English is bundled as the default; any other catalogue is its own chunk,
- * loaded once a page knows the language, so a page holds one language's strings.
+ * one function per message, and is a chunk of its own, loaded once a page knows the language: a
+ * participant's page holds one language's strings, English included (issue 40: under 60 KB gzipped
+ * with one language). The console, in English, bundles English instead (`provide`, hooks.client.ts).
  */
 import type english from "../../participant/messages/en.json";
-import en from "../../participant/messages/en.json?messages";
 import { directionOf, matchLanguage } from "./languages.ts";
 
 /** A message of the catalogues: English has every one, and the parity test holds the others to it. */
@@ -14,11 +14,11 @@ export type MessageKey = keyof typeof english;
 export type MessageParams = Readonly<Record<string, string | number>>;
 type Catalogue = Readonly<Record<string, (params?: MessageParams) => string>>;
 
-const loaders = import.meta.glob<Catalogue>(["../../participant/messages/*.json", "!**/en.json"], {
+const loaders = import.meta.glob<Catalogue>("../../participant/messages/*.json", {
   query: "?messages",
   import: "default",
 });
-/** The other catalogues by language tag (the file name). */
+/** The catalogues by language tag (the file name). */
 const LOADERS = new Map(
   Object.entries(loaders).map(([file, load]) => [
     file.slice(file.lastIndexOf("/") + 1, -".json".length),
@@ -27,7 +27,7 @@ const LOADERS = new Map(
 );
 
 /** The languages Feedlab's participant pages are written in. */
-const CATALOGUE_LANGUAGES: readonly string[] = ["en", ...LOADERS.keys()];
+const CATALOGUE_LANGUAGES: readonly string[] = [...LOADERS.keys()];
 
 /**
  * The participant's language and the catalogue that serves it. Runes state, so Svelte markup that calls
@@ -41,34 +41,63 @@ class ParticipantLanguage {
   locale = $state("en");
   /** The languages the participant may switch between (the study's, when it allows switching; else none). */
   choices = $state.raw<readonly string[]>([]);
-  #catalogue = $state.raw<Catalogue>(en);
+  /** None until the first language is in use: pages wait for it (`ready`) before they show. */
+  #catalogue = $state.raw<Catalogue | null>(null);
+  /** Catalogues in hand without a load: those an app bundles (`provide`), and those loaded. */
+  #held = new Map<string, Catalogue>();
   #listeners = new Set<() => void>();
   #latest: object = {};
+  #pending: Promise<void> | null = null;
 
   t(key: MessageKey, params?: MessageParams): string {
-    return (this.#catalogue[key] ?? en[key])?.(params) ?? key;
+    return this.#catalogue?.[key]?.(params) ?? key;
+  }
+
+  /**
+   * A catalogue the app bundles, in use at once when none is yet: the console (English, whose shared
+   * dialogs and buttons speak through `t`) has its strings before its first render.
+   */
+  provide(locale: string, catalogue: Catalogue): void {
+    this.#held.set(locale, catalogue);
+    if (this.#catalogue === null) {
+      this.#catalogue = catalogue;
+      this.tag = locale;
+      this.locale = locale;
+    }
+  }
+
+  /** Settles once the language last asked for is in use (at once when one already is and none is loading). */
+  ready(): Promise<void> {
+    return this.#pending ?? (this.#catalogue === null ? this.useVisitorLanguage() : Promise.resolve());
   }
 
   /**
    * Makes `tag` the page's language: loads the catalogue that serves it (English when none does),
    * then sets the document's `lang` and `dir`. Of calls that overlap, the last one wins.
    */
-  async use(tag: string): Promise<void> {
+  use(tag: string): Promise<void> {
+    const pending = this.#use(tag);
+    this.#pending = pending;
+    void pending.finally(() => {
+      if (this.#pending === pending) this.#pending = null;
+    });
+    return pending;
+  }
+
+  async #use(tag: string): Promise<void> {
     const token = {};
     this.#latest = token;
-    const locale = matchLanguage([tag], CATALOGUE_LANGUAGES) ?? "en";
-    const load = LOADERS.get(locale);
-    let catalogue: Catalogue = en;
-    try {
-      if (load) catalogue = await load();
-    } catch (error) {
+    let locale = matchLanguage([tag], CATALOGUE_LANGUAGES) ?? "en";
+    let catalogue = await this.#load(locale);
+    if (catalogue === null && locale !== "en") {
       // A chunk that cannot be fetched leaves the page in English rather than without a page.
-      console.error(`feedlab: the ${locale} messages could not be loaded`, error);
+      locale = "en";
+      catalogue = await this.#load(locale);
     }
-    if (this.#latest !== token) return;
+    if (this.#latest !== token || catalogue === null) return;
     const changed = tag !== this.tag || catalogue !== this.#catalogue;
     this.tag = tag;
-    this.locale = catalogue === en ? "en" : locale;
+    this.locale = locale;
     this.#catalogue = catalogue;
     if (typeof document !== "undefined") {
       document.documentElement.lang = tag;
@@ -84,6 +113,20 @@ class ParticipantLanguage {
   useVisitorLanguage(linkLanguage?: string | null): Promise<void> {
     const wanted = linkLanguage ? [linkLanguage, ...navigator.languages] : navigator.languages;
     return this.use(matchLanguage(wanted, CATALOGUE_LANGUAGES) ?? "en");
+  }
+
+  /** A language's catalogue: held, else loaded once; null when its chunk cannot be fetched. */
+  async #load(locale: string): Promise<Catalogue | null> {
+    const held = this.#held.get(locale);
+    if (held) return held;
+    try {
+      const loaded = await LOADERS.get(locale)?.();
+      if (loaded) this.#held.set(locale, loaded);
+      return loaded ?? null;
+    } catch (error) {
+      console.error(`feedlab: the ${locale} messages could not be loaded`, error);
+      return null;
+    }
   }
 
   /** Calls `listener` after each change of language; returns the function that stops it. */

@@ -155,7 +155,7 @@ describe("a study's languages (Chromium)", () => {
     await participant.goto(`${app.url}/join/${experiment.id}?login_id=leser-de`);
     // Their texts and Feedlab's own strings alike.
     await participant.getByRole("heading", { name: "Einwilligung zur Teilnahme" }).waitFor();
-    await participant.getByRole("heading", { name: "Teilnahme" }).waitFor();
+    await participant.getByRole("heading", { name: "Teilnahme", exact: true }).waitFor();
     expect(await participant.locator("html").getAttribute("lang")).toBe("de");
     expect(await axeViolations(participant)).toEqual([]);
     await participant.getByRole("button", { name: "Ich stimme zu" }).click();

@@ -53,8 +53,8 @@ describe("a code template copied from a preset and changed renders for participa
       "Grid with a banner",
       "feed",
       starter("feed").replace(
-        '<h1 className="fg-sr">Recommended videos</h1>',
-        '<h1 className="fg-sr">Recommended videos</h1>\n        <p className="study-banner">Pick anything you like.</p>',
+        '<h1 className="fg-sr">{t("feed.heading")}</h1>',
+        '<h1 className="fg-sr">{t("feed.heading")}</h1>\n        <p className="study-banner">Pick anything you like.</p>',
       ),
     );
     expect(feed.source).toContain("study-banner");

@@ -20,7 +20,7 @@ const EDITS = 15;
 /** The editor compiles this long after the last keystroke (template-editor.svelte). */
 const DEBOUNCE_MS = 150;
 const LINES = 300;
-const HEADING = '<h1 className="fg-sr">Recommended videos</h1>';
+const HEADING = '<h1 className="fg-sr">{t("feed.heading")}</h1>';
 
 /**
  * The grid-desktop feed starter, with a footer of study notes to make it 300 lines. The feed's
@@ -29,7 +29,7 @@ const HEADING = '<h1 className="fg-sr">Recommended videos</h1>';
 function moduleOf(mark: string): string {
   const starter = presetStarter("grid-desktop", "feed").replace(
     HEADING,
-    HEADING.replace("Recommended videos", "Recommended videos {MARK}"),
+    HEADING.replace('{t("feed.heading")}', '{t("feed.heading")} {MARK}'),
   );
   const notes = Array.from(
     { length: LINES - starter.split("\n").length - 8 },

@@ -3,7 +3,8 @@
  * language (views, dates, ages) is in i18n/format.ts.
  */
 
-const dateTimeFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+// The console speaks English, but writes dates and numbers as the reader's browser does.
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** `m:ss`, or `h:mm:ss` from one hour on (e.g. 65 -> "1:05", 3725 -> "1:02:05"). */
 export function formatDuration(totalSeconds: number | null | undefined): string {

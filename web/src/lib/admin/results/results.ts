@@ -13,7 +13,7 @@ import { formatRate as percent } from "../recommenders/model-runs.ts";
 export { percent };
 
 /** A count as the tables show it, with thousands separators ("12,345"). */
-export const count = (x: number): string => x.toLocaleString("en");
+export const count = (x: number): string => x.toLocaleString();
 
 /** An arm by its id, as the tables name it; an arm deleted since keeps its rows. */
 export function armName(groups: readonly Pick<Group, "id" | "name">[], id: string): string {

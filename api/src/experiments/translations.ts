@@ -99,7 +99,6 @@ export async function translationProblems(
   if (experiment === undefined) return [];
   const languages = json<string[]>(experiment.languages, [DEFAULT_LANGUAGE]);
   const defaultLanguage = experiment.default_language;
-  if (languages.length < 2) return [];
   const problems: TranslationProblem[] = [];
   const consent = experiment.consent_text;
   if (consent !== null) {

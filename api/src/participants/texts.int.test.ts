@@ -148,6 +148,22 @@ describe.each(BACKENDS)("researchers' texts in several languages (%s)", (backend
     expect((await patch(experiment.id, { status: "running" })).status).toBe(200);
   });
 
+  it("refuses to start a study in one language whose consent text is written in another only", async () => {
+    const { experiment } = await createStudy(admin, { videoCount: 1, weights: [1] });
+    await patch(experiment.id, { languages: ["de"], consent_text: { en: CONSENT.en } });
+    const refused = await patch(experiment.id, { status: "running" });
+    expect([refused.status, codeOf(refused)]).toEqual([422, "experiment_not_ready"]);
+    expect(detailsOf<{ problems: Record<string, unknown>[] }>(refused)?.problems).toEqual([
+      expect.objectContaining({
+        problem: "missing_translation",
+        fields: ["consent_text"],
+        languages: ["de"],
+      }),
+    ]);
+    expect((await patch(experiment.id, { consent_text: CONSENT.de })).status).toBe(200);
+    expect((await patch(experiment.id, { status: "running" })).status).toBe(200);
+  });
+
   it("refuses a text keyed by something that is not a language tag, or by one language twice, and stores nothing", async () => {
     const { experiment } = await createStudy(admin, { videoCount: 1, weights: [1] });
     const twice = await patch(experiment.id, { consent_text: { en: "Agree?", EN: "Agree!" } });

@@ -40,7 +40,7 @@ const SHOWS: Record<string, RegExp> = {
   // The feed's first heading: the page's h1.
   VideoList: /<section class="fb-videos"><h1 class="fb-sr">Recommended videos<\/h1>/,
   Thumbnail: /<img src="\/media\/demo\/sourdough-basics.jpg"[^>]*>.*12:34/,
-  Title: /<h3 class="fb-title fb-title--medium">Sourdough basics<\/h3>/,
+  Title: /<h3 class="fb-title fb-title--medium"><bdi>Sourdough basics<\/bdi><\/h3>/,
   Channel: /Crumb Lab/,
   Views: /12(\.3)?K views/,
   Published: /ago/,
@@ -56,8 +56,11 @@ const SHOWS: Record<string, RegExp> = {
 const el = h as unknown as (type: unknown, props?: object | null, ...children: unknown[]) => VNode;
 
 /** The headings of rendered HTML, as "h<level> <text>". */
+/** Each heading's level and text (its markup, such as a title's `bdi`, left out). */
 const headings = (html: string) =>
-  [...html.matchAll(/<h([1-6])[^>]*>(.*?)<\/h\1>/g)].map(([, level, text]) => `h${level} ${text}`);
+  [...html.matchAll(/<h([1-6])[^>]*>(.*?)<\/h\1>/g)].map(
+    ([, level, text]) => `h${level} ${text?.replace(/<[^>]+>/g, "")}`,
+  );
 
 const render = (node: VNode) =>
   renderToString(el(RuntimeContext.Provider, { value: previewRuntime([video], () => {}) }, node));

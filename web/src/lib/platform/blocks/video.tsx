@@ -33,12 +33,10 @@ export function Title(props: TitleProps) {
   const { video, inCard, titleLevel } = useShownVideo();
   if (!video) return null;
   const className = `fb-title fb-title--${p.size}`;
-  if (!inCard) return <h1 className={className}>{video.title}</h1>;
-  return titleLevel === 2 ? (
-    <h2 className={className}>{video.title}</h2>
-  ) : (
-    <h3 className={className}>{video.title}</h3>
-  );
+  // Isolated (bdi): a title in another script than the page's reads in its own order.
+  const title = <bdi>{video.title}</bdi>;
+  if (!inCard) return <h1 className={className}>{title}</h1>;
+  return titleLevel === 2 ? <h2 className={className}>{title}</h2> : <h3 className={className}>{title}</h3>;
 }
 
 export type ChannelProps = BlockProps<"Channel">;
@@ -50,7 +48,7 @@ export function Channel(props: ChannelProps) {
   return (
     <span className="fb-channel">
       {p.showAvatar ? <Avatar name={video.channel_name} /> : null}
-      <span>{video.channel_name}</span>
+      <bdi>{video.channel_name}</bdi>
     </span>
   );
 }

@@ -66,7 +66,11 @@ export function CardText({ video, level }: { video: Video; level: 2 | 3 }) {
   return (
     <span className="fg-text">
       <CardTitle video={video} family="fg" level={level} />
-      {video.channel_name ? <span className="fg-sub">{video.channel_name}</span> : null}
+      {video.channel_name ? (
+        <span className="fg-sub">
+          <bdi>{video.channel_name}</bdi>
+        </span>
+      ) : null}
       <ViewsAndAge video={video} className="fg-sub" block />
     </span>
   );

@@ -163,7 +163,9 @@ function Watch({ device, videoId }: { device: Device } & WatchLayoutProps) {
             </p>
           ) : video ? (
             <div className="fg-info">
-              <h1 className="fg-watch-title">{video.title}</h1>
+              <h1 className="fg-watch-title">
+                <bdi>{video.title}</bdi>
+              </h1>
               <div className="fg-owner">
                 <Avatar name={video.channel_name} />
                 <div>

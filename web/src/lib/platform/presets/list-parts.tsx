@@ -110,7 +110,7 @@ export function Row({
         {video.channel_name ? (
           <span className="fl-channel">
             <Avatar name={video.channel_name} />
-            {video.channel_name}
+            <bdi>{video.channel_name}</bdi>
           </span>
         ) : null}
         {snippet ? <span className="fl-snippet">{snippet}</span> : null}

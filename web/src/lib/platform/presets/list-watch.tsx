@@ -62,7 +62,9 @@ function Details({ video }: { video: Video }) {
   return (
     <div className="fl-main">
       <section className="fl-panel" aria-label={t("video.details")}>
-        <h1 className="fl-watch-title">{video.title}</h1>
+        <h1 className="fl-watch-title">
+          <bdi>{video.title}</bdi>
+        </h1>
         <div className="fl-byline">
           <Avatar name={video.channel_name} />
           <span className="fl-owner">{video.channel_name ?? t("video.unknownChannel")}</span>

@@ -79,13 +79,18 @@ export function VideoThumb({ video, family, eager }: { video: Video; family: Fam
 
 /**
  * A card's title (`<family>-title`): a heading one level below its list's, h2 under the page's h1, h3
- * under a list's h2.
+ * under a list's h2. The title is isolated (`bdi`): an English title on an Arabic page reads in its own
+ * order, aligned with the page.
  */
 export function CardTitle({ video, family, level }: { video: Video; family: Family; level: 2 | 3 }) {
   return level === 2 ? (
-    <h2 className={`${family}-title`}>{video.title}</h2>
+    <h2 className={`${family}-title`}>
+      <bdi>{video.title}</bdi>
+    </h2>
   ) : (
-    <h3 className={`${family}-title`}>{video.title}</h3>
+    <h3 className={`${family}-title`}>
+      <bdi>{video.title}</bdi>
+    </h3>
   );
 }
 

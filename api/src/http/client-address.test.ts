@@ -59,6 +59,22 @@ describe("clientOrigin", () => {
     expect(origin("127.0.0.1", headers, "1")).toEqual({ address: "203.0.113.7", protocol: "https" });
   });
 
+  it("takes the protocol from a trusted proxy that sends X-Forwarded-Proto without X-Forwarded-For", () => {
+    expect(origin("127.0.0.1", { "x-forwarded-proto": "https" }, "1")).toEqual({
+      address: "127.0.0.1",
+      protocol: "https",
+    });
+    expect(origin("10.0.0.9", { "x-forwarded-proto": "http, https" }, "10.0.0.0/8")).toEqual({
+      address: "10.0.0.9",
+      protocol: "https",
+    });
+    expect(origin("127.0.0.1", { forwarded: "proto=https" }, "1")).toEqual({
+      address: "127.0.0.1",
+      protocol: "https",
+    });
+    expect(origin("192.0.2.1", { "x-forwarded-proto": "https" }, "10.0.0.0/8").protocol).toBe("http");
+  });
+
   it("names the client unknown when the trusted proxy hides it, and ignores a Forwarded header that does not parse", () => {
     expect(origin("127.0.0.1", { forwarded: "for=_hidden;proto=https" }, "1")).toEqual({
       address: "unknown",

@@ -93,7 +93,12 @@ export function trustCheck(trust: TrustProxy): TrustCheck {
   }
 }
 
-/** One hop a proxy reported: the address it heard from and the protocol it was reached over. */
+/**
+ * One hop a proxy reported: the address it heard from and the protocol it was reached over. A hop
+ * without `for` reports the protocol only (a proxy that sends `X-Forwarded-Proto` alone, or
+ * `Forwarded: proto=https`): the address stays the one the server saw, as Koa's and Express's proxy
+ * trust read the two headers apart.
+ */
 interface Hop {
   readonly for: string | undefined;
   readonly proto: string | undefined;
@@ -121,7 +126,11 @@ function reportedHops(headers: RequestOrigin["headers"]): Hop[] {
     return fors.map((f, i) => ({ for: f, proto: protos[i + offset] ?? protos[0] }));
   }
   const forwarded = header(headers, "forwarded");
-  if (forwarded === undefined) return [];
+  if (forwarded === undefined) {
+    // Only the nearest proxy's value counts: without addresses, the hops further out cannot be checked.
+    const proto = list(header(headers, "x-forwarded-proto")).at(-1);
+    return proto === undefined ? [] : [{ for: undefined, proto }];
+  }
   try {
     return parseForwarded(forwarded).map((e) => ({ for: e.for, proto: e.proto?.toLowerCase() }));
   } catch {
@@ -155,6 +164,7 @@ export function clientOrigin(request: RequestOrigin, trusted: TrustCheck): Clien
     const next = hops.pop();
     if (!next) break;
     if (next.proto === "https" || next.proto === "http") protocol = next.proto;
+    if (next.for === undefined) break;
     const reported = canonicalAddress(next.for);
     if (reported === null) {
       address = "unknown";

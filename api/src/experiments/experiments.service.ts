@@ -15,7 +15,7 @@ import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable } from "../http/errors.ts";
 import { canonicalTextOr422 } from "../participants/texts.ts";
-import { completionProblems, consentRequired } from "../study/completion.ts";
+import { completionInForce, completionProblems, consentRequired } from "../study/completion.ts";
 import { assertExperiment } from "./exists.ts";
 import { readinessProblems } from "./readiness.ts";
 
@@ -35,13 +35,15 @@ interface ExperimentRow {
   updated_at: Date;
 }
 
+const completionOrNull = (c: Completion | null) => (c ? completionInForce(c) : null);
+
 const presentExperiment = (r: ExperimentRow): Experiment => ({
   id: r.id,
   name: r.name,
   description: r.description,
   status: r.status,
   consent_text: r.consent_text ?? null,
-  completion: json<Completion | null>(r.completion, null),
+  completion: completionOrNull(json<Completion | null>(r.completion, null)),
   exclusion_rules: json<ExclusionRule[]>(r.exclusion_rules, []),
   min_response_ms: r.min_response_ms ?? null,
   languages: json<string[]>(r.languages, [DEFAULT_LANGUAGE]),

@@ -1,11 +1,20 @@
 import { createHash } from "node:crypto";
 import { type Completion, type ExperimentStatus, type LocalizedText, versionsOf } from "@feedlab/schemas";
-import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
+import { RECRUITING_PARAMETERS, REDIRECT_DELAY_DEFAULT_S } from "@feedlab/schemas/http/enums.ts";
 
 /** The placeholders a completion `redirect_url` may hold (api.md, Study flow). */
 const REDIRECT_PLACEHOLDERS: readonly string[] = ["login_id", "code", ...RECRUITING_PARAMETERS];
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/**
+ * The rule as it acts: an absent `redirect_delay_s` (never set, or stored before the field existed)
+ * is the default delay, and answers say so (api.md "Console and exports (wave 3)").
+ */
+export const completionInForce = (c: Completion): Completion & { redirect_delay_s: number } => ({
+  ...c,
+  redirect_delay_s: c.redirect_delay_s ?? REDIRECT_DELAY_DEFAULT_S,
+});
 
 /** What counts toward completion so far. */
 export interface Progress {

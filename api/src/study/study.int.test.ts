@@ -277,10 +277,18 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     }
     expect(await stored()).toEqual({ code: "DELAY", redirect_delay_s: 60 });
 
-    // Absent, the delay is 5 s: the rule is stored as given, the participant's completion page gets 5.
+    // Absent, the delay is 5 s, and every answer shows the 5 s in force: the PATCH's, the experiment's,
+    // a rule stored before the field existed, and the participant's completion page.
     const rule = { after_sessions: 1, code: "DELAY", redirect_url: "https://example.org/done" };
-    expect((await patch(experiment.id, { completion: rule })).status).toBe(200);
-    expect(await stored()).toEqual(rule);
+    const inForce = { ...rule, redirect_delay_s: 5 };
+    const patched = await patch(experiment.id, { completion: rule });
+    expect([patched.status, (patched.body as { completion: unknown }).completion]).toEqual([200, inForce]);
+    expect(await stored()).toEqual(inForce);
+    await app.runtime
+      .db("experiments")
+      .where({ id: experiment.id })
+      .update({ completion: JSON.stringify(rule) });
+    expect(await stored()).toEqual(inForce);
     const p = await joinParticipant(app, experiment.id, "delayed");
     expect(await me(p.client)).toMatchObject({
       status: "finished",

@@ -5,7 +5,6 @@ import {
   type LocalizedText,
   languageFor,
   type Me,
-  REDIRECT_DELAY_DEFAULT_S,
   textIn,
 } from "@feedlab/schemas";
 import { isoOrNull, json } from "../db/present.ts";
@@ -15,6 +14,7 @@ import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts"
 import { LANGUAGE_COLUMNS, languageFrom, storeLanguage } from "../participants/language.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
+  completionInForce,
   conditionsReached,
   consentRequired,
   consentVersion,
@@ -216,8 +216,7 @@ export function createStudyService(
                       code: code ?? "",
                     })
                   : null,
-                // A completion stored before the field existed has none: the default applies.
-                redirect_delay_s: completion.redirect_delay_s ?? REDIRECT_DELAY_DEFAULT_S,
+                redirect_delay_s: completionInForce(completion).redirect_delay_s,
               }
             : null,
         consent: consent

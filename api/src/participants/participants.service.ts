@@ -7,7 +7,7 @@ import {
   type ParticipantPage,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
-import { iso, isUniqueViolation } from "../db/present.ts";
+import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { pickGroup } from "./assignment.ts";
@@ -28,6 +28,17 @@ const SIMULATED_LOGIN_PREFIX = "sim-";
 
 const duplicateLogin = (loginId: string) =>
   conflict("duplicate_login_id", `Participant "${loginId}" already exists in this experiment.`);
+
+/** A row as the join reads it back: the language and the link parameters recorded so far. */
+type JoinedRow = UserRow & { language: string | null; recruiting: unknown };
+
+/** The link parameters a join carried, without the absent ones. */
+const given = (
+  recruiting: Readonly<Record<string, string | undefined>> | undefined,
+): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(recruiting ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  );
 
 const presentParticipant = (r: UserRow): Participant => ({
   user_id: r.id,
@@ -97,15 +108,31 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       created_at: now(),
       simulated,
     };
-    const kept = Object.fromEntries(
-      Object.entries(options.recruiting ?? {}).filter(([, v]) => v !== undefined),
-    );
+    const kept = given(options.recruiting);
     await trx("users").insert({
       ...user,
       ...(Object.keys(kept).length > 0 ? { recruiting: JSON.stringify(kept) } : {}),
       ...(options.language === undefined ? {} : { language: options.language }),
     });
     return { user, created: true };
+  }
+
+  /**
+   * A returning participant's link parameters: those not recorded yet are kept (a participant the
+   * researcher pre-registered arrives by a Prolific link only after their row exists), and those
+   * recorded by an earlier arrival stay as they were.
+   */
+  async function recordRecruiting(
+    trx: Knex.Transaction,
+    user: JoinedRow,
+    recruiting: Readonly<Record<string, string | undefined>> | undefined,
+  ) {
+    const stored = json<Record<string, string> | null>(user.recruiting, null);
+    const merged = { ...given(recruiting), ...stored };
+    if (Object.keys(merged).length > Object.keys(stored ?? {}).length)
+      await trx("users")
+        .where({ id: user.id })
+        .update({ recruiting: JSON.stringify(merged) });
   }
 
   return {
@@ -140,7 +167,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         if (!exp) throw notFound("experiment");
         // api.md join rules: newcomers only while running; a returning participant of a completed
         // study comes back for its post survey and completion page; a paused study says so.
-        const returning = await trx<UserRow>("users")
+        const returning = await trx<JoinedRow>("users")
           .where({ experiment_id: experimentId, login_id: loginId })
           .first();
         // A login id never makes a participant simulated, nor lets a person in as one.
@@ -150,8 +177,9 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
             throw forbidden("experiment_paused", "This study is paused. Please come back later.");
           if (!OPEN_STATUSES.has(exp.status))
             throw forbidden("experiment_not_open", "This study is not open right now.");
+          await recordRecruiting(trx, returning, recruiting);
           // Theirs, unless the link names another of the study's (or they have none yet).
-          const had = (returning as UserRow & { language: string | null }).language;
+          const had = returning.language;
           const current = languageFrom({ ...exp, language: had });
           const asked = wanted.lang === undefined ? null : languageFor(wanted.lang, current.languages);
           if (had === null || (asked !== null && asked !== current.language)) {

@@ -127,6 +127,61 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     expect(row).toMatch(/\d{4}-\d\d-\d\dT/); // finished_at is filled
   });
 
+  it("keeps a Prolific link's recruiting parameters when a pre-registered participant first arrives by it", async () => {
+    const { experiment, groups } = await createStudy(admin, {
+      status: "running",
+      videoCount: 2,
+      weights: [1, 1],
+    });
+    const completion = {
+      after_sessions: 1,
+      code: "PRE-REG",
+      redirect_url: "https://app.prolific.com/submissions/complete?cc={code}&pid={PROLIFIC_PID}",
+    };
+    expect((await patch(experiment.id, { completion })).status).toBe(200);
+    const arm = groups[1]?.id;
+    for (const login_id of ["pre 1", "pre 2"])
+      expect(
+        (
+          await admin.post(`/api/v1/admin/experiments/${experiment.id}/participants`, {
+            login_id,
+            group_id: arm,
+          })
+        ).status,
+      ).toBe(201);
+    const arrive = async (login_id: string, PROLIFIC_PID: string) => {
+      const client = app.client();
+      const joined = await client.post<{ group_id: string }>("/api/v1/participants/join", {
+        experiment_id: experiment.id,
+        login_id,
+        recruiting: { PROLIFIC_PID, STUDY_ID: "study-9" },
+      });
+      expect([joined.status, joined.body.group_id]).toEqual([200, arm]);
+      return client;
+    };
+    const first = await arrive("pre 1", "pid-shared");
+    await newSession(first);
+    expect((await me(first)).completion?.redirect_url).toBe(
+      "https://app.prolific.com/submissions/complete?cc=PRE-REG&pid=pid-shared",
+    );
+    // A later link does not rewrite what the first arrival recorded.
+    await newSession(await arrive("pre 1", "pid-other"));
+    expect((await me(first)).completion?.redirect_url).toContain("pid=pid-shared");
+
+    // The duplicate-id flag sees the parameters too: a second pre-registered login with the same PID.
+    await arrive("pre 2", "pid-shared");
+    const quality = await admin.get<{
+      participants: { login_id: string; duplicate_recruiting_id: boolean }[];
+    }>(`/api/v1/admin/experiments/${experiment.id}/quality`);
+    expect(quality.body.participants.map((p) => [p.login_id, p.duplicate_recruiting_id]).sort()).toEqual([
+      ["pre 1", true],
+      ["pre 2", true],
+    ]);
+    const csv = await admin.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`);
+    expect(csv.text.split("\n")[0]).toContain("PROLIFIC_PID");
+    expect(csv.text.split("\n").filter((line) => line.includes("pid-shared"))).toHaveLength(2);
+  });
+
   it("shows no code before an active post survey is answered or dismissed when the rule has a code but does not wait for the survey", async () => {
     // The common Prolific set-up: a session, then a completion code and a redirect.
     const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });

@@ -36,7 +36,7 @@ export const JoinBody = Type.Object(
       Type.Object(Object.fromEntries(RECRUITING_PARAMETERS.map((k) => [k, Type.Optional(RecruitingValue)])), {
         additionalProperties: false,
         description:
-          "The recruiting parameters of the study link (PROLIFIC_PID, STUDY_ID, SESSION_ID, workerId, assignmentId, hitId), kept from the participant's first join and exported with them",
+          "The recruiting parameters of the study link (PROLIFIC_PID, STUDY_ID, SESSION_ID, workerId, assignmentId, hitId), kept from the first join that carries them (a participant pre-registered by the researcher included; a later link adds what is missing and never rewrites a recorded value) and exported with them",
       }),
     ),
     sig: Type.Optional(

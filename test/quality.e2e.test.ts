@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { joinWith, plantedSession } from "../api/src/quality/quality.fixture.ts";
@@ -32,7 +33,12 @@ describe("participant quality in the console (Chromium)", () => {
     ] as const) {
       const p = await joinWith(app, experimentId, login);
       expect((await sendEvents(p, plantedSession(behaviour, start))).body.rejected).toEqual([]);
-      if (login === "away") hiddenId = p.userId;
+      if (login === "away") {
+        hiddenId = p.userId;
+        // Two more visits that sent nothing the timeline shows: completion counts them all the same.
+        for (const session_id of [randomUUID(), randomUUID()])
+          expect((await p.client.post("/sessions", { session_id })).status).toBe(201);
+      }
     }
     expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
   });
@@ -56,6 +62,19 @@ describe("participant quality in the console (Chromium)", () => {
     await saveScreenshot(page, "quality-participants");
 
     await page.goto(`${app.url}/admin/participants/${hiddenId}?experiment=${experimentId}&login=away`);
+    // One count of sessions everywhere: the page's, the list's and the one completion reads.
+    await page
+      .getByText(
+        /^3 sessions, \d+ events shown in time order \(2 sessions sent none of the events shown here\)/,
+      )
+      .waitFor();
+    const listed = await admin.get<{ items: { login_id: string; sessions: number }[] }>(
+      `/api/v1/admin/experiments/${experimentId}/participants?q=away`,
+    );
+    expect(listed.body.items.map((p) => [p.login_id, p.sessions])).toEqual([["away", 3]]);
+    expect(
+      (await admin.get<{ sessions: number }>(`/api/v1/admin/participants/${hiddenId}`)).body.sessions,
+    ).toBe(3);
     const card = page.getByRole("region", { name: "Quality" });
     await card.getByRole("row", { name: /Hidden share of the visit 62% Flagged over 50%/ }).waitFor();
     await card.getByRole("row", { name: /Active time 120\.5 s under 60 s/ }).waitFor();

@@ -129,7 +129,7 @@ export async function participantPage(
   db: Knex,
   experimentId: string,
   query: ParticipantListQuery,
-  options: { now: Date; joinSecret: string | null },
+  options: { now: Date; joinSecret: string | null; userId?: string },
 ): Promise<ParticipantPage> {
   const sort = query.sort ?? "joined_at";
   const desc = sort.startsWith("-");
@@ -144,6 +144,7 @@ export async function participantPage(
   const matching = db("users as u").where("u.experiment_id", experimentId);
   if (everyonesActivity)
     matching.leftJoin(participantActivity(db, experimentId).as("a"), "a.user_id", "u.id");
+  if (options.userId !== undefined) matching.where("u.id", options.userId);
   if (query.simulated !== undefined) matching.where("u.simulated", query.simulated);
   if (query.group_id !== undefined) matching.where("u.group_id", query.group_id);
   if (query.q !== undefined && query.q.trim() !== "")

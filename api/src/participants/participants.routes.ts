@@ -12,6 +12,7 @@ import {
   ParticipantCreate,
   ParticipantListQuery,
   ParticipantPage,
+  ParticipantSummary,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { adminOf, participantOf } from "../auth/auth.middleware.ts";
@@ -206,6 +207,23 @@ export function participantRoutes({
           safe: query.spreadsheet_safe === true,
           includeSimulated: query.include_simulated === true,
         });
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/v1/admin/participants/{user_id}",
+      tag: "participants",
+      summary: "Read one participant as the participants list shows them",
+      description:
+        "The list's item for this participant: status, sessions (every session they registered, as completion counts them), events, surveys, exclusion and whether they are simulated.",
+      access: "admin",
+      params: UserParams,
+      responses: {
+        200: { description: "The participant", schema: ParticipantSummary },
+        404: { description: "Unknown participant", schema: ErrorBody },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await participants.get(params.user_id);
       },
     }),
     route({

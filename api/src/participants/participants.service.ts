@@ -5,6 +5,7 @@ import {
   type Participant,
   type ParticipantListQuery,
   type ParticipantPage,
+  type ParticipantSummary,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
@@ -264,6 +265,22 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       const exp = await db("experiments").where({ id: experimentId }).first("id");
       if (!exp) throw notFound("experiment");
       return participantPage(db, experimentId, query, { now: now(), joinSecret });
+    },
+
+    /**
+     * One participant as the list shows them (their sessions counted as completion counts them: every
+     * session they registered); 404 for an unknown one.
+     */
+    async get(userId: string): Promise<ParticipantSummary> {
+      const user = await db("users")
+        .where({ id: userId })
+        .first<{ experiment_id: string } | undefined>("experiment_id");
+      const page = user
+        ? await participantPage(db, user.experiment_id, {}, { now: now(), joinSecret, userId })
+        : null;
+      const found = page?.items[0];
+      if (!found) throw notFound("participant");
+      return found;
     },
 
     /**

@@ -31,6 +31,7 @@ import type {
   Participant,
   ParticipantListQuery,
   ParticipantPage,
+  ParticipantSummary,
   Readiness,
   Recommender,
   RecommenderCreate,
@@ -222,6 +223,11 @@ export class ApiClient extends ParticipantApi {
     return this.request("GET", `/api/v1/admin/experiments/${enc(experimentId)}/participants`, {
       query: { ...query, simulated: query.simulated === undefined ? undefined : String(query.simulated) },
     });
+  }
+
+  /** One participant as the list shows them; their sessions are those completion counts. */
+  getParticipant(userId: string): Promise<ParticipantSummary> {
+    return this.request("GET", `/api/v1/admin/participants/${enc(userId)}`);
   }
 
   /** A participant's events in time order (without the high-frequency and tab-state types). */

@@ -31,3 +31,7 @@ export function languageName(lang: string): string {
     return lang;
   }
 }
+
+/** A count with its noun in English, grouped as the reader's browser writes numbers: "1 session", "1,204 events". */
+export const countOf = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString()} ${n === 1 ? one : many}`;

@@ -17,12 +17,13 @@ export const load = (async ({ fetch, params, url }) =>
     const experimentId = url.searchParams.get("experiment") ?? events[0]?.experiment_id ?? null;
     const armId = events.at(-1)?.group_id ?? null;
     // Names to show beside the ids the events carry: the experiment, the arm, recommenders, videos.
-    const [experiment, arms, recommenders, videos, quality] = await Promise.all([
+    const [experiment, arms, recommenders, videos, quality, participant] = await Promise.all([
       experimentId ? orNull(client.getExperiment(experimentId)) : null,
       experimentId ? orNull(client.listGroups(experimentId)) : null,
       events.length > 0 ? orNull(client.listRecommenders()) : null,
       events.some((e) => e.video_id) ? orNull(client.listVideos()) : null,
       orNull(fetchParticipantQuality(client, params.user_id)),
+      orNull(client.getParticipant(params.user_id)),
     ]);
     return {
       userId: params.user_id,
@@ -33,6 +34,8 @@ export const load = (async ({ fetch, params, url }) =>
       recommenderLabels: Object.fromEntries((recommenders ?? []).map((r) => [r.key, r.label])),
       videoTitles: Object.fromEntries((videos ?? []).map((v) => [v.external_id, v.title])),
       loginId: url.searchParams.get("login") ?? events[0]?.login_id ?? null,
+      /** Their sessions as the list, the CSV and completion count them (every one registered). */
+      sessions: participant?.sessions ?? null,
       /** The participant's quality measures and flags (docs/quality.md), null when unknown. */
       quality,
     };

@@ -62,3 +62,19 @@ print(json.dumps({"dtypes": {c: str(t) for c, t in df.dtypes.items()}, "rows": l
   const { stdout } = await run(PYTHON, ["-c", script, file, JSON.stringify(parseDates)]);
   return JSON.parse(stdout);
 }
+
+/**
+ * A YAML text as PyYAML's `yaml.safe_load` reads it (Debian's python3-yaml, YAML 1.1, what most Python
+ * users load study files with), as JSON. A value PyYAML reads as a date, a time or a set comes back as
+ * `{"python": type, "value": text}`, so it never passes for the string it was meant to be.
+ */
+export async function pyyamlLoad(text: string): Promise<unknown> {
+  const script = `
+import json, sys, yaml
+typed = lambda o: {"python": type(o).__name__, "value": str(o)}
+print(json.dumps(yaml.safe_load(sys.stdin.read()), default=typed))
+`;
+  const child = run(PYTHON, ["-c", script], { maxBuffer: 64 * 1024 * 1024 });
+  child.child.stdin?.end(text);
+  return JSON.parse((await child).stdout);
+}

@@ -1,7 +1,7 @@
 import type { AdminSurvey, Experiment, Group, RecommenderView, UiTemplate, Video } from "@feedlab/schemas";
 import { DEFAULT_LANGUAGE, STUDY_FORMAT, StudyDocument } from "@feedlab/schemas";
 import pino from "pino";
-import { stringify } from "yaml";
+import { Document, parse, visit } from "yaml";
 import type { Db } from "../db/db.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
@@ -204,7 +204,34 @@ function inSchemaOrder(value: unknown, schema: SchemaNode | undefined): unknown 
   );
 }
 
-/** The document as YAML, with a first line that tells editors where its schema is. */
+/** The first characters of every plain scalar a YAML 1.1 reader (PyYAML's resolvers) may type. */
+const TYPED_IN_YAML_11 = /^[-+0-9.:~yYnNtTfFoO<=]/;
+
+/**
+ * Whether a YAML 1.1 reader such as PyYAML would read this string, written plain, as something else:
+ * `yes`, `no`, `on` and `off` as booleans, `2026-01-01T00:00:00.000Z` as a datetime, `1:20` as 80,
+ * `010` as 8, `~` as null; `=` and `<<` are keys of their own there.
+ */
+function readsOtherwiseInYaml11(text: string): boolean {
+  if (!TYPED_IN_YAML_11.test(text)) return false;
+  if (text === "=" || text === "<<") return true;
+  try {
+    return parse(text, { version: "1.1" }) !== text;
+  } catch {
+    return false; // not a plain scalar at all: the 1.2 writer quotes it anyway
+  }
+}
+
+/**
+ * The document as YAML, with a first line that tells editors where its schema is. Strings a YAML 1.1
+ * reader would type otherwise are quoted, so Python's usual loader reads what the JSON export says.
+ */
 export function studyYaml(doc: StudyDocument, schemaUrl: string): string {
-  return `# yaml-language-server: $schema=${schemaUrl}\n${stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  const yaml = new Document(doc, { aliasDuplicateObjects: false });
+  visit(yaml, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && readsOtherwiseInYaml11(node.value)) node.type = "QUOTE_DOUBLE";
+    },
+  });
+  return `# yaml-language-server: $schema=${schemaUrl}\n${yaml.toString({ lineWidth: 0 })}`;
 }

@@ -12,6 +12,7 @@ import type {
 } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
+import { pyyamlLoad } from "../../../test/harness/analysis.ts";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWith } from "../quality/quality.fixture.ts";
 import { headerEnvName } from "./export.ts";
@@ -100,6 +101,8 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     expect(yaml.headers.get("content-disposition")).toContain("study-rich.study.yaml");
     expect(String(yaml.body)).not.toContain("s3cr3t");
     expect(doc.recommenders?.[0]?.config.headers).toEqual({ Authorization: `\${${envName}}` });
+    // Python's YAML 1.1 reader reads the YAML as the JSON says: dates, `yes` and `no` stay strings.
+    expect(await pyyamlLoad(String(yaml.body))).toEqual(doc);
 
     // Without the variable the target cannot call the service: the document says which it needs.
     delete process.env[envName];

@@ -62,6 +62,8 @@ describe("a dry run from the console", () => {
 
     await page.getByLabel("In a browser (Chromium)").uncheck();
     await page.getByLabel("Participants per arm").fill("2");
+    // A set seed: a run where every participant of an arm declines would leave its completion untested.
+    await page.getByLabel("Seed (optional)").fill("7");
     await page.getByRole("button", { name: "Start dry run" }).click();
 
     const verdict = page.getByRole("status").filter({ hasText: "arms" });
@@ -174,6 +176,8 @@ describe("a dry run from the console", () => {
     await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
     await page.getByLabel("In a browser (Chromium)").uncheck();
     await page.getByLabel("Participants per arm").fill("2");
+    // A set seed: a run where every participant of an arm declines would leave its completion untested.
+    await page.getByLabel("Seed (optional)").fill("7");
     await page.getByRole("button", { name: "Start dry run" }).click();
 
     const verdict = page.getByRole("status").filter({ hasText: "arms" });

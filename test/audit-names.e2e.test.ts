@@ -54,6 +54,13 @@ describe("names beside ids in the console (Chromium)", () => {
         })
       ).status,
     ).toBe(204);
+    // The settings form sends the name and description with the status; only the status changes.
+    await admin.patch(`/api/v1/admin/experiments/${experimentId}`, {
+      name: "Pilot",
+      description: study.experiment.description,
+      status: "paused",
+    });
+    expect((await admin.del(`/api/v1/admin/experiments/${experimentId}/dry-runs`)).status).toBe(204);
   });
   afterAll(async () => {
     await browser?.close();
@@ -70,7 +77,7 @@ describe("names beside ids in the console (Chromium)", () => {
     { width: 1366, height: 850 },
     { width: 390, height: 844 },
   ]) {
-    it(`shows each audit entry's arm, experiment and participant by name, and an arm's changed fields only, at ${viewport.width}x${viewport.height}`, async () => {
+    it(`shows each audit entry's arm, experiment (a dry run's too) and participant by name, and only the fields an arm's or an experiment's update changed, at ${viewport.width}x${viewport.height}`, async () => {
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       await signInToConsole(page, app.url);
@@ -94,6 +101,16 @@ describe("names beside ids in the console (Chromium)", () => {
         .filter({ hasText: "Excluded or included a participant" })
         .filter({ hasText: `Participant “${participant.user.login_id}” in experiment “Pilot”` })
         .waitFor();
+      // A dry run's entry names its experiment, and a status-only save lists the status alone.
+      await entries(page, viewport.width)
+        .filter({ hasText: "Erased a dry run's participants" })
+        .filter({ hasText: "Experiment “Pilot”" })
+        .waitFor();
+      const paused = entries(page, viewport.width)
+        .filter({ hasText: "Changed an experiment" })
+        .filter({ hasText: "status: paused" });
+      expect(await paused.textContent()).toContain("Fields: status");
+      expect(await paused.textContent()).not.toMatch(/Fields: .*(name|description)/);
       expect((await page.locator("main").textContent()) ?? "").not.toMatch(/\bgroups?\b/i);
       expect(await axeViolations(page)).toEqual([]);
       await saveScreenshot(page, `audit-names-${viewport.width}`);

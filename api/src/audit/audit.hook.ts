@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../http/context.ts";
 import type { RouteInput } from "../http/route.ts";
@@ -16,11 +17,26 @@ const fieldsOf = (part: unknown): Record<string, unknown> =>
 const firstString = (...values: unknown[]): string | null =>
   (values.find((v) => typeof v === "string") as string | undefined) ?? null;
 
-/** What is read before the route runs: what a delete removes, and an arm as it was before an update. */
+/**
+ * What is read before the route runs: what a delete removes, an arm as it was before an update, and
+ * an experiment's row before an update.
+ */
 interface Before {
   readonly subjects: Subject[] | null;
   readonly arm: ArmState | null;
+  readonly experiment: Record<string, unknown> | null;
 }
+
+/**
+ * The sent fields whose column an update changed: a form that sends every field (the console's
+ * settings send the name, description and status together) is logged as changing only what differs.
+ * A field without a column of its name is kept.
+ */
+const changedColumns = (
+  fields: readonly string[],
+  before: Record<string, unknown>,
+  after: Record<string, unknown> | null,
+): string[] => fields.filter((f) => !(f in before) || !isDeepStrictEqual(before[f], after?.[f]));
 
 /**
  * What the audit log keeps of a successful admin request: who, the action the route declares, the
@@ -28,7 +44,8 @@ interface Before {
  * few values above, the admin's address (as the trusted proxies tell), and what the action is about
  * with the names it had then (`about`: an arm and its experiment, say), so that an entry still reads
  * well once the thing is renamed or gone. An arm's update keeps only the fields that changed, with
- * their values before and after in words (`changes`). Never a password, a text or any participant's
+ * their values before and after in words (`changes`), and an experiment's update only the fields whose
+ * value changed (with the few values above only when they changed). Never a password, a text or any participant's
  * data: a participant is named by id only.
  *
  * Called before the route's handler (a delete's subject is read while it exists); the function it
@@ -43,9 +60,11 @@ export function auditHook(audit: AuditService) {
     const params = fieldsOf(input.params);
     const isDelete = action.endsWith(".delete");
     const isArmUpdate = action === "arm.update" && typeof params.id === "string";
+    const isExperimentUpdate = action === "experiment.update" && typeof params.id === "string";
     const before: Before = {
       subjects: isDelete ? await audit.subjects(action, params, {}) : null,
       arm: isArmUpdate ? await audit.arm(params.id as string) : null,
+      experiment: isExperimentUpdate ? await audit.experiment(params.id as string) : null,
     };
     return async () => {
       const principal = ctx.state.principal;
@@ -59,10 +78,13 @@ export function auditHook(audit: AuditService) {
         changes = after ? await audit.armChanges(before.arm, after) : [];
         fields = changes.map((c) => c.field);
       }
+      if (before.experiment)
+        fields = changedColumns(fields, before.experiment, await audit.experiment(params.id as string));
       const details: Record<string, unknown> = fields.length > 0 || changes ? { fields } : {};
       if (changes) details.changes = changes;
       details.address = ctx.ip;
-      for (const [k, v] of Object.entries(sent)) if (NAMED_VALUES.has(k)) details[k] = v;
+      for (const [k, v] of Object.entries(sent))
+        if (NAMED_VALUES.has(k) && (!(k in body) || fields.includes(k))) details[k] = v;
       const about = before.subjects ?? (await audit.subjects(action, params, created));
       if (about.length > 0) details.about = about;
       await audit.record({

@@ -180,6 +180,42 @@ describe("audit log", () => {
     expect((await entryAbout("arm.update", arm.id))?.details).toMatchObject({ fields: [], changes: [] });
   });
 
+  it("records only the fields an experiment's update changed, naming a status only when it changed", async () => {
+    const { experiment } = await createStudy(admin, { name: "Settings", weights: [1], videoCount: 1 });
+    // The console's settings send the name, the description and the status together.
+    const save = (status: string) =>
+      admin.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+        name: experiment.name,
+        description: experiment.description,
+        status,
+      });
+    expect((await save("running")).status).toBe(200);
+    expect((await entryAbout("experiment.update", experiment.id))?.details).toMatchObject({
+      fields: ["status"],
+      status: "running",
+    });
+    await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      name: "Settings, renamed",
+      status: "running",
+    });
+    const renamed = await entryAbout("experiment.update", experiment.id);
+    expect(renamed?.details.fields).toEqual(["name"]);
+    expect(renamed?.details).not.toHaveProperty("status");
+  });
+
+  it("names a dry run's experiment, as other entries name theirs", async () => {
+    const { experiment } = await createStudy(admin, { name: "Rehearsal", weights: [1], videoCount: 2 });
+    const started = await admin.post(`/api/v1/admin/experiments/${experiment.id}/dry-runs`, {
+      participants_per_arm: 1,
+      browser: false,
+    });
+    expect(started.status).toBe(202);
+    expect((await admin.del(`/api/v1/admin/experiments/${experiment.id}/dry-runs`)).status).toBe(204);
+    const rehearsal = [{ kind: "experiment", id: experiment.id, name: "Rehearsal" }];
+    expect((await entryAbout("dry_run.start", experiment.id))?.details.about).toEqual(rehearsal);
+    expect((await entryAbout("dry_run.erase", experiment.id))?.details.about).toEqual(rehearsal);
+  });
+
   it("keeps the names of deleted arms, surveys and experiments, and never a participant's login", async () => {
     const { experiment, groups } = await createStudy(admin, {
       name: "Gone soon",

@@ -73,6 +73,10 @@ export function createAuditService({ db, now }: ServiceDeps) {
     /** An arm's settings as the log compares them, or null when it is gone. */
     arm: (id: string): Promise<ArmState | null> => armState(db, id),
 
+    /** An experiment's row as the log compares it before and after an update, or null when it is gone. */
+    experiment: async (id: string): Promise<Record<string, unknown> | null> =>
+      ((await db("experiments").where({ id }).first()) as Record<string, unknown> | undefined) ?? null,
+
     /** The fields an arm's update changed, in words. */
     armChanges: (before: ArmState, after: ArmState) => armChanges(db, before, after),
 

@@ -117,6 +117,7 @@ export async function subjectsOf(
       return id ? find.survey(id) : [];
     case "pool":
     case "model":
+    case "dry_run":
       return id ? find.experiment(id) : [];
     case "export":
       if (!id) return [];

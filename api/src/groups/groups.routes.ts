@@ -104,7 +104,10 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       params: IdParams,
       responses: {
         204: { description: "Deleted" },
-        409: { description: "group_has_participants, with details.participants (the count)" },
+        409: {
+          description:
+            "group_has_participants, with details.participants (the count) and details.simulated (those of them a dry run simulated: erasing the dry runs' participants frees the arm of them)",
+        },
       },
       handler: async (ctx, { params }) => {
         await groups.remove(params.id);

@@ -18,6 +18,7 @@ interface GroupRow {
   created_at: Date;
   updated_at: Date;
   participant_count?: number | string;
+  simulated_participant_count?: number | string;
 }
 
 const presentGroup = (r: GroupRow): Group => ({
@@ -29,9 +30,23 @@ const presentGroup = (r: GroupRow): Group => ({
   ui_config: { feed: r.ui_feed, watch: r.ui_watch },
   recommender_params: json(r.recommender_params, {}),
   participant_count: Number(r.participant_count ?? 0),
+  simulated_participant_count: Number(r.simulated_participant_count ?? 0),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
+
+/**
+ * Why an arm with participants cannot be deleted, saying how many of them a dry run simulated and
+ * that erasing those frees the arm.
+ */
+function assignedMessage(participants: number, simulated: number): string {
+  const assigned = `${participants} ${participants === 1 ? "participant is" : "participants are"} assigned to this arm`;
+  if (simulated === 0) return `${assigned}; it cannot be deleted.`;
+  const real = participants - simulated;
+  if (real === 0)
+    return `${assigned}, ${participants === 1 ? "" : "all "}simulated by a dry run: erase the dry runs' participants to free it.`;
+  return `${assigned}, ${simulated} of them simulated by a dry run; it cannot be deleted while ${real} real ${real === 1 ? "participant is" : "participants are"} assigned.`;
+}
 
 /** The columns of an arm whose change during a running study is recorded. */
 const RECORDED_FIELDS = ["algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch"] as const;
@@ -97,7 +112,12 @@ export function createGroupsService(deps: GroupsServiceDeps) {
   const withCounts = () =>
     db("groups as g")
       .select("g.*")
-      .select(db.raw("(select count(*) from users u where u.group_id = g.id) as participant_count"));
+      .select(db.raw("(select count(*) from users u where u.group_id = g.id) as participant_count"))
+      .select(
+        db.raw(
+          "(select count(*) from users u where u.group_id = g.id and u.simulated) as simulated_participant_count",
+        ),
+      );
 
   async function get(id: string): Promise<Group> {
     const row = await withCounts().where("g.id", id).first<GroupRow>();
@@ -131,6 +151,7 @@ export function createGroupsService(deps: GroupsServiceDeps) {
         ...row,
         recommender_params: input.recommender_params ?? {},
         participant_count: 0,
+        simulated_participant_count: 0,
       });
     },
 
@@ -212,17 +233,16 @@ export function createGroupsService(deps: GroupsServiceDeps) {
       await db.transaction(async (trx) => {
         const group = await trx("groups").where({ id }).forUpdate().first("id");
         if (!group) throw notFound("group", "arm");
-        const [{ n } = { n: 0 }] = await trx("users")
+        const [{ n, sim } = { n: 0, sim: 0 }] = await trx("users")
           .where({ group_id: id })
-          .count<{ n: string | number }[]>("id as n");
+          .select(trx.raw("count(*) as n"), trx.raw("count(*) filter (where simulated) as sim"));
         const participants = Number(n);
-        if (participants > 0) {
-          throw conflict(
-            "group_has_participants",
-            `${participants} ${participants === 1 ? "participant is" : "participants are"} assigned to this arm; it cannot be deleted.`,
-            { participants },
-          );
-        }
+        const simulated = Number(sim);
+        if (participants > 0)
+          throw conflict("group_has_participants", assignedMessage(participants, simulated), {
+            participants,
+            simulated,
+          });
         await trx("groups").where({ id }).delete();
       });
     },

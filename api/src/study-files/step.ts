@@ -13,6 +13,7 @@ const DERIVED = new Set([
   "used_by",
   "last_render_error",
   "participant_count",
+  "simulated_participant_count",
   "question_count",
   "response_count",
   "dismissal_count",

@@ -75,6 +75,12 @@ export const DryRunArm = Type.Object({
     description: "The surveys shown, in the order the first participant met them",
   }),
   completion_redirect: Nullable(Type.String({ description: "One participant's filled completion URL" })),
+  completion_not_tested: Nullable(
+    Type.String({
+      description:
+        "Why the completion (and its return link) was never reached by this arm's simulated participants, so the report cannot say it works: a rule of minutes on the pages the run does not wait for, a study that ends when the researcher completes it, every participant declining. null when a participant reached it, or when not reaching it is one of the arm's problems (completion_not_reached)",
+    }),
+  ),
   event_types: Type.Array(EventTypeName, { description: "Event types that arrived" }),
   missing_event_types: Type.Array(EventTypeName, {
     description:

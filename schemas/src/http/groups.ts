@@ -52,7 +52,13 @@ export const Group = Type.Object({
   algorithm_config: SurfaceConfig,
   ui_config: SurfaceConfig,
   recommender_params: RecommenderParams,
-  participant_count: Type.Integer(),
+  participant_count: Type.Integer({
+    description: "Participants assigned to the arm, simulated ones included",
+  }),
+  simulated_participant_count: Type.Integer({
+    description:
+      "Of them, the simulated participants of dry runs (erasing the dry runs' participants frees the arm of them)",
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

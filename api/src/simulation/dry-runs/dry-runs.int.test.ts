@@ -100,6 +100,7 @@ describe("dry runs over HTTP (pglite)", () => {
       { name: "Between", kind: "inter_session" },
     ]);
     expect(healthy.completion_redirect).toMatch(/^https:\/\/panel\.example\/done\?u=sim-[^&]+&c=C0DE$/);
+    expect(healthy.completion_not_tested).toBeNull();
     for (const t of ["SESSION_START", "PAGE_LOAD", "HOME_FEED", "IMPRESSION", "SESSION_END"])
       expect(healthy.event_types).toContain(t);
     expect(healthy.ctr.value).not.toBeNull();
@@ -127,6 +128,22 @@ describe("dry runs over HTTP (pglite)", () => {
     expect(listed.body.items.length).toBe(6);
     expect(listed.body.items.every((p) => p.simulated && p.login_id.startsWith("sim-"))).toBe(true);
 
+    // The arms hold only simulated participants: deleting one says so, and how to free it.
+    const healthy = (await admin.get<Group[]>(`/api/v1/admin/experiments/${id}/groups`)).body.find(
+      (g) => g.name === "Healthy",
+    );
+    expect(healthy).toMatchObject({ participant_count: 3, simulated_participant_count: 3 });
+    const refused = await admin.del(`/api/v1/admin/groups/${healthy?.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      error: {
+        code: "group_has_participants",
+        message:
+          "3 participants are assigned to this arm, all simulated by a dry run: erase the dry runs' participants to free it.",
+        details: { participants: 3, simulated: 3 },
+      },
+    });
+
     expect((await admin.del(`/api/v1/admin/experiments/${id}/dry-runs`)).status).toBe(204);
     const after = await admin.get<{ items: unknown[]; total: number }>(
       `/api/v1/admin/experiments/${id}/participants`,
@@ -140,6 +157,30 @@ describe("dry runs over HTTP (pglite)", () => {
     expect(kept.body.map((r) => r.id)).toEqual([run.id]);
     expect(kept.body[0]?.arms.length).toBe(2);
   });
+
+  it("reports the completion as not tested, with why, when its rule asks for minutes the run does not wait for", async () => {
+    const s = await createStudy(admin, { weights: [1], videoCount: 4, name: "Minutes study" });
+    await admin.patch(`/api/v1/admin/experiments/${s.experiment.id}`, {
+      completion: { after_feed_minutes: 1, redirect_url: "https://panel.example/done?u={login_id}" },
+    });
+    const started = await admin.post<DryRun>(`/api/v1/admin/experiments/${s.experiment.id}/dry-runs`, {
+      participants_per_arm: 3,
+      browser: false,
+      seed: 7,
+    });
+    const done = await finished(admin, s.experiment.id, started.body.id);
+    const [only] = done.arms;
+    expect(only?.finished).toBe(0);
+    expect(only?.problems).toEqual([]);
+    expect(only?.completion_redirect).toBeNull();
+    expect(only?.completion_not_tested).toBe(
+      "The completion rule asks for 1 minute on the pages, which a dry run does not wait for.",
+    );
+    const unfinished = (only?.participants ?? 0) - (only?.declined ?? 0);
+    expect(done.warnings[0]).toBe(
+      `The completion rule asks for 1 minute on the pages, which a dry run does not wait for: ${unfinished} simulated ${unfinished === 1 ? "participant" : "participants"} did not reach the completion within the run's budget, so the completion and its return link were not tested. The rest of the journey was checked.`,
+    );
+  }, 120_000);
 
   it("refuses a completed experiment (409) and a browser run without Chromium (422 no_browser)", async () => {
     const done = await createStudy(admin, { weights: [1], videoCount: 2, status: "running" });

@@ -27,8 +27,24 @@ interface DryRunRow {
   finished_at: Date | null;
 }
 
+/**
+ * A stored arm as the report shows it. Reports from before `completion_not_tested` say nothing of it:
+ * an arm where nobody finished and that was not red for it is said to be untested, without the why.
+ */
+const presentArm = (a: DryRunArm): DryRunArm => {
+  if (a.completion_not_tested !== undefined) return a;
+  const red = a.problems.some(
+    (p) => p.kind === "completion_not_reached" || p.kind === "redirect_placeholder",
+  );
+  return {
+    ...a,
+    completion_not_tested:
+      a.finished === 0 && !red ? "No simulated participant of this arm reached the completion." : null,
+  };
+};
+
 const present = (r: DryRunRow): DryRun => {
-  const arms = json<DryRunArm[]>(r.arms, []);
+  const arms = json<DryRunArm[]>(r.arms, []).map(presentArm);
   return {
     id: r.id,
     experiment_id: r.experiment_id,

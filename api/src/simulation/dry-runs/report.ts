@@ -67,20 +67,48 @@ export async function readStored(
 
 const names = (types: readonly string[]) => types.join(", ");
 
+/** How the study's completion is reached, as a dry run meets it. */
+export interface CompletionDesign {
+  /** The rule has conditions a participant reaches (sessions, minutes). */
+  readonly expected: boolean;
+  /** The rule needs minutes on the pages, which a dry run compresses: not reaching it is no problem. */
+  readonly isWarning: boolean;
+  /**
+   * Why no simulated participant can reach the completion by design (minutes the run does not wait
+   * for, a study that ends when the researcher completes it), or null when they can.
+   */
+  readonly unreachable: string | null;
+}
+
+/**
+ * Why this arm's completion went untested (api.md "Simulated participants", `completion_not_tested`):
+ * null when a participant reached it, or when not reaching it is the arm's problem (the line is red).
+ */
+function completionNotTested(
+  arm: ArmUnderTest,
+  problems: readonly DryRunProblem[],
+  design: CompletionDesign,
+): string | null {
+  const took = arm.journeys.filter((j) => !j.declined);
+  if (took.some((j) => j.finished)) return null;
+  if (problems.some((p) => p.kind === "completion_not_reached" || p.kind === "redirect_placeholder"))
+    return null;
+  if (arm.journeys.length > 0 && took.length === 0)
+    return "Every simulated participant of this arm declined the consent, so none reached the completion.";
+  if (design.unreachable) return design.unreachable;
+  if (took.some((j) => j.outOfTime))
+    return "The simulated participants ran out of the run's time budget before they reached the completion.";
+  return "No simulated participant of this arm reached the completion.";
+}
+
 /**
  * One arm's part of the report (api.md "Simulated participants"): who finished, the event types that
  * arrived, those the contract's catalogue says the journeys' actions should have produced that never
  * arrived, the surveys met, the completion, the click rate with its interval, and every problem.
- * `completion.expected`: the rule has conditions a participant reaches (sessions, minutes); without
- * them the study ends when the researcher completes it. `completion.isWarning`: the rule needs minutes
- * on the pages, which a dry run compresses, so a completion not reached is the run's warning rather
- * than the arm's problem.
+ * A completion no participant reached without it being a problem is said to be not tested, with why,
+ * rather than passing as green.
  */
-export function armReport(
-  arm: ArmUnderTest,
-  stored: Stored,
-  completion: { readonly expected: boolean; readonly isWarning: boolean },
-): DryRunArm {
+export function armReport(arm: ArmUnderTest, stored: Stored, completion: CompletionDesign): DryRunArm {
   for (const j of arm.journeys)
     for (const message of surveyOrderProblems(j.surveys))
       problem(j, "survey", "survey_out_of_order", message);
@@ -155,6 +183,7 @@ export function armReport(
           },
     surveys: surveys.map((s) => ({ name: s.name, kind: s.kind })),
     completion_redirect: took.find((j) => j.redirect !== null)?.redirect ?? null,
+    completion_not_tested: completionNotTested(arm, problems, completion),
     event_types: EVENT_TYPES.filter((t) => arrived.has(t)) as EventType[],
     missing_event_types: missing,
     problems,

@@ -53,6 +53,9 @@ export interface RunOutcome {
   readonly warnings: string[];
 }
 
+/** "1 minute", "3 minutes", "0.5 minutes". */
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /** Runs `work` over `items`, `limit` at a time, in order of starting. */
 async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -251,25 +254,33 @@ export async function runDryRun(
   }));
   const warnings: string[] = [];
   const unfinished = records.filter((r) => !r.declined && !r.finished).length;
+  const minutes = count(completion?.after_feed_minutes ?? 0, "minute", "minutes");
   if (design.needsFeedMinutes && unfinished > 0)
     warnings.push(
-      `The completion rule asks for ${completion?.after_feed_minutes} minutes on the pages, which a dry run does not wait for: ${unfinished} simulated participant(s) did not reach the completion within the run's budget. The rest of the journey was checked.`,
+      `The completion rule asks for ${minutes} on the pages, which a dry run does not wait for: ${count(unfinished, "simulated participant", "simulated participants")} did not reach the completion within the run's budget, so the completion and its return link were not tested. The rest of the journey was checked.`,
     );
   const late = records.filter((r) => r.outOfTime).length;
   if (late > 0)
     warnings.push(
-      `${late} simulated participant(s) ran out of the run's time budget before their last session; what they did was checked.`,
+      `${count(late, "simulated participant", "simulated participants")} ran out of the run's time budget before their last session; what they did was checked.`,
     );
+  const expected = (completion?.after_sessions ?? null) !== null || design.needsFeedMinutes;
+  const completionDesign = {
+    expected,
+    isWarning: design.needsFeedMinutes,
+    unreachable: design.needsFeedMinutes
+      ? `The completion rule asks for ${minutes} on the pages, which a dry run does not wait for.`
+      : expected
+        ? null
+        : "The study ends for participants when you complete it, which a dry run does not do.",
+  };
   const share = (a: number) => {
     const c = served.get(a);
     return c && c.pages > 0 ? Math.round((c.model / c.pages) * 1000) / 1000 : null;
   };
   return {
     arms: arms.map((arm, a) => ({
-      ...armReport(arm, stored, {
-        expected: (completion?.after_sessions ?? null) !== null || design.needsFeedMinutes,
-        isWarning: design.needsFeedMinutes,
-      }),
+      ...armReport(arm, stored, completionDesign),
       served_by_model: learnedArms.has(a) ? share(a) : null,
     })),
     warnings,

@@ -39,6 +39,7 @@ const arm = (name: string, problems: DryRunProblem[] = []): DryRunArm => ({
   first_card_ms: { p50: 850, max: 1240 },
   surveys: [],
   completion_redirect: null,
+  completion_not_tested: null,
   event_types: [],
   missing_event_types: [],
   problems,
@@ -87,7 +88,22 @@ describe("an arm's checklist", () => {
       "Completion",
       "Events",
     ]);
-    expect(lines.every((l) => l.ok && l.groups.length === 0)).toBe(true);
+    expect(lines.every((l) => l.ok && l.untested === null && l.groups.length === 0)).toBe(true);
+  });
+
+  it("shows the completion as not tested, with why, when no simulated participant reached it", () => {
+    const why = "The completion rule asks for 1 minute on the pages, which a dry run does not wait for.";
+    const untested: DryRunArm = { ...arm("A"), finished: 0, completion_not_tested: why };
+    const lines = armChecklist(untested);
+    expect(lines.filter((l) => l.untested !== null).map((l) => [l.id, l.untested])).toEqual([
+      ["completion", why],
+    ]);
+    const red = armChecklist({
+      ...arm("A", [problem("empty_feed", "feed")]),
+      completion_not_tested: why,
+    });
+    expect(red.find((l) => l.id === "completion")?.untested).toBe(why);
+    expect(red.find((l) => l.id === "feed")?.untested).toBeNull();
   });
 
   it("turns the line of a problem's kind red wherever it happened, else the line of its page", () => {
@@ -138,6 +154,20 @@ describe("an arm's checklist", () => {
 describe("the run's verdict", () => {
   it("says every arm is green when no arm has a problem", () => {
     expect(verdict(run({}))).toEqual({ tone: "ok", text: "All 2 arms are green." });
+  });
+
+  it("says the arms are green for what ran, not green, when no simulated participant reached the completion", () => {
+    const untested = { ...arm("A"), finished: 0, completion_not_tested: "Not reachable in a dry run." };
+    expect(verdict(run({ arms: [untested, { ...untested, name: "B" }] }))).toEqual({
+      tone: "ok",
+      text: "All 2 arms are green for what ran; the completion was not tested: no simulated participant reached it.",
+    });
+    expect(verdict(run({ arms: [untested, arm("B")] })).text).toBe(
+      "All 2 arms are green for what ran; the completion was not tested in 1 of 2 arms: no simulated participant reached it.",
+    );
+    expect(verdict(run({ arms: [untested] })).text).toMatch(/^The arm is green for what ran;/);
+    expect(runOutcome(run({ arms: [untested] }))).toBe("Green for what ran; completion not tested");
+    expect(runOutcome(run({}))).toBe("All arms green");
   });
 
   it("counts the arms with problems, in the right number", () => {

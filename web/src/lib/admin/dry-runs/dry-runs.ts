@@ -95,20 +95,34 @@ function sameMessage(problems: readonly DryRunProblem[]): ProblemItem[] {
   return [...items.values()];
 }
 
-/** One line of an arm's checklist: green without problems, red with them. */
+/**
+ * One line of an arm's checklist: green without problems, red with them, and grey when the run never
+ * got to check it (`untested`, why: no simulated participant reached the completion, say).
+ */
 export interface CheckLine {
   readonly id: CheckId;
   readonly label: string;
   readonly ok: boolean;
+  /** Why the line was not checked; null when it was (or when it is red). */
+  readonly untested: string | null;
   readonly groups: readonly ProblemGroup[];
 }
+
+/** An arm's report in the fields the checklist reads (`completion_not_tested` absent: checked). */
+type ArmChecks = Pick<DryRunArm, "problems"> & Partial<Pick<DryRunArm, "completion_not_tested">>;
+
+/** Why the arm's completion was not tested, or null when it was. */
+const completionUntested = (arm: ArmChecks): string | null => arm.completion_not_tested ?? null;
+
+/** Whether any arm of the run has a line the run did not get to check. */
+const anyUntested = (arms: readonly ArmChecks[]): boolean => arms.some((a) => completionUntested(a) !== null);
 
 /**
  * An arm's report as a checklist: every line of `CHECKS` (the "other pages" line only when a problem
  * happened elsewhere), each with its problems grouped by kind in `PROBLEM_HEADINGS` order, and a
  * message many participants met said once.
  */
-export function armChecklist(arm: Pick<DryRunArm, "problems">): CheckLine[] {
+export function armChecklist(arm: ArmChecks): CheckLine[] {
   const order = Object.keys(PROBLEM_HEADINGS);
   const rank = (kind: string) => {
     const i = order.indexOf(kind);
@@ -123,7 +137,9 @@ export function armChecklist(arm: Pick<DryRunArm, "problems">): CheckLine[] {
         heading: problemHeading(kind),
         items: sameMessage(mine.filter((p) => p.kind === kind)),
       }));
-      return { id, label: CHECKS[id], ok: mine.length === 0, groups };
+      const ok = mine.length === 0;
+      const untested = ok && id === "completion" ? completionUntested(arm) : null;
+      return { id, label: CHECKS[id], ok, untested, groups };
     })
     .filter((line) => line.id !== "other" || !line.ok);
 }
@@ -136,7 +152,15 @@ export interface Verdict {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** "All 3 arms are green", "2 of 3 arms have problems", why a run stopped, or that it is still going. */
+/** The verdict of an arm without problems: green, or green for what ran when a line went untested. */
+export const greenBadge = (arm: ArmChecks): string =>
+  completionUntested(arm) === null ? "Green" : "Green for what ran";
+
+/**
+ * "All 3 arms are green", "2 of 3 arms have problems", why a run stopped, or that it is still going.
+ * Green says what ran: when no simulated participant reached the completion, the verdict says it was
+ * not tested rather than calling the arms green.
+ */
 export function verdict(run: Pick<DryRun, "status" | "arms" | "error">): Verdict {
   if (run.status === "failed")
     return {
@@ -146,6 +170,15 @@ export function verdict(run: Pick<DryRun, "status" | "arms" | "error">): Verdict
   if (run.status !== "done") return { tone: "running", text: "The dry run is not finished yet." };
   const red = run.arms.filter((a) => a.problems.length > 0).length;
   if (run.arms.length === 0) return { tone: "problems", text: "The dry run found no arm to report on." };
+  const untested = run.arms.filter((a) => completionUntested(a) !== null).length;
+  if (red === 0 && untested > 0) {
+    const green = run.arms.length === 1 ? "The arm is" : `All ${run.arms.length} arms are`;
+    const where = untested === run.arms.length ? "" : ` in ${untested} of ${run.arms.length} arms`;
+    return {
+      tone: "ok",
+      text: `${green} green for what ran; the completion was not tested${where}: no simulated participant reached it.`,
+    };
+  }
   if (red === 0)
     return {
       tone: "ok",
@@ -180,7 +213,8 @@ export function runOutcome(run: Pick<DryRun, "status" | "arms" | "progress" | "e
   if (run.status === "failed") return "Stopped";
   if (isActive(run)) return progressLabel(run);
   const red = run.arms.filter((a) => a.problems.length > 0).length;
-  return red === 0 ? "All arms green" : plural(red, "arm with problems", "arms with problems");
+  if (red > 0) return plural(red, "arm with problems", "arms with problems");
+  return anyUntested(run.arms) ? "Green for what ran; completion not tested" : "All arms green";
 }
 
 /** "3 joined · 2 finished · 1 declined the consent". */

@@ -34,6 +34,7 @@ describe("a participant as the console's list shows them", () => {
     expect(statusOf(p("started"))).toBe("Started");
     expect(statusOf(p("joined", false, AT))).toBe("Consented");
     expect(statusOf(p("joined"))).toBe("Joined");
+    expect(statusOf({ ...p("started", true, AT), simulated: true })).toBe("Consented, started");
   });
 
   it("counts the surveys answered and closed, or shows a dash when there were none", () => {

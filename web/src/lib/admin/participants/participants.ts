@@ -64,11 +64,16 @@ export function armOf(groupNames: ReadonlyMap<string, string>, p: Pick<Participa
   return groupNames.get(p.group_id) ?? "(deleted arm)";
 }
 
-/** Where the participant stands, as the researcher reads it. */
-export function statusOf(p: Pick<Participant, "status" | "active_now" | "consented_at">): string {
+/**
+ * Where the participant stands, as the researcher reads it. A dry run's simulated participant is never
+ * "active now": nobody is there, the run just went through the pages.
+ */
+export function statusOf(
+  p: Pick<Participant, "status" | "active_now" | "consented_at"> & Partial<Pick<Participant, "simulated">>,
+): string {
   if (p.status === "finished") return "Finished";
   if (p.status === "declined") return "Declined consent";
-  if (p.active_now) return "Active now";
+  if (p.active_now && p.simulated !== true) return "Active now";
   if (p.status === "started") return p.consented_at ? "Consented, started" : "Started";
   return p.consented_at ? "Consented" : "Joined";
 }

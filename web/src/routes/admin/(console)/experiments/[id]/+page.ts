@@ -28,7 +28,8 @@ export const load = (async ({ fetch, params, url }) =>
       client.listUiTemplates(),
       client.getPool(params.id),
       client.listVideos(),
-      client.listParticipants(params.id, { limit: PARTICIPANTS_PAGE_SIZE }),
+      // Real participants: the dry runs' simulated ones are listed only when the researcher asks.
+      client.listParticipants(params.id, { limit: PARTICIPANTS_PAGE_SIZE, simulated: false }),
       surveyApi.list(client, params.id),
       client.listModelRuns(params.id),
       // Warnings about arms whose recommender fails; the page works without them.

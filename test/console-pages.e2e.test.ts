@@ -241,6 +241,76 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
     expect(scrolling).toBeGreaterThan(0);
   });
 
+  it("folds the console's navigation under a Menu button at 390 px, so the header takes one row", async () => {
+    const page = signedIn.phone;
+    await consolePages[0]?.open(page);
+    const header = page.getByRole("banner");
+    const nav = page.getByRole("navigation", { name: "Admin" });
+    expect(await nav.isVisible()).toBe(false);
+    expect((await header.boundingBox())?.height).toBeLessThan(64);
+    await saveScreenshot(page, "console-pages-menu-closed-390");
+
+    // The menu opens under the header, passes axe, and leads to a page, folding again there.
+    const menu = header.getByRole("button", { name: "Menu" });
+    await menu.click();
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    await header.getByRole("button", { name: "Sign out" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "console-pages-menu-open-390");
+    await nav.getByRole("link", { name: "Videos" }).click();
+    await page.waitForURL(`${app.url}/admin/videos`);
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+
+    // Escape folds it too, and gives the focus back to the button.
+    await menu.click();
+    await nav.waitFor();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    expect(await menu.evaluate((e) => e === document.activeElement)).toBe(true);
+
+    // At a laptop's width the navigation shows in the header, with no Menu button.
+    await consolePages[0]?.open(signedIn.laptop);
+    expect(await signedIn.laptop.getByRole("navigation", { name: "Admin" }).isVisible()).toBe(true);
+    expect(await signedIn.laptop.getByRole("button", { name: "Menu" }).isVisible()).toBe(false);
+  });
+
+  it("says at import, and in the pool, how many videos have no view count (their cards show no views)", async () => {
+    const page = signedIn.laptop;
+    await consolePages[1]?.open(page);
+    const form = page.getByRole("region", { name: "Import videos" });
+    await form.getByLabel("CSV or JSON file").setInputFiles({
+      name: "no-counts.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(
+        "external_id,url,title,view_count\n" +
+          "no-count-1,https://cdn.example.org/n1.mp4,Counted nowhere 1,\n" +
+          "no-count-2,https://cdn.example.org/n2.mp4,Counted nowhere 2,\n" +
+          "counted,https://cdn.example.org/c.mp4,Counted,120\n",
+      ),
+    });
+    await form.getByRole("button", { name: "Import videos" }).click();
+    await form.getByText("3 imported, 0 updated, 0 rejected").waitFor();
+    await form
+      .getByText("2 new videos have no view count, so participants’ cards show no views for them.")
+      .waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "console-pages-import-no-views");
+
+    // The experiment's pool: the long-titled video without a count is in it.
+    const noCount = (await api.get<Video[]>("/api/v1/admin/videos")).body.filter(
+      (v) => v.view_count === null,
+    );
+    await api.put(`/api/v1/admin/experiments/${study.experiment.id}/videos`, {
+      video_ids: [...study.videos.map((v) => v.id), ...noCount.slice(0, 1).map((v) => v.id)],
+    });
+    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    const pool = page.getByRole("region", { name: "Video pool" });
+    await pool
+      .getByText("1 of the selected videos has no view count: participants’ cards show no views for it.")
+      .waitFor();
+  });
+
   it("finds no axe violations on the login, list and survey pages at 1366x850 and 390x844", async () => {
     for (const viewport of Object.keys(VIEWPORTS) as Viewport[]) {
       const signedOut = await browser.newContext({ viewport: VIEWPORTS[viewport] });

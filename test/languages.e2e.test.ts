@@ -202,8 +202,8 @@ describe("a study's languages (Chromium)", () => {
     await leave.waitFor();
     expect([await html.getAttribute("lang"), await html.getAttribute("dir")]).toEqual(["ar", "rtl"]);
     await page.getByRole("combobox", { name: "اللغة" }).waitFor();
-    // The top bar mirrors: home on the right, leaving on the left.
-    const home = await page.getByRole("link", { name: "الرئيسية" }).boundingBox();
+    // The top bar mirrors: home (the study's name) on the right, leaving on the left.
+    const home = await page.getByRole("banner").getByRole("link", { name: "Languages" }).boundingBox();
     const leaving = await leave.boundingBox();
     expect(home && leaving && home.x > leaving.x).toBe(true);
     const me = (await (await page.request.get(`${app.url}/api/v1/me`)).json()) as Me;

@@ -83,6 +83,22 @@ describe("participant quality in the console (Chromium)", () => {
     await context.close();
   });
 
+  it("fits a participant's page on a phone: nothing scrolls sideways at 390 px, an event's details opened", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signInToConsole(page, app.url);
+    await page.goto(`${app.url}/admin/participants/${hiddenId}?experiment=${experimentId}&login=away`);
+    await page
+      .getByRole("region", { name: "Quality" })
+      .getByRole("row", { name: /Hidden share/ })
+      .waitFor();
+    await page.getByRole("region", { name: "Timeline" }).locator("summary").first().click();
+    await saveScreenshot(page, "quality-participant-390");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
   it("takes exclusion rules from the experiment page, and shows the arms without and with them and the change after the start on the results page", async () => {
     const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
     const page = await context.newPage();

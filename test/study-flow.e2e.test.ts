@@ -433,4 +433,63 @@ describe("a study from invitation to completion in Chromium", () => {
     await video.getByRole("button", { name: "OK" }).click();
     expect((await suite.api.get(`/api/v1/admin/videos/${suite.videos[0]?.id}`)).status).toBe(200);
   });
+
+  it("shows participants the study's name and their progress toward the completion rule in their language, the minutes counting down while they stay", async () => {
+    const experiment = await study("Evening screens study");
+    const patched = await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      languages: ["en", "de"],
+      completion: { after_sessions: 3, after_feed_minutes: 2 },
+    });
+    expect(patched.status).toBe(200);
+    const banner = (page: Page) => page.getByRole("banner");
+    const errors: string[] = [];
+
+    // At a laptop's width, in English: the name heads the page and its title, the progress under it.
+    const laptop = await watchedPage(
+      await suite.newContext({ viewport: { width: 1366, height: 850 } }),
+      errors,
+    );
+    await laptop.clock.install();
+    await laptop.goto(`${suite.app.url}/join/${experiment.id}?login_id=progress-en`);
+    await feedList(laptop).waitFor();
+    await banner(laptop).getByRole("link", { name: "Evening screens study" }).waitFor();
+    await banner(laptop).getByText("Visit 1 of 3 · About 2 minutes left").waitFor();
+    expect(await laptop.title()).toBe("Home · Evening screens study");
+    expect(await axeViolations(laptop)).toEqual([]);
+    await saveScreenshot(laptop, "study-flow-progress-1366");
+
+    // A minute later on the same page, with no reload, one minute is left.
+    await laptop.clock.fastForward("01:05");
+    await banner(laptop).getByText("Visit 1 of 3 · About 1 minute left").waitFor();
+    // When the time runs out on the page, it asks the server once (the server counts the minutes).
+    const asked = laptop.waitForRequest((r) => r.url().endsWith("/api/v1/me") && r.method() === "GET");
+    await laptop.clock.fastForward("01:05");
+    await asked;
+    await banner(laptop)
+      .getByText(/^Visit 1 of 3/)
+      .waitFor();
+
+    // A watch page carries the study's name in its title too.
+    await feedList(laptop).getByRole("link").first().click();
+    await laptop.waitForURL(/\/watch\//);
+    await expect.poll(() => laptop.title()).toMatch(/^Flow test video \d · Evening screens study$/);
+
+    // On a phone, in German: the same, in the participant's language, with nothing past the screen's edge.
+    const phone = await watchedPage(
+      await suite.newContext({ viewport: { width: 390, height: 844 } }),
+      errors,
+    );
+    await phone.goto(`${suite.app.url}/join/${experiment.id}?login_id=progress-de&lang=de`);
+    await phone.getByRole("list", { name: "Empfohlene Videos" }).waitFor();
+    await banner(phone).getByRole("link", { name: "Evening screens study" }).waitFor();
+    const progress = banner(phone).getByText("Besuch 1 von 3 · Noch etwa 2 Minuten");
+    await progress.waitFor();
+    // The progress reads in full, not cut off at the bar's end.
+    expect(await progress.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+    expect(await phone.title()).toBe("Startseite · Evening screens study");
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    expect(await axeViolations(phone)).toEqual([]);
+    await saveScreenshot(phone, "study-flow-progress-390");
+    expect(errors).toEqual([]);
+  });
 });

@@ -83,6 +83,11 @@ describe("attention checks and survey timing in Chromium", () => {
     expect(await multi.getByRole("checkbox", { name: "Red (value 1)" }).isChecked()).toBe(true);
     expect(await multi.getByRole("checkbox", { name: "Green (value 2)" }).isChecked()).toBe(false);
     expect(await multi.getByRole("checkbox", { name: "Blue (value 3)" }).isChecked()).toBe(true);
+
+    // The check's help leads to where its passes and failures show: the experiment's Participants list.
+    await again.getByRole("link", { name: "Participants list" }).click();
+    await admin.waitForURL(`${suite.app.url}/admin/experiments/${experiment.id}#participants-heading`);
+    await admin.getByRole("region", { name: "Participants" }).waitFor();
   });
 
   it("the participant's form sends how long it was open and never receives the expected answer", async () => {

@@ -99,7 +99,13 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
       recruiting: { PROLIFIC_PID: "5f&a", STUDY_ID: "s1" },
     });
     const first = await newSession(client);
-    expect(await me(client)).toMatchObject({ status: "active", completion: null, progress: { sessions: 1 } });
+    // The pages show the study's name and how far the participant has come toward the rule.
+    expect(await me(client)).toMatchObject({
+      status: "active",
+      completion: null,
+      experiment_name: experiment.name,
+      progress: { sessions: 1, sessions_needed: 2, feed_minutes_needed: null },
+    });
     expect(await pending(client, first)).toBeNull();
 
     // The second session reaches the sessions condition: the post survey is due, not the

@@ -30,6 +30,7 @@ interface StudyRow {
   login_id: string;
   experiment_id: string;
   experiment_status: ExperimentStatus;
+  experiment_name: string;
   group_id: string;
   algorithm_feed: string;
   algorithm_watch: string;
@@ -101,6 +102,7 @@ export function createStudyService(
         "u.login_id",
         "u.experiment_id",
         "e.status as experiment_status",
+        "e.name as experiment_name",
         "u.group_id",
         "g.algorithm_feed",
         "g.algorithm_watch",
@@ -227,7 +229,12 @@ export function createStudyService(
               declined_at: isoOrNull(r.consent_declined_at),
             }
           : null,
-        progress: p ?? { sessions: 0, feed_minutes: 0 },
+        experiment_name: r.experiment_name,
+        progress: {
+          ...(p ?? { sessions: 0, feed_minutes: 0 }),
+          sessions_needed: completion?.after_sessions ?? null,
+          feed_minutes_needed: completion?.after_feed_minutes ?? null,
+        },
         simulated: r.simulated === true,
         language: language.language,
         languages: [...language.languages],

@@ -186,5 +186,12 @@ export async function importVideos(
   );
   options.onProgress?.(total, total);
   rejected.sort((a, b) => a.row - b.row);
-  return { imported: fresh.length, updated: updates.length, rejected };
+  return {
+    imported: fresh.length,
+    updated: updates.length,
+    rejected,
+    // Stored as null (no count), which the cards leave out: said so the researcher can add counts.
+    without_view_count: fresh.filter((a) => a.video.view_count === undefined || a.video.view_count === null)
+      .length,
+  };
 }

@@ -139,12 +139,24 @@ export const Me = Type.Object({
     ],
     { description: "null when the experiment has no consent step" },
   ),
+  experiment_name: Type.String({
+    description: "The experiment's name: the participant pages' header shows it",
+  }),
   progress: Type.Object(
     {
       sessions: Type.Integer(),
       feed_minutes: Type.Number(),
+      sessions_needed: Type.Union([Type.Integer(), Type.Null()], {
+        description: "The completion rule's `after_sessions`; null when it sets none",
+      }),
+      feed_minutes_needed: Type.Union([Type.Number(), Type.Null()], {
+        description: "The completion rule's `after_feed_minutes`; null when it sets none",
+      }),
     },
-    { description: "What counts toward completion so far" },
+    {
+      description:
+        "What counts toward completion so far, counted as the completion rule counts it, and what the rule asks for",
+    },
   ),
   simulated: Simulated,
   language: Type.String({

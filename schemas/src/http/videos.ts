@@ -108,6 +108,10 @@ export const ImportSummary = Type.Object({
   imported: Type.Integer({ description: "New videos stored" }),
   updated: Type.Integer({ description: "Stored videos changed (with `update=true`)" }),
   rejected: Type.Array(ImportRejection),
+  without_view_count: Type.Integer({
+    description:
+      "New videos stored without a `view_count`: participants' cards show no views for them (never 0 views)",
+  }),
 });
 export type ImportSummary = Static<typeof ImportSummary>;
 

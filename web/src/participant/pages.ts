@@ -6,6 +6,7 @@ import { preloadPlayer } from "#lib/platform/surfaces/players/index.ts";
 import { registerTemplateResolver } from "#lib/platform/templates.ts";
 import { participantSession } from "#lib/session.svelte.ts";
 import type { ParticipantMe, Video } from "#lib/types.ts";
+import { studyStatus } from "./study-status.svelte.ts";
 
 // A group's UI may be a template: its id resolves through the participant API.
 registerTemplateResolver();
@@ -119,6 +120,7 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
     // No participant cookie (401), or an admin cookie instead of one (403): the visitor has not joined.
     if (isApiError(error, 401) || isApiError(error, 403)) {
       participantLanguage.choices = [];
+      studyStatus.update(null);
       await participantLanguage.useVisitorLanguage();
       return null;
     }
@@ -126,6 +128,7 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
   }
   // Feedlab's strings follow the participant's language before anything of the page shows.
   participantLanguage.choices = me.language_switch ? me.languages : [];
+  studyStatus.update(me);
   await participantLanguage.use(me.language);
   if (me.consent && !me.consent.consented_at) {
     const { renderMarkdown } = await import("#lib/markdown.ts");

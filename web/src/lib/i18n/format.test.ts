@@ -10,7 +10,12 @@ describe("formatViews", () => {
     expect(formatViews(532)).toBe("532 views");
     expect(formatViews(1234)).toBe("1.2K views");
     expect(formatViews(3_400_000)).toBe("3.4M views");
-    expect(formatViews(null)).toBe("0 views");
+    expect(formatViews(0)).toBe("0 views");
+  });
+
+  it("says nothing of a count that is unknown", () => {
+    expect(formatViews(null)).toBe("");
+    expect(formatViews(undefined)).toBe("");
   });
 });
 

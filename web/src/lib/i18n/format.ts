@@ -23,10 +23,13 @@ function formattersOf(locale: string) {
   return found;
 }
 
-/** "1 view", "532 views", "1.2K views", "3.4M views". */
+/**
+ * "1 view", "532 views", "1.2K views", "3.4M views". Empty for a video whose count is unknown (imported
+ * without `view_count`): a card says nothing rather than "0 views".
+ */
 export function formatViews(count: number | null | undefined): string {
-  const n = count ?? 0;
-  return t("video.views", { count: n, views: formattersOf(participantLanguage.locale).compact.format(n) });
+  if (count === null || count === undefined) return "";
+  return t("video.views", { count, views: formattersOf(participantLanguage.locale).compact.format(count) });
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [

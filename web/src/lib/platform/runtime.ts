@@ -6,7 +6,14 @@ import { TrackingCore } from "./tracking/core.ts";
 /** What the runtime reads of `GET /me`: the participant and their group's configuration. */
 export type RuntimeMe = Omit<
   ParticipantMe,
-  "status" | "completion" | "consent" | "progress" | "simulated" | "languages" | "language_switch"
+  | "status"
+  | "completion"
+  | "consent"
+  | "experiment_name"
+  | "progress"
+  | "simulated"
+  | "languages"
+  | "language_switch"
 >;
 
 /** What `useSession()` returns: the participant, their session and their group's configuration. */

@@ -55,7 +55,7 @@ export function Channel(props: ChannelProps) {
 
 export function Views() {
   const { video } = useShownVideo();
-  if (!video || video.view_count === null) return null;
+  if (!video || video.view_count == null) return null;
   return <span className="fb-sub">{formatViews(video.view_count)}</span>;
 }
 

@@ -79,8 +79,7 @@ function Description({ video, collapsible: compact }: { video: Video; collapsibl
   return (
     <section className="fg-desc" aria-label={t("video.description")}>
       <div className="fg-desc-meta">
-        {formatViews(video.view_count)}
-        {date ? ` · ${date}` : ""}
+        {[formatViews(video.view_count), date].filter(Boolean).join(" · ")}
         {tags.length > 0 ? (
           <ul className="fg-tags" aria-label={t("video.tags")}>
             {tags.map((tag) => (

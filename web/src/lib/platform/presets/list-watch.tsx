@@ -80,9 +80,7 @@ function Details({ video }: { video: Video }) {
           </div>
         </div>
         <p className="fl-stats">
-          {formatViews(video.view_count)}
-          {date ? ` · ${date}` : ""}
-          {video.category ? ` · ${video.category}` : ""}
+          {[formatViews(video.view_count), date, video.category].filter(Boolean).join(" · ")}
         </p>
         {video.description ? <p className="fl-desc">{video.description}</p> : null}
         {tags.length > 0 ? (

@@ -107,7 +107,7 @@ export function ViewsAndAge({
   const age = formatRelative(video.published_at);
   const parts = (
     <>
-      <span>{formatViews(video.view_count)}</span>
+      {video.view_count == null ? null : <span>{formatViews(video.view_count)}</span>}
       {age ? <span>{age}</span> : null}
     </>
   );

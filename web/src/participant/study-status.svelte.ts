@@ -1,0 +1,75 @@
+import { participantApi as api } from "#lib/participant-api.ts";
+import type { ParticipantMe } from "#lib/types.ts";
+
+type Progress = ParticipantMe["progress"];
+
+/** How often the time left is worked out again on the page's clock (no request). */
+const TICK_MS = 15_000;
+/** The first wait before /me is read again once the time left has run out on the page's clock. */
+const FIRST_RECHECK_MS = 60_000;
+/** The longest wait between those reads (each one that finds time left doubles the wait). */
+const LAST_RECHECK_MS = 10 * 60_000;
+
+/**
+ * The study as the participant shell's top bar shows it: its name, and the participant's progress
+ * toward the completion rule (api.md, Study flow: `after_sessions`, `after_feed_minutes`), both read
+ * from /me on every page load (the server counts them as the rule does). Between loads the minutes
+ * left count down on the page's clock; once they run out there, /me is read again, after a minute,
+ * then less and less often, since the server counts a visit's minutes from the events that reach it.
+ */
+class StudyStatus {
+  /** The experiment's name; null when the visitor has not joined a study. */
+  name = $state<string | null>(null);
+  #progress = $state.raw<Progress | null>(null);
+  #readAt = 0;
+  #now = $state(0);
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #recheckAt = 0;
+  #recheckWait = FIRST_RECHECK_MS;
+
+  /** What /me says; the progress counts while the participant is active. */
+  update(me: Pick<ParticipantMe, "experiment_name" | "status" | "progress"> | null): void {
+    this.name = me?.experiment_name ?? null;
+    const progress = me?.status === "active" ? me.progress : null;
+    const before = this.#progress;
+    this.#progress = progress;
+    this.#readAt = this.#now = Date.now();
+    if (before?.feed_minutes !== progress?.feed_minutes) this.#recheckWait = FIRST_RECHECK_MS;
+    this.#recheckAt = this.#readAt + this.#recheckWait;
+    clearInterval(this.#timer);
+    const counting =
+      progress !== null &&
+      progress.feed_minutes_needed !== null &&
+      progress.feed_minutes < progress.feed_minutes_needed;
+    if (counting) this.#timer = setInterval(() => this.#tick(), TICK_MS);
+  }
+
+  /** The visit the participant is on and how many the rule asks for, while that rule is not past. */
+  get visit(): { done: number; needed: number } | null {
+    const p = this.#progress;
+    if (!p || p.sessions_needed === null || p.sessions < 1 || p.sessions > p.sessions_needed) return null;
+    return { done: p.sessions, needed: p.sessions_needed };
+  }
+
+  /** The whole minutes left on the pages (rounded up); null without a minutes rule or once it is met. */
+  get minutesLeft(): number | null {
+    const p = this.#progress;
+    if (!p || p.feed_minutes_needed === null) return null;
+    const left = p.feed_minutes_needed - p.feed_minutes - (this.#now - this.#readAt) / 60_000;
+    return left > 0 ? Math.ceil(left) : null;
+  }
+
+  #tick(): void {
+    if (document.hidden) return;
+    this.#now = Date.now();
+    if (this.minutesLeft !== null || this.#now < this.#recheckAt) return;
+    this.#recheckWait = Math.min(this.#recheckWait * 2, LAST_RECHECK_MS);
+    this.#recheckAt = this.#now + this.#recheckWait;
+    api.participantMe().then(
+      (me) => this.update(me),
+      () => {}, // the next page load reads it again
+    );
+  }
+}
+
+export const studyStatus = new StudyStatus();

@@ -1,10 +1,12 @@
 import { join } from "node:path";
-import type { Experiment } from "@feedlab/schemas";
+import { EXAMPLE_PAYLOADS, type Experiment } from "@feedlab/schemas";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
 import { resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { consoleSuite } from "./harness/console-suite.ts";
+import { type Joined, joinWithSession, sendEvents, wireEvent } from "./harness/events.ts";
+import { createStudy } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
 /** The screen a first-time researcher has (issue 34), and a phone. */
@@ -256,6 +258,51 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
       expect(await axeViolations(page)).toEqual([]);
       await page.context().close();
     }
+  });
+
+  it("says what a latency gap rests on, too few participants to tell, and links to the least response time by its console name", async () => {
+    const study = await createStudy(suite.api, {
+      weights: [1, 1],
+      videoCount: 2,
+      status: "running",
+      name: "Speed",
+    });
+    // One participant per arm: 3 feed loads at 1830 ms in one, 2 at 17 ms in the other.
+    const slow = await joinWithSession(suite.app.client(), study.experiment.id, "slow-one");
+    const fast = await joinWithSession(suite.app.client(), study.experiment.id, "fast-one");
+    const armOf = async (p: Joined) => (await p.client.get<{ group_id: string }>("/api/v1/me")).body.group_id;
+    expect(await armOf(slow)).not.toBe(await armOf(fast));
+    const feed = (latency_ms: number) =>
+      wireEvent("HOME_FEED", { payload: { ...EXAMPLE_PAYLOADS.HOME_FEED, latency_ms } });
+    expect((await sendEvents(slow, [feed(1830), feed(1830), feed(1830)])).body.rejected).toEqual([]);
+    expect((await sendEvents(fast, [feed(17), feed(17)])).body.rejected).toEqual([]);
+    expect(
+      await suite.app.runtime.progress.waitFor(await suite.app.runtime.eventLog.position(), 15_000),
+    ).toBe(true);
+    const names = new Map(study.groups.map((g) => [g.id, g.name]));
+    const slowName = names.get(await armOf(slow));
+
+    const page = await consolePage(DESKTOP);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/results`);
+    const warning = page.getByRole("alert").filter({ hasText: /^\s*Feed:/ });
+    await warning.waitFor();
+    const text = ((await warning.textContent()) ?? "").replace(/\s+/g, " ");
+    expect(text).toMatch(new RegExp(`Feed: ${slowName} is 1,?8\\d\\d ms slower`));
+    expect(text).toContain("based on 3 feed requests from 1 participant in");
+    expect(text).toContain("2 feed requests from 1 participant in");
+    expect(text).toMatch(/too few participants to tell/);
+    expect(text).not.toContain("min_response_ms");
+    const table = page.getByRole("table", { name: "Latency per arm" });
+    await table.getByRole("row", { name: new RegExp(`${slowName}.*3 from 1 participant`) }).waitFor();
+    await saveScreenshot(page, "results-latency-few");
+
+    await warning.getByRole("link", { name: /least response time/ }).click();
+    await page.waitForURL(`${suite.app.url}/admin/experiments/${study.experiment.id}#validity-heading`);
+    const field = page.getByLabel("Least response time for every arm (milliseconds)");
+    await field.waitFor();
+    expect(await page.getByText(/Slowest answer time/).count()).toBe(0);
+    const hint = await field.getAttribute("aria-describedby");
+    expect(await page.locator(`#${hint}`).textContent()).toMatch(/takes at least this long/);
   });
 
   it("names the return link's problem with the field's label and shows the platform shortcuts as buttons", async () => {

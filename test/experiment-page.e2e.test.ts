@@ -85,7 +85,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     ]);
     // The settings no longer hold the status: it changes only with its own buttons.
     const settings = page.getByRole("region", { name: "Settings" });
-    expect(await settings.getByLabel("Status").count()).toBe(0);
+    expect(await page.getByRole("combobox", { name: "Status" }).count()).toBe(0);
     expect(await status.getByRole("button").allTextContents()).toEqual(["Start the study"]);
     await saveScreenshot(page, "experiment-page-checklist-new");
 
@@ -241,10 +241,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
         await expect
           .poll(async () => {
             const box = await heading.evaluate((h) => h.getBoundingClientRect().toJSON() as DOMRect);
-            const header = await page
-              .locator("header")
-              .first()
-              .evaluate((h) => h.getBoundingClientRect().bottom);
+            const header = await page.getByRole("banner").evaluate((h) => h.getBoundingClientRect().bottom);
             return box.top >= header && box.bottom <= viewport.height;
           })
           .toBe(true);

@@ -118,7 +118,7 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await confirm.getByRole("button", { name: "Start the study" }).click();
     const refusal = status
       .getByRole("alert")
-      .getByText(/^Not started: first fix what “Before you start” lists below\. The study is still draft\./);
+      .getByText(/^Not started: first fix what “Before you start” lists below\. The study is still a draft\./);
     await refusal.waitFor();
     await confirm.waitFor({ state: "detached" });
     expect(await badge.textContent()).toBe("draft");

@@ -84,7 +84,6 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
       expect.stringMatching(/post-study survey “Exit questions” is inactive/),
     ]);
     // The settings no longer hold the status: it changes only with its own buttons.
-    const settings = page.getByRole("region", { name: "Settings" });
     expect(await page.getByRole("combobox", { name: "Status" }).count()).toBe(0);
     expect(await status.getByRole("button").allTextContents()).toEqual(["Start the study"]);
     await saveScreenshot(page, "experiment-page-checklist-new");
@@ -118,7 +117,9 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await confirm.getByRole("button", { name: "Start the study" }).click();
     const refusal = status
       .getByRole("alert")
-      .getByText(/^Not started: first fix what “Before you start” lists below\. The study is still a draft\./);
+      .getByText(
+        /^Not started: first fix what “Before you start” lists below\. The study is still a draft\./,
+      );
     await refusal.waitFor();
     await confirm.waitFor({ state: "detached" });
     expect(await badge.textContent()).toBe("draft");

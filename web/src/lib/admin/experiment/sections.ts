@@ -19,7 +19,7 @@ export const EXPERIMENT_SECTIONS = [
   { id: "study-file-heading", label: "Study file" },
 ] as const;
 
-export type ExperimentSection = (typeof EXPERIMENT_SECTIONS)[number];
+type ExperimentSection = (typeof EXPERIMENT_SECTIONS)[number];
 
 const section = (id: ExperimentSection["id"]): ExperimentSection =>
   EXPERIMENT_SECTIONS.find((s) => s.id === id) ?? EXPERIMENT_SECTIONS[0];

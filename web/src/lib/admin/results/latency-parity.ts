@@ -13,7 +13,7 @@ export const LATENCY_SURFACES = [
  * Fewer analysed participants than this in either compared arm and a gap says little: each
  * participant's network and device weigh on their arm's latencies as much as the arm does.
  */
-export const LATENCY_FEW_PARTICIPANTS = 5;
+const LATENCY_FEW_PARTICIPANTS = 5;
 
 /** One arm of a latency comparison: its median, and the page loads and participants it rests on. */
 export interface LatencyArm {

@@ -160,6 +160,9 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
 
     // Completion waiting for a post-study survey that is inactive: a problem again, named once.
     const flow = page.getByRole("region", { name: "Consent and completion" });
+    await flow
+      .getByText(/^The study is a draft: these links turn participants away until you start it\./)
+      .waitFor();
     await flow.getByRole("checkbox", { name: /Only after an answer to the post-study survey/ }).check();
     await flow.getByRole("button", { name: "Save consent and completion" }).click();
     await checklist.getByText(/no post-study survey is active/).waitFor();
@@ -185,6 +188,10 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
       "Complete the study",
     ]);
     await status.getByText(/^Running: new participants join/).waitFor();
+    // The study links no longer say they turn participants away.
+    await flow
+      .getByText(/^The study is a draft: these links turn participants away/)
+      .waitFor({ state: "detached" });
     expect(await page.evaluate(() => "samePageLoad" in window)).toBe(true);
     const stored = async () =>
       (await suite.api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status;

@@ -1,10 +1,12 @@
 import { join } from "node:path";
-import type { Experiment } from "@feedlab/schemas";
+import { EXAMPLE_PAYLOADS, type Experiment } from "@feedlab/schemas";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
 import { resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { consoleSuite } from "./harness/console-suite.ts";
+import { type Joined, joinWithSession, sendEvents, wireEvent } from "./harness/events.ts";
+import { createStudy } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
 /** The screen a first-time researcher has (issue 34), and a phone. */
@@ -65,11 +67,12 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     // Any navigation would reset this marker: every change below happens on the same page load.
     await page.evaluate(() => Object.assign(window, { samePageLoad: true }));
 
-    const settings = page.getByRole("region", { name: "Settings" });
-    const checklist = settings.getByRole("group", { name: "Before you start" });
+    const status = page.getByRole("region", { name: "Status" });
+    const checklist = status.getByRole("group", { name: "Before you start" });
     const items = () => checklist.getByRole("listitem").allTextContents();
     const missing = async () => (await items()).filter((t) => t.includes("Missing:")).map((t) => t.trim());
     const warnings = async () => (await items()).filter((t) => t.includes("Warning:")).map((t) => t.trim());
+    const badge = page.locator(".title-row .badge");
     await checklist.getByText("Add at least one arm").waitFor();
     expect(await missing()).toEqual([
       expect.stringContaining("Add at least one arm"),
@@ -80,21 +83,46 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
       expect.stringMatching(/pre-study survey “Background” is inactive, so participants will not see it/),
       expect.stringMatching(/post-study survey “Exit questions” is inactive/),
     ]);
+    // The settings no longer hold the status: it changes only with its own buttons.
+    expect(await page.getByRole("combobox", { name: "Status" }).count()).toBe(0);
+    expect(await status.getByRole("button").allTextContents()).toEqual(["Start the study"]);
     await saveScreenshot(page, "experiment-page-checklist-new");
 
-    // A refused start: the select goes back to the stored status, and the problems are in plain words.
-    const status = settings.getByLabel("Status");
-    await status.selectOption("running");
-    await settings.getByRole("button", { name: "Save changes" }).click();
-    const refusal = settings
+    // Each item links to the section that fixes it.
+    const fixes = checklist.getByRole("listitem");
+    expect(
+      await fixes.filter({ hasText: "Add at least one arm" }).getByRole("link").getAttribute("href"),
+    ).toBe(`/admin/experiments/${experiment.id}#groups-heading`);
+    expect(
+      await fixes.filter({ hasText: "Add videos to the pool" }).getByRole("link").getAttribute("href"),
+    ).toBe(`/admin/experiments/${experiment.id}#pool-heading`);
+    await fixes
+      .filter({ hasText: "“Background” is inactive" })
+      .getByRole("link", { name: "Go to Surveys" })
+      .click();
+    await expect.poll(() => new URL(page.url()).hash).toBe("#surveys-heading");
+    await expect
+      .poll(() =>
+        page
+          .getByRole("heading", { name: "Surveys", level: 2 })
+          .evaluate((h) => h.getBoundingClientRect().top),
+      )
+      .toBeLessThan(200);
+
+    // A refused start: nothing changes, and the problems are in plain words.
+    await status.getByRole("button", { name: "Start the study" }).click();
+    const confirm = page.getByRole("dialog", { name: "Start the study?" });
+    await confirm.getByText(/new participants can join with the study link/).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await confirm.getByRole("button", { name: "Start the study" }).click();
+    const refusal = status
       .getByRole("alert")
       .getByText(
-        /^Not started: first fix what “Before you start” lists below\. The experiment is still draft\./,
+        /^Not started: first fix what “Before you start” lists below\. The study is still a draft\./,
       );
     await refusal.waitFor();
-    expect(await status.inputValue()).toBe("draft");
-    expect(await page.locator(".title-row .badge").textContent()).toBe("draft");
-    expect(await status.getAttribute("aria-invalid")).toBe("true");
+    await confirm.waitFor({ state: "detached" });
+    expect(await badge.textContent()).toBe("draft");
     expect(
       await checklist.getByText("Add videos to the pool: participants would see an empty feed.").count(),
     ).toBe(1);
@@ -127,12 +155,14 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await checklist.getByText(/Ready: participants can join/).waitFor();
     expect(await missing()).toEqual([]);
     expect(await warnings()).toHaveLength(2);
-    // Nothing is missing any more: the refusal under the status is settled.
+    // Nothing is missing any more: the refusal is settled.
     await refusal.waitFor({ state: "detached" });
-    expect(await status.getAttribute("aria-invalid")).toBeNull();
 
     // Completion waiting for a post-study survey that is inactive: a problem again, named once.
     const flow = page.getByRole("region", { name: "Consent and completion" });
+    await flow
+      .getByText(/^The study is a draft: these links turn participants away until you start it\./)
+      .waitFor();
     await flow.getByRole("checkbox", { name: /Only after an answer to the post-study survey/ }).check();
     await flow.getByRole("button", { name: "Save consent and completion" }).click();
     await checklist.getByText(/no post-study survey is active/).waitFor();
@@ -147,15 +177,137 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await saveScreenshot(page, "experiment-page-checklist-ready");
     expect(await axeViolations(page)).toEqual([]);
 
-    // Starting with an inactive survey works: it was a warning, not a refusal.
-    await status.selectOption("running");
-    await settings.getByRole("button", { name: "Save changes" }).click();
-    await page.locator(".title-row .badge", { hasText: "running" }).waitFor();
+    // Starting with an inactive survey works: it was a warning, not a refusal. It is running at once,
+    // without a save: the badge, the checklist and the buttons say so, and so does a reload.
+    await status.getByRole("button", { name: "Start the study" }).click();
+    await confirm.getByRole("button", { name: "Start the study" }).click();
+    await badge.filter({ hasText: "running" }).waitFor();
     await checklist.waitFor({ state: "detached" });
-    expect((await suite.api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
-      "running",
-    );
+    expect(await status.getByRole("button").allTextContents()).toEqual([
+      "Pause the study",
+      "Complete the study",
+    ]);
+    await status.getByText(/^Running: new participants join/).waitFor();
+    // The study links no longer say they turn participants away.
+    await flow
+      .getByText(/^The study is a draft: these links turn participants away/)
+      .waitFor({ state: "detached" });
     expect(await page.evaluate(() => "samePageLoad" in window)).toBe(true);
+    const stored = async () =>
+      (await suite.api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status;
+    expect(await stored()).toBe("running");
+
+    // Pausing and resuming ask first; cancelling changes nothing.
+    await status.getByRole("button", { name: "Pause the study" }).click();
+    const pause = page.getByRole("dialog", { name: "Pause the study?" });
+    await pause.getByRole("button", { name: "Cancel" }).click();
+    await pause.waitFor({ state: "detached" });
+    expect(await stored()).toBe("running");
+    await status.getByRole("button", { name: "Pause the study" }).click();
+    await pause.getByRole("button", { name: "Pause the study" }).click();
+    await badge.filter({ hasText: "paused" }).waitFor();
+    expect(await stored()).toBe("paused");
+    await status.getByRole("button", { name: "Resume the study" }).click();
+    await page
+      .getByRole("dialog", { name: "Resume the study?" })
+      .getByRole("button", { name: "Resume the study" })
+      .click();
+    await badge.filter({ hasText: "running" }).waitFor();
+    await status.getByRole("button", { name: "Complete the study" }).click();
+    await page
+      .getByRole("dialog", { name: "Complete the study?" })
+      .getByRole("button", { name: "Complete the study" })
+      .click();
+    await badge.filter({ hasText: "completed" }).waitFor();
+    expect(await stored()).toBe("completed");
+    await page.reload();
+    await badge.filter({ hasText: "completed" }).waitFor();
+    expect(await status.getByRole("button").allTextContents()).toEqual(["Reopen the study"]);
+  });
+
+  it("names every section in a navigation at both widths, each link reaching its heading, with the loopback warning once", async () => {
+    const experiment = await newExperiment("A long page");
+    for (const [name, viewport] of [
+      ["laptop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const page = await consolePage(viewport);
+      await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
+      const nav = page.getByRole("navigation", { name: "Sections of this page" });
+      const links = nav.getByRole("link");
+      await links.first().waitFor();
+      const headings = (
+        await page.locator(".sections section > .panel-header h2, .sections section > h2").allTextContents()
+      ).map((t) => t.trim());
+      expect((await links.allTextContents()).map((t) => t.trim())).toEqual(headings);
+      // Every link is on screen without scrolling sideways, and leads to its heading, which ends up in view
+      // below the console's sticky header.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      for (const label of ["Video pool", "Consent and completion", "Study file"]) {
+        await nav.getByRole("link", { name: label, exact: true }).click();
+        const heading = page.getByRole("heading", { name: label, level: 2, exact: true });
+        await expect
+          .poll(async () => {
+            const box = await heading.evaluate((h) => h.getBoundingClientRect().toJSON() as DOMRect);
+            const header = await page.getByRole("banner").evaluate((h) => h.getBoundingClientRect().bottom);
+            return box.top >= header && box.bottom <= viewport.height;
+          })
+          .toBe(true);
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
+      // The test server's public URL is a loopback address: said once, not beside every link.
+      const loopback = page.getByRole("note").filter({ hasText: /loopback address/ });
+      await loopback.waitFor();
+      expect(await loopback.count()).toBe(1);
+      await saveScreenshot(page, `experiment-page-navigation-${name}`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it("says what a latency gap rests on, too few participants to tell, and links to the least response time by its console name", async () => {
+    const study = await createStudy(suite.api, {
+      weights: [1, 1],
+      videoCount: 2,
+      status: "running",
+      name: "Speed",
+    });
+    // One participant per arm: 3 feed loads at 1830 ms in one, 2 at 17 ms in the other.
+    const slow = await joinWithSession(suite.app.client(), study.experiment.id, "slow-one");
+    const fast = await joinWithSession(suite.app.client(), study.experiment.id, "fast-one");
+    const armOf = async (p: Joined) => (await p.client.get<{ group_id: string }>("/api/v1/me")).body.group_id;
+    expect(await armOf(slow)).not.toBe(await armOf(fast));
+    const feed = (latency_ms: number) =>
+      wireEvent("HOME_FEED", { payload: { ...EXAMPLE_PAYLOADS.HOME_FEED, latency_ms } });
+    expect((await sendEvents(slow, [feed(1830), feed(1830), feed(1830)])).body.rejected).toEqual([]);
+    expect((await sendEvents(fast, [feed(17), feed(17)])).body.rejected).toEqual([]);
+    expect(
+      await suite.app.runtime.progress.waitFor(await suite.app.runtime.eventLog.position(), 15_000),
+    ).toBe(true);
+    const names = new Map(study.groups.map((g) => [g.id, g.name]));
+    const slowName = names.get(await armOf(slow));
+
+    const page = await consolePage(DESKTOP);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/results`);
+    const warning = page.getByRole("alert").filter({ hasText: /^\s*Feed:/ });
+    await warning.waitFor();
+    const text = ((await warning.textContent()) ?? "").replace(/\s+/g, " ");
+    expect(text).toMatch(new RegExp(`Feed: ${slowName} is 1,?8\\d\\d ms slower`));
+    expect(text).toContain("based on 3 feed requests from 1 participant in");
+    expect(text).toContain("2 feed requests from 1 participant in");
+    expect(text).toMatch(/too few participants to tell/);
+    expect(text).not.toContain("min_response_ms");
+    const table = page.getByRole("table", { name: "Latency per arm" });
+    await table.getByRole("row", { name: new RegExp(`${slowName}.*3 from 1 participant`) }).waitFor();
+    await saveScreenshot(page, "results-latency-few");
+
+    await warning.getByRole("link", { name: /least response time/ }).click();
+    await page.waitForURL(`${suite.app.url}/admin/experiments/${study.experiment.id}#validity-heading`);
+    const field = page.getByLabel("Least response time for every arm (milliseconds)");
+    await field.waitFor();
+    expect(await page.getByText(/Slowest answer time/).count()).toBe(0);
+    const hint = await field.getAttribute("aria-describedby");
+    expect(await page.locator(`#${hint}`).textContent()).toMatch(/takes at least this long/);
   });
 
   it("names the return link's problem with the field's label and shows the platform shortcuts as buttons", async () => {
@@ -164,11 +316,21 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
     const flow = page.getByRole("region", { name: "Consent and completion" });
     const link = flow.getByLabel("Return link (optional)");
+    // Typed without https://: Feedlab says what is wrong as soon as the field is left, never the browser.
+    await link.fill("app.prolific.com/submissions/complete?cc={code}");
+    await link.press("Tab");
+    const error = flow.getByText(/^The return link must be a full web address starting with https:\/\//);
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/for Prolific, paste the whole completion URL/);
+    expect(await link.getAttribute("aria-invalid")).toBe("true");
+    expect(await link.getAttribute("aria-describedby")).toBe(await error.getAttribute("id"));
+    expect(await link.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe("");
+    await flow.getByRole("button", { name: "Save consent and completion" }).click();
+    await error.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.matches(":invalid") ?? false)).toBe(false);
     await link.fill("prolific complete page");
     await flow.getByRole("button", { name: "Save consent and completion" }).click();
-    const error = flow.getByText(/^The return link must be a full web address/);
     await error.waitFor();
-    expect(await link.getAttribute("aria-invalid")).toBe("true");
     expect(await flow.getByText(/redirect URL/i).count()).toBe(0);
     await link.fill("https://example.org/done?c={code}&who={participant}");
     await flow.getByRole("button", { name: "Save consent and completion" }).click();

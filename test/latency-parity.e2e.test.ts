@@ -140,7 +140,7 @@ describe("latency parity across arms", () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 850 } });
     await signInToConsole(page, app.url);
     await resultsPage(page);
-    const warning = page.getByRole("alert").filter({ hasText: "min_response_ms" });
+    const warning = page.getByRole("alert").filter({ hasText: "least response time" });
     await warning.first().waitFor();
     const text = (await warning.first().textContent()) ?? "";
     expect(text).toContain("Arm 1");
@@ -170,7 +170,7 @@ describe("latency parity across arms", () => {
     await signInToConsole(page, app.url);
     await resultsPage(page);
     await page.getByRole("status").filter({ hasText: "within 100 ms" }).waitFor();
-    expect(await page.getByRole("alert").filter({ hasText: "min_response_ms" }).count()).toBe(0);
+    expect(await page.getByRole("alert").filter({ hasText: "least response time" }).count()).toBe(0);
     await saveScreenshot(page, "latency-parity-equal");
     await page.close();
   });

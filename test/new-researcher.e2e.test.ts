@@ -73,7 +73,19 @@ describe("a new researcher's first study, from an empty console to the audit log
     const checklist = admin.getByRole("group", { name: "Before you start" });
     await checklist.getByText(/Add at least one arm/).waitFor();
     await checklist.getByText(/Add videos to the pool/).waitFor();
+    // The status changes only with its own buttons: a new experiment offers to start, nothing else.
+    const status = admin.getByRole("region", { name: "Status" });
+    expect(await status.getByRole("button").allTextContents()).toEqual(["Start the study"]);
+    expect(await admin.getByRole("combobox", { name: "Status" }).count()).toBe(0);
     await looksRightAtBothWidths(admin, "experiment-new");
+    // Each missing item leads to the section that fixes it.
+    await checklist
+      .getByRole("listitem")
+      .filter({ hasText: "Add at least one arm" })
+      .getByRole("link", { name: "Go to Arms" })
+      .click();
+    await admin.waitForURL(`${app.url}/admin/experiments/${experimentId}#groups-heading`);
+    await admin.getByRole("button", { name: "Add arm" }).waitFor();
 
     // A block layout for the feed, made in the block editor from its starter.
     await admin.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
@@ -145,15 +157,30 @@ describe("a new researcher's first study, from an empty console to the audit log
       .waitFor();
     await looksRightAtBothWidths(admin, "videos");
 
-    // The pool, then consent and completion with Prolific's return link.
+    // The pool, then consent and completion with Prolific's return link, reached from the page's sections.
     await admin.goto(`${app.url}/admin/experiments/${experimentId}`);
     await admin.getByRole("checkbox", { name: "Select all" }).check();
     await admin.getByRole("button", { name: "Save pool" }).click();
     await checklist.getByText(/Add videos to the pool/).waitFor({ state: "detached" });
+    const sections = admin.getByRole("navigation", { name: "Sections of this page" });
+    await sections.getByRole("link", { name: "Consent and completion" }).click();
+    await admin.waitForURL(`${app.url}/admin/experiments/${experimentId}#study-flow-heading`);
     await admin.getByLabel("Consent form").fill("# About this study\n\nYou will watch **short videos**.");
     await admin.getByLabel("After this many sessions").fill("2");
     await admin.getByLabel("Completion code").fill("FH7Q2K");
+    // A return link pasted without https:// is named in Feedlab's words as soon as the field is left.
+    const returnLink = admin.getByLabel("Return link (optional)");
+    await returnLink.fill("app.prolific.com/submissions/complete?cc={code}");
+    await returnLink.press("Tab");
+    const linkProblem = admin.getByText(
+      /^The return link must be a full web address starting with https:\/\//,
+    );
+    await linkProblem.waitFor();
+    expect(await returnLink.getAttribute("aria-invalid")).toBe("true");
+    expect(await returnLink.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe("");
+    await looksRightAtBothWidths(admin, "return-link-problem");
     await admin.getByRole("button", { name: "Use Prolific's return link" }).click();
+    await linkProblem.waitFor({ state: "detached" });
     await admin.getByRole("button", { name: "Save consent and completion" }).click();
     await admin.getByText("Consent and completion saved.").first().waitFor();
 
@@ -182,10 +209,19 @@ describe("a new researcher's first study, from an empty console to the audit log
     await participants.getByRole("button", { name: "Add participant" }).click();
     await participants.getByRole("link", { name: "pid-first" }).waitFor();
 
-    // Start.
-    await admin.getByLabel("Status", { exact: true }).selectOption("running");
-    await admin.getByRole("button", { name: "Save changes" }).click();
+    // Start: asked first, then running at once, without a save.
+    await sections.getByRole("link", { name: "Status" }).click();
+    await status.getByRole("button", { name: "Start the study" }).click();
+    const start = admin.getByRole("dialog", { name: "Start the study?" });
+    await start.getByText(/new participants can join/).waitFor();
+    await looksRightAtBothWidths(admin, "start-dialog");
+    await start.getByRole("button", { name: "Start the study" }).click();
     await checklist.waitFor({ state: "detached" });
+    await admin.locator(".title-row .badge", { hasText: "running" }).waitFor();
+    expect(await status.getByRole("button").allTextContents()).toEqual([
+      "Pause the study",
+      "Complete the study",
+    ]);
     expect(await sidewaysScroll(admin)).toBe(0);
     await looksRightAtBothWidths(admin, "experiment-running");
 

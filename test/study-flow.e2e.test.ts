@@ -331,15 +331,11 @@ describe("a study from invitation to completion in Chromium", () => {
     // Every study link starts with the server's public URL, and 127.0.0.1 is named as unreachable elsewhere.
     const { public_url } = (await suite.api.get<{ public_url: string }>("/api/v1/admin/settings")).body;
     expect(public_url).toBe(suite.app.url);
-    await flow
-      .getByRole("note")
-      .getByText(/other networks cannot open these links/)
-      .waitFor();
+    // Said once for the page, not beside each card's links.
+    const loopback = page.getByRole("note").filter({ hasText: /127\.0\.0\.1 is a loopback address/ });
+    await loopback.getByText(/other networks cannot open this study's links/).waitFor();
+    expect(await loopback.count()).toBe(1);
     const participantsCard = page.getByRole("region", { name: "Participants" });
-    await participantsCard
-      .getByRole("note")
-      .getByText(/127\.0\.0\.1 is a loopback address/)
-      .waitFor();
     const prefix = `${public_url}/join/${experiment.id}`;
     for (const link of [flow.locator("code", { hasText: "/join/" }), participantsCard.locator("code")])
       expect((await link.first().textContent())?.slice(0, prefix.length)).toBe(prefix);
@@ -360,19 +356,23 @@ describe("a study from invitation to completion in Chromium", () => {
     await flow.getByText(/^The return link must be a full web address/).waitFor();
 
     // Starting: the checklist lists the missing post survey, and the status stays draft.
-    const settings = page.getByRole("region", { name: "Settings" });
-    await settings.getByLabel("Status").selectOption("running");
-    await settings.getByRole("button", { name: "Save changes" }).click();
-    await settings
+    const status = page.getByRole("region", { name: "Status" });
+    await status.getByRole("button", { name: "Start the study" }).click();
+    await page
+      .getByRole("dialog", { name: "Start the study?" })
+      .getByRole("button", { name: "Start the study" })
+      .click();
+    await status
       .getByRole("alert")
       .getByText(/^Not started: first fix what “Before you start” lists below/)
       .waitFor();
-    await settings
+    await status
       .getByRole("group", { name: "Before you start" })
       .getByText(/no post-study survey is active/)
       .waitFor();
-    // The select shows the stored status again, as the badge does.
-    expect(await settings.getByLabel("Status").inputValue()).toBe("draft");
+    // The badge shows the stored status, and the start is offered again.
+    expect(await page.locator(".title-row .badge").textContent()).toBe("draft");
+    await status.getByRole("button", { name: "Start the study" }).waitFor();
     expect((await suite.api.get<Experiment>(`/api/v1/admin/experiments/${experiment.id}`)).body.status).toBe(
       "draft",
     );

@@ -68,8 +68,15 @@ describe("an admin sets up a study in the console and a participant joins and wa
 
     await admin.getByRole("checkbox", { name: "Select all" }).check();
     await admin.getByRole("button", { name: "Save pool" }).click();
-    await admin.getByLabel("Status", { exact: true }).selectOption("running");
-    await admin.getByRole("button", { name: "Save changes" }).click();
+    await admin
+      .getByRole("group", { name: "Before you start" })
+      .getByText(/^Ready/)
+      .waitFor();
+    await admin.getByRole("button", { name: "Start the study" }).click();
+    await admin
+      .getByRole("dialog", { name: "Start the study?" })
+      .getByRole("button", { name: "Start the study" })
+      .click();
     await saveScreenshot(admin, "walkthrough-admin-experiment");
 
     // The console's changes are what the API now holds.

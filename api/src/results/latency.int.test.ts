@@ -35,10 +35,11 @@ describe("latency per arm in /stats (pglite)", () => {
 
   it("gives null quantiles for an arm whose participants reported no latency", async () => {
     const [group] = (await stats()).groups;
-    expect(group?.latency_ms).toEqual({ feed: { p50: null, p95: null }, related: { p50: null, p95: null } });
+    const none = { p50: null, p95: null, requests: 0, participants: 0 };
+    expect(group?.latency_ms).toEqual({ feed: none, related: none });
   });
 
-  it("gives each surface's p50 and p95 over the arm's events, to 2.5 ms, leaving excluded participants out", async () => {
+  it("gives each surface's p50 and p95 over the arm's events, to 2.5 ms, and how many loads and participants they rest on, leaving excluded participants out", async () => {
     // Given 20 feed loads: 18 at 12 ms, 2 at 431 ms (p50 12, p95 the 19th of 20: 431), and 3 related
     // loads at 40, 41, 42 ms; then a participant whose 5 s loads would move both, excluded.
     await participant("fast", [...Array.from({ length: 9 }, () => feed(12)), related(40), related(41)]);
@@ -60,5 +61,7 @@ describe("latency per arm in /stats (pglite)", () => {
     near(group?.latency_ms.feed.p95, 431);
     near(group?.latency_ms.related.p50, 41);
     near(group?.latency_ms.related.p95, 42);
+    expect(group?.latency_ms.feed).toMatchObject({ requests: 20, participants: 2 });
+    expect(group?.latency_ms.related).toMatchObject({ requests: 3, participants: 2 });
   });
 });

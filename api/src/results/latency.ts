@@ -2,7 +2,8 @@ import { latencyByGroup } from "@feedlab/projector";
 import type { ArmLatency } from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
 
-const NONE: ArmLatency = { feed: { p50: null, p95: null }, related: { p50: null, p95: null } };
+const NOTHING = { p50: null, p95: null, requests: 0, participants: 0 };
+const NONE: ArmLatency = { feed: NOTHING, related: NOTHING };
 
 /**
  * Latency parity (api.md, "Data quality and validity"): each arm's p50 and p95 of the latencies its

@@ -78,7 +78,7 @@ export type {
   VideoType,
   VideoUsage,
 } from "@feedlab/schemas";
-export { EXPERIMENT_STATUSES, UI_NONE } from "@feedlab/schemas/http/enums.ts";
+export { UI_NONE } from "@feedlab/schemas/http/enums.ts";
 
 /** The feed's query as a client sends it: `limit` and `offset` have server defaults. */
 export type FeedQuery = Pick<ServerFeedQuery, "session_id" | "after"> &

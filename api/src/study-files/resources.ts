@@ -40,7 +40,7 @@ const ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
  * elsewhere must not read the server's own settings (`DATABASE_URL`, `FEEDLAB_JOIN_SECRET`...) into a
  * header it then sends to a URL of its choosing.
  */
-export const SECRET_PREFIX = "FEEDLAB_SECRET_";
+const SECRET_PREFIX = "FEEDLAB_SECRET_";
 
 /** The stored URL and header values of a recommender key (none when it is not registered). */
 async function storedOf(

@@ -103,14 +103,14 @@ export function idsFromResponse(
 }
 
 /** The most of a response body a test call quotes (api.md "Trust boundaries"). */
-export const QUOTE_BYTES = 4096;
+const QUOTE_BYTES = 4096;
 
 /**
  * What a test call shows of an answer: its JSON when the body is at most `QUOTE_BYTES` bytes, else
  * the body's first `QUOTE_BYTES` bytes as text (cut between characters). A test call can reach a
  * service only the server sees; the cap keeps it from reading out a whole internal document.
  */
-export function quoted(json: unknown, text: string): unknown {
+function quoted(json: unknown, text: string): unknown {
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= QUOTE_BYTES) return json;
   let end = QUOTE_BYTES;

@@ -100,7 +100,8 @@ describe("recommenders in the admin console", () => {
     expect(await edit.getByLabel("Key").inputValue()).toBe("lab-service");
     // The saved value stays hidden; the form says it is set and kept unless replaced.
     expect(await edit.getByLabel("Headers").inputValue()).toBe("X-Api-Key: ********");
-    await edit.getByText("X-Api-Key has a saved value, hidden as ********").waitFor();
+    const hint = edit.getByText("X-Api-Key has a saved value, hidden as ********");
+    await hint.scrollIntoViewIfNeeded();
     await saveScreenshot(page, "recommenders-edit-hidden-header");
     await edit.getByLabel("Label").fill("Lab service v2");
     await edit.getByLabel("Timeout (seconds)").fill("4");

@@ -88,7 +88,8 @@ describe("recommenders in the admin console", () => {
         url: `${fake.url}/recommend`,
         method: "GET",
         timeout_seconds: 2.5,
-        headers: { "X-Api-Key": "s3cret" },
+        // Header values are write-only: answers name the header and hide its value.
+        headers: { "X-Api-Key": "********" },
         body_template: { user: "{user_id}", n: "{limit}", arm: "{variant}" },
         video_id_path: "items.*.video_id",
       },
@@ -97,6 +98,11 @@ describe("recommenders in the admin console", () => {
     await row("lab-service").getByRole("button", { name: "Edit recommender lab-service" }).click();
     const edit = page.getByRole("dialog", { name: /Edit recommender/ });
     expect(await edit.getByLabel("Key").inputValue()).toBe("lab-service");
+    // The saved value stays hidden; the form says it is set and kept unless replaced.
+    expect(await edit.getByLabel("Headers").inputValue()).toBe("X-Api-Key: ********");
+    const hint = edit.getByText("X-Api-Key has a saved value, hidden as ********");
+    await hint.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, "recommenders-edit-hidden-header");
     await edit.getByLabel("Label").fill("Lab service v2");
     await edit.getByLabel("Timeout (seconds)").fill("4");
     await edit.getByRole("button", { name: "Save recommender" }).click();
@@ -104,7 +110,12 @@ describe("recommenders in the admin console", () => {
     await row("lab-service").getByText("Lab service v2").waitFor();
     const edited = await api.get<StoredRecommender>("/api/v1/admin/recommenders/lab-service");
     expect(edited.body.label).toBe("Lab service v2");
-    expect(edited.body.config).toMatchObject({ timeout_seconds: 4, headers: { "X-Api-Key": "s3cret" } });
+    expect(edited.body.config).toMatchObject({ timeout_seconds: 4, headers: { "X-Api-Key": "********" } });
+    const saved = (await app.runtime.db("recommenders").where({ key: "lab-service" }).first("config")) as {
+      config: unknown;
+    };
+    const config = typeof saved.config === "string" ? JSON.parse(saved.config) : saved.config;
+    expect(config.headers).toEqual({ "X-Api-Key": "s3cret" });
 
     await row("recency").getByRole("button", { name: "Edit recommender recency" }).click();
     const builtin = page.getByRole("dialog", { name: /Edit recommender/ });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
+import { type AllowedNetwork, parseAllowedNetworks } from "./recommenders/external-http/addresses.ts";
 
 /** Log levels accepted by FEEDLAB_LOG_LEVEL (pino's). */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -92,6 +93,12 @@ export interface Config {
    * calls in flight beyond this wait for a free connection (and count against their timeout).
    */
   readonly recommenderConnections: number;
+  /**
+   * Link-local networks external recommender calls may reach after all (`FEEDLAB_RECOMMENDER_ALLOW`, a
+   * comma list of CIDRs; default none): calls never connect to 169.254.0.0/16, fe80::/10 or
+   * fd00:ec2::254 otherwise (cloud metadata services). Loopback and private ranges are always open.
+   */
+  readonly recommenderAllow: readonly AllowedNetwork[];
   /**
    * Seconds between scheduled training runs of an experiment that serves `learned_model`
    * (`FEEDLAB_TRAIN_INTERVAL_S`, 600). A run with nothing new since the last model is recorded as skipped.
@@ -231,6 +238,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const sessionIdleMinutes = int("FEEDLAB_SESSION_IDLE_MINUTES", 30, 1, 7 * 24 * 60);
   const recommenderConnections = int("FEEDLAB_RECOMMENDER_CONNECTIONS", 1024, 1, 65_535);
+  const allow = parseAllowedNetworks(str("FEEDLAB_RECOMMENDER_ALLOW"));
+  if ("problem" in allow) problems.push(allow.problem);
+  const recommenderAllow = Object.freeze(
+    "problem" in allow ? [] : allow.networks.map((n) => Object.freeze(n)),
+  );
   const trainIntervalSeconds = int("FEEDLAB_TRAIN_INTERVAL_S", 600, 10, 30 * 24 * 3600);
   const joinRateLimit = int("FEEDLAB_JOIN_RATE_LIMIT", 120, 0, 1_000_000);
   const joinSecret = env.FEEDLAB_JOIN_SECRET ?? null;
@@ -263,6 +275,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustProxy,
     sessionIdleMinutes,
     recommenderConnections,
+    recommenderAllow,
     trainIntervalSeconds,
     joinSecret,
     chromium: env.FEEDLAB_CHROMIUM?.trim() || null,

@@ -3,6 +3,7 @@ import type { Server } from "node:http";
 import type { AddressInfo, LookupFunction } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { buildConnector } from "undici";
 import { inject } from "vitest";
 import { openRuntime, type Runtime } from "../../api/src/app/runtime.ts";
 import { buildApp, closeServer, listen } from "../../api/src/app/server.ts";
@@ -47,6 +48,8 @@ export interface AppOptions {
   readonly projector?: boolean;
   /** DNS lookup of external recommender calls (to simulate a DNS failure without DNS traffic). */
   readonly lookup?: LookupFunction;
+  /** Opens external recommender calls' connections once checked (`recordConnections` records them). */
+  readonly connector?: buildConnector.connector;
 }
 
 /** A fresh database of a backend, and the environment that points the app at it. */
@@ -104,7 +107,10 @@ async function boot(storage: TestStorage, backend: Backend, options: AppOptions)
     ...storage.env,
     ...options.env,
   });
-  const runtime = await openRuntime(config, createLogger(config.logLevel), { lookup: options.lookup });
+  const runtime = await openRuntime(config, createLogger(config.logLevel), {
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.connector ? { connector: options.connector } : {}),
+  });
   if (options.projector !== false) await runtime.startProjector();
   const { ensureFirstAdmin } = await import("../../api/src/auth/first-admin.ts");
   await ensureFirstAdmin(runtime.services.auth, ADMIN.username, ADMIN.password);

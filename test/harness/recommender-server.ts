@@ -1,5 +1,7 @@
+import { lookup as dnsLookup } from "node:dns";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, isIP, type LookupFunction, type Socket } from "node:net";
+import { buildConnector } from "undici";
 
 /** One request the fake recommender received. */
 interface ReceivedCall {
@@ -100,3 +102,61 @@ export async function closedPortUrl(): Promise<string> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
+
+/**
+ * Connections the API's outbound client tried to open, as its connector was asked (api.md "Trust
+ * boundaries" tests). It opens only loopback connections; any other address is recorded and refused
+ * without a packet sent, so a test can never reach the network (nor a metadata service).
+ */
+export interface ConnectionRecorder {
+  readonly connector: buildConnector.connector;
+  /** Every attempt: the address asked for, and its port. */
+  readonly attempts: { hostname: string; port: string }[];
+}
+
+const isLoopback = (address: string) =>
+  address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
+
+export function recordConnections(): ConnectionRecorder {
+  const attempts: { hostname: string; port: string }[] = [];
+  const open = buildConnector({});
+  return {
+    attempts,
+    connector: (opts, callback) => {
+      attempts.push({ hostname: opts.hostname, port: opts.port });
+      const host = opts.hostname.replace(/^\[|\]$/g, "");
+      if (isIP(host) !== 0 && isLoopback(host)) open(opts, callback);
+      else
+        callback(
+          Object.assign(new Error(`the test connector opens loopback connections only (asked for ${host})`), {
+            code: "ECONNREFUSED",
+          }),
+          null,
+        );
+    },
+  };
+}
+
+/**
+ * A resolver for tests: names under `.metadata.test` resolve to the cloud metadata address, names
+ * under `.mixed.test` to a loopback and a metadata address, and names under `.dns-fails.test` fail
+ * like a missing name; anything else goes to the system's resolver.
+ */
+export const testLookup: LookupFunction = (hostname, options, callback) => {
+  const answer = (addresses: { address: string; family: number }[]) => {
+    const cb = callback as (e: Error | null, a: unknown, f?: number) => void;
+    if (options.all) cb(null, addresses);
+    else cb(null, addresses[0]?.address, addresses[0]?.family);
+  };
+  if (hostname.endsWith(".metadata.test")) answer([{ address: "169.254.169.254", family: 4 }]);
+  else if (hostname.endsWith(".mixed.test"))
+    answer([
+      { address: "127.0.0.1", family: 4 },
+      { address: "fd00:ec2::254", family: 6 },
+    ]);
+  else if (hostname.endsWith(".dns-fails.test"))
+    (callback as (e: Error) => void)(
+      Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname }),
+    );
+  else dnsLookup(hostname, options, callback);
+};

@@ -3,12 +3,14 @@ import type { LookupFunction } from "node:net";
 import { createEmbeddedLog, createKafkaLog, type EventLog } from "@feedlab/ingest";
 import { applyInThread, createProjector, DEFAULT_CONSUMER, runRequestedRebuilds } from "@feedlab/projector";
 import type { Logger } from "pino";
+import type { buildConnector } from "undici";
 import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import { type DbKind, migrate, openDb } from "../db/db.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { folderMediaStore, type MediaStore } from "../media/media-store.ts";
 import { s3MediaStore } from "../media/s3-store.ts";
+import type { AddressPolicy } from "../recommenders/external-http/addresses.ts";
 import { createExternalHttpClient } from "../recommenders/external-http/client.ts";
 import { VERSION } from "./build.ts";
 
@@ -108,11 +110,20 @@ export function openProjector(
   };
 }
 
-/** One outbound HTTP pool for every external recommender. `lookup`: its DNS lookup (tests simulate failures). */
-export function openExternalHttp(config: Config, lookup?: LookupFunction) {
+/**
+ * One outbound HTTP pool for every external recommender, connecting only where `policy` allows.
+ * `lookup`: its DNS lookup; `connector`: what opens its connections (tests simulate and record them).
+ */
+export function openExternalHttp(
+  config: Config,
+  policy: AddressPolicy,
+  outbound: { lookup?: LookupFunction; connector?: buildConnector.connector } = {},
+) {
   return createExternalHttpClient({
     connections: config.recommenderConnections,
-    lookup,
+    policy,
+    ...(outbound.lookup ? { lookup: outbound.lookup } : {}),
+    ...(outbound.connector ? { connector: outbound.connector } : {}),
     userAgent: `feedlab/${VERSION}`,
   });
 }

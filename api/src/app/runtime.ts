@@ -2,10 +2,12 @@ import type { LookupFunction } from "node:net";
 import type { EventLog } from "@feedlab/ingest";
 import { createProgressWatcher, readCheckpoints } from "@feedlab/projector";
 import type { Logger } from "pino";
+import type { buildConnector } from "undici";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import { scheduleMaintenance } from "../db/maintenance.ts";
 import { createMonitoringRecorder } from "../monitoring/recorder.ts";
+import { createAddressPolicy } from "../recommenders/external-http/addresses.ts";
 import { createRecommenderServices } from "../recommenders/recommenders.service.ts";
 import { createMetrics } from "../system/metrics.ts";
 import {
@@ -26,8 +28,11 @@ import { createServices } from "./services.ts";
 export async function openRuntime(
   config: Config,
   log: Logger,
-  /** `lookup`: the DNS lookup of external recommender calls (tests simulate DNS failures with it). */
-  options: { migrate?: boolean; lookup?: LookupFunction } = {},
+  /**
+   * `lookup`: the DNS lookup of external recommender calls (tests simulate DNS failures with it);
+   * `connector`: what opens their connections once the address is checked (tests record attempts).
+   */
+  options: { migrate?: boolean; lookup?: LookupFunction; connector?: buildConnector.connector } = {},
 ) {
   const store = await openStore(config, log, options);
   const { db, dbKind: kind, link, deps, close: closeDb } = store;
@@ -47,7 +52,8 @@ export async function openRuntime(
     await closeDb();
     throw err;
   }
-  const externalHttp = openExternalHttp(config, options.lookup);
+  const addressPolicy = createAddressPolicy(config.recommenderAllow);
+  const externalHttp = openExternalHttp(config, addressPolicy, options);
   const monitoring = createMonitoringRecorder({
     db,
     now: deps.now,
@@ -58,6 +64,7 @@ export async function openRuntime(
     monitoring,
     bus: changes,
     log,
+    addressPolicy,
     metrics: metrics.recommenders,
     externalHttp,
   });

@@ -171,6 +171,7 @@ export function createServices(clients: ServiceClients) {
     studyFiles: createStudyFilesService({
       ...deps,
       log: logger.child({ component: "study-files" }),
+      addressPolicy: recommenders.addressPolicy,
       // An applied study changes groups, templates, recommenders, pools and surveys at once: every
       // process drops all it cached.
       onApplied: async () => {

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, joinWithSession } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
-import { type FakeRecommender, startFakeRecommender } from "../../../test/harness/recommender-server.ts";
+import {
+  type FakeRecommender,
+  recordConnections,
+  startFakeRecommender,
+  testLookup,
+} from "../../../test/harness/recommender-server.ts";
 
 describe.each(BACKENDS)("recommender health and the Test call (%s)", (backend) => {
   let app: TestApp;
@@ -12,9 +17,11 @@ describe.each(BACKENDS)("recommender health and the Test call (%s)", (backend) =
   let study: StudyFixture;
   let viewer: Joined;
   let n = 0;
+  // Every connection the server's recommender calls try to open: none may go past loopback.
+  const connections = recordConnections();
 
   beforeAll(async () => {
-    app = await startTestApp(backend);
+    app = await startTestApp(backend, { lookup: testLookup, connector: connections.connector });
     admin = await app.admin();
     fake = await startFakeRecommender();
     study = await createStudy(admin, { weights: [1], videoCount: 6, status: "running" });
@@ -28,13 +35,13 @@ describe.each(BACKENDS)("recommender health and the Test call (%s)", (backend) =
   const id = (i: number) => (study.videos[i] as Video).id;
   const getFeed = () => viewer.client.get<FeedPage>(`/feed?session_id=${viewer.sessionId}`);
 
-  async function register(): Promise<string> {
+  async function register(url = `${fake.url}/rec`): Promise<string> {
     const key = `svc-${++n}`;
     const r = await admin.post("/api/v1/admin/recommenders", {
       key,
       kind: "external_http",
       label: key,
-      config: { url: `${fake.url}/rec`, headers: { Authorization: "Bearer s3cret" } },
+      config: { url, headers: { Authorization: "Bearer s3cret" } },
     });
     expect(r.status).toBe(201);
     const g = await admin.patch(`/api/v1/admin/groups/${(study.groups[0] as Group).id}`, {
@@ -69,6 +76,7 @@ describe.each(BACKENDS)("recommender health and the Test call (%s)", (backend) =
         not_a_list: 0,
         no_valid_ids: 0,
         outside_pool: 1,
+        blocked_address: 0,
         other: 0,
       },
     });
@@ -141,5 +149,55 @@ describe.each(BACKENDS)("recommender health and the Test call (%s)", (backend) =
     });
     expect(unknown.status).toBe(422);
     expect((await admin.get("/api/v1/admin/recommenders/missing/health")).status).toBe(404);
+  });
+
+  it("fails a call whose host name resolves to a cloud metadata address as blocked_address, without opening a connection", async () => {
+    // Registering a name is accepted: what it resolves to is checked at each call.
+    const key = await register("http://instance.metadata.test/latest/meta-data/");
+    const before = connections.attempts.length;
+    expect((await getFeed()).body.items).toEqual([]);
+    const tried = await admin.post<RecommenderTestResult>(`/api/v1/admin/recommenders/${key}/test`, {
+      experiment_id: study.experiment.id,
+      surface: "feed",
+    });
+    expect(tried.status).toBe(200);
+    expect(tried.body).toMatchObject({ ok: false, status: null, failure: "blocked_address", response: null });
+    expect(tried.body.message).toContain("169.254.169.254");
+    // A name with one loopback and one metadata address is refused too: every address is checked.
+    const mixed = await admin.post<RecommenderTestResult>("/api/v1/admin/recommenders/unsaved/test", {
+      experiment_id: study.experiment.id,
+      surface: "feed",
+      config: { url: "http://both.mixed.test/rec" },
+    });
+    expect(mixed.body).toMatchObject({ ok: false, failure: "blocked_address" });
+    expect(connections.attempts.slice(before)).toEqual([]);
+
+    const health = await admin.get<RecommenderHealth>(`/api/v1/admin/recommenders/${key}/health`);
+    expect(health.body).toMatchObject({ calls: 1, empty_results: 1 });
+    expect(health.body.failures).toMatchObject({ blocked_address: 1, refused: 0, other: 0 });
+  });
+
+  it("quotes at most 4,096 bytes of a test call's answer, and a short answer whole", async () => {
+    const key = await register();
+    const before = connections.attempts.length;
+    fake.setBehaviour(() => ({ json: { video_ids: [id(1)], internal: "é".repeat(10_000) } }));
+    const long = await admin.post<RecommenderTestResult>(`/api/v1/admin/recommenders/${key}/test`, {
+      experiment_id: study.experiment.id,
+      surface: "feed",
+    });
+    expect(long.body).toMatchObject({ ok: true, kept: 1 });
+    expect(typeof long.body.response).toBe("string");
+    const quote = String(long.body.response);
+    expect(Buffer.byteLength(quote, "utf8")).toBeLessThanOrEqual(4096);
+    expect(Buffer.byteLength(quote, "utf8")).toBeGreaterThan(4090);
+    expect(quote).not.toContain("\uFFFD");
+    fake.setBehaviour(() => ({ json: { video_ids: [id(2)] } }));
+    const short = await admin.post<RecommenderTestResult>(`/api/v1/admin/recommenders/${key}/test`, {
+      experiment_id: study.experiment.id,
+      surface: "feed",
+    });
+    expect(short.body.response).toEqual({ video_ids: [id(2)] });
+    // The fake recommender is on loopback: that is where the calls went, and nowhere else.
+    expect(connections.attempts.slice(before).every((a) => a.hostname === "127.0.0.1")).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { notFound, unprocessable, validationFailed } from "../http/errors.ts";
 import type { RecommenderRecord } from "../recommenders/builtins.ts";
 import type { RecommenderCatalog } from "../recommenders/catalog.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
+import { storedHeaders, unmaskHeaders } from "../recommenders/external-http/header-secrets.ts";
 import type { Pool } from "../recommenders/pool.ts";
 import type { ProbeResult, Recommender, Surface } from "../recommenders/recommender.ts";
 import { quantile } from "./latency.ts";
@@ -55,7 +56,7 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
 
     /**
      * One real call of recommender `key` (or of an unsaved `config`, to try a service before
-     * registering it) as the experiment's first participant would make it (a made-up participant
+     * registering it; its masked header values stand for those stored under `key`) as the experiment's first participant would make it (a made-up participant
      * when it has none), on the feed or on the watch page of the pool's first video.
      */
     async test(
@@ -65,7 +66,15 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
       await assertExperiment(body.experiment_id);
       let recommender: Recommender | undefined;
       if (body.config !== undefined) {
-        const checked = checkConfig(body.config);
+        // The console's form sends masked header values back: they stand for the stored ones.
+        const stored = await catalog.get(key);
+        const unmasked = unmaskHeaders(
+          body.config.headers,
+          stored?.kind === "external_http" ? storedHeaders(stored.config) : {},
+        );
+        if (!unmasked.ok) throw validationFailed(unmasked.problems);
+        const config = "headers" in body.config ? { ...body.config, headers: unmasked.headers } : body.config;
+        const checked = checkConfig(config);
         if (!checked.ok) throw validationFailed(checked.problems);
         recommender = build({
           key,

@@ -2,7 +2,7 @@ import type { Group, RecommenderView } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { joinWithSession } from "../../../test/harness/events.ts";
-import { createStudy } from "../../../test/harness/fixtures.ts";
+import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import { type FakeRecommender, startFakeRecommender } from "../../../test/harness/recommender-server.ts";
 
 const BASE = "/api/v1/admin/recommenders";
@@ -208,7 +208,7 @@ describe.each(BACKENDS)("admin recommenders (%s)", (backend) => {
       config: {
         url: `${fake.url}/a`,
         timeout_seconds: 1.5,
-        headers: { "X-Api-Key": "one" },
+        headers: { "X-Api-Key": "********" },
         body_template: { u: "{user_id}" },
       },
     });
@@ -326,5 +326,98 @@ describe.each(BACKENDS)("admin recommenders (%s)", (backend) => {
       }),
     ]);
     expect(JSON.stringify(op?.parameters)).not.toContain("uuid");
+  });
+
+  describe("header values are write-only", () => {
+    const TOKEN = "tok-lab-secret-4711";
+    let study: StudyFixture;
+    beforeAll(async () => {
+      study = await createStudy(admin, { weights: [1], videoCount: 2 });
+    });
+    /** The headers the fake recommender received on a test call of `k` (with `config`, unsaved). */
+    async function sentHeaders(k: string, config?: Record<string, unknown>) {
+      const before = fake.calls.length;
+      const r = await admin.post(`${BASE}/${k}/test`, {
+        experiment_id: study.experiment.id,
+        surface: "feed",
+        ...(config ? { config } : {}),
+      });
+      expect(r.status, r.text).toBe(200);
+      expect(fake.calls.length).toBe(before + 1);
+      return fake.calls.at(-1)?.headers;
+    }
+
+    it("shows each header's name with ******** in every answer and the audit entry, and a write of ******** keeps the value", async () => {
+      const k = key();
+      const created = await register(
+        external(k, { config: { url: `${fake.url}/a`, headers: { "X-Api-Key": TOKEN } } }),
+      );
+      expect(created.status).toBe(201);
+      expect(created.body.config.headers).toEqual({ "X-Api-Key": "********" });
+      const patched = await admin.patch<RecommenderView>(`${BASE}/${k}`, {
+        label: "Renamed",
+        config: { headers: { "X-Api-Key": "********", "X-Team": "blue" } },
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body.config.headers).toEqual({ "X-Api-Key": "********", "X-Team": "********" });
+      const answers = [
+        created,
+        patched,
+        await admin.get(`${BASE}/${k}`),
+        await admin.get(BASE),
+        await admin.get("/api/v1/admin/audit"),
+      ];
+      for (const a of answers) expect(a.text).not.toContain(TOKEN);
+      const audit = answers[4]?.body as { action: string; target: string }[];
+      expect(audit.filter((e) => e.target === k).map((e) => e.action)).toEqual(
+        expect.arrayContaining(["recommender.create", "recommender.update"]),
+      );
+      // The service still gets the token; the console's unsaved form (masked values) too.
+      expect(await sentHeaders(k)).toMatchObject({ "x-api-key": TOKEN, "x-team": "blue" });
+      expect(
+        await sentHeaders(k, { url: `${fake.url}/b`, headers: { "X-Api-Key": "********" } }),
+      ).toMatchObject({ "x-api-key": TOKEN });
+      // A new value replaces it.
+      await admin.patch(`${BASE}/${k}`, { config: { headers: { "X-Api-Key": "tok-new" } } });
+      expect(await sentHeaders(k)).toMatchObject({ "x-api-key": "tok-new" });
+    });
+
+    it("answers 422 for ******** where no value is stored, and stores nothing", async () => {
+      const k = key();
+      const r = await register(
+        external(k, { config: { url: `${fake.url}/a`, headers: { "X-Api-Key": "********" } } }),
+      );
+      expect(r.status).toBe(422);
+      expect(fieldOf(r.body)).toBe("config.headers.X-Api-Key");
+      expect((await admin.get(`${BASE}/${k}`)).status).toBe(404);
+      const stored = key();
+      await register(external(stored));
+      const p = await admin.patch(`${BASE}/${stored}`, { config: { headers: { "X-Other": "********" } } });
+      expect(p.status).toBe(422);
+      expect(fieldOf(p.body)).toBe("config.headers.X-Other");
+    });
+  });
+
+  it.each([
+    "http://169.254.169.254/latest/meta-data/",
+    "http://2852039166/latest/meta-data/",
+    "http://[fe80::1]:8080/rec",
+    "http://[fd00:ec2::254]/latest/meta-data/",
+    "http://[::ffff:169.254.169.254]/",
+  ])("answers 422 blocked_address for %s and stores nothing", async (url) => {
+    const k = key();
+    const r = await register(external(k, { config: { url } }));
+    expect(r.status).toBe(422);
+    expect(codeOf(r)).toBe("blocked_address");
+    expect(fieldOf(r.body)).toBe("config.url");
+    expect((await admin.get(`${BASE}/${k}`)).status).toBe(404);
+    const existing = key();
+    await register(external(existing));
+    const moved = await admin.patch(`${BASE}/${existing}`, { config: { url } });
+    expect(moved.status).toBe(422);
+    expect(codeOf(moved)).toBe("blocked_address");
+    expect((await admin.get<RecommenderView>(`${BASE}/${existing}`)).body.config.url).toBe(
+      `${fake.url}/recommend`,
+    );
   });
 });

@@ -12,7 +12,7 @@ import type { RecommenderRegistry } from "./registry.service.ts";
 const error = (description: string) => ({ description, schema: ErrorBody });
 
 const REGISTRY_NOTES =
-  "Records have key, kind (`builtin` for the five built-ins: random, popularity, recency, similarity, learned_model; `external_http` for registered services), label, description, category, supports_feed, supports_watch, config, created_at and updated_at (null for a built-in never edited), and used_by: the groups whose algorithm_config names it. A change is applied at once on the process that handled it and reaches every other API process within a second (PostgreSQL LISTEN/NOTIFY).";
+  'Records have key, kind (`builtin` for the five built-ins: random, popularity, recency, similarity, learned_model; `external_http` for registered services), label, description, category, supports_feed, supports_watch, config (each header\'s value shown as "********": header values are write-only), created_at and updated_at (null for a built-in never edited), and used_by: the groups whose algorithm_config names it. A change is applied at once on the process that handled it and reaches every other API process within a second (PostgreSQL LISTEN/NOTIFY).';
 
 export function recommenderRoutes({ registry }: { registry: RecommenderRegistry }) {
   return [
@@ -41,7 +41,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
         201: { description: "Registered: the record", schema: RecommenderView },
         409: error("recommender_exists: the key is taken (a built-in or a registered recommender)"),
         422: error(
-          "validation_failed naming the field (a missing key, kind, label or config.url; a bad URL, header, or path)",
+          'validation_failed naming the field (a missing key, kind, label or config.url; a bad URL, header, or path; a header sent as "********", with nothing stored to keep); blocked_address: config.url names a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254)',
         ),
       },
       handler: async (ctx, { body }) => {
@@ -72,7 +72,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       tag: "recommenders",
       summary: "Change a recommender (partial update)",
       description:
-        "Any of label, description, category, supports_feed, supports_watch, config. key and kind cannot change (a value equal to the current one is accepted, another is 422 immutable_field). config is merged field by field into the stored config and checked like a registration; body_template null restores the default body. Built-ins accept only label, description and category: anything else is 400 builtin_immutable. Groups already assigned are not re-checked against new supports_feed/supports_watch values; the check runs when a group is edited. The cached instance is rebuilt at once on this process and within a second on the others. Responds with the record.",
+        'Any of label, description, category, supports_feed, supports_watch, config. key and kind cannot change (a value equal to the current one is accepted, another is 422 immutable_field). config is merged field by field into the stored config and checked like a registration; body_template null restores the default body; a header sent as "********" keeps its stored value. Built-ins accept only label, description and category: anything else is 400 builtin_immutable. Groups already assigned are not re-checked against new supports_feed/supports_watch values; the check runs when a group is edited. The cached instance is rebuilt at once on this process and within a second on the others. Responds with the record.',
       access: "admin",
       params: RecommenderKeyParams,
       body: RecommenderPatch,
@@ -82,7 +82,9 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
           "builtin_immutable: supports_feed, supports_watch, config (or key, kind) sent for a built-in",
         ),
         404: error("No recommender with that key"),
-        422: error("validation_failed naming the field, or immutable_field (key or kind)"),
+        422: error(
+          "validation_failed naming the field, immutable_field (key or kind), or blocked_address (config.url names a link-local or cloud metadata address)",
+        ),
       },
       handler: async (ctx, { params, body }) => {
         ctx.body = await registry.update(params.key, body);

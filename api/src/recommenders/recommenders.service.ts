@@ -10,6 +10,7 @@ import { createRecencyRecommender } from "./builtins/recency.recommender.ts";
 import { createSimilarityRecommender } from "./builtins/similarity.recommender.ts";
 import type { RecommenderRecord } from "./builtins.ts";
 import { createDispatcher } from "./dispatcher.ts";
+import { type AddressPolicy, createAddressPolicy } from "./external-http/addresses.ts";
 import type { ExternalHttpClient, FailureKind } from "./external-http/client.ts";
 import { createExternalHttpRecommender } from "./external-http/external-http.recommender.ts";
 import { createPoolCache } from "./pool.ts";
@@ -25,6 +26,8 @@ export interface RecommenderServicesDeps extends ServiceDeps {
   readonly externalHttp: ExternalHttpClient;
   /** Where pages served and external failures are summed for recommender health and monitoring. */
   readonly monitoring?: MonitoringRecorder;
+  /** Which addresses external recommenders may name and reach (the client enforces it on calls). */
+  readonly addressPolicy?: AddressPolicy;
 }
 
 /**
@@ -33,7 +36,8 @@ export interface RecommenderServicesDeps extends ServiceDeps {
  */
 export function createRecommenderServices(deps: RecommenderServicesDeps) {
   const { db, bus, log, metrics, externalHttp, monitoring } = deps;
-  const registry = createRecommenderRegistry(deps);
+  const addressPolicy = deps.addressPolicy ?? createAddressPolicy();
+  const registry = createRecommenderRegistry({ ...deps, addressPolicy });
   const pools = createPoolCache({ db, bus });
   const readModels = createReadModels({ db, bus });
   const builtins = new Map<string, Recommender>(
@@ -104,7 +108,7 @@ export function createRecommenderServices(deps: RecommenderServicesDeps) {
     return warmed;
   }
 
-  return { registry, pools, readModels, dispatcher, build, warmRunning };
+  return { registry, pools, readModels, dispatcher, build, warmRunning, addressPolicy };
 }
 
 export type RecommenderServices = ReturnType<typeof createRecommenderServices>;

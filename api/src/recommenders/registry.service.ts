@@ -12,8 +12,10 @@ import type { ServiceDeps } from "../deps.ts";
 import { badRequest, conflict, notFound, unprocessable, validationFailed } from "../http/errors.ts";
 import { BUILTIN_RECOMMENDERS, isBuiltinKey, type RecommenderRecord } from "./builtins.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
+import { type AddressPolicy, createAddressPolicy } from "./external-http/addresses.ts";
 import { checkConfig } from "./external-http/config.ts";
 import { loggableUrl } from "./external-http/external-http.recommender.ts";
+import { maskedConfig, storedHeaders, unmaskHeaders } from "./external-http/header-secrets.ts";
 
 interface RecommenderRow {
   key: string;
@@ -78,6 +80,22 @@ function recordOf(key: string, row: RecommenderRow | null): RecommenderRecord | 
 export interface RegistryDeps extends ServiceDeps {
   readonly bus: ChangeBus;
   readonly log: Logger;
+  /** Which addresses a registered URL may name (default: all but link-local and cloud metadata). */
+  readonly addressPolicy?: AddressPolicy;
+}
+
+/**
+ * 422 `blocked_address` for a URL whose host is a link-local or cloud metadata address (api.md
+ * "Trust boundaries"). A name is checked when a call resolves it.
+ */
+function assertAllowedUrl(policy: AddressPolicy, url: string): void {
+  const host = policy.blockedHost(url);
+  if (host === null) return;
+  throw unprocessable(
+    "blocked_address",
+    `${host} is a link-local or cloud metadata address: recommender calls never connect there.`,
+    { field: "config.url", host },
+  );
 }
 
 /**
@@ -90,6 +108,7 @@ export interface RegistryDeps extends ServiceDeps {
  */
 export function createRecommenderRegistry(deps: RegistryDeps) {
   const { db, now, bus, log } = deps;
+  const policy = deps.addressPolicy ?? createAddressPolicy();
   /**
    * Per key: its row (null when the database had none at `at`) and the record built from it once,
    * so callers can tell a changed record by identity (the dispatcher rebuilds its instance then).
@@ -166,9 +185,10 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
     return out;
   }
 
+  /** A record as answers show it: header values masked (write-only). */
   const view = (record: RecommenderRecord, used: RecommenderUsage[] = []): RecommenderView => ({
     ...record,
-    config: { ...record.config },
+    config: maskedConfig(record.config),
     used_by: used,
   });
 
@@ -221,6 +241,9 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
 
     read: (key: string) => viewOf(key),
 
+    /** The URL's host when it is an address calls never connect to (see `AddressPolicy`), else null. */
+    blockedHost: (url: string): string | null => policy.blockedHost(url),
+
     /** Registers an external_http recommender: usable at once here, and on every process within 1 s. */
     async register(input: RecommenderCreate): Promise<RecommenderView> {
       if (isBuiltinKey(input.key)) {
@@ -229,8 +252,11 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
           key: input.key,
         });
       }
+      const unmasked = unmaskHeaders(input.config.headers, {});
+      if (!unmasked.ok) throw validationFailed(unmasked.problems);
       const checked = checkConfig(input.config);
       if (!checked.ok) throw validationFailed(checked.problems);
+      assertAllowedUrl(policy, checked.config.url);
       const at = now();
       const inserted = (await db("recommenders")
         .insert({
@@ -321,13 +347,17 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
           if (patch[f] !== undefined) changes[f] = patch[f];
         }
         if (patch.config !== undefined) {
-          const merged: Record<string, unknown> = {
-            ...json<Record<string, unknown>>(current.config, {}),
-            ...patch.config,
-          };
+          const stored = json<Record<string, unknown>>(current.config, {});
+          const merged: Record<string, unknown> = { ...stored, ...patch.config };
           if (merged.body_template === null) delete merged.body_template;
+          if ("headers" in patch.config) {
+            const unmasked = unmaskHeaders(patch.config.headers, storedHeaders(stored));
+            if (!unmasked.ok) throw validationFailed(unmasked.problems);
+            merged.headers = unmasked.headers;
+          }
           const checked = checkConfig(merged);
           if (!checked.ok) throw validationFailed(checked.problems);
+          assertAllowedUrl(policy, checked.config.url);
           changes.config = JSON.stringify(checked.config);
         }
         const [updated] = (await trx("recommenders")

@@ -18,10 +18,11 @@ const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 
 /**
  * The environment variable a header's value is read from when the document is applied: never the
- * value itself (api.md: secrets as `${ENV_NAME}`).
+ * value itself (api.md "Trust boundaries": `FEEDLAB_SECRET_<KEY>_<HEADER>`, upper case, every other
+ * character as `_`; applying reads no other names).
  */
 export const headerEnvName = (key: string, header: string) =>
-  `FEEDLAB_${`${key}_${header}`.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`;
+  `FEEDLAB_SECRET_${`${key}_${header}`.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
 
 /** A layout as the document writes it: a code layout's source, a block layout's tree. */
 export function layoutOf(t: UiTemplate, name = t.name): Layout {

@@ -1,11 +1,19 @@
 import { isDeepStrictEqual } from "node:util";
-import type { RecommenderCreate, StudyDocument, UiTemplate, Video, VideoInput } from "@feedlab/schemas";
+import {
+  HEADER_VALUE_MASK,
+  type RecommenderCreate,
+  type StudyDocument,
+  type UiTemplate,
+  type Video,
+  type VideoInput,
+} from "@feedlab/schemas";
 import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
+import { sameOrigin, storedHeaders } from "../recommenders/external-http/header-secrets.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
-import { emptyMetadata, layoutOf, poolVideoOf } from "./export.ts";
+import { emptyMetadata, headerEnvName, layoutOf, poolVideoOf } from "./export.ts";
 import { resolveContent } from "./media.ts";
 import type { StudyServices } from "./services.ts";
 import { placeShared } from "./shared.ts";
@@ -28,34 +36,73 @@ type DocRecommender = NonNullable<StudyDocument["recommenders"]>[number];
 const ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /**
- * Header values with their environment references resolved. A variable this server does not set
- * keeps the value the recommender of that key already sends here (re-applying a study on the server
- * it came from needs no secret); with neither, it is a problem naming the variable.
+ * The only environment variables a study file may name (api.md "Trust boundaries"): a file from
+ * elsewhere must not read the server's own settings (`DATABASE_URL`, `FEEDLAB_JOIN_SECRET`...) into a
+ * header it then sends to a URL of its choosing.
+ */
+const SECRET_PREFIX = "FEEDLAB_SECRET_";
+
+/** The stored URL and header values of a recommender key (none when it is not registered). */
+async function storedOf(
+  run: Run,
+  key: string,
+): Promise<{ url: string | null; headers: Record<string, string> }> {
+  const row = (await run.db("recommenders").where({ key }).first("config")) as
+    | { config: unknown }
+    | undefined;
+  const config = json<{ url?: unknown }>(row?.config, {});
+  return { url: typeof config.url === "string" ? config.url : null, headers: storedHeaders(config) };
+}
+
+/**
+ * Header values with their environment references resolved. Only `FEEDLAB_SECRET_` names are read.
+ * A variable this server does not set (or the mask `********`) keeps the value the recommender of
+ * that key already sends here, as long as the document keeps its URL's origin (re-applying a study on
+ * the server it came from needs no secret); a file that moves the key to another origin must bring
+ * the secret, or the lab's token would follow it there. Anything else is a problem naming the header.
  */
 async function resolveHeaders(
   run: Run,
   r: DocRecommender,
   path: string,
 ): Promise<Record<string, string> | null> {
-  const stored = (await run.db("recommenders").where({ key: r.key }).first("config")) as
-    | { config: unknown }
-    | undefined;
-  const storedConfig = typeof stored?.config === "string" ? JSON.parse(stored.config) : stored?.config;
-  const storedHeaders = (storedConfig?.headers ?? {}) as Record<string, string>;
+  const stored = await storedOf(run, r.key);
+  const keepsOrigin = stored.url !== null && sameOrigin(stored.url, r.config.url);
   const out: Record<string, string> = {};
   let ok = true;
+  const problem = (header: string, message: string) => {
+    run.ledger.problem(`${path}.config.headers.${header}`, message);
+    ok = false;
+  };
   for (const [header, value] of Object.entries(r.config.headers ?? {})) {
-    const ref = ENV_REF.exec(value);
-    const name = ref?.[1];
-    const known = name === undefined ? undefined : (run.env[name] ?? storedHeaders[header]);
-    if (name === undefined) out[header] = value;
-    else if (known === undefined) {
-      run.ledger.problem(
-        `${path}.config.headers.${header}`,
+    const name = ENV_REF.exec(value)?.[1];
+    const kept = keepsOrigin ? stored.headers[header] : undefined;
+    const expected = headerEnvName(r.key, header);
+    if (value === HEADER_VALUE_MASK) {
+      if (kept !== undefined) out[header] = kept;
+      else
+        problem(
+          header,
+          `"${HEADER_VALUE_MASK}" keeps the value stored on this server, and there is none for this recommender at this URL's origin: write \${${expected}} and set that variable`,
+        );
+    } else if (name === undefined) out[header] = value;
+    else if (!name.startsWith(SECRET_PREFIX))
+      problem(
+        header,
+        `names the environment variable ${name}: a study file may read only variables whose names start with ${SECRET_PREFIX} (write \${${expected}} and set that variable)`,
+      );
+    else if (run.env[name] !== undefined) out[header] = run.env[name];
+    else if (kept !== undefined) out[header] = kept;
+    else if (stored.headers[header] !== undefined)
+      problem(
+        header,
+        `needs the environment variable ${name}: the recommender's URL moves to another origin, so the value stored on this server is not sent there; set ${name} to the header's value and apply again`,
+      );
+    else
+      problem(
+        header,
         `needs the environment variable ${name}, which is not set on this server: set it to the header's value and apply again`,
       );
-      ok = false;
-    } else out[header] = known;
   }
   return ok ? out : null;
 }
@@ -69,6 +116,12 @@ interface StoredRecommender {
   supports_watch: boolean;
   config: unknown;
 }
+
+/** The registered recommender of a key, as stored. */
+const find = async (run: Run, key: string) =>
+  (await run.db("recommenders").where({ key, kind: "external_http" }).first()) as
+    | StoredRecommender
+    | undefined;
 
 /** Elsewhere-usage: the first other experiment whose arms (or pool) hold it, by name. */
 async function otherExperiment(run: Run, q: ReturnType<Db>): Promise<string | null> {
@@ -86,6 +139,14 @@ export async function applyRecommenders(run: Run): Promise<Map<string, string>> 
     const path = `recommenders[${i}]`;
     if (isBuiltinKey(r.key)) {
       run.ledger.problem(`${path}.key`, "is a built-in recommender: arms name it without listing it here");
+      continue;
+    }
+    const blocked = run.s.registry.blockedHost(r.config.url);
+    if (blocked !== null) {
+      run.ledger.problem(
+        `${path}.config.url`,
+        `blocked_address: ${blocked} is a link-local or cloud metadata address, and recommender calls never connect there`,
+      );
       continue;
     }
     const headers = await resolveHeaders(run, r, path);
@@ -107,8 +168,10 @@ export async function applyRecommenders(run: Run): Promise<Map<string, string>> 
       name: r.key,
       path,
       copyName: (n) => `${r.key}-copy${n === 1 ? "" : `-${n}`}`.slice(0, 64),
-      find: async (key) =>
-        (await run.db("recommenders").where({ key, kind: "external_http" })) as StoredRecommender[],
+      find: async (key) => {
+        const row = await find(run, key);
+        return row ? [row] : [];
+      },
       usedElsewhere: (v) =>
         otherExperiment(
           run,
@@ -130,9 +193,10 @@ export async function applyRecommenders(run: Run): Promise<Map<string, string>> 
           ...wanted,
           config: { ...config, body_template: body_template ?? null },
         }),
+      // The stored values, not the masked view: a changed header value is a change.
       read: async (v) => {
         const { used_by: _u, created_at: _c, updated_at: _up, ...view } = await run.s.registry.read(v.key);
-        return view;
+        return { ...view, config: json(((await find(run, v.key)) ?? v).config, {}) };
       },
     });
     if (placed) keys.set(r.key, placed.key);

@@ -3,6 +3,7 @@ import { createLocalChangeBus } from "../changes/change-bus.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { createExperimentsService } from "../experiments/experiments.service.ts";
 import { createGroupsService } from "../groups/groups.service.ts";
+import type { AddressPolicy } from "../recommenders/external-http/addresses.ts";
 import { createRecommenderRegistry } from "../recommenders/registry.service.ts";
 import { createSurveysService } from "../surveys/surveys.service.ts";
 import { createTemplatesService } from "../ui/templates.service.ts";
@@ -13,7 +14,9 @@ import { createVideosService } from "../videos/videos.service.ts";
  * file is applied through exactly the checks and refusals the console's requests meet. Their caches
  * stay local; whoever commits announces the change (a `resync`) to every process.
  */
-export function studyServices(deps: ServiceDeps & { readonly log: Logger }) {
+export function studyServices(
+  deps: ServiceDeps & { readonly log: Logger; readonly addressPolicy?: AddressPolicy },
+) {
   const registry = createRecommenderRegistry({ ...deps, bus: createLocalChangeBus() });
   const templates = createTemplatesService(deps);
   return {

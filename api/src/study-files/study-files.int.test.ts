@@ -18,6 +18,13 @@ import { joinWith } from "../quality/quality.fixture.ts";
 import { headerEnvName } from "./export.ts";
 import { richStudy, SECRET } from "./study.fixture.ts";
 
+/** A recommender's header values as the server stores them (answers mask them). */
+const storedHeaders = async (app: TestApp, key: string) => {
+  const row = (await app.runtime.db("recommenders").where({ key }).first("config")) as { config: unknown };
+  const config = typeof row.config === "string" ? JSON.parse(row.config) : row.config;
+  return (config as { headers?: Record<string, string> }).headers;
+};
+
 const exportOf = async (admin: Client, id: string) => {
   const r = await admin.get<StudyDocument>(`/api/v1/admin/experiments/${id}/definition?format=json`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -125,7 +132,8 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
       await representation(a, study.experiment.id),
     );
     const registered = (await b.get<RecommenderView>("/api/v1/admin/recommenders/ext-rich")).body;
-    expect(registered.config.headers).toEqual({ Authorization: SECRET });
+    expect(registered.config.headers).toEqual({ Authorization: "********" });
+    expect(await storedHeaders(target, "ext-rich")).toEqual({ Authorization: SECRET });
 
     // Applying the same document again changes nothing.
     const again = await apply(b, doc, applied.body.experiment_id);
@@ -324,5 +332,116 @@ describe.each(BACKENDS)("study documents (%s)", (backend) => {
     expect((await anon.post("/api/v1/admin/study-definitions/apply", { definition: "x" })).status).toBe(401);
     const study = await richStudy(a, "auth");
     expect((await anon.get(`/api/v1/admin/experiments/${study.experiment.id}/definition`)).status).toBe(401);
+  });
+
+  describe("a study file from elsewhere", () => {
+    const recommender = (key: string, url: string, headers: Record<string, string>) => ({
+      key,
+      label: key,
+      config: { url, headers },
+    });
+    const docWith = (name: string, r: ReturnType<typeof recommender>): StudyDocument =>
+      ({
+        feedlab_study: 1,
+        name,
+        arms: [
+          {
+            name: "A",
+            weight: 1,
+            algorithm: { feed: r.key, watch: "random" },
+            ui: { feed: "grid-desktop", watch: "grid-desktop" },
+          },
+        ],
+        recommenders: [r],
+      }) as unknown as StudyDocument;
+    const countExperiments = async () => (await b.get<Experiment[]>("/api/v1/admin/experiments")).body.length;
+
+    it.each(["DATABASE_URL", "FEEDLAB_JOIN_SECRET", "FEEDLAB_EXT_STEAL_AUTHORIZATION", "HOME"])(
+      "answers 422 invalid_definition for a header reading the variable %s, and stores nothing",
+      async (name) => {
+        process.env.FEEDLAB_EXT_STEAL_AUTHORIZATION = "old-export-secret";
+        const before = await countExperiments();
+        const doc = docWith(
+          `Steal ${name}`,
+          recommender("ext-steal", "http://127.0.0.1:9/collect", { "X-Leak": `\${${name}}` }),
+        );
+        for (const answer of [await plan(b, doc), await apply(b, doc)]) {
+          expect(answer.status).toBe(422);
+          expect(answer.body.error.code).toBe("invalid_definition");
+          expect(answer.body.error.details).toEqual([
+            expect.objectContaining({
+              path: "recommenders[0].config.headers.X-Leak",
+              message: expect.stringContaining("FEEDLAB_SECRET_"),
+            }),
+          ]);
+          expect(JSON.stringify(answer.body)).not.toContain(process.env[name] ?? "\u0000");
+        }
+        expect(await countExperiments()).toBe(before);
+        expect((await b.get("/api/v1/admin/recommenders/ext-steal")).status).toBe(404);
+        delete process.env.FEEDLAB_EXT_STEAL_AUTHORIZATION;
+      },
+    );
+
+    it("keeps a stored header value only while the recommender's URL keeps its origin", async () => {
+      const env = headerEnvName("ext-moved", "Authorization");
+      const ref = { Authorization: `\${${env}}` };
+      process.env[env] = "lab-token";
+      const first = await apply(
+        b,
+        docWith("Moved", recommender("ext-moved", "http://127.0.0.1:7001/a", ref)),
+      );
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      delete process.env[env];
+      // Same origin, another path, no variable (or the mask): the stored token is kept.
+      for (const value of [ref, { Authorization: "********" }]) {
+        const same = await apply(
+          b,
+          docWith("Moved", recommender("ext-moved", "http://127.0.0.1:7001/b", value)),
+          first.body.experiment_id,
+        );
+        expect(same.status, JSON.stringify(same.body)).toBe(200);
+      }
+      expect(await storedHeaders(target, "ext-moved")).toEqual({ Authorization: "lab-token" });
+      // Another port, host or scheme: the token would follow the URL there, so the variable is needed.
+      for (const url of [
+        "http://127.0.0.1:7002/b",
+        "http://collector.example/b",
+        "https://127.0.0.1:7001/b",
+      ]) {
+        for (const value of [ref, { Authorization: "********" }]) {
+          const moved = await apply(
+            b,
+            docWith("Moved", recommender("ext-moved", url, value)),
+            first.body.experiment_id,
+          );
+          expect(moved.status, url).toBe(422);
+          expect(moved.body.error.code).toBe("invalid_definition");
+          expect(moved.body.error.details).toEqual([
+            expect.objectContaining({ path: "recommenders[0].config.headers.Authorization" }),
+          ]);
+        }
+      }
+      expect(await storedHeaders(target, "ext-moved")).toEqual({ Authorization: "lab-token" });
+      const url = (await b.get<RecommenderView>("/api/v1/admin/recommenders/ext-moved")).body.config.url;
+      expect(url).toBe("http://127.0.0.1:7001/b");
+    });
+
+    it("answers 422 invalid_definition saying blocked_address for a recommender at a cloud metadata address", async () => {
+      const before = await countExperiments();
+      const doc = docWith(
+        "Metadata",
+        recommender("ext-metadata", "http://169.254.169.254/latest/meta-data/", {}),
+      );
+      const answer = await apply(b, doc);
+      expect(answer.status).toBe(422);
+      expect(answer.body.error.code).toBe("invalid_definition");
+      expect(answer.body.error.details).toEqual([
+        expect.objectContaining({
+          path: "recommenders[0].config.url",
+          message: expect.stringContaining("blocked_address"),
+        }),
+      ]);
+      expect(await countExperiments()).toBe(before);
+    });
   });
 });

@@ -38,7 +38,7 @@ const fileName = (name: string, ext: string) =>
 
 const problems = {
   description:
-    "invalid_definition: the document breaks the schema, repeats a name, or holds what the console would find invalid; details: [{path, line?, column?, message}] (line and column for text)",
+    "invalid_definition: the document breaks the schema, repeats a name, or holds what the console would find invalid (a header reading a variable not named FEEDLAB_SECRET_..., a stored header kept for a URL of another origin, a recommender URL at a blocked_address); details: [{path, line?, column?, message}] (line and column for text)",
   schema: ErrorBody,
 };
 
@@ -52,7 +52,7 @@ export function studyFileRoutes({ studyFiles }: { studyFiles: StudyFilesService 
       summary: "Export an experiment as a study document (YAML or JSON)",
       description:
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference as a document writes it
-        "The whole study by names, never ids: its fields, arms (algorithm and UI), the layouts and external recommenders the arms use (header values as `${ENV_NAME}` references, never the secrets), the pool with every metadata field, and the surveys. YAML comes as a download (Content-Disposition: attachment).",
+        "The whole study by names, never ids: its fields, arms (algorithm and UI), the layouts and external recommenders the arms use (header values as `${FEEDLAB_SECRET_<KEY>_<HEADER>}` references, never the secrets), the pool with every metadata field, and the surveys. YAML comes as a download (Content-Disposition: attachment).",
       access: "admin",
       params: IdParams,
       query: DefinitionQuery,

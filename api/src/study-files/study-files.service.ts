@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { ServiceDeps } from "../deps.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import { HttpError } from "../http/errors.ts";
+import type { AddressPolicy } from "../recommenders/external-http/addresses.ts";
 import { applyArms, applySurveys, documentDefaultLanguage } from "./arms-surveys.ts";
 import { exportStudy } from "./export.ts";
 import { invalidDefinition, parseDefinition } from "./parse.ts";
@@ -69,8 +70,13 @@ class PlanOnly extends Error {}
 
 export interface StudyFilesDeps extends ServiceDeps {
   readonly log: Logger;
-  /** The environment header references are read from (the server's own by default). */
+  /**
+   * The environment header references are read from (the server's own by default); only its
+   * `FEEDLAB_SECRET_` names are ever read.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Which addresses a document's recommender URLs may name (the server's policy). */
+  readonly addressPolicy?: AddressPolicy;
   /** After an apply commits: every process drops what it cached. */
   readonly onApplied?: (experimentId: string) => Promise<void>;
 }

@@ -38,3 +38,9 @@ export const ADMIN_USERNAME_PATTERN = "^[A-Za-z0-9._@-]{1,64}$";
 
 /** The fewest characters an admin password may have. */
 export const ADMIN_PASSWORD_MIN_LENGTH = 8;
+
+/**
+ * What every answer shows in place of a recommender header's value (api.md "Trust boundaries"):
+ * header values are write-only. A write that sends it back keeps the stored value.
+ */
+export const HEADER_VALUE_MASK = "********";

@@ -147,6 +147,10 @@ const failureCounts = Type.Object({
   not_a_list: Type.Integer({ description: "video_id_path does not lead to a list" }),
   no_valid_ids: Type.Integer({ description: "Every value was an invalid UUID" }),
   outside_pool: Type.Integer({ description: "Every id was outside the experiment's pool" }),
+  blocked_address: Type.Integer({
+    description:
+      "The URL's host is, or resolves to, a link-local or cloud metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254): never connected to",
+  }),
   other: Type.Integer({ description: "Another non-2xx status, or a response over the size limit" }),
 });
 
@@ -188,7 +192,10 @@ export const RecommenderTestResult = Type.Object({
   dropped: Type.Object({ invalid: Type.Integer(), outside_pool: Type.Integer() }),
   failure: Nullable(Type.String({ description: "One of the health failure kinds" })),
   message: Nullable(Type.String()),
-  response: Type.Unknown({ description: "What came back (JSON; long answers cut)" }),
+  response: Type.Unknown({
+    description:
+      "What came back: the JSON when the body is at most 4,096 bytes, else the body's first 4,096 bytes as text",
+  }),
   request: Type.Unknown({
     description: "What the call was made with: the body, or with GET the query's fields",
   }),

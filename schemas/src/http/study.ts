@@ -109,7 +109,7 @@ const RecommenderConfig = Type.Object(
       Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }), {
         description:
           // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference as a document writes it
-          "Headers sent on every call. A study document never holds their values: each is a reference `${ENV_NAME}` to an environment variable of the applying server, which must be set there.",
+          'Headers sent on every call. A study document never holds the server\'s values: each is a reference `${FEEDLAB_SECRET_<KEY>_<HEADER>}` to an environment variable of the applying server. Only names starting with FEEDLAB_SECRET_ are read; an unset one (or "********") keeps the value the server already stores for that key only while the URL keeps its origin (scheme, host, port).',
       }),
     ),
   },

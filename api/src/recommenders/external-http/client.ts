@@ -1,10 +1,21 @@
-import type { LookupFunction } from "node:net";
-import { Agent, request } from "undici";
+import type { LookupAddress } from "node:dns";
+import { lookup as systemLookup } from "node:dns";
+import { isIP, type LookupFunction } from "node:net";
+import { Agent, buildConnector, request } from "undici";
+import {
+  type AddressPolicy,
+  BLOCKED_ADDRESS_CODE,
+  bareHost,
+  blockedAddressError,
+  createAddressPolicy,
+} from "./addresses.ts";
 
 /**
  * Why an external recommender call gave no usable list. The first rows follow the spec's failure
  * table; `http_status` (a non-2xx answer that is not a 5xx), `connection_error` (reset, closed
  * early) and `response_too_large` are the other ways a call can fail, handled the same way.
+ * `blocked_address`: the URL's host is, or resolves to, a link-local or cloud metadata address
+ * (api.md "Trust boundaries"); no connection was opened.
  */
 export type FailureKind =
   | "connection_refused"
@@ -17,7 +28,8 @@ export type FailureKind =
   | "all_outside_pool"
   | "http_status"
   | "connection_error"
-  | "response_too_large";
+  | "response_too_large"
+  | "blocked_address";
 
 export interface OutboundCall {
   readonly method: "GET" | "POST";
@@ -32,7 +44,7 @@ export interface OutboundCall {
 }
 
 export type CallResult =
-  | { readonly ok: true; readonly status: number; readonly json: unknown }
+  | { readonly ok: true; readonly status: number; readonly json: unknown; readonly text: string }
   | { readonly ok: false; readonly kind: FailureKind; readonly status?: number; readonly message: string };
 
 export interface ExternalHttpClientOptions {
@@ -40,6 +52,13 @@ export interface ExternalHttpClientOptions {
   readonly connections?: number;
   /** DNS lookup used when connecting (default: the operating system's). Tests pass a fake one. */
   readonly lookup?: LookupFunction;
+  /** Which addresses calls may connect to (default: every one but link-local and cloud metadata). */
+  readonly policy?: AddressPolicy;
+  /**
+   * Opens a connection once its address is checked (default: undici's). It is called with the
+   * checked address as `hostname` (and the URL's name as `servername`); tests record attempts with it.
+   */
+  readonly connector?: buildConnector.connector;
   /** Largest response body read (default 10 MB); a larger one fails as `response_too_large`. */
   readonly maxResponseBytes?: number;
   /** Sent as User-Agent unless the recommender's headers set one. */
@@ -69,9 +88,10 @@ function chain(err: unknown): { code?: string; name?: string; message?: string }
 
 /** Classifies a thrown error of a call. */
 function classifyError(err: unknown, timedOut: boolean): FailureKind {
-  if (timedOut) return "timeout";
   const errors = chain(err);
   const codes = errors.map((e) => e.code).filter((c): c is string => typeof c === "string");
+  if (codes.includes(BLOCKED_ADDRESS_CODE)) return "blocked_address";
+  if (timedOut) return "timeout";
   if (codes.some((c) => DNS_CODES.has(c))) return "dns";
   if (codes.includes("ECONNREFUSED")) return "connection_refused";
   if (codes.includes("UND_ERR_RES_EXCEEDED_MAX_SIZE")) return "response_too_large";
@@ -80,9 +100,60 @@ function classifyError(err: unknown, timedOut: boolean): FailureKind {
   return "connection_error";
 }
 
+/** Errors after which the next address of a name is tried: this one could not be reached. */
+const NEXT_ADDRESS_CODES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/**
+ * Checks every address before a connection opens (api.md "Trust boundaries"): an IP host as it is, a
+ * name by resolving it here, at connect time, so a name that resolves to a link-local address (or
+ * starts to, after registration) is refused like the address itself. The connection then goes to the
+ * addresses checked, never to a second resolution of the name; they are tried in the resolver's order.
+ */
+function guardedConnector(
+  connect: buildConnector.connector,
+  lookup: LookupFunction,
+  policy: AddressPolicy,
+): buildConnector.connector {
+  return (opts, callback) => {
+    const host = bareHost(opts.hostname);
+    if (isIP(host) !== 0) {
+      if (policy.blocked(host)) callback(blockedAddressError(host, host), null);
+      else connect(opts, callback);
+      return;
+    }
+    lookup(host, { all: true }, (err, found) => {
+      if (err) {
+        callback(err, null);
+        return;
+      }
+      const addresses = (Array.isArray(found) ? found : [{ address: String(found) }]) as LookupAddress[];
+      const refused = addresses.find((a) => policy.blocked(a.address));
+      if (refused) {
+        callback(blockedAddressError(host, refused.address), null);
+        return;
+      }
+      const attempt = (i: number) => {
+        const address = addresses[i];
+        if (!address) {
+          callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" }), null);
+          return;
+        }
+        connect({ ...opts, hostname: address.address, servername: opts.servername || host }, (e, socket) => {
+          const code = (e as { code?: string } | null)?.code;
+          if (e && code && NEXT_ADDRESS_CODES.has(code) && i + 1 < addresses.length) attempt(i + 1);
+          else if (e) callback(e, null);
+          else callback(null, socket as NonNullable<typeof socket>);
+        });
+      };
+      attempt(0);
+    });
+  };
+}
+
 /**
  * The outbound HTTP client of external_http recommenders: one undici Agent for the process, so
  * connections to each recommender stay open between calls (keep-alive) and are pooled per origin.
+ * Every connection's address is checked first (see `guardedConnector`).
  * A call never throws: it answers the parsed JSON or the reason it has none.
  */
 export function createExternalHttpClient(options: ExternalHttpClientOptions = {}) {
@@ -92,7 +163,11 @@ export function createExternalHttpClient(options: ExternalHttpClientOptions = {}
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 120_000,
     maxResponseSize: options.maxResponseBytes ?? 10 * 1024 * 1024,
-    connect: options.lookup ? { lookup: options.lookup } : {},
+    connect: guardedConnector(
+      options.connector ?? buildConnector({}),
+      options.lookup ?? (systemLookup as LookupFunction),
+      options.policy ?? createAddressPolicy(),
+    ),
   });
   const userAgent = options.userAgent ?? "feedlab";
   let closed = false;
@@ -131,7 +206,7 @@ export function createExternalHttpClient(options: ExternalHttpClientOptions = {}
         }
         const text = await res.body.text();
         try {
-          return { ok: true, status, json: JSON.parse(text) };
+          return { ok: true, status, json: JSON.parse(text), text };
         } catch {
           return { ok: false, kind: "invalid_json", status, message: "the response is not valid JSON" };
         }

@@ -7,11 +7,14 @@ import { videoRows } from "../../../../test/harness/fixtures.ts";
 import {
   closedPortUrl,
   type FakeRecommender,
+  recordConnections,
   startFakeRecommender,
+  testLookup,
 } from "../../../../test/harness/recommender-server.ts";
 import type { RecommenderRecord } from "../builtins.ts";
 import { buildPool } from "../pool.ts";
 import type { RecommendRequest } from "../recommender.ts";
+import { createAddressPolicy } from "./addresses.ts";
 import { createExternalHttpClient, type FailureKind } from "./client.ts";
 import { createExternalHttpRecommender } from "./external-http.recommender.ts";
 
@@ -301,5 +304,43 @@ describe("external_http recommender against a real HTTP server", () => {
     expect(failures).toEqual([["trickle", "timeout"]]);
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
+  });
+});
+
+describe("the outbound client's address check", () => {
+  const call = (client: ReturnType<typeof createExternalHttpClient>, url: string) =>
+    client.call({ method: "GET", url, headers: {}, timeoutMs: 2000 });
+
+  it("refuses a name resolving to a metadata address, or an address written in the URL, before any connection", async () => {
+    const recorder = recordConnections();
+    const client = createExternalHttpClient({ lookup: testLookup, connector: recorder.connector });
+    try {
+      for (const url of [
+        "http://instance.metadata.test/latest/meta-data/",
+        "http://both.mixed.test/rec",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[fd00:ec2::254]/",
+      ]) {
+        const r = await call(client, url);
+        expect(r, url).toMatchObject({ ok: false, kind: "blocked_address" });
+      }
+      expect(recorder.attempts).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("connects where FEEDLAB_RECOMMENDER_ALLOW opens a link-local range, to the address it checked", async () => {
+    const recorder = recordConnections();
+    const policy = createAddressPolicy([{ address: "169.254.169.0", prefix: 24, family: "ipv4" }]);
+    const client = createExternalHttpClient({ lookup: testLookup, connector: recorder.connector, policy });
+    try {
+      // The recorder refuses every address but loopback: nothing leaves the machine.
+      const r = await call(client, "http://instance.metadata.test/rec");
+      expect(r).toMatchObject({ ok: false, kind: "connection_refused" });
+      expect(recorder.attempts).toEqual([{ hostname: "169.254.169.254", port: "" }]);
+    } finally {
+      await client.close();
+    }
   });
 });

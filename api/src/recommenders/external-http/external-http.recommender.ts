@@ -102,10 +102,22 @@ export function idsFromResponse(
   return { ok: true, ids, count };
 }
 
-const shown = (json: unknown): unknown => {
-  const text = JSON.stringify(json);
-  return text !== undefined && text.length > 20_000 ? `${text.slice(0, 20_000)}…` : json;
-};
+/** The most of a response body a test call quotes (api.md "Trust boundaries"). */
+const QUOTE_BYTES = 4096;
+
+/**
+ * What a test call shows of an answer: its JSON when the body is at most `QUOTE_BYTES` bytes, else
+ * the body's first `QUOTE_BYTES` bytes as text (cut between characters). A test call can reach a
+ * service only the server sees; the cap keeps it from reading out a whole internal document.
+ */
+function quoted(json: unknown, text: string): unknown {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= QUOTE_BYTES) return json;
+  let end = QUOTE_BYTES;
+  // A UTF-8 continuation byte (10xxxxxx) would start the cut inside a character.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
+}
 
 /**
  * An external_http recommender (spec: "Outbound call to an external recommender"): one HTTP call per
@@ -204,7 +216,7 @@ export function createExternalHttpRecommender(
         body,
       };
     const outcome = idsFromResponse(result.json, path, (id) => pool.indexById.has(id));
-    return { outcome, status: result.status, ms, seconds, json: result.json, body };
+    return { outcome, status: result.status, ms, seconds, json: result.json, text: result.text, body };
   }
 
   return {
@@ -218,7 +230,7 @@ export function createExternalHttpRecommender(
       return outcome.ids;
     },
     async probe(request): Promise<ProbeResult> {
-      const { outcome, status, ms, json, body } = await call(request);
+      const { outcome, status, ms, json, text, body } = await call(request);
       return {
         ok: outcome.ok,
         status,
@@ -228,7 +240,7 @@ export function createExternalHttpRecommender(
         dropped: { invalid: outcome.count.invalid, outside_pool: outcome.count.outside_pool },
         failure: outcome.ok ? null : healthFailureOf(outcome.kind),
         message: outcome.ok ? null : outcome.message,
-        response: json === undefined ? null : shown(json),
+        response: json === undefined || text === undefined ? null : quoted(json, text),
         request: body,
       };
     },

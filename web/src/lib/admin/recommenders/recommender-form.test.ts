@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   configOf,
   formatHeaders,
+  headersHint,
   KEY_PATTERN,
   pagesOf,
   parseHeaders,
   parseTemplate,
   recommenderLabel,
   recommendersFor,
+  storedHeaderNames,
 } from "./recommender-form.ts";
 
 describe("the recommender form", () => {
@@ -25,6 +27,16 @@ describe("the recommender form", () => {
 
   it("writes headers back as lines", () => {
     expect(formatHeaders({ A: "1", B: "2" })).toBe("A: 1\nB: 2");
+  });
+
+  it("keeps a saved header's hidden value: the form sends ******** back, and says so", () => {
+    const shown = { Authorization: "********", "X-Study": "pilot" };
+    expect(parseHeaders(formatHeaders(shown))).toEqual({ ok: true, headers: shown });
+    expect(storedHeaderNames(shown)).toEqual(["Authorization"]);
+    expect(headersHint(["Authorization"])).toContain(
+      "Authorization has a saved value, hidden as ********: leave ******** to keep it",
+    );
+    expect(headersHint([])).not.toContain("********");
   });
 
   it.each([

@@ -1,6 +1,7 @@
 /**
  * The recommender form's text fields to API bodies and back, kept free of Svelte so it can be tested.
  */
+import { HEADER_VALUE_MASK } from "@feedlab/schemas/http/enums.ts";
 import type { ExternalHttpConfig, Recommender } from "../../types.ts";
 
 /** Keys the API accepts: 2-64 characters, a lower-case letter first, then lower-case letters, digits, _ or -. */
@@ -29,6 +30,23 @@ export const formatHeaders = (headers: Record<string, string> | undefined): stri
   Object.entries(headers ?? {})
     .map(([k, v]) => `${k}: ${v}`)
     .join("\n");
+
+/**
+ * The headers whose value the server keeps hidden: answers show `********` in its place, and a save
+ * that sends `********` back keeps the stored value.
+ */
+export const storedHeaderNames = (headers: Record<string, string> | undefined): string[] =>
+  Object.entries(headers ?? {})
+    .filter(([, v]) => v === HEADER_VALUE_MASK)
+    .map(([k]) => k);
+
+/** The hint under the headers field: how a hidden stored value is kept or replaced. */
+export function headersHint(stored: readonly string[]): string {
+  const base = "One per line, Name: value. Sent on every call, never logged or shown again.";
+  if (stored.length === 0) return base;
+  const names = stored.join(", ");
+  return `${base} ${names} ${stored.length === 1 ? "has a saved value" : "have saved values"}, hidden as ${HEADER_VALUE_MASK}: leave ${HEADER_VALUE_MASK} to keep ${stored.length === 1 ? "it" : "them"}, or type a new value.`;
+}
 
 /** The body template text: empty means the default body; otherwise a JSON object. */
 export function parseTemplate(

@@ -9,6 +9,8 @@ export const FAILURE_TEXT: Record<string, string> = {
   not_a_list: "The video id path does not lead to a list in the answer.",
   no_valid_ids: "None of the values at the video id path is a video UUID.",
   outside_pool: "None of the ids is a video of this experiment's pool.",
+  blocked_address:
+    "The address is a link-local or cloud metadata address (169.254.x.x and the like): Feedlab never calls those.",
   other: "The service answered with an unexpected status, or an answer too large.",
 };
 

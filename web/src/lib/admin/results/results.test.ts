@@ -116,6 +116,7 @@ describe("results as the console shows them", () => {
       not_a_list: 0,
       no_valid_ids: 0,
       outside_pool: 0,
+      blocked_address: 0,
       other: 0,
     };
     expect(failureSummary({ failures: none })).toBe("0");

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Metrics } from "../system/metrics.ts";
 import { type ClientOrigin, clientOrigin, type TrustCheck } from "./client-address.ts";
 import type { AppState } from "./context.ts";
+import { crossOriginGuard, type LocalEnd } from "./cross-origin.ts";
 import { docsMiddleware } from "./docs.ts";
 import { HttpError } from "./errors.ts";
 import { buildOpenApi } from "./openapi.ts";
@@ -31,6 +32,8 @@ export interface AppDeps extends MountDeps {
   readonly trustedProxy?: TrustCheck;
   /** The public URL is https: responses carry Strict-Transport-Security. */
   readonly hsts?: boolean;
+  /** The origins whose pages may change state, for a request that reached the server there (`allowedOrigins`). */
+  readonly allowedOrigins: (local: LocalEnd) => ReadonlySet<string>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -155,7 +158,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }),
   );
 
-  // 5. Operations endpoints.
+  // 5. A state-changing request that a page of another origin sent: 403 cross_origin, before any body is read.
+  app.use(crossOriginGuard(deps.allowedOrigins));
+
+  // 6. Operations endpoints.
   const openapi = buildOpenApi(deps.routes, { version: deps.version });
   router.use(["/healthz", "/readyz", "/metrics", "/api/v1/openapi.json"], async (ctx, next) => {
     ctx.state.routePath = ctx.path;

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import {
+  ADMIN,
+  BACKENDS,
+  type Client,
+  codeOf,
+  type Reply,
+  startTestApp,
+  type TestApp,
+} from "../../../test/harness/app.ts";
+import { joinWithSession, wireEvent } from "../../../test/harness/events.ts";
+import { createStudy } from "../../../test/harness/fixtures.ts";
 
 describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
   let app: TestApp;
@@ -155,5 +165,84 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
     expect(reader.status).toBe(200);
     expect(reader.text).toContain("swagger-ui");
     expect((await c.get("/api/docs/assets/swagger-ui-bundle.js")).status).toBe(200);
+  });
+
+  it("refuses with 403 cross_origin, changing nothing, a sign-in, join, event batch or admin change that a page of another origin sent, and lets the server's own pages through", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const participant = await joinWithSession(app.client(), experiment.id, "origin-p");
+    const port = new URL(app.url).port;
+    const foreign: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { origin: "null" },
+      { origin: `http://127.0.0.1:${Number(port) === 1 ? 2 : 1}` },
+      { origin: app.url, "sec-fetch-site": "same-site" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    const own: Record<string, string>[] = [
+      { origin: app.url, "sec-fetch-site": "same-origin" },
+      { origin: `http://localhost:${port}` },
+    ];
+    const login = (c: Client, headers: Record<string, string>) =>
+      c.request("POST", "/api/v1/auth/login", { json: ADMIN, headers });
+    const join = (loginId: string, headers: Record<string, string>) =>
+      app.client().request("POST", "/api/v1/participants/join", {
+        json: { experiment_id: experiment.id, login_id: loginId },
+        headers,
+      });
+    // As navigator.sendBeacon sends it: text/plain.
+    const beacon = (id: string, headers: Record<string, string>) =>
+      participant.client.request("POST", "/api/v1/events", {
+        body: JSON.stringify({
+          session_id: participant.sessionId,
+          events: [wireEvent("PAGE_LOAD", { event_id: id })],
+        }),
+        contentType: "text/plain;charset=UTF-8",
+        headers,
+      });
+    const rename = (name: string, headers: Record<string, string>) =>
+      admin.request("PATCH", `/api/v1/admin/experiments/${experiment.id}`, { json: { name }, headers });
+    const refused = (r: Reply, what: string) => {
+      expect(r.status, what).toBe(403);
+      expect(codeOf(r), what).toBe("cross_origin");
+    };
+
+    const refusedEvents: string[] = [];
+    for (const [i, headers] of foreign.entries()) {
+      const what = JSON.stringify(headers);
+      const stranger = app.client();
+      const signIn = await login(stranger, headers);
+      refused(signIn, `sign-in ${what}`);
+      expect(signIn.headers.getSetCookie()).toEqual([]);
+      refused(await join(`cross-${i}`, headers), `join ${what}`);
+      refusedEvents.push(crypto.randomUUID());
+      refused(await beacon(refusedEvents.at(-1) ?? "", headers), `events ${what}`);
+      refused(await rename(`Renamed ${i}`, headers), `rename ${what}`);
+    }
+    expect((await admin.get<{ name: string }>(`/api/v1/admin/experiments/${experiment.id}`)).body.name).toBe(
+      "Study",
+    );
+    const people = await admin.get<{ items: { login_id: string }[] }>(
+      `/api/v1/admin/experiments/${experiment.id}/participants`,
+    );
+    expect(people.body.items.map((p) => p.login_id)).toEqual(["origin-p"]);
+
+    const accepted: string[] = [];
+    for (const [i, headers] of own.entries()) {
+      const what = JSON.stringify(headers);
+      const c = app.client();
+      expect((await login(c, headers)).status, `sign-in ${what}`).toBe(200);
+      expect((await c.get("/api/v1/auth/me")).status).toBe(200);
+      expect((await join(`own-${i}`, headers)).status, `join ${what}`).toBe(200);
+      accepted.push(crypto.randomUUID());
+      expect((await beacon(accepted.at(-1) ?? "", headers)).status, `events ${what}`).toBe(202);
+      expect((await rename(`Renamed ${i}`, headers)).status, `rename ${what}`).toBe(200);
+    }
+    // Every event appended so far is projected: the accepted ones are stored, the refused ones never were.
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
+    const stored = await app.runtime
+      .db("events")
+      .whereIn("event_id", [...accepted, ...refusedEvents])
+      .pluck("event_id");
+    expect(stored.sort()).toEqual([...accepted].sort());
   });
 });

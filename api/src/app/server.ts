@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { auditHook } from "../audit/audit.hook.ts";
-import { createAuthMiddleware } from "../auth/auth.middleware.ts";
+import { createAdminCheck, createAuthMiddleware } from "../auth/auth.middleware.ts";
 import { cookieGuard } from "../auth/cookies.ts";
 import { DEMO_MEDIA_DIR } from "../demo/seed.ts";
 import { createApp } from "../http/app.ts";
@@ -29,6 +29,8 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
       await rt.eventLog.healthcheck();
     },
     cookieGuard: cookieGuard(cookies),
+    metricsToken: config.metricsToken,
+    isAdmin: createAdminCheck(services.auth),
     trustedProxy: trustCheck(config.trustProxy),
     hsts: config.publicUrl.startsWith("https://"),
     allowedOrigins: (local) => allowedOrigins(effectivePublicUrl(config, local.port ?? config.port), local),

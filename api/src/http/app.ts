@@ -7,11 +7,12 @@ import helmet from "koa-helmet";
 import type { Logger } from "pino";
 import type { Metrics } from "../system/metrics.ts";
 import { type ClientOrigin, clientOrigin, type TrustCheck } from "./client-address.ts";
-import type { AppState } from "./context.ts";
+import type { AppContext, AppState } from "./context.ts";
 import { crossOriginGuard, type LocalEnd } from "./cross-origin.ts";
 import { docsMiddleware } from "./docs.ts";
 import { HttpError } from "./errors.ts";
 import { buildOpenApi } from "./openapi.ts";
+import { mountOperations } from "./operations.ts";
 import { type MountDeps, mountRoutes, type Route } from "./route.ts";
 import { APP_SHELL, inlineScriptSources, PARTICIPANT_SHELL, serveFolder, serveWebApp } from "./static.ts";
 
@@ -32,6 +33,10 @@ export interface AppDeps extends MountDeps {
   readonly trustedProxy?: TrustCheck;
   /** The public URL is https: responses carry Strict-Transport-Security. */
   readonly hsts?: boolean;
+  /** `FEEDLAB_METRICS_TOKEN`: `/metrics` needs it as a bearer token (unset: open). */
+  readonly metricsToken?: string | null;
+  /** Whether a request carries an admin's session (`/readyz` then says why it is not ready). */
+  readonly isAdmin?: (ctx: AppContext) => Promise<boolean>;
   /** The origins whose pages may change state, for a request that reached the server there (`allowedOrigins`). */
   readonly allowedOrigins: (local: LocalEnd) => ReadonlySet<string>;
 }
@@ -167,22 +172,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.state.routePath = ctx.path;
     await next();
   });
-  router.get("/healthz", (ctx) => {
-    ctx.body = { status: "ok" };
-  });
-  router.get("/readyz", async (ctx) => {
-    try {
-      await deps.ready();
-      ctx.body = { status: "ready" };
-    } catch (err) {
-      ctx.state.log.warn({ err }, "not ready");
-      ctx.status = 503;
-      ctx.body = { error: { code: "not_ready", message: "The database or the event log is unreachable." } };
-    }
-  });
-  router.get("/metrics", async (ctx) => {
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
+  mountOperations(router, {
+    metrics: deps.metrics,
+    ready: deps.ready,
+    metricsToken: deps.metricsToken ?? null,
+    isAdmin: deps.isAdmin ?? (async () => false),
   });
   router.get("/api/v1/openapi.json", (ctx) => {
     ctx.body = openapi;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   ADMIN,
   BACKENDS,
@@ -11,11 +11,13 @@ import {
 import { joinWithSession, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 
+const METRICS_TOKEN = "metrics-token-0123456789";
+
 describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   beforeAll(async () => {
-    app = await startTestApp(backend);
+    app = await startTestApp(backend, { env: { FEEDLAB_METRICS_TOKEN: METRICS_TOKEN } });
     admin = await app.admin();
   });
   afterAll(async () => {
@@ -123,15 +125,44 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
     expect([400, 404]).toContain(media.status);
   });
 
-  it("serves health, readiness and Prometheus metrics", async () => {
+  it("serves health, readiness, and Prometheus metrics to the holder of FEEDLAB_METRICS_TOKEN only", async () => {
     const c = app.client();
     expect((await c.get("/healthz")).status).toBe(200);
     expect((await c.get("/readyz")).body).toEqual({ status: "ready" });
-    const metrics = await c.get("/metrics");
+    for (const authorization of [undefined, "Bearer wrong-token-0123456789", `Basic ${METRICS_TOKEN}`]) {
+      const refused = await c.request("GET", "/metrics", {
+        headers: authorization ? { authorization } : {},
+      });
+      expect(refused.status, authorization).toBe(401);
+      expect(codeOf(refused)).toBe("unauthorized");
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(refused.text).not.toContain("feedlab_");
+    }
+    const metrics = await c.request("GET", "/metrics", {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(metrics.status).toBe(200);
     expect(metrics.headers.get("content-type")).toContain("text/plain");
     expect(metrics.text).toMatch(
       /feedlab_http_requests_total\{method="GET",route="\/readyz",status="200"\} 1/,
     );
+  });
+
+  it("tells only an admin why the server is not ready; anyone else gets its status alone", async () => {
+    const down = vi
+      .spyOn(app.runtime.eventLog, "healthcheck")
+      .mockRejectedValue(new Error("broker 10.0.0.7:9092 unreachable"));
+    try {
+      const anonymous = await app.client().get("/readyz");
+      expect(anonymous.status).toBe(503);
+      expect(anonymous.body).toEqual({ status: "not_ready" });
+      const asAdmin = await admin.get("/readyz");
+      expect(asAdmin.status).toBe(503);
+      expect(codeOf(asAdmin)).toBe("not_ready");
+    } finally {
+      down.mockRestore();
+    }
+    expect((await app.client().get("/readyz")).body).toEqual({ status: "ready" });
   });
 
   it("serves an OpenAPI 3.1 document covering every route, and its reader", async () => {

@@ -47,6 +47,32 @@ describe("admin accounts in the console (Chromium)", () => {
     }
   });
 
+  it("tells an admin who opened the console under another address to open it at the public URL", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    // The console served under another name, as a second name of the site would serve it.
+    const alias = "http://feedlab-alias.test";
+    await context.route(`${alias}/**`, async (route) => {
+      const response = await route.fetch({ url: route.request().url().replace(alias, app.url) });
+      await route.fulfill({ response });
+    });
+    const page = await context.newPage();
+    await page.goto(`${alias}/admin/login`);
+    await page.getByLabel("Username").fill(ADMIN.username);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page
+      .getByText(
+        `This page is at ${alias}, but Feedlab takes changes only from its pages at ${app.url} (FEEDLAB_PUBLIC_URL). Open Feedlab at ${app.url}.`,
+      )
+      .waitFor();
+    expect(await context.cookies(app.url)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "console-sign-in-other-origin");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await saveScreenshot(page, "console-sign-in-other-origin-390");
+    await context.close();
+  });
+
   it("adds an admin, changes the password with the current one, and removes the other admin", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -82,7 +82,7 @@ export function crossOriginGuard(allowed: (local: LocalEnd) => ReadonlySet<strin
       if (site === "cross-site" || site === "same-site") {
         throw forbidden(
           "cross_origin",
-          "Feedlab refused this change because a page of another site sent it. Open Feedlab at its own address.",
+          "A page of another site sent this, and Feedlab takes changes only from its own pages. Open Feedlab at its own address.",
         );
       }
       const given = ctx.req.headers.origin;
@@ -93,7 +93,7 @@ export function crossOriginGuard(allowed: (local: LocalEnd) => ReadonlySet<strin
           const [home] = origins;
           throw forbidden(
             "cross_origin",
-            `Feedlab refused this change because it came from a page at ${given || "an unnamed origin"}, not from ${home} (FEEDLAB_PUBLIC_URL). Open Feedlab at that address.`,
+            `This page is at ${given.slice(0, 200) || "an unnamed address"}, but Feedlab takes changes only from its pages at ${home} (FEEDLAB_PUBLIC_URL). Open Feedlab at ${home}.`,
           );
         }
       }

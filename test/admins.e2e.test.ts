@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, startTestApp, type TestApp } from "./harness/app.ts";
@@ -14,6 +16,61 @@ describe("admin accounts in the console (Chromium)", () => {
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
+  });
+
+  it("keeps the admin signed in when a page on another port of the same host posts a sign-out with their cookie", async () => {
+    const context = await browser.newContext();
+    const console = await context.newPage();
+    await signInToConsole(console, app.url);
+    const session = (await context.cookies(app.url)).find((c) => c.name === "feedlab_admin");
+    expect(session).toBeDefined();
+    // The same site (another port of the same host): SameSite=Lax lets the cookie go with it.
+    const logout = `${app.url}/api/v1/auth/logout`;
+    const sibling = createServer((_req, res) => {
+      res.setHeader("content-type", "text/html");
+      res.end(
+        `<!doctype html><title>Sibling</title><script>fetch(${JSON.stringify(logout)}, {method: "POST", mode: "no-cors", credentials: "include"}).finally(() => { document.title = "sent"; });</script>`,
+      );
+    });
+    await new Promise<void>((resolve) => sibling.listen(0, "127.0.0.1", resolve));
+    try {
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${(sibling.address() as AddressInfo).port}/`);
+      // The page cannot read the answer (Cross-Origin-Resource-Policy), but the server has given it.
+      await page.waitForFunction(() => document.title === "sent");
+      const same = app.client();
+      same.cookies.set("feedlab_admin", session?.value ?? "");
+      expect((await same.get("/api/v1/auth/me")).status).toBe(200);
+    } finally {
+      sibling.close();
+      await context.close();
+    }
+  });
+
+  it("tells an admin who opened the console under another address to open it at the public URL", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    // The console served under another name, as a second name of the site would serve it.
+    const alias = "http://feedlab-alias.test";
+    await context.route(`${alias}/**`, async (route) => {
+      const response = await route.fetch({ url: route.request().url().replace(alias, app.url) });
+      await route.fulfill({ response });
+    });
+    const page = await context.newPage();
+    await page.goto(`${alias}/admin/login`);
+    await page.getByLabel("Username").fill(ADMIN.username);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page
+      .getByText(
+        `This page is at ${alias}, but Feedlab takes changes only from its pages at ${app.url} (FEEDLAB_PUBLIC_URL). Open Feedlab at ${app.url}.`,
+      )
+      .waitFor();
+    expect(await context.cookies(app.url)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, "console-sign-in-other-origin");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await saveScreenshot(page, "console-sign-in-other-origin-390");
+    await context.close();
   });
 
   it("adds an admin, changes the password with the current one, and removes the other admin", async () => {

@@ -16,8 +16,23 @@ const API_ORIGIN = "http://127.0.0.1:8080";
  */
 const API_PATHS = ["/api", "/feed", "/sessions", "/media", "/healthz", "/readyz", "/metrics"];
 
+/**
+ * The API refuses a change sent by a page of another origin (api.md "Trust boundaries"); the pages this
+ * dev server serves are the API's own, so their Origin is passed on as the API's. Other origins pass
+ * unchanged, and are refused.
+ */
+const proxyOptions: ProxyOptions = {
+  target: API_ORIGIN,
+  changeOrigin: false,
+  configure: (server) => {
+    server.on("proxyReq", (proxyReq, req) => {
+      if (req.headers.origin === `http://${req.headers.host}`) proxyReq.setHeader("origin", API_ORIGIN);
+    });
+  },
+};
+
 const proxy: Record<string, ProxyOptions> = Object.fromEntries(
-  API_PATHS.map((path) => [`^${path}(?:/|\\?|$)`, { target: API_ORIGIN, changeOrigin: false }]),
+  API_PATHS.map((path) => [`^${path}(?:/|\\?|$)`, proxyOptions]),
 );
 
 /**

@@ -76,6 +76,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ FEEDLAB_JOIN_RATE_LIMIT: "-1" })).toThrow(/FEEDLAB_JOIN_RATE_LIMIT/);
   });
 
+  it("leaves /metrics open by default, reads FEEDLAB_METRICS_TOKEN, and refuses a short token or one with spaces", () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ FEEDLAB_METRICS_TOKEN: "0123456789abcdef-x" }).metricsToken).toBe(
+      "0123456789abcdef-x",
+    );
+    for (const bad of ["short", "0123456789 abcdef"])
+      expect(() => loadConfig({ FEEDLAB_METRICS_TOKEN: bad })).toThrow(/FEEDLAB_METRICS_TOKEN/);
+  });
+
   it("keeps Kafka records forever with participant fields sealed by default, and refuses other encryptions and registry URLs", () => {
     expect(loadConfig({})).toMatchObject({
       kafkaRetentionMs: -1,

@@ -109,6 +109,11 @@ export interface Config {
    * `{experiment_id}:{login_id}` under it, so participants cannot join as each other.
    */
   readonly joinSecret: string | null;
+  /**
+   * With it set (`FEEDLAB_METRICS_TOKEN`, 16 or more characters), `GET /metrics` needs
+   * `Authorization: Bearer <token>`; unset, anyone who reaches the server may read the metrics.
+   */
+  readonly metricsToken: string | null;
   /** Joins one client address may make per minute (`FEEDLAB_JOIN_RATE_LIMIT`, default 120; 0: no limit). */
   readonly joinRateLimit: number;
   /** The Chromium browser dry runs drive (`FEEDLAB_CHROMIUM`); null: the usual places. */
@@ -249,6 +254,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (joinSecret !== null && joinSecret.length < 16)
     problems.push("FEEDLAB_JOIN_SECRET must be at least 16 characters (a long random string)");
 
+  const metricsToken = str("FEEDLAB_METRICS_TOKEN") ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken))
+    problems.push(
+      "FEEDLAB_METRICS_TOKEN must be at least 16 characters without spaces (a long random string, sent as a bearer token)",
+    );
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -278,6 +289,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     recommenderAllow,
     trainIntervalSeconds,
     joinSecret,
+    metricsToken,
     chromium: env.FEEDLAB_CHROMIUM?.trim() || null,
     joinRateLimit,
   });

@@ -146,6 +146,10 @@ export interface SentBatch {
 export async function startRecordingProxy(target: string) {
   const batches: SentBatch[] = [];
   const upstream = new URL(target);
+  // The app takes changes only from its own pages (api.md "Trust boundaries"): the pages this proxy
+  // serves are the app's, so their Origin goes on as the app's, as a deployment's public URL would.
+  let url = "";
+  const ownPage = (origin: string | undefined) => origin !== undefined && origin === url;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -174,7 +178,7 @@ export async function startRecordingProxy(target: string) {
           port: upstream.port,
           path: req.url,
           method: req.method,
-          headers: req.headers,
+          headers: ownPage(req.headers.origin) ? { ...req.headers, origin: upstream.origin } : req.headers,
         },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
@@ -207,7 +211,7 @@ export async function startRecordingProxy(target: string) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const events = () => batches.flatMap((b) => b.events);
   return {
     url,

@@ -1,12 +1,14 @@
 import type { Server } from "node:http";
 import { auditHook } from "../audit/audit.hook.ts";
-import { createAuthMiddleware } from "../auth/auth.middleware.ts";
+import { createAdminCheck, createAuthMiddleware } from "../auth/auth.middleware.ts";
 import { cookieGuard } from "../auth/cookies.ts";
 import { DEMO_MEDIA_DIR } from "../demo/seed.ts";
 import { createApp } from "../http/app.ts";
 import { trustCheck } from "../http/client-address.ts";
+import { allowedOrigins } from "../http/cross-origin.ts";
 import { UPLOADS_PREFIX } from "../media/media.routes.ts";
 import { serveMedia } from "../media/media-store.ts";
+import { effectivePublicUrl } from "../settings/public-url.ts";
 import { VERSION, WEB_BUILD_DIR } from "./build.ts";
 import { routeTable } from "./routes.ts";
 import type { Runtime } from "./runtime.ts";
@@ -27,8 +29,11 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
       await rt.eventLog.healthcheck();
     },
     cookieGuard: cookieGuard(cookies),
+    metricsToken: config.metricsToken,
+    isAdmin: createAdminCheck(services.auth),
     trustedProxy: trustCheck(config.trustProxy),
     hsts: config.publicUrl.startsWith("https://"),
+    allowedOrigins: (local) => allowedOrigins(effectivePublicUrl(config, local.port ?? config.port), local),
     webBuildDir: options.webBuildDir ?? WEB_BUILD_DIR,
     mediaDirs: { demo: DEMO_MEDIA_DIR },
     uploads: serveMedia(rt.media, UPLOADS_PREFIX),

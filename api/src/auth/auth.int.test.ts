@@ -1,12 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, BACKENDS, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ADMIN, BACKENDS, Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 
 describe.each(BACKENDS)("admin authentication (%s)", (backend) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(backend);
+    // Sign-in limits count per client address: the tests name theirs in X-Forwarded-For.
+    app = await startTestApp(backend, { env: { FEEDLAB_TRUST_PROXY: "127.0.0.1" } });
   });
+  const LOGIN = "/api/v1/auth/login";
+  /** A client that the trusted proxy says is at `address`. */
+  const from = (address: string) => new Client(app.url, { "x-forwarded-for": address });
   afterAll(async () => {
     await app?.stop();
   });
@@ -72,16 +76,64 @@ describe.each(BACKENDS)("admin authentication (%s)", (backend) => {
     }
   });
 
-  it("answers 429 with Retry-After after ten failed logins for one username", async () => {
-    const c = app.client();
+  it("answers 429 with Retry-After after ten failed logins from one address, whatever the usernames", async () => {
+    const c = from("192.0.2.10");
     for (let i = 0; i < 10; i++) {
-      expect(
-        (await c.post("/api/v1/auth/login", { username: "someone", password: `guess-${i}` })).status,
-      ).toBe(401);
+      expect((await c.post(LOGIN, { username: `someone-${i % 3}`, password: `guess-${i}` })).status).toBe(
+        401,
+      );
     }
-    const limited = await c.post("/api/v1/auth/login", { username: "someone", password: "guess-11" });
+    const limited = await c.post(LOGIN, { username: "someone-else", password: "guess-11" });
     expect(limited.status).toBe(429);
+    expect(codeOf(limited)).toBe("too_many_requests");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("checks the password of only 10 of 40 wrong guesses sent at once from one address, answering the rest 429, and still signs the admin in from another address", async () => {
+    const verify = vi.spyOn(app.runtime.services.auth, "verifyAdmin");
+    try {
+      const attacker = from("198.51.100.20");
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          attacker.post(LOGIN, { username: ADMIN.username, password: `guess-${i}` }),
+        ),
+      );
+      expect(verify).toHaveBeenCalledTimes(10);
+      expect(replies.filter((r) => r.status === 401)).toHaveLength(10);
+      const refused = replies.filter((r) => r.status === 429);
+      expect(refused).toHaveLength(30);
+      expect(refused.every((r) => Number(r.headers.get("retry-after")) > 0)).toBe(true);
+      // The right password from the flooded address is refused unchecked too ...
+      expect((await attacker.post(LOGIN, ADMIN)).status).toBe(429);
+      expect(verify).toHaveBeenCalledTimes(10);
+      // ... and signs in from anywhere else: no remote lockout.
+      const admin = from("198.51.100.21");
+      expect((await admin.post(LOGIN, ADMIN)).status).toBe(200);
+      expect((await admin.get("/api/v1/auth/me")).body).toEqual({ username: ADMIN.username });
+    } finally {
+      verify.mockRestore();
+    }
+  });
+
+  it("keeps counting an address's failures after one of its sign-ins succeeds", async () => {
+    const c = from("192.0.2.30");
+    for (let i = 0; i < 9; i++)
+      expect((await c.post(LOGIN, { username: ADMIN.username, password: `guess-${i}` })).status).toBe(401);
+    expect((await c.post(LOGIN, ADMIN)).status).toBe(200);
+    expect((await c.post(LOGIN, { username: ADMIN.username, password: "guess-9" })).status).toBe(401);
+    expect((await c.post(LOGIN, ADMIN)).status).toBe(429);
+  });
+
+  it("counts the IPv6 addresses of one /64 together, and another /64 apart", async () => {
+    for (let i = 1; i <= 10; i++) {
+      const r = await from(`2001:db8:5:6::${i.toString(16)}`).post(LOGIN, {
+        username: "x",
+        password: `g-${i}`,
+      });
+      expect(r.status).toBe(401);
+    }
+    expect((await from("2001:db8:5:6:ffff::1").post(LOGIN, ADMIN)).status).toBe(429);
+    expect((await from("2001:db8:5:7::1").post(LOGIN, ADMIN)).status).toBe(200);
   });
 
   it("keeps admin sessions across a restart because they are stored in the database", async () => {

@@ -30,6 +30,14 @@ export function createAuthMiddleware(auth: AuthService) {
     };
 }
 
+/** Whether a request carries an admin's session, for routes open to all that tell admins more. */
+export function createAdminCheck(auth: AuthService) {
+  return async (ctx: AppContext): Promise<boolean> => {
+    const token = ctx.cookies.get(ADMIN_COOKIE);
+    return token !== undefined && (await auth.resolve(token))?.role === "admin";
+  };
+}
+
 /** The admin behind a request that passed `auth("admin")`. */
 export function adminOf(ctx: AppContext): AdminPrincipal {
   const p = ctx.state.principal;

@@ -1,7 +1,7 @@
 import { AdminAccount, AdminCreate, AdminMe, ErrorBody, LoginBody, PasswordChange } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import type { AuditService } from "../audit/audit.service.ts";
-import type { AppContext } from "../http/context.ts";
+import { addressGroup } from "../http/client-address.ts";
 import { tooManyRequests, unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import type { AuthService } from "./auth.service.ts";
@@ -11,24 +11,24 @@ import { FailureLimiter } from "./rate-limit.ts";
 export interface AuthRoutesDeps {
   readonly auth: AuthService;
   readonly cookies: CookiePolicy;
-  /** Failed logins allowed per (address, username) in 15 minutes: 10. */
-  readonly perAccount?: FailureLimiter;
-  /** Failed logins allowed per address in 15 minutes, across usernames: 50. */
-  readonly perAddress?: FailureLimiter;
+  /** Sign-in attempts allowed per address group in 15 minutes, counted before the password is checked: 10. */
+  readonly attempts?: FailureLimiter;
   /** Sign-ins (and failed attempts) are recorded here. */
   readonly audit?: AuditService;
 }
 
+/** Failed sign-ins one address group may make in the window (api.md "Trust boundaries"). */
+const SIGN_IN_ATTEMPTS = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
 /**
- * Login throttling counts failures per (address, username) and, more loosely, per address, so one
- * client cannot guess at length, and an attacker elsewhere cannot lock the admin out.
+ * Sign-in attempts are counted per client address (IPv6 by its /64) before the password is checked,
+ * so attempts made at once cannot pass the limit, and refused ones cost no password hash. A success
+ * takes its own attempt back but leaves the failures before it counted. Only the address is counted,
+ * never the username: an attacker elsewhere cannot lock an admin out.
  */
-export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: AuthRoutesDeps) {
-  const windowMs = 15 * 60 * 1000;
-  const limits: [FailureLimiter, (ctx: AppContext, username: string) => string][] = [
-    [perAccount ?? new FailureLimiter({ max: 10, windowMs }), (ctx, u) => `${ctx.ip}|${u.toLowerCase()}`],
-    [perAddress ?? new FailureLimiter({ max: 50, windowMs }), (ctx) => ctx.ip],
-  ];
+export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
+  const limit = attempts ?? new FailureLimiter({ max: SIGN_IN_ATTEMPTS, windowMs: SIGN_IN_WINDOW_MS });
 
   return [
     route({
@@ -38,21 +38,28 @@ export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: Aut
       tag: "auth",
       summary: "Sign in as an admin",
       description:
-        "Sets an HttpOnly admin session cookie. After 10 failures for one username from one address (or 50 from one address) within 15 minutes, answers 429 with Retry-After.",
+        "Sets an HttpOnly admin session cookie. Attempts are counted per client address (IPv6 addresses by their /64) before the password is checked: after 10 failed attempts within 15 minutes (a success does not reset the count), further attempts answer 429 with Retry-After without checking the password. Other addresses are not affected.",
       access: "public",
       body: LoginBody,
       responses: {
         200: { description: "Signed in", schema: AdminMe },
         401: { description: "Wrong username or password" },
-        429: { description: "Too many failed attempts; see Retry-After" },
+        429: { description: "Too many failed attempts from this address; see Retry-After" },
       },
       handler: async (ctx, { body }) => {
-        const wait = Math.max(...limits.map(([l, key]) => l.retryAfterSeconds(key(ctx, body.username))));
+        const group = addressGroup(ctx.ip);
+        const wait = limit.attempt(group);
         if (wait > 0)
           throw tooManyRequests(wait, `Too many failed sign-in attempts. Try again in ${wait} s.`);
-        const admin = await auth.verifyAdmin(body.username, body.password);
+        let admin: Awaited<ReturnType<AuthService["verifyAdmin"]>>;
+        try {
+          admin = await auth.verifyAdmin(body.username, body.password);
+        } catch (err) {
+          // Not a failed guess: the database did not answer.
+          limit.forgive(group);
+          throw err;
+        }
         if (!admin) {
-          for (const [l, key] of limits) l.fail(key(ctx, body.username));
           await audit?.record({
             admin: null,
             action: "auth.login_failed",
@@ -61,13 +68,13 @@ export function authRoutes({ auth, cookies, perAccount, perAddress, audit }: Aut
           });
           throw unauthorized("Wrong username or password.");
         }
+        limit.forgive(group);
         await audit?.record({
           admin: admin.username,
           action: "auth.login",
           target: admin.username,
           details: { address: ctx.ip },
         });
-        limits[0]?.[0].reset(limits[0][1](ctx, body.username));
         const { token, expiresAt } = await auth.issueAdminSession(admin.adminId);
         setSessionCookie(ctx, ADMIN_COOKIE, token, expiresAt, cookies);
         ctx.body = { username: admin.username };

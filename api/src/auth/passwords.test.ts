@@ -22,7 +22,7 @@ describe("passwords", () => {
 });
 
 describe("FailureLimiter", () => {
-  it("blocks a key after max failures until the window passes, and reset clears it", () => {
+  it("blocks a key after max failures until the window passes", () => {
     let now = 0;
     const l = new FailureLimiter({ max: 3, windowMs: 60_000, now: () => now });
     for (let i = 0; i < 3; i++) {
@@ -35,10 +35,17 @@ describe("FailureLimiter", () => {
     expect(l.retryAfterSeconds("other")).toBe(0);
     now = 60_001;
     expect(l.retryAfterSeconds("k")).toBe(0);
-    l.fail("k");
-    l.fail("k");
-    l.fail("k");
-    l.reset("k");
-    expect(l.retryAfterSeconds("k")).toBe(0);
+  });
+
+  it("counts attempts when they start, so attempts at once cannot pass the limit, and forgives one taken back", () => {
+    let now = 0;
+    const l = new FailureLimiter({ max: 3, windowMs: 60_000, now: () => now });
+    expect([1, 2, 3, 4, 5].map(() => l.attempt("k"))).toEqual([0, 0, 0, 60, 60]);
+    l.forgive("k");
+    now = 1000;
+    expect(l.attempt("k")).toBe(0);
+    expect(l.attempt("k")).toBe(59);
+    l.forgive("other");
+    expect(l.attempt("other")).toBe(0);
   });
 });

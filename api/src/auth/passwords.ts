@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { Semaphore } from "../system/semaphore.ts";
 
 /** scrypt cost parameters (N = 2^15, r = 8, p = 1: about 32 MB and 50-100 ms per hash on this class of machine). */
 const N = 1 << 15;
@@ -7,12 +8,23 @@ const P = 1;
 const KEY_LENGTH = 32;
 const MAX_MEM = 64 * 1024 * 1024;
 
+/**
+ * Password hashes computed at once (api.md "Trust boundaries": at most 4 password checks). Each holds
+ * one of libuv's 4 threads (by default) for 50-100 ms and 32 MB; two leave the other threads to file
+ * reads and DNS however many sign-ins arrive together. The others wait their turn.
+ */
+const PASSWORD_HASHES_AT_ONCE = 2;
+const hashing = new Semaphore(PASSWORD_HASHES_AT_ONCE);
+
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: n, r, p, maxmem: MAX_MEM }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+  return hashing.run(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: n, r, p, maxmem: MAX_MEM }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        );
+      }),
+  );
 }
 
 /** Hashes a password as `scrypt$N$r$p$salt$key` (base64url), self-describing so parameters can change later. */

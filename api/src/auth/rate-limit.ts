@@ -24,15 +24,29 @@ export class FailureLimiter {
     return Math.max(1, Math.ceil((oldest + this.#windowMs - this.#now()) / 1000));
   }
 
+  /**
+   * Counts an attempt before it runs, so attempts in flight at once count too: answers 0 when it may
+   * run (and is now counted), or the seconds to wait (nothing counted).
+   */
+  attempt(key: string): number {
+    const wait = this.retryAfterSeconds(key);
+    if (wait === 0) this.fail(key);
+    return wait;
+  }
+
+  /** Takes back the newest attempt counted for a key (one that turned out not to be a failure). */
+  forgive(key: string): void {
+    const recent = this.#recent(key);
+    recent.pop();
+    if (recent.length === 0) this.#failures.delete(key);
+    else this.#failures.set(key, recent);
+  }
+
   fail(key: string): void {
     const recent = this.#recent(key);
     recent.push(this.#now());
     this.#failures.set(key, recent);
     if (this.#failures.size > this.#sweepAt) this.#sweep();
-  }
-
-  reset(key: string): void {
-    this.#failures.delete(key);
   }
 
   #recent(key: string): number[] {

@@ -7,10 +7,12 @@ import helmet from "koa-helmet";
 import type { Logger } from "pino";
 import type { Metrics } from "../system/metrics.ts";
 import { type ClientOrigin, clientOrigin, type TrustCheck } from "./client-address.ts";
-import type { AppState } from "./context.ts";
+import type { AppContext, AppState } from "./context.ts";
+import { crossOriginGuard, type LocalEnd } from "./cross-origin.ts";
 import { docsMiddleware } from "./docs.ts";
 import { HttpError } from "./errors.ts";
 import { buildOpenApi } from "./openapi.ts";
+import { mountOperations } from "./operations.ts";
 import { type MountDeps, mountRoutes, type Route } from "./route.ts";
 import { APP_SHELL, inlineScriptSources, PARTICIPANT_SHELL, serveFolder, serveWebApp } from "./static.ts";
 
@@ -31,6 +33,12 @@ export interface AppDeps extends MountDeps {
   readonly trustedProxy?: TrustCheck;
   /** The public URL is https: responses carry Strict-Transport-Security. */
   readonly hsts?: boolean;
+  /** `FEEDLAB_METRICS_TOKEN`: `/metrics` needs it as a bearer token (unset: open). */
+  readonly metricsToken?: string | null;
+  /** Whether a request carries an admin's session (`/readyz` then says why it is not ready). */
+  readonly isAdmin?: (ctx: AppContext) => Promise<boolean>;
+  /** The origins whose pages may change state, for a request that reached the server there (`allowedOrigins`). */
+  readonly allowedOrigins: (local: LocalEnd) => ReadonlySet<string>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -155,28 +163,20 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }),
   );
 
-  // 5. Operations endpoints.
+  // 5. A state-changing request that a page of another origin sent: 403 cross_origin, before any body is read.
+  app.use(crossOriginGuard(deps.allowedOrigins));
+
+  // 6. Operations endpoints.
   const openapi = buildOpenApi(deps.routes, { version: deps.version });
   router.use(["/healthz", "/readyz", "/metrics", "/api/v1/openapi.json"], async (ctx, next) => {
     ctx.state.routePath = ctx.path;
     await next();
   });
-  router.get("/healthz", (ctx) => {
-    ctx.body = { status: "ok" };
-  });
-  router.get("/readyz", async (ctx) => {
-    try {
-      await deps.ready();
-      ctx.body = { status: "ready" };
-    } catch (err) {
-      ctx.state.log.warn({ err }, "not ready");
-      ctx.status = 503;
-      ctx.body = { error: { code: "not_ready", message: "The database or the event log is unreachable." } };
-    }
-  });
-  router.get("/metrics", async (ctx) => {
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
+  mountOperations(router, {
+    metrics: deps.metrics,
+    ready: deps.ready,
+    metricsToken: deps.metricsToken ?? null,
+    isAdmin: deps.isAdmin ?? (async () => false),
   });
   router.get("/api/v1/openapi.json", (ctx) => {
     ctx.body = openapi;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  addressGroup,
   canonicalAddress,
   clientOrigin,
   parseTrustProxy,
@@ -94,5 +95,24 @@ describe("canonicalAddress", () => {
     expect(canonicalAddress("::ffff:127.0.0.1")).toBe("127.0.0.1");
     expect(canonicalAddress("unknown")).toBeNull();
     expect(canonicalAddress(undefined)).toBeNull();
+  });
+});
+
+describe("addressGroup", () => {
+  it("counts an IPv6 address by its /64, however it is written", () => {
+    const group = "2001:db8:1:2::/64";
+    for (const a of ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0db8:0001:0002:0:0:0:9"])
+      expect(addressGroup(a), a).toBe(group);
+    expect(addressGroup("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(addressGroup("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressGroup("::1")).toBe("0:0:0:0::/64");
+    expect(addressGroup("::ffff:0:1.2.3.4")).toBe("0:0:0:0::/64");
+    expect(addressGroup("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressGroup("1:2:3:4:5:6:1.2.3.4")).toBe("1:2:3:4::/64");
+  });
+
+  it("counts an IPv4 address, and an unknown one, on its own", () => {
+    expect(addressGroup("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressGroup("unknown")).toBe("unknown");
   });
 });

@@ -174,3 +174,22 @@ export function clientOrigin(request: RequestOrigin, trusted: TrustCheck): Clien
   }
   return { address, protocol };
 }
+
+/**
+ * The group a client address is counted in for rate limits: an IPv4 address on its own, an IPv6
+ * address by its /64 (`2001:db8:1:2::/64`), since one subscriber commonly holds a whole /64 and picks
+ * addresses in it at will. Anything else (`unknown`) is its own group.
+ */
+export function addressGroup(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail] = address.split("%")[0]?.split("::") ?? [];
+  const front = head === "" ? [] : head.split(":");
+  if (tail !== undefined && front.length < 4) {
+    const back = tail === "" ? [] : tail.split(":");
+    // An embedded IPv4 address (`::1.2.3.4`) stands for two groups, at the very end.
+    const backGroups = back.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
+    front.push(...Array<string>(8 - front.length - backGroups).fill("0"), ...back);
+  }
+  const prefix = front.slice(0, 4).map((g) => (g.includes(".") ? "0" : Number.parseInt(g, 16).toString(16)));
+  return `${prefix.join(":")}::/64`;
+}

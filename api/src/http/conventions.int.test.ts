@@ -1,11 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  ADMIN,
+  BACKENDS,
+  type Client,
+  codeOf,
+  type Reply,
+  startTestApp,
+  type TestApp,
+} from "../../../test/harness/app.ts";
+import { joinWithSession, wireEvent } from "../../../test/harness/events.ts";
+import { createStudy } from "../../../test/harness/fixtures.ts";
+
+const METRICS_TOKEN = "metrics-token-0123456789";
 
 describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   beforeAll(async () => {
-    app = await startTestApp(backend);
+    app = await startTestApp(backend, { env: { FEEDLAB_METRICS_TOKEN: METRICS_TOKEN } });
     admin = await app.admin();
   });
   afterAll(async () => {
@@ -113,15 +125,44 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
     expect([400, 404]).toContain(media.status);
   });
 
-  it("serves health, readiness and Prometheus metrics", async () => {
+  it("serves health, readiness, and Prometheus metrics to the holder of FEEDLAB_METRICS_TOKEN only", async () => {
     const c = app.client();
     expect((await c.get("/healthz")).status).toBe(200);
     expect((await c.get("/readyz")).body).toEqual({ status: "ready" });
-    const metrics = await c.get("/metrics");
+    for (const authorization of [undefined, "Bearer wrong-token-0123456789", `Basic ${METRICS_TOKEN}`]) {
+      const refused = await c.request("GET", "/metrics", {
+        headers: authorization ? { authorization } : {},
+      });
+      expect(refused.status, authorization).toBe(401);
+      expect(codeOf(refused)).toBe("unauthorized");
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(refused.text).not.toContain("feedlab_");
+    }
+    const metrics = await c.request("GET", "/metrics", {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(metrics.status).toBe(200);
     expect(metrics.headers.get("content-type")).toContain("text/plain");
     expect(metrics.text).toMatch(
       /feedlab_http_requests_total\{method="GET",route="\/readyz",status="200"\} 1/,
     );
+  });
+
+  it("tells only an admin why the server is not ready; anyone else gets its status alone", async () => {
+    const down = vi
+      .spyOn(app.runtime.eventLog, "healthcheck")
+      .mockRejectedValue(new Error("broker 10.0.0.7:9092 unreachable"));
+    try {
+      const anonymous = await app.client().get("/readyz");
+      expect(anonymous.status).toBe(503);
+      expect(anonymous.body).toEqual({ status: "not_ready" });
+      const asAdmin = await admin.get("/readyz");
+      expect(asAdmin.status).toBe(503);
+      expect(codeOf(asAdmin)).toBe("not_ready");
+    } finally {
+      down.mockRestore();
+    }
+    expect((await app.client().get("/readyz")).body).toEqual({ status: "ready" });
   });
 
   it("serves an OpenAPI 3.1 document covering every route, and its reader", async () => {
@@ -155,5 +196,84 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
     expect(reader.status).toBe(200);
     expect(reader.text).toContain("swagger-ui");
     expect((await c.get("/api/docs/assets/swagger-ui-bundle.js")).status).toBe(200);
+  });
+
+  it("refuses with 403 cross_origin, changing nothing, a sign-in, join, event batch or admin change that a page of another origin sent, and lets the server's own pages through", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const participant = await joinWithSession(app.client(), experiment.id, "origin-p");
+    const port = new URL(app.url).port;
+    const foreign: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { origin: "null" },
+      { origin: `http://127.0.0.1:${Number(port) === 1 ? 2 : 1}` },
+      { origin: app.url, "sec-fetch-site": "same-site" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    const own: Record<string, string>[] = [
+      { origin: app.url, "sec-fetch-site": "same-origin" },
+      { origin: `http://localhost:${port}` },
+    ];
+    const login = (c: Client, headers: Record<string, string>) =>
+      c.request("POST", "/api/v1/auth/login", { json: ADMIN, headers });
+    const join = (loginId: string, headers: Record<string, string>) =>
+      app.client().request("POST", "/api/v1/participants/join", {
+        json: { experiment_id: experiment.id, login_id: loginId },
+        headers,
+      });
+    // As navigator.sendBeacon sends it: text/plain.
+    const beacon = (id: string, headers: Record<string, string>) =>
+      participant.client.request("POST", "/api/v1/events", {
+        body: JSON.stringify({
+          session_id: participant.sessionId,
+          events: [wireEvent("PAGE_LOAD", { event_id: id })],
+        }),
+        contentType: "text/plain;charset=UTF-8",
+        headers,
+      });
+    const rename = (name: string, headers: Record<string, string>) =>
+      admin.request("PATCH", `/api/v1/admin/experiments/${experiment.id}`, { json: { name }, headers });
+    const refused = (r: Reply, what: string) => {
+      expect(r.status, what).toBe(403);
+      expect(codeOf(r), what).toBe("cross_origin");
+    };
+
+    const refusedEvents: string[] = [];
+    for (const [i, headers] of foreign.entries()) {
+      const what = JSON.stringify(headers);
+      const stranger = app.client();
+      const signIn = await login(stranger, headers);
+      refused(signIn, `sign-in ${what}`);
+      expect(signIn.headers.getSetCookie()).toEqual([]);
+      refused(await join(`cross-${i}`, headers), `join ${what}`);
+      refusedEvents.push(crypto.randomUUID());
+      refused(await beacon(refusedEvents.at(-1) ?? "", headers), `events ${what}`);
+      refused(await rename(`Renamed ${i}`, headers), `rename ${what}`);
+    }
+    expect((await admin.get<{ name: string }>(`/api/v1/admin/experiments/${experiment.id}`)).body.name).toBe(
+      "Study",
+    );
+    const people = await admin.get<{ items: { login_id: string }[] }>(
+      `/api/v1/admin/experiments/${experiment.id}/participants`,
+    );
+    expect(people.body.items.map((p) => p.login_id)).toEqual(["origin-p"]);
+
+    const accepted: string[] = [];
+    for (const [i, headers] of own.entries()) {
+      const what = JSON.stringify(headers);
+      const c = app.client();
+      expect((await login(c, headers)).status, `sign-in ${what}`).toBe(200);
+      expect((await c.get("/api/v1/auth/me")).status).toBe(200);
+      expect((await join(`own-${i}`, headers)).status, `join ${what}`).toBe(200);
+      accepted.push(crypto.randomUUID());
+      expect((await beacon(accepted.at(-1) ?? "", headers)).status, `events ${what}`).toBe(202);
+      expect((await rename(`Renamed ${i}`, headers)).status, `rename ${what}`).toBe(200);
+    }
+    // Every event appended so far is projected: the accepted ones are stored, the refused ones never were.
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
+    const stored = await app.runtime
+      .db("events")
+      .whereIn("event_id", [...accepted, ...refusedEvents])
+      .pluck("event_id");
+    expect(stored.sort()).toEqual([...accepted].sort());
   });
 });

@@ -41,6 +41,28 @@ export type RowOp =
       readonly max?: Row;
       readonly min?: Row;
       readonly init?: Row;
+    }
+  /**
+   * Time between arrivals, per key: `columns.sum` (milliseconds) grows by each gap between
+   * consecutive `at` times, the stored `columns.last` to the batch's first included, each gap capped
+   * at `capMs`; `columns.first` and `columns.last` keep the earliest and latest `at`. Applied after
+   * inserts and accumulations, in log order within a key; `init` columns are set only when the row
+   * is created.
+   */
+  | {
+      readonly kind: "span";
+      readonly table: string;
+      readonly key: Row;
+      /** An ISO 8601 time. */
+      readonly at: string;
+      readonly capMs: number;
+      readonly columns: {
+        readonly sum: string;
+        readonly first: string;
+        readonly last: string;
+        readonly from: string;
+      };
+      readonly init?: Row;
     };
 
 /** Per table, the keys (the key columns' values joined by NUL) that `insert` operations created. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AdminSurvey, JoinResult } from "@feedlab/schemas";
 import type { Client, TestApp } from "./app.ts";
+import { wireEvent } from "./events.ts";
 
 /** A questionnaire with one question of each type; option values are Likert-like codes. */
 export function sampleQuestions() {
@@ -76,6 +77,20 @@ export async function newSession(client: Client): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, 3));
   const id = randomUUID();
   await expectStatus(client.post("/sessions", { session_id: id }), 201);
+  return id;
+}
+
+/**
+ * A visit as a browser makes one: its first event sent in a session (a new one unless given), and
+ * counted once the projector has it. Completion counts a session only once the server received an
+ * event of it (api.md "Trust boundaries (wave 4)"); a registered session alone does not count.
+ */
+export async function visit(app: TestApp, client: Client, sessionId?: string): Promise<string> {
+  const id = sessionId ?? (await newSession(client));
+  const sent = await client.post("/api/v1/events", { session_id: id, events: [wireEvent("WINDOW_FOCUS")] });
+  if (sent.status !== 202) throw new Error(`events answered ${sent.status}: ${sent.text}`);
+  if (!(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)))
+    throw new Error("the projector did not catch up within 10 s");
   return id;
 }
 

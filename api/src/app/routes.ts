@@ -47,6 +47,7 @@ export function routeTable(rt: Runtime) {
       cookies,
       study: services.study,
       erasure: services.erasure,
+      progress: rt.progress,
       joinRateLimit: config.joinRateLimit,
     }),
     ...sessionRoutes(services),

@@ -24,6 +24,7 @@ const READ_MODELS: Record<string, boolean> = {
   co_views: false,
   co_view_videos: true,
   session_activity: true,
+  session_time: true,
   evaluation_counts: true,
   evaluation_timeline: false,
   response_latency: true,

@@ -1,8 +1,10 @@
 import { createIntake, type EventLog, LogUnavailableError, type SessionContext } from "@feedlab/ingest";
+import type { LocalizedText } from "@feedlab/schemas";
 import type { Counter } from "prom-client";
 import type { ServiceDeps } from "../deps.ts";
 import { forbidden, HttpError, notFound } from "../http/errors.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
+import { consentRequired } from "../study/completion.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 
 export interface EventsServiceDeps extends ServiceDeps {
@@ -46,6 +48,7 @@ export function createEventsService({
     // A group names a template by its id; events stamp the template's version with it.
     const row = await db("sessions as s")
       .join("users as u", "u.id", "s.user_id")
+      .join("experiments as e", "e.id", "u.experiment_id")
       .join("groups as g", "g.id", "u.group_id")
       .leftJoin("ui_templates as tf", (j) => j.on(db.raw("cast(tf.id as text) = g.ui_feed")))
       .leftJoin("ui_templates as tw", (j) => j.on(db.raw("cast(tw.id as text) = g.ui_watch")))
@@ -62,6 +65,8 @@ export function createEventsService({
         feed_version: number | null;
         watch_version: number | null;
         simulated: boolean;
+        consent_text: LocalizedText | null;
+        consented_at: Date | null;
       }>(
         "s.user_id",
         "u.login_id",
@@ -74,17 +79,22 @@ export function createEventsService({
         "tf.version as feed_version",
         "tw.version as watch_version",
         "u.simulated",
+        "e.consent_text",
+        "u.consented_at",
       );
     if (!row) return null;
-    const { feed_version, watch_version, ...fields } = row;
+    const { feed_version, watch_version, consent_text, consented_at, ...fields } = row;
+    const consentPending = consentRequired(consent_text) && consented_at === null;
     const context: SessionContext = {
       session_id: sessionId,
       owner: row.user_id,
       ...fields,
       ui_feed: feed_version === null ? row.ui_feed : `${row.ui_feed}@${feed_version}`,
       ui_watch: watch_version === null ? row.ui_watch : `${row.ui_watch}@${watch_version}`,
+      consentPending,
     };
-    contexts.set(sessionId, context);
+    // A participant about to consent is asked again on their next batch.
+    if (!consentPending) contexts.set(sessionId, context);
     return context;
   }
 
@@ -128,8 +138,8 @@ export function createEventsService({
         }
         return outcome.result;
       }
-      if (outcome.refusal.code === "foreign_session")
-        throw forbidden("foreign_session", outcome.refusal.message);
+      if (outcome.refusal.code === "foreign_session" || outcome.refusal.code === "consent_required")
+        throw forbidden(outcome.refusal.code, outcome.refusal.message);
       throw notFound("session");
     },
   };

@@ -1,9 +1,8 @@
-import { decodePosition } from "@feedlab/ingest";
 import type { ProgressWatcher } from "@feedlab/projector";
 import { ErrorBody, FeedPage, FeedQuery, IdParams, Video } from "@feedlab/schemas";
 import { participantOf } from "../auth/auth.middleware.ts";
 import type { AppContext } from "../http/context.ts";
-import { unprocessable } from "../http/errors.ts";
+import { readAfter as readAfterPosition } from "../http/read-after.ts";
 import { route } from "../http/route.ts";
 import type { FeedPageJson } from "../recommenders/dispatcher.ts";
 import type { StudyService } from "../study/study.service.ts";
@@ -28,21 +27,8 @@ function answer(ctx: AppContext, page: FeedPageJson): void {
 }
 
 export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }: FeedRoutesDeps) {
-  /**
-   * Read-your-writes: with `?after=TOKEN` (or `X-Feedlab-After`), wait, bounded, until the
-   * projections have passed that log position. `X-Feedlab-Read-After` says whether they did.
-   */
-  async function readAfter(ctx: AppContext, token: string | undefined): Promise<void> {
-    const raw = token ?? ctx.get("X-Feedlab-After");
-    if (!raw) return;
-    const position = decodePosition(raw);
-    if (!position)
-      throw unprocessable("invalid_position", "`after` is not a position token from POST /api/v1/events.", {
-        field: "after",
-      });
-    const reached = await progress.waitFor(position, readAfterTimeoutMs);
-    ctx.set("X-Feedlab-Read-After", reached ? "reached" : "timeout");
-  }
+  const readAfter = (ctx: AppContext, token: string | undefined) =>
+    readAfterPosition(progress, ctx, token, readAfterTimeoutMs);
 
   return [
     route({

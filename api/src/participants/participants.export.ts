@@ -84,7 +84,8 @@ export interface ParticipantRecords {
 
 /**
  * One row per participant of an experiment (api.md), in join order: the arm's name, their status,
- * when they consented and finished, their sessions, events and last event; then one column per
+ * when they consented and finished, their sessions (those the server received an event of, as
+ * completion counts them), events and last event; then one column per
  * recruiting parameter any participant's link carried (PROLIFIC_PID, workerId, ...); then whether they
  * are simulated, and whether a researcher excluded them from analysis, and why; then their quality
  * measures, flags and whether the exclusion rules hold (QUALITY_CSV_COLUMNS, last). Simulated
@@ -115,19 +116,11 @@ export async function participantRecords(
     // appended per row: a few hundred bytes per participant, however many events they sent.
     // Whole-experiment reads and pages come through manyRows (one JSON text on the embedded engine):
     // timestamps may then come as text, which iso() reads as well as Dates.
-    const [qualities, activity, sessions, study] = await Promise.all([
+    const [qualities, activity, study] = await Promise.all([
       participantQualities(db, experimentId, { includeSimulated: options.includeSimulated === true }),
       manyRows<Omit<ParticipantActivity, "last_seen_at"> & { last_seen_at: Date | string }>(
         db,
         participantActivity(db, experimentId),
-      ),
-      manyRows<{ user_id: string; n: number | string }>(
-        db,
-        db("sessions as s")
-          .join("users as u", "u.id", "s.user_id")
-          .where("u.experiment_id", experimentId)
-          .groupBy("s.user_id")
-          .select("s.user_id", db.raw("count(*) as n")),
       ),
       db("experiments").where({ id: experimentId }).first("languages", "default_language") as Promise<{
         languages: unknown;
@@ -139,7 +132,6 @@ export async function participantRecords(
       chosenLanguage(language, languages, study.default_language);
     const quality = new Map(qualities.map((q) => [q.user_id, q]));
     const activityOf = new Map(activity.map((a) => [a.user_id, a]));
-    const sessionsOf = new Map(sessions.map((r) => [r.user_id, Number(r.n)]));
     let after: { at: string; login: string } | null = null;
     for (;;) {
       const rows = await manyRows<{
@@ -201,7 +193,7 @@ export async function participantRecords(
           iso(r.created_at),
           iso(r.consented_at),
           iso(r.finished_at),
-          sessionsOf.get(r.id) ?? 0,
+          Number(a?.sessions ?? 0),
           events,
           iso(a?.last_seen_at ?? null),
           ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),

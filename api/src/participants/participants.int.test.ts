@@ -328,6 +328,7 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
     for (const [i, login] of ["Alpha-1", "alpha-2", "beta-1", "beta-2"].entries())
       await admin.post(base, { login_id: login, group_id: groups[i % 2]?.id });
     const started = await joinWithSession(app.client(), experiment.id, "gamma-1");
+    expect((await started.client.post("/api/v1/participants/consent", { agree: true })).status).toBe(204);
     await sendEvents(started, [wireEvent("PAGE_LOAD", { seq: 1 })]);
     const declined = await joinWithSession(app.client(), experiment.id, "delta-1");
     expect((await declined.client.post("/api/v1/participants/consent", { agree: false })).status).toBe(204);

@@ -167,7 +167,7 @@ export async function participantPage(
       .select(
         "u.*",
         db.raw(`(${key.sql})::text as sort_key`),
-        db.raw("(select count(*) from sessions s where s.user_id = u.id) as sessions"),
+        db.raw("coalesce(a.sessions, 0) as sessions"),
         db.raw("coalesce(a.events, 0) as events"),
         "a.last_seen_at",
         db.raw("(select count(*) from survey_responses r where r.user_id = u.id) as surveys_answered"),

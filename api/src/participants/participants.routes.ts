@@ -1,3 +1,4 @@
+import type { ProgressWatcher } from "@feedlab/projector";
 import {
   ConsentBody,
   ErrorBody,
@@ -23,11 +24,27 @@ import type { Db } from "../db/db.ts";
 import type { ErasureService } from "../erasure/erasure.service.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import { tooManyRequests } from "../http/errors.ts";
+import { readAfter } from "../http/read-after.ts";
 import { route } from "../http/route.ts";
 import type { StudyService } from "../study/study.service.ts";
 import { participantsCsv } from "./participants.export.ts";
 import type { ParticipantsService } from "./participants.service.ts";
 
+const MeQuery = Type.Object({
+  session_id: Type.Optional(
+    Type.String({
+      format: "uuid",
+      description: "The page's session: `progress.visit` is the visit it makes",
+    }),
+  ),
+  after: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        "A `position` from POST /api/v1/events: the answer counts the events up to it (waits at most 2 s; X-Feedlab-Read-After says whether it got there)",
+    }),
+  ),
+});
 const UserParams = Type.Object({ user_id: Type.String({ format: "uuid" }) });
 
 const ParticipantsQuery = Type.Composite([
@@ -49,6 +66,10 @@ export interface ParticipantRoutesDeps {
   readonly cookies: CookiePolicy;
   readonly study: StudyService;
   readonly erasure: ErasureService;
+  /** For `/me?after=`: the projections' progress through the event log. */
+  readonly progress: ProgressWatcher;
+  /** How long a read-your-writes request waits for the projections (default 2 s). */
+  readonly readAfterTimeoutMs?: number;
   /** Joins one client address may make per minute; 0: no limit. */
   readonly joinRateLimit?: number;
 }
@@ -60,6 +81,8 @@ export function participantRoutes({
   cookies,
   study,
   erasure,
+  progress,
+  readAfterTimeoutMs = 2000,
   joinRateLimit = 0,
 }: ParticipantRoutesDeps) {
   // Every join attempt counts (a guessing client fails as often as it succeeds).
@@ -114,11 +137,13 @@ export function participantRoutes({
       tag: "participants",
       summary: "The participant, their group's configuration, and where they stand in the study",
       description:
-        "`simulated`: the participant is a dry run's (a draft experiment lets only them onto its pages). `status`: `active`, or `finished` once the experiment's completion rule is met (every condition set reached, the post survey answered when the rule asks for it; checked on this request and recorded once). `completion`: null until finished, then `{code, redirect_url}` with the URL's placeholders filled. `consent`: null without a consent text, else the text, its version and when the participant agreed or declined. `experiment_name`: the experiment's name, for the pages' header. `progress`: sessions and minutes on the pages so far, counted as the completion rule counts them (a session from its start; minutes from each session's first to its last event), and `sessions_needed` and `feed_minutes_needed`, what the rule asks for (null for a condition it does not set), so the pages can show how far the participant has come.",
+        "`simulated`: the participant is a dry run's (a draft experiment lets only them onto its pages). `status`: `active`, or `finished` once the experiment's completion rule is met (every condition set reached, the post survey answered when the rule asks for it; checked on this request and recorded once). `completion`: null until finished, then `{code, redirect_url}` with the URL's placeholders filled. `consent`: null without a consent text, else the text, its version and when the participant agreed or declined. `experiment_name`: the experiment's name, for the pages' header. `progress`: sessions and minutes on the pages so far, counted as the completion rule counts them (a session once the server received an event of it, begun at least `min_session_gap_minutes` after the last counted one; minutes from the arrival times of the participant's events, each gap counted up to 30 s, never client timestamps), `visit`, the visit the session given as `session_id` makes, and `sessions_needed` and `feed_minutes_needed`, what the rule asks for (null for a condition it does not set), so the pages can show how far the participant has come.",
       access: "participant",
       responses: { 200: { description: "The participant", schema: Me } },
-      handler: async (ctx) => {
-        ctx.body = await study.me(participantOf(ctx).userId);
+      query: MeQuery,
+      handler: async (ctx, { query }) => {
+        await readAfter(progress, ctx, query.after, readAfterTimeoutMs);
+        ctx.body = await study.me(participantOf(ctx).userId, query.session_id);
       },
     }),
     route({

@@ -8,8 +8,15 @@ import {
   startTestApp,
   type TestApp,
 } from "../../../test/harness/app.ts";
+import { wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
-import { createSurvey, joinParticipant, newSession, sampleAnswers } from "../../../test/harness/surveys.ts";
+import {
+  createSurvey,
+  joinParticipant,
+  newSession,
+  sampleAnswers,
+  visit,
+} from "../../../test/harness/surveys.ts";
 import { PARTICIPANT_COOKIE } from "../auth/cookies.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
 
@@ -26,6 +33,8 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
   });
 
   const me = async (c: Client) => (await c.get<Me>("/api/v1/me")).body;
+  const meIn = async (c: Client, sessionId: string) =>
+    (await c.get<Me>(`/api/v1/me?session_id=${sessionId}`)).body;
   const pending = async (c: Client, sessionId: string) =>
     (await c.get<PendingSurvey>(`/api/v1/surveys/pending?session_id=${sessionId}`)).body;
   const answer = (c: Client, surveyId: string, sessionId: string, about?: string) =>
@@ -98,20 +107,24 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
       login_id: "prolific 1",
       recruiting: { PROLIFIC_PID: "5f&a", STUDY_ID: "s1" },
     });
+    // A session registered without an event does not count; its first event makes it count.
     const first = await newSession(client);
+    // The page's visit is the one this session makes: it counts once an event of it arrives.
+    expect(await meIn(client, first)).toMatchObject({ progress: { sessions: 0, visit: 1 } });
+    await visit(app, client, first);
     // The pages show the study's name and how far the participant has come toward the rule.
-    expect(await me(client)).toMatchObject({
+    expect(await meIn(client, first)).toMatchObject({
       status: "active",
       completion: null,
       experiment_name: experiment.name,
-      progress: { sessions: 1, sessions_needed: 2, feed_minutes_needed: null },
+      progress: { sessions: 1, visit: 1, sessions_needed: 2, feed_minutes_needed: null },
     });
     expect(await pending(client, first)).toBeNull();
 
     // The second session reaches the sessions condition: the post survey is due, not the
     // inter_session survey about the first session.
     // The rule waits for the post survey's answer: it is served forced and cannot be dismissed.
-    const second = await newSession(client);
+    const second = await visit(app, client);
     expect(await pending(client, second)).toMatchObject({ survey: { id: post.id }, forced: true });
     const closed = await client.post(`/api/v1/surveys/${post.id}/dismissals`, { session_id: second });
     expect([closed.status, codeOf(closed)]).toEqual([409, "survey_forced"]);
@@ -166,12 +179,12 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
       return client;
     };
     const first = await arrive("pre 1", "pid-shared");
-    await newSession(first);
+    await visit(app, first);
     expect((await me(first)).completion?.redirect_url).toBe(
       "https://app.prolific.com/submissions/complete?cc=PRE-REG&pid=pid-shared",
     );
     // A later link does not rewrite what the first arrival recorded.
-    await newSession(await arrive("pre 1", "pid-other"));
+    await visit(app, await arrive("pre 1", "pid-other"));
     expect((await me(first)).completion?.redirect_url).toContain("pid=pid-shared");
 
     // The duplicate-id flag sees the parameters too: a second pre-registered login with the same PID.
@@ -186,6 +199,51 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     const csv = await admin.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`);
     expect(csv.text.split("\n")[0]).toContain("PROLIFIC_PID");
     expect(csv.text.split("\n").filter((line) => line.includes("pid-shared"))).toHaveLength(2);
+  });
+
+  it("refuses a forged completion: events before consent, sessions without events, client timestamps and quick reloads count for nothing", async () => {
+    const { experiment } = await createStudy(admin, { status: "running", videoCount: 1 });
+    const rule = { after_sessions: 2, min_session_gap_minutes: 30, code: "PAID" };
+    expect((await patch(experiment.id, { consent_text: "Agree?", completion: rule })).status).toBe(200);
+    const p = await joinParticipant(app, experiment.id, "forger");
+    const events = (times: readonly string[]) =>
+      p.client.post("/api/v1/events", {
+        session_id: p.sessionId,
+        events: times.map((timestamp) => wireEvent("WINDOW_FOCUS", { timestamp })),
+      });
+    // Before consent nothing is collected.
+    const early = await events(["2026-11-24T12:00:00.000Z"]);
+    expect([early.status, codeOf(early)]).toEqual([403, "consent_required"]);
+    expect(
+      (
+        await admin.get<{ items: { events: number }[] }>(
+          `/api/v1/admin/experiments/${experiment.id}/participants`,
+        )
+      ).body.items[0]?.events,
+    ).toBe(0);
+    expect((await p.client.post("/api/v1/participants/consent", { agree: true })).status).toBe(204);
+
+    // Five sessions registered without an event count for nothing.
+    for (let i = 0; i < 5; i++) await newSession(p.client);
+    expect((await me(p.client)).progress).toMatchObject({ sessions: 0, feed_minutes: 0 });
+    // Events whose client timestamps span three hours, sent at once: minutes by arrival, about none.
+    const sent = await events(["2026-11-24T09:00:00.000Z", "2026-11-24T12:00:00.000Z"]);
+    expect(sent.status).toBe(202);
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
+    expect((await me(p.client)).progress.feed_minutes).toBeLessThan(0.05);
+    // Reloads minutes apart are one visit under a 30-minute gap: no code.
+    await visit(app, p.client);
+    await visit(app, p.client);
+    expect(await me(p.client)).toMatchObject({
+      status: "active",
+      completion: null,
+      progress: { sessions: 1 },
+    });
+    // Without the gap the same sessions count: the rule is what stood in the way.
+    expect((await patch(experiment.id, { completion: { ...rule, min_session_gap_minutes: 0 } })).status).toBe(
+      200,
+    );
+    expect(await me(p.client)).toMatchObject({ status: "finished", completion: { code: "PAID" } });
   });
 
   it("shows no code before an active post survey is answered or dismissed when the rule has a code but does not wait for the survey", async () => {
@@ -204,6 +262,7 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
       ["closes", "dismiss"],
     ] as const) {
       const p = await joinParticipant(app, experiment.id, login);
+      await visit(app, p.client, p.sessionId);
       expect(await pending(p.client, p.sessionId)).toMatchObject({ survey: { id: post.id }, forced: false });
       expect(await me(p.client)).toMatchObject({ status: "active", completion: null });
       const done =
@@ -223,6 +282,7 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     await createSurvey(admin, experiment.id, { kind: "post", is_active: false });
     await patch(experiment.id, { completion: { after_sessions: 1, code: "NO-SURVEY" } });
     const p = await joinParticipant(app, experiment.id, "no-post");
+    await visit(app, p.client, p.sessionId);
     expect(await me(p.client)).toMatchObject({ status: "finished", completion: { code: "NO-SURVEY" } });
   });
 
@@ -351,6 +411,7 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
       .update({ completion: JSON.stringify(rule) });
     expect(await stored()).toEqual(inForce);
     const p = await joinParticipant(app, experiment.id, "delayed");
+    await visit(app, p.client, p.sessionId);
     expect(await me(p.client)).toMatchObject({
       status: "finished",
       completion: { code: "DELAY", redirect_url: "https://example.org/done", redirect_delay_s: 5 },
@@ -476,6 +537,7 @@ describe.each(BACKENDS)("study flow (%s)", (backend) => {
     });
     const kept = await joinParticipant(app, experiment.id, "kept");
     const dropped = await joinParticipant(app, experiment.id, "dropped");
+    for (const p of [kept, dropped]) await visit(app, p.client, p.sessionId);
     const exclude = (body: unknown) =>
       admin.patch(`/api/v1/admin/participants/${dropped.user.user_id}`, body);
     const noReason = await exclude({ excluded: true });

@@ -1,4 +1,4 @@
-import { participantMinutes } from "@feedlab/projector";
+import { participantProgress } from "@feedlab/projector";
 import {
   type Completion,
   type ExperimentStatus,
@@ -122,12 +122,18 @@ export function createStudyService(
     return r;
   }
 
-  async function progress(userId: string): Promise<Progress> {
-    const [sessions, minutes] = await Promise.all([
-      db("sessions").where({ user_id: userId }).count<{ n: string | number }[]>("id as n"),
-      participantMinutes(db, userId),
-    ]);
-    return { sessions: Number(sessions[0]?.n ?? 0), feed_minutes: Math.round(minutes * 100) / 100 };
+  /** What counts toward completion so far, by the server's clock (participantProgress). */
+  async function progress(
+    userId: string,
+    completion: Completion | null,
+    current?: string,
+  ): Promise<Progress & { visit: number }> {
+    const p = await participantProgress(db, userId, {
+      gapMinutes: completion?.min_session_gap_minutes ?? 0,
+      current,
+      now: now(),
+    });
+    return { sessions: p.sessions, feed_minutes: Math.round(p.minutes * 100) / 100, visit: p.visit };
   }
 
   /** The experiment's active post survey for the participant: whether there is one, answered or dismissed. */
@@ -165,13 +171,14 @@ export function createStudyService(
   /**
    * Evaluates the completion rule: whether its conditions are reached (the study has ended for the
    * participant: the post survey is due) and whether the participant is finished, recorded once.
-   * `progress` is read only when the rule needs it, or when the caller asks for it.
+   * `progress` is read only when the rule needs it, or when the caller asks for it (with the visit
+   * `session` makes).
    */
-  async function evaluate(r: StudyRow, withProgress: boolean) {
+  async function evaluate(r: StudyRow, withProgress: boolean, session?: string) {
     const completion = json<Completion | null>(r.completion, null);
     const needsProgress =
       withProgress || (completion !== null && r.finished_at === null && r.experiment_status !== "completed");
-    const current = needsProgress ? await progress(r.user_id) : null;
+    const current = needsProgress ? await progress(r.user_id, completion, session) : null;
     const reached =
       r.experiment_status === "completed" ||
       (completion !== null &&
@@ -191,9 +198,9 @@ export function createStudyService(
      * `GET /me`: the participant, their group's configuration, and where they stand in the study:
      * status, completion (once finished), consent and progress.
      */
-    async me(userId: string): Promise<Me> {
+    async me(userId: string, session?: string): Promise<Me> {
       const r = await row(userId);
-      const { completion, finished, progress: p } = await evaluate(r, true);
+      const { completion, finished, progress: p } = await evaluate(r, true, session);
       const recruiting = json<Record<string, string> | null>(r.recruiting, null) ?? {};
       const language = languageFrom(r);
       const consent = consentIn(r);
@@ -231,7 +238,7 @@ export function createStudyService(
           : null,
         experiment_name: r.experiment_name,
         progress: {
-          ...(p ?? { sessions: 0, feed_minutes: 0 }),
+          ...(p ?? { sessions: 0, feed_minutes: 0, visit: 0 }),
           sessions_needed: completion?.after_sessions ?? null,
           feed_minutes_needed: completion?.after_feed_minutes ?? null,
         },

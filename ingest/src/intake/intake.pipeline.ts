@@ -13,7 +13,7 @@ interface IntakeResult {
   readonly position: string;
 }
 
-/** A batch refused whole, before anything was stored: `unknown_session` or `foreign_session`. */
+/** A batch refused whole, before anything was stored: `unknown_session`, `foreign_session` or `consent_required`. */
 interface IntakeRefusal {
   readonly code: string;
   readonly message: string;

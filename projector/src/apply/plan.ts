@@ -134,6 +134,36 @@ function accumulate(ops: readonly Accumulate[]): Map<string, AccumulatedRow> {
   return rows;
 }
 
+type Span = Extract<RowOp, { kind: "span" }>;
+
+/**
+ * The spans of one table as rows: per key, the capped gaps between its times summed, and its first
+ * and last time (the stored row's last gap is added by the statement).
+ */
+function spanRows(ops: readonly Span[]): Row[] {
+  const byKey = new Map<string, { op: Span; times: number[] }>();
+  for (const op of ops) {
+    const id = JSON.stringify(op.key);
+    const entry = byKey.get(id) ?? { op, times: [] };
+    entry.times.push(Date.parse(op.at));
+    byKey.set(id, entry);
+  }
+  return [...byKey].sort(byFirst).map(([, { op, times }]) => {
+    times.sort((a, b) => a - b);
+    let sum = 0;
+    for (let i = 1; i < times.length; i++) sum += Math.min((times[i] ?? 0) - (times[i - 1] ?? 0), op.capMs);
+    const first = new Date(times[0] ?? 0).toISOString();
+    const { columns: c } = op;
+    return {
+      ...op.init,
+      ...op.key,
+      [c.sum]: sum,
+      [c.first]: first,
+      [c.last]: new Date(times.at(-1) ?? 0).toISOString(),
+    };
+  });
+}
+
 /**
  * Applies row operations inside the caller's transaction: inserts first (one multi-row statement per
  * table and chunk, existing keys kept), then accumulations (one upsert per table and chunk). Answers
@@ -147,6 +177,7 @@ export async function applyOps(trx: Knex.Transaction, ops: readonly RowOp[]): Pr
 export function planOps(ops: readonly RowOp[]): OpsPlan {
   const inserts = new Map<string, { key: readonly string[]; least?: readonly string[]; rows: Row[] }>();
   const accumulates = new Map<string, Accumulate[]>();
+  const spans = new Map<string, Span[]>();
   for (const op of ops) {
     switch (op.kind) {
       case "insert": {
@@ -159,6 +190,12 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
         const list = accumulates.get(op.table) ?? [];
         list.push(op);
         accumulates.set(op.table, list);
+        break;
+      }
+      case "span": {
+        const list = spans.get(op.table) ?? [];
+        list.push(op);
+        spans.set(op.table, list);
         break;
       }
       default: {
@@ -239,6 +276,30 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
       ...Object.fromEntries(mins.map((c) => [c, r.min[c] ?? null])),
     }));
     for (const chunk of chunks(values)) statements.push(insertRows(table, chunk, conflict, bindings));
+  }
+
+  for (const [table, list] of byName(spans)) {
+    const first = list[0];
+    if (!first) continue;
+    if (
+      list.some(
+        (op) => op.capMs !== first.capMs || JSON.stringify(op.columns) !== JSON.stringify(first.columns),
+      )
+    )
+      throw new Error(`span ops on ${table} must share their cap and columns`);
+    const { sum, first: earliest, last } = first.columns;
+    const keyCols = Object.keys(first.key);
+    // A row's `first` is its batch's first time (the insert's), which the stored last is taken from.
+    const conflict = `on conflict (${keyCols.map(() => "??").join(", ")}) do update set
+      ?? = ??.?? + excluded.?? + least(greatest((extract(epoch from (excluded.?? - ??.??)) * 1000)::bigint, 0), ?::bigint),
+      ?? = least(??.??, excluded.??), ?? = greatest(??.??, excluded.??)`;
+    const bindings: Knex.RawBinding[] = [
+      ...keyCols,
+      ...[sum, table, sum, sum, earliest, table, last, first.capMs],
+      ...[earliest, table, earliest, earliest],
+      ...[last, table, last, last],
+    ];
+    for (const chunk of chunks(spanRows(list))) statements.push(insertRows(table, chunk, conflict, bindings));
   }
 
   return { statements, answers };

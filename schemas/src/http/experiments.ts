@@ -38,13 +38,22 @@ export const Completion = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 1000,
-        description: "Reached during the participant's Nth session (visit).",
+        description:
+          "Reached during the participant's Nth session (visit): sessions count once the server has received an event of them (see min_session_gap_minutes).",
+      }),
+    ),
+    min_session_gap_minutes: Type.Optional(
+      NumberIn(0, 100_000, {
+        default: 0,
+        description:
+          "A session counts toward after_sessions only when it began (its first event reached the server) at least this many minutes after the previous counted session began: real returns, not reloads. 0 (the default): every session the server received an event of counts.",
       }),
     ),
     after_feed_minutes: Type.Optional(
       // From a hundredth of a minute: the time on the pages is counted in hundredths of a minute.
       NumberIn(0.01, 100_000, {
-        description: "Reached after this many minutes on the feed and watch pages, over all sessions.",
+        description:
+          "Reached after this many minutes on the feed and watch pages, over all sessions, by the server's clock: the gaps between the arrivals of a session's events, each counted up to 30 s (client timestamps never count).",
       }),
     ),
     after_post_survey: Type.Optional(

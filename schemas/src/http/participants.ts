@@ -144,8 +144,17 @@ export const Me = Type.Object({
   }),
   progress: Type.Object(
     {
-      sessions: Type.Integer(),
-      feed_minutes: Type.Number(),
+      sessions: Type.Integer({
+        description:
+          "Sessions the server received an event of, each begun at least completion.min_session_gap_minutes after the last counted one",
+      }),
+      feed_minutes: Type.Number({
+        description: "Minutes on the pages by the arrival of the participant's events (each gap at most 30 s)",
+      }),
+      visit: Type.Integer({
+        description:
+          "The visit the session given as `session_id` makes (it counts once an event of it arrives); without one, `sessions`",
+      }),
       sessions_needed: Type.Union([Type.Integer(), Type.Null()], {
         description: "The completion rule's `after_sessions`; null when it sets none",
       }),
@@ -194,7 +203,10 @@ export const ParticipantSummary = Type.Composite([
     consented_at: Type.Union([Timestamp, Type.Null()]),
     declined_at: Type.Union([Timestamp, Type.Null()]),
     finished_at: Type.Union([Timestamp, Type.Null()]),
-    sessions: Type.Integer(),
+    sessions: Type.Integer({
+      description:
+        "Sessions the server received an event of, as completion counts them (a registered session without events does not count)",
+    }),
     events: Type.Integer(),
     last_seen_at: Type.Union([Timestamp, Type.Null()], { description: "When their last event arrived" }),
     active_now: Type.Boolean({ description: "An event arrived in the last 5 minutes" }),

@@ -168,8 +168,12 @@ export class ParticipantApi {
   }
 
   /** The signed-in participant; throws a 401 `ApiError` when the browser has not joined a study. */
-  participantMe(): Promise<ParticipantMe> {
-    return this.request("GET", "/api/v1/me");
+  /**
+   * The participant and where they stand. With the page's `sessionId`, `progress.visit` is the visit
+   * it makes; with `after` (a position the events endpoint gave), the answer counts those events.
+   */
+  participantMe(sessionId?: string, after?: string): Promise<ParticipantMe> {
+    return this.request("GET", "/api/v1/me", { query: { session_id: sessionId, after } });
   }
 
   /**

@@ -111,11 +111,10 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
   let me: ParticipantMe;
   let sessionId: string;
   try {
-    // The session first: a completion rule counts it (after_sessions), so `me` must see it, or the
-    // visit that finishes the study would show the feed or the completion page depending on which
-    // request the server answered first. Only a session's first page waits for the registration.
+    // The session first: `me` says which visit it makes (a completion rule counts it once an event of
+    // it arrives: studyStatus.finishWhenCounted). Only a session's first page waits for the registration.
     sessionId = await participantSession.ensure(api);
-    me = await api.participantMe();
+    me = await api.participantMe(sessionId);
   } catch (error) {
     // No participant cookie (401), or an admin cookie instead of one (403): the visitor has not joined.
     if (isApiError(error, 401) || isApiError(error, 403)) {
@@ -141,6 +140,7 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
   // The tracking runtime starts only after consent: nothing is recorded before it.
   const runtime = platformRuntime(me, sessionId);
   if (me.status === "finished") return { kind: "finished", completion: me.completion, runtime };
+  studyStatus.finishWhenCounted(me, sessionId, runtime.core.transport);
   if (me.experiment_status === "paused") return { kind: "paused" };
   // A draft admits its simulated participants (a dry run) and no one else (api.md).
   const open = me.experiment_status === "running" || (me.experiment_status === "draft" && me.simulated);

@@ -2,6 +2,7 @@ import { tick } from "svelte";
 import { participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
 import { announceNavigation } from "#lib/platform/navigation.ts";
 import { loadPage, routeOf, type View } from "./pages.ts";
+import { studyStatus } from "./study-status.svelte.ts";
 
 /** The participant shell's history entries carry their position, for scroll restoration. */
 interface EntryState {
@@ -187,6 +188,9 @@ function resetFocus(): void {
 }
 
 export const router = new ParticipantRouter();
+
+// A visit that finishes the study once counted shows the completion page as soon as the server says so.
+studyStatus.onFinished = () => void router.reload();
 
 /**
  * An answer to the post survey, or a recorded dismissal of it, may finish the study: the page is

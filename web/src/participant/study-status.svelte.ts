@@ -1,7 +1,13 @@
 import { participantApi as api } from "#lib/participant-api.ts";
+import { pendingSurveys } from "#lib/survey/pending.svelte.ts";
 import type { ParticipantMe } from "#lib/types.ts";
 
 type Progress = ParticipantMe["progress"];
+
+/** What the page's event transport says after each batch the server acknowledged. */
+interface Acknowledging {
+  onAcknowledged: (batch: never, position: string | null) => void;
+}
 
 /** How often the time left is worked out again on the page's clock (no request). */
 const TICK_MS = 15_000;
@@ -47,8 +53,38 @@ class StudyStatus {
   /** The visit the participant is on and how many the rule asks for, while that rule is not past. */
   get visit(): { done: number; needed: number } | null {
     const p = this.#progress;
-    if (!p || p.sessions_needed === null || p.sessions < 1 || p.sessions > p.sessions_needed) return null;
-    return { done: p.sessions, needed: p.sessions_needed };
+    if (!p || p.sessions_needed === null || p.visit < 1 || p.visit > p.sessions_needed) return null;
+    return { done: p.visit, needed: p.sessions_needed };
+  }
+
+  /** Called when a read of /me finds the participant finished mid-page (the shell loads the page again). */
+  onFinished: () => void = () => {};
+
+  /**
+   * A visit that finishes the study's sessions rule counts only once the server has received an
+   * event of it (api.md "Trust boundaries (wave 4)"): after its first acknowledged batch, /me is read
+   * with that batch's position; a finished participant's page is loaded again (the completion page),
+   * and otherwise the survey gate asks again (the post survey may be due now).
+   */
+  finishWhenCounted(me: ParticipantMe, sessionId: string, transport: Acknowledging): void {
+    const p = me.progress;
+    if (me.status !== "active" || p.sessions_needed === null) return;
+    if (p.visit <= p.sessions || p.visit < p.sessions_needed) return;
+    const before = transport.onAcknowledged;
+    transport.onAcknowledged = (batch, position) => {
+      before(batch, position);
+      if (position === null) return;
+      transport.onAcknowledged = before;
+      api.participantMe(sessionId, position).then(
+        (next) => {
+          this.update(next);
+          // Finished: the completion page. Else the study may have ended for them: the post survey.
+          if (next.status === "finished") this.onFinished();
+          else void pendingSurveys.check(api, sessionId);
+        },
+        () => {}, // the next page load reads it again
+      );
+    };
   }
 
   /** The whole minutes left on the pages (rounded up); null without a minutes rule or once it is met. */

@@ -10,6 +10,7 @@ import {
   type Journey,
   type JourneyInput,
   type JourneyRecord,
+  meAfter,
   newRecord,
   problem,
   recordCompletion,
@@ -121,7 +122,7 @@ export function createBrowserJourney(
 
 /** Where the study left the participant: finished or not, and the completion link filled. */
 async function completion(context: BrowserContext, baseUrl: string, record: JourneyRecord): Promise<void> {
-  const me = await context.request.get(`${baseUrl}/api/v1/me`);
+  const me = await context.request.get(`${baseUrl}${meAfter(record)}`);
   if (me.ok()) recordCompletion(record, (await me.json()) as Me);
 }
 

@@ -19,6 +19,7 @@ import {
   type Journey,
   type JourneyInput,
   type JourneyRecord,
+  meAfter,
   newRecord,
   problem,
   recordCompletion,
@@ -102,6 +103,8 @@ export function createHttpJourney(client: ParticipantClient, input: JourneyInput
     async end() {
       if (record.declined) return;
       // After the last session: the post survey (when the study has ended for them), then the completion.
+      // Its sessions count once their events are projected: the first read waits for them.
+      await client.get<Me>(meAfter(record));
       if (lastSession !== null) await answerPending(client, input, record, lastSession, lastNumber, "after");
       const after = await client.get<Me>("/api/v1/me");
       if (after.status === 200) recordCompletion(record, after.body);

@@ -160,3 +160,12 @@ export function surveyOrderProblems(shown: readonly SurveyShown[]): string[] {
   }
   return out;
 }
+
+/**
+ * `/api/v1/me`, read after the participant's last acknowledged batch (read-your-writes): completion
+ * counts a session once the server has received an event of it.
+ */
+export function meAfter(record: JourneyRecord): string {
+  const last = record.positions.at(-1);
+  return last === undefined ? "/api/v1/me" : `/api/v1/me?after=${encodeURIComponent(last)}`;
+}

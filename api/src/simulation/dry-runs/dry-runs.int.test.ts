@@ -95,8 +95,11 @@ describe("dry runs over HTTP (pglite)", () => {
     expect(healthy.problems, JSON.stringify(healthy.problems)).toEqual([]);
     expect(healthy.missing_event_types).toEqual([]);
     expect(healthy.finished + healthy.declined).toBe(3);
+    // The third visit counts once its events arrive, so it begins as the second did: with the
+    // inter-session survey about the visit before.
     expect(healthy.surveys).toEqual([
       { name: "Before", kind: "pre" },
+      { name: "Between", kind: "inter_session" },
       { name: "Between", kind: "inter_session" },
     ]);
     expect(healthy.completion_redirect).toMatch(/^https:\/\/panel\.example\/done\?u=sim-[^&]+&c=C0DE$/);

@@ -80,4 +80,25 @@ export const sessionActivityMigrations: readonly Migration[] = [
       });
     },
   },
+  {
+    // Completion by the server's clock (api.md "Trust boundaries (wave 4)"): a session's time on the
+    // pages as the gaps between the arrivals of its events, each capped at 30 s, never the client's
+    // timestamps; and when its first event arrived (whether it began long enough after the last).
+    name: "projector/session-activity/005-session-time",
+    async up(db) {
+      await db.schema.createTable("session_time", (t) => {
+        t.uuid("session_id").primary();
+        t.uuid("user_id").notNullable();
+        t.uuid("experiment_id").notNullable();
+        t.bigInteger("received_ms").notNullable();
+        t.timestamp("first_received_at", { useTz: true }).notNullable();
+        t.timestamp("last_received_at", { useTz: true }).notNullable();
+        t.index(["user_id"]);
+      });
+      await requestRebuild(db, "session_activity");
+    },
+    async down(db) {
+      await db.schema.dropTableIfExists("session_time");
+    },
+  },
 ];

@@ -6,15 +6,22 @@ import { sessionActivityMigrations } from "./session-activity.migration.ts";
 export { timestampFlag } from "./client-clock.ts";
 
 /**
+ * The longest gap between two arrivals of a session's events that counts as time on the pages
+ * (api.md "Trust boundaries (wave 4)"): a longer silence counts as this long.
+ */
+const ARRIVAL_GAP_CAP_MS = 30_000;
+
+/**
  * Session activity: first and last event times, event count, highest sequence number and how many
  * events carried one (their difference is the session's gaps), explicit end, and the client's clock:
  * its offset (the least arrival less client time) and the events with an implausible client time.
- * Whether a SESSION_END ended the session is read from it with `endedBySessionEnd`.
+ * Whether a SESSION_END ended the session is read from it with `endedBySessionEnd`. Session time
+ * (`session_time`): the server's view of the same session, from the arrival times alone.
  */
 export const sessionActivityProjection: Projection = {
   name: "session_activity",
   canHandle: "all",
-  tables: ["session_activity"],
+  tables: ["session_activity", "session_time"],
   erase: eraseSessionActivity,
   migrations: sessionActivityMigrations,
   project: (e) => {
@@ -38,6 +45,20 @@ export const sessionActivityProjection: Projection = {
           // The last unload's arrival and `seq`: the session ended there unless a later event exists.
           end_seq: e.event_type === "SESSION_END" ? e.seq : null,
           ended_at: e.event_type === "SESSION_END" ? e.received_at : null,
+        },
+      },
+      {
+        kind: "span",
+        table: "session_time",
+        key: { session_id: e.session_id },
+        init: { user_id: e.user_id, experiment_id: e.experiment_id },
+        at: e.received_at,
+        capMs: ARRIVAL_GAP_CAP_MS,
+        columns: {
+          sum: "received_ms",
+          first: "first_received_at",
+          last: "last_received_at",
+          from: "span_from",
         },
       },
     ];

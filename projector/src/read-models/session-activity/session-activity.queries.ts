@@ -139,18 +139,58 @@ export async function participantCompleteness(
   return rows.map((r) => completenessOf(r.user_id, r));
 }
 
+/** What a participant's sessions count toward completion, by the server's clock alone. */
+export interface ParticipantProgress {
+  /**
+   * Sessions of which the server received an event, each begun (its first event's arrival) at least
+   * the gap after the previous counted one began.
+   */
+  readonly sessions: number;
+  /** Minutes on the pages: the gaps between arrivals of each session's events, each at most 30 s. */
+  readonly minutes: number;
+  /**
+   * The visit the `current` session makes: the counted sessions up to it, or, before its first event
+   * has arrived, the visit it makes if one arrives at `now`.
+   */
+  readonly visit: number;
+}
+
 /**
- * Minutes a participant spent on the pages over all their sessions, as their events show it: per
- * session, the time from its first to its last event (a session whose tab stayed open without any
- * event counts only up to its last event).
+ * A participant's progress toward completion (api.md "Trust boundaries (wave 4)"): from the arrival
+ * times of their events, never client timestamps, so neither a registered session without events
+ * nor a forged timestamp counts. `gapMinutes`: how long after the last counted session's beginning
+ * the next may begin to count (0: every session with an event counts).
  */
-export async function participantMinutes(sql: Sql, userId: string): Promise<number> {
-  const row = (await sql("session_activity")
+export async function participantProgress(
+  sql: Sql,
+  userId: string,
+  options: { gapMinutes?: number; current?: string; now?: Date } = {},
+): Promise<ParticipantProgress> {
+  const gapMs = (options.gapMinutes ?? 0) * 60_000;
+  const rows = (await sql("session_time")
     .where({ user_id: userId })
-    .first(sql.raw("coalesce(sum(extract(epoch from (last_event_at - first_event_at))), 0) as seconds"))) as
-    | { seconds: number | string }
-    | undefined;
-  return Number(row?.seconds ?? 0) / 60;
+    .orderBy("first_received_at")
+    .select("session_id", "first_received_at", "received_ms")) as {
+    session_id: string;
+    first_received_at: Date | string;
+    received_ms: number | string;
+  }[];
+  let sessions = 0;
+  let lastBegan = Number.NEGATIVE_INFINITY;
+  let ms = 0;
+  let visit: number | null = null;
+  for (const r of rows) {
+    ms += Number(r.received_ms);
+    const began = new Date(r.first_received_at).getTime();
+    if (began - lastBegan >= gapMs) {
+      sessions++;
+      lastBegan = began;
+    }
+    if (r.session_id === options.current) visit = sessions;
+  }
+  const now = (options.now ?? new Date()).getTime();
+  visit ??= options.current === undefined ? sessions : sessions + (now - lastBegan >= gapMs ? 1 : 0);
+  return { sessions, minutes: ms / 60_000, visit };
 }
 
 /** A row of a `participantActivity` subquery. */
@@ -158,6 +198,8 @@ export interface ParticipantActivity {
   readonly user_id: string;
   /** Every event the log holds of the participant, over all their sessions (a bigint: text on pg). */
   readonly events: number | string;
+  /** Their sessions the server received an event of: the sessions completion counts (a bigint). */
+  readonly sessions: number | string;
   /** When the participant's last event arrived. */
   readonly last_seen_at: Date;
 }
@@ -181,6 +223,7 @@ export function participantActivity(
     .select(
       "user_id",
       sql.raw("sum(event_count) as events"),
+      sql.raw("count(*) as sessions"),
       sql.raw("max(last_received_at) as last_seen_at"),
     );
 }
@@ -194,7 +237,7 @@ export function participantActivity(
  * to the first page of 100 cost the page more than everything else it reads.
  */
 export const PARTICIPANT_ACTIVITY_JOIN = `left join lateral (
-  select sum(event_count) as events, max(last_received_at) as last_seen_at
+  select sum(event_count) as events, count(*) as sessions, max(last_received_at) as last_seen_at
   from session_activity sa where sa.user_id = u.id) a on true`;
 
 /**

@@ -60,7 +60,6 @@ export type RowOp =
         readonly sum: string;
         readonly first: string;
         readonly last: string;
-        readonly from: string;
       };
       readonly init?: Row;
     };

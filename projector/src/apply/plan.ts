@@ -281,13 +281,13 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
   for (const [table, list] of byName(spans)) {
     const first = list[0];
     if (!first) continue;
-    if (
-      list.some(
-        (op) => op.capMs !== first.capMs || JSON.stringify(op.columns) !== JSON.stringify(first.columns),
-      )
-    )
-      throw new Error(`span ops on ${table} must share their cap and columns`);
     const { sum, first: earliest, last } = first.columns;
+    const differs = (op: Span) =>
+      op.capMs !== first.capMs ||
+      op.columns.sum !== sum ||
+      op.columns.first !== earliest ||
+      op.columns.last !== last;
+    if (list.some(differs)) throw new Error(`span ops on ${table} must share their cap and columns`);
     const keyCols = Object.keys(first.key);
     // A row's `first` is its batch's first time (the insert's), which the stored last is taken from.
     const conflict = `on conflict (${keyCols.map(() => "??").join(", ")}) do update set

@@ -149,7 +149,8 @@ export const Me = Type.Object({
           "Sessions the server received an event of, each begun at least completion.min_session_gap_minutes after the last counted one",
       }),
       feed_minutes: Type.Number({
-        description: "Minutes on the pages by the arrival of the participant's events (each gap at most 30 s)",
+        description:
+          "Minutes on the pages by the arrival of the participant's events (each gap at most 30 s)",
       }),
       visit: Type.Integer({
         description:

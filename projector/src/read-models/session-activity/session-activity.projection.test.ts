@@ -22,6 +22,16 @@ describe("session activity projection", () => {
           ended_at: null,
         },
       },
+      {
+        // The server's view of the session's time: by arrival (completion counts it).
+        kind: "span",
+        table: "session_time",
+        key: { session_id: e.session_id },
+        init: { user_id: ALICE, experiment_id: EXPERIMENT },
+        at: "2026-11-24T12:00:00.100Z",
+        capMs: 30_000,
+        columns: { sum: "received_ms", first: "first_received_at", last: "last_received_at" },
+      },
     ]);
   });
 

@@ -58,7 +58,6 @@ export const sessionActivityProjection: Projection = {
           sum: "received_ms",
           first: "first_received_at",
           last: "last_received_at",
-          from: "span_from",
         },
       },
     ];

@@ -43,11 +43,11 @@ export type RowOp =
       readonly init?: Row;
     }
   /**
-   * Time between arrivals, per key: `columns.sum` (milliseconds) grows by each gap between
-   * consecutive `at` times, the stored `columns.last` to the batch's first included, each gap capped
-   * at `capMs`; `columns.first` and `columns.last` keep the earliest and latest `at`. Applied after
-   * inserts and accumulations, in log order within a key; `init` columns are set only when the row
-   * is created.
+   * Arrival runs, per key: `columns.runs` (jsonb) holds the runs of the key's `at` times, `[first,
+   * last]` in epoch milliseconds, a time within `gapMs` of a run's last joining it; `columns.first` and
+   * `columns.last` keep the earliest and latest `at`. A set's summary: the same whatever the order and
+   * batches of the times. Applied after inserts and accumulations; `init` columns are set only when
+   * the row is created.
    */
   | {
       readonly kind: "span";
@@ -55,12 +55,8 @@ export type RowOp =
       readonly key: Row;
       /** An ISO 8601 time. */
       readonly at: string;
-      readonly capMs: number;
-      readonly columns: {
-        readonly sum: string;
-        readonly first: string;
-        readonly last: string;
-      };
+      readonly gapMs: number;
+      readonly columns: { readonly runs: string; readonly first: string; readonly last: string };
       readonly init?: Row;
     };
 

@@ -136,32 +136,78 @@ function accumulate(ops: readonly Accumulate[]): Map<string, AccumulatedRow> {
 
 type Span = Extract<RowOp, { kind: "span" }>;
 
+/** Runs of arrival times, `[first, last]` in epoch milliseconds, no two within `gapMs` of each other. */
+type Runs = [number, number][];
+
+/** Times (and runs) merged into runs: sorted, and joined where one begins within `gapMs` of the last. */
+function mergeRuns(runs: readonly (readonly [number, number])[], gapMs: number): Runs {
+  const out: Runs = [];
+  for (const [from, to] of [...runs].sort((a, b) => a[0] - b[0] || a[1] - b[1])) {
+    const last = out.at(-1);
+    if (last && from <= last[1] + gapMs) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
 /**
- * The spans of one table as rows: per key, the capped gaps between its times summed, and its first
- * and last time (the stored row's last gap is added by the statement).
+ * The spans of one table as new rows, one per key: the runs of the batch's times, and the earliest and
+ * latest time.
  */
 function spanRows(ops: readonly Span[]): Row[] {
-  const byKey = new Map<string, { op: Span; times: number[] }>();
+  const byKey = new Map<string, { op: Span; times: [number, number][] }>();
   for (const op of ops) {
     const id = JSON.stringify(op.key);
     const entry = byKey.get(id) ?? { op, times: [] };
-    entry.times.push(Date.parse(op.at));
+    const t = Date.parse(op.at);
+    entry.times.push([t, t]);
     byKey.set(id, entry);
   }
   return [...byKey].sort(byFirst).map(([, { op, times }]) => {
-    times.sort((a, b) => a - b);
-    let sum = 0;
-    for (let i = 1; i < times.length; i++) sum += Math.min((times[i] ?? 0) - (times[i - 1] ?? 0), op.capMs);
-    const first = new Date(times[0] ?? 0).toISOString();
+    const runs = mergeRuns(times, op.gapMs);
     const { columns: c } = op;
     return {
       ...op.init,
       ...op.key,
-      [c.sum]: sum,
-      [c.first]: first,
-      [c.last]: new Date(times.at(-1) ?? 0).toISOString(),
+      [c.runs]: { json: JSON.stringify(runs) },
+      [c.first]: new Date(runs[0]?.[0] ?? 0).toISOString(),
+      [c.last]: new Date(Math.max(...runs.map((r) => r[1]))).toISOString(),
     };
   });
+}
+
+/**
+ * A table's spans as one upsert: a stored row's runs and the batch's are merged as `mergeRuns` does,
+ * in SQL (islands: a run begins where it starts more than the gap after every run before it ends). The
+ * runs are a set's, so the rows are the same whatever order or batches the times come in: a replay
+ * rebuilds exactly what the live run wrote, re-driven dead letters included.
+ */
+function spanConflict(table: string, first: Span): { sql: string; bindings: Knex.RawBinding[] } {
+  const { runs, first: earliest, last } = first.columns;
+  const keyCols = Object.keys(first.key);
+  return {
+    sql: `on conflict (${keyCols.map(() => "??").join(", ")}) do update set
+      ?? = (select jsonb_agg(jsonb_build_array(g.f, g.t) order by g.f) from (
+        select min(y.f) as f, max(y.t) as t from (
+          select z.f, z.t, sum(z.starts) over (order by z.f, z.t) as island from (
+            select x.f, x.t,
+              case when x.f > max(x.t) over (order by x.f, x.t rows between unbounded preceding and 1 preceding) + ?
+                then 1 else 0 end as starts
+            from (
+              select (v ->> 0)::bigint as f, (v ->> 1)::bigint as t
+              from jsonb_array_elements(??.?? || excluded.??) v
+            ) x
+          ) z
+        ) y group by y.island
+      ) g),
+      ?? = least(??.??, excluded.??), ?? = greatest(??.??, excluded.??)`,
+    bindings: [
+      ...keyCols,
+      ...[runs, first.gapMs, table, runs, runs],
+      ...[earliest, table, earliest, earliest],
+      ...[last, table, last, last],
+    ],
+  };
 }
 
 /**
@@ -281,25 +327,15 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
   for (const [table, list] of byName(spans)) {
     const first = list[0];
     if (!first) continue;
-    const { sum, first: earliest, last } = first.columns;
+    const { runs, first: earliest, last } = first.columns;
     const differs = (op: Span) =>
-      op.capMs !== first.capMs ||
-      op.columns.sum !== sum ||
+      op.gapMs !== first.gapMs ||
+      op.columns.runs !== runs ||
       op.columns.first !== earliest ||
       op.columns.last !== last;
-    if (list.some(differs)) throw new Error(`span ops on ${table} must share their cap and columns`);
-    const keyCols = Object.keys(first.key);
-    // A row's `first` is its batch's first time (the insert's), which the stored last is taken from.
-    const conflict = `on conflict (${keyCols.map(() => "??").join(", ")}) do update set
-      ?? = ??.?? + excluded.?? + least(greatest((extract(epoch from (excluded.?? - ??.??)) * 1000)::bigint, 0), ?::bigint),
-      ?? = least(??.??, excluded.??), ?? = greatest(??.??, excluded.??)`;
-    const bindings: Knex.RawBinding[] = [
-      ...keyCols,
-      ...[sum, table, sum, sum, earliest, table, last, first.capMs],
-      ...[earliest, table, earliest, earliest],
-      ...[last, table, last, last],
-    ];
-    for (const chunk of chunks(spanRows(list))) statements.push(insertRows(table, chunk, conflict, bindings));
+    if (list.some(differs)) throw new Error(`span ops on ${table} must share their gap and columns`);
+    const { sql, bindings } = spanConflict(table, first);
+    for (const chunk of chunks(spanRows(list))) statements.push(insertRows(table, chunk, sql, bindings));
   }
 
   return { statements, answers };

@@ -81,16 +81,17 @@ export const sessionActivityMigrations: readonly Migration[] = [
     },
   },
   {
-    // Completion by the server's clock (api.md "Trust boundaries (wave 4)"): a session's time on the
-    // pages as the gaps between the arrivals of its events, each capped at 30 s, never the client's
-    // timestamps; and when its first event arrived (whether it began long enough after the last).
+    // Completion by the server's clock (api.md "Trust boundaries (wave 4)"): the runs of a session's
+    // arrival times (a gap over 30 s starts a new run), whose length is its time on the pages, never
+    // the client's timestamps; and when its first event arrived (whether it began long enough after
+    // the last counted session).
     name: "projector/session-activity/005-session-time",
     async up(db) {
       await db.schema.createTable("session_time", (t) => {
         t.uuid("session_id").primary();
         t.uuid("user_id").notNullable();
         t.uuid("experiment_id").notNullable();
-        t.bigInteger("received_ms").notNullable();
+        t.jsonb("arrival_runs").notNullable();
         t.timestamp("first_received_at", { useTz: true }).notNullable();
         t.timestamp("last_received_at", { useTz: true }).notNullable();
         t.index(["user_id"]);

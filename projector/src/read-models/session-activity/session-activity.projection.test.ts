@@ -29,8 +29,8 @@ describe("session activity projection", () => {
         key: { session_id: e.session_id },
         init: { user_id: ALICE, experiment_id: EXPERIMENT },
         at: "2026-11-24T12:00:00.100Z",
-        capMs: 30_000,
-        columns: { sum: "received_ms", first: "first_received_at", last: "last_received_at" },
+        gapMs: 30_000,
+        columns: { runs: "arrival_runs", first: "first_received_at", last: "last_received_at" },
       },
     ]);
   });

@@ -9,7 +9,7 @@ export { timestampFlag } from "./client-clock.ts";
  * The longest gap between two arrivals of a session's events that counts as time on the pages
  * (api.md "Trust boundaries (wave 4)"): a longer silence counts as this long.
  */
-const ARRIVAL_GAP_CAP_MS = 30_000;
+export const ARRIVAL_GAP_CAP_MS = 30_000;
 
 /**
  * Session activity: first and last event times, event count, highest sequence number and how many
@@ -53,12 +53,8 @@ export const sessionActivityProjection: Projection = {
         key: { session_id: e.session_id },
         init: { user_id: e.user_id, experiment_id: e.experiment_id },
         at: e.received_at,
-        capMs: ARRIVAL_GAP_CAP_MS,
-        columns: {
-          sum: "received_ms",
-          first: "first_received_at",
-          last: "last_received_at",
-        },
+        gapMs: ARRIVAL_GAP_CAP_MS,
+        columns: { runs: "arrival_runs", first: "first_received_at", last: "last_received_at" },
       },
     ];
   },

@@ -1,5 +1,6 @@
 import { manyRows, type Sql } from "@feedlab/sql";
 import type { Knex } from "knex";
+import { ARRIVAL_GAP_CAP_MS } from "./session-activity.projection.ts";
 
 export interface SessionActivity {
   readonly last_received_at: Date;
@@ -139,6 +140,20 @@ export async function participantCompleteness(
   return rows.map((r) => completenessOf(r.user_id, r));
 }
 
+/**
+ * A session's time on the pages from its arrival runs (session_time): the gaps between consecutive
+ * arrivals, each counted up to 30 s, which is each run's length plus 30 s for every run after the
+ * first. `runs` is the jsonb column, an array of `[first, last]` epoch milliseconds (text on some drivers).
+ */
+function onPagesMs(runs: unknown): number {
+  const list = (typeof runs === "string" ? JSON.parse(runs) : runs) as [number, number][] | null;
+  if (!list || list.length === 0) return 0;
+  return (
+    list.reduce((sum, [first, last]) => sum + Number(last) - Number(first), 0) +
+    (list.length - 1) * ARRIVAL_GAP_CAP_MS
+  );
+}
+
 /** What a participant's sessions count toward completion, by the server's clock alone. */
 export interface ParticipantProgress {
   /**
@@ -170,17 +185,17 @@ export async function participantProgress(
   const rows = (await sql("session_time")
     .where({ user_id: userId })
     .orderBy("first_received_at")
-    .select("session_id", "first_received_at", "received_ms")) as {
+    .select("session_id", "first_received_at", "arrival_runs")) as {
     session_id: string;
     first_received_at: Date | string;
-    received_ms: number | string;
+    arrival_runs: unknown;
   }[];
   let sessions = 0;
   let lastBegan = Number.NEGATIVE_INFINITY;
   let ms = 0;
   let visit: number | null = null;
   for (const r of rows) {
-    ms += Number(r.received_ms);
+    ms += onPagesMs(r.arrival_runs);
     const began = new Date(r.first_received_at).getTime();
     if (began - lastBegan >= gapMs) {
       sessions++;

@@ -40,14 +40,29 @@ describe.each(BACKENDS)("progress by arrival times (%s)", (backend) => {
   }
 
   it("counts time on the pages as the gaps between arrivals, each at most 30 s, whatever the client's clock says and however the batches fall", async () => {
-    // Arrivals 0, 10, 100 (a 90 s silence counts 30 s), 110 s; the client claims hours between them.
-    const events = [0, 10, 100, 110].map((s, i) =>
+    // Arrivals 0, 10, 100 (a 90 s silence counts 30 s), 110, 112 s; the client claims hours between them.
+    const events = [0, 10, 100, 110, 112].map((s, i) =>
       arrival(FIRST, s, new Date(Date.UTC(2026, 10, 24, 12 + i * 3)).toISOString()),
     );
-    for (const batch of [1, 2, 4]) {
-      await project(events, batch);
+    // In log order, and with a late arrival (a re-driven dead letter, say) applied last.
+    const late = [...events.slice(0, 3), ...events.slice(4), events[3] as LoggedEvent];
+    const rows = async () =>
+      db()("session_time")
+        .orderBy("session_id")
+        .select("arrival_runs", "first_received_at", "last_received_at");
+    let first: unknown;
+    for (const [order, batch] of [
+      [events, 1],
+      [events, 2],
+      [events, 5],
+      [late, 1],
+      [late, 3],
+    ] as const) {
+      await project(order, batch);
       const p = await participantProgress(db(), ALICE);
-      expect([batch, p.minutes * 60]).toEqual([batch, 50]);
+      expect([batch, p.minutes * 60]).toEqual([batch, 52]);
+      first ??= await rows();
+      expect(await rows()).toEqual(first);
     }
   });
 

@@ -159,7 +159,7 @@ describe("the run's verdict", () => {
   it("says the arms are green for what ran, not green, when no simulated participant reached the completion", () => {
     const untested = { ...arm("A"), finished: 0, completion_not_tested: "Not reachable in a dry run." };
     expect(verdict(run({ arms: [untested, { ...untested, name: "B" }] }))).toEqual({
-      tone: "ok",
+      tone: "untested",
       text: "All 2 arms are green for what ran; the completion was not tested: no simulated participant reached it.",
     });
     expect(verdict(run({ arms: [untested, arm("B")] })).text).toBe(

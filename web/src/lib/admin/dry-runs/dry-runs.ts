@@ -146,7 +146,8 @@ export function armChecklist(arm: ArmChecks): CheckLine[] {
 
 /** The run's verdict at the top of its report: its tone and one sentence. */
 export interface Verdict {
-  readonly tone: "ok" | "problems" | "failed" | "running";
+  /** `untested`: no arm has a problem, but a step (the completion) did not run: not all green. */
+  readonly tone: "ok" | "untested" | "problems" | "failed" | "running";
   readonly text: string;
 }
 
@@ -175,7 +176,7 @@ export function verdict(run: Pick<DryRun, "status" | "arms" | "error">): Verdict
     const green = run.arms.length === 1 ? "The arm is" : `All ${run.arms.length} arms are`;
     const where = untested === run.arms.length ? "" : ` in ${untested} of ${run.arms.length} arms`;
     return {
-      tone: "ok",
+      tone: "untested",
       text: `${green} green for what ran; the completion was not tested${where}: no simulated participant reached it.`,
     };
   }

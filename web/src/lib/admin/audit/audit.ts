@@ -1,3 +1,4 @@
+import { countOf } from "../../format.ts";
 import type { AuditEntry } from "../../types.ts";
 
 /** How many entries a page of the console's audit log shows at a time. */
@@ -144,16 +145,14 @@ export function idsOf(
   return entry.target ? [{ kind: null, id: entry.target }] : [];
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** An erasure's row counts in words: "1 participant, 2 sessions, 1 survey response". */
 function rowsWords(rows: Record<string, unknown>): string {
   const count = (k: string) => (typeof rows[k] === "number" ? (rows[k] as number) : 0);
   return [
-    plural(count("participants"), "participant"),
-    plural(count("sessions"), "session"),
-    plural(count("survey_responses"), "survey response"),
-    ...(typeof rows.log_records === "number" ? [plural(rows.log_records, "logged event")] : []),
+    countOf(count("participants"), "participant"),
+    countOf(count("sessions"), "session"),
+    countOf(count("survey_responses"), "survey response"),
+    ...(typeof rows.log_records === "number" ? [countOf(rows.log_records, "logged event")] : []),
   ].join(", ");
 }
 

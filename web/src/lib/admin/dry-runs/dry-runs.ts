@@ -1,3 +1,4 @@
+import { countOf } from "../../format.ts";
 import { KIND_LABELS } from "../../survey/types.ts";
 import type { DryRun, DryRunArm, DryRunProblem, DryRunStatus } from "../../types.ts";
 import { formatMs } from "../recommenders/model-runs.ts";
@@ -151,8 +152,6 @@ export interface Verdict {
   readonly text: string;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /** The verdict of an arm without problems: green, or green for what ran when a line went untested. */
 export const greenBadge = (arm: ArmChecks): string =>
   completionUntested(arm) === null ? "Green" : "Green for what ran";
@@ -206,7 +205,7 @@ export const STATUS_LABELS: Readonly<Record<DryRunStatus, string>> = {
 /** The progress bar's label: "4 of 9 participants", or that the run waits its turn. */
 export function progressLabel(run: Pick<DryRun, "status" | "progress">): string {
   if (run.status === "queued" || run.progress.total === 0) return "Waiting to start…";
-  return `${run.progress.done} of ${plural(run.progress.total, "participant", "participants")}`;
+  return `${run.progress.done} of ${countOf(run.progress.total, "participant")}`;
 }
 
 /** A past run in one phrase for the list: its outcome, or how far it got. */
@@ -214,7 +213,7 @@ export function runOutcome(run: Pick<DryRun, "status" | "arms" | "progress" | "e
   if (run.status === "failed") return "Stopped";
   if (isActive(run)) return progressLabel(run);
   const red = run.arms.filter((a) => a.problems.length > 0).length;
-  if (red > 0) return plural(red, "arm with problems", "arms with problems");
+  if (red > 0) return countOf(red, "arm with problems", "arms with problems");
   return anyUntested(run.arms) ? "Green for what ran; completion not tested" : "All arms green";
 }
 

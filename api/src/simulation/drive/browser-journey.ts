@@ -1,6 +1,7 @@
 import type { Me } from "@feedlab/schemas";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { Card } from "../browse.ts";
+import { CARD_SELECTOR as CARD, completion, finishedByThisVisit } from "./browser-completion.ts";
 import { type Act, checkAccessibility, PageWatch } from "./browser-page.ts";
 import { waitForEnded, waitForPlayed, waitForTime } from "./browser-player.ts";
 import { answerSurveys } from "./browser-surveys.ts";
@@ -10,16 +11,13 @@ import {
   type Journey,
   type JourneyInput,
   type JourneyRecord,
-  meAfter,
   newRecord,
   problem,
-  recordCompletion,
 } from "./journey.ts";
 
 /** Video metadata by id: what the model judges a card by (a card on the page shows only its link). */
 export type PoolIndex = ReadonlyMap<string, Card["video"]>;
 
-const CARD = 'a[href^="/watch/"]';
 /** Cards a 1280 x 800 page shows without scrolling. */
 const CARDS_ABOVE_FOLD = 4;
 /** Longest a page may take to show its cards. */
@@ -93,7 +91,8 @@ export function createBrowserJourney(
       }
       const page = await context.newPage();
       try {
-        const visit = await session(page, baseUrl, pool, input, record, n, act);
+        const lastPosition = () => watch.positions.at(-1) ?? record.positions.at(-1);
+        const visit = await session(page, baseUrl, pool, input, record, n, act, lastPosition);
         // Leaving the study's pages ends the session: the unload beacon of a page that showed the
         // feed or a video carries PAGE_EXIT and SESSION_END.
         await page.goto("about:blank").catch(() => {});
@@ -120,12 +119,6 @@ export function createBrowserJourney(
   };
 }
 
-/** Where the study left the participant: finished or not, and the completion link filled. */
-async function completion(context: BrowserContext, baseUrl: string, record: JourneyRecord): Promise<void> {
-  const me = await context.request.get(`${baseUrl}${meAfter(record)}`);
-  if (me.ok()) recordCompletion(record, (await me.json()) as Me);
-}
-
 /**
  * One visit in its own tab. `going`: false when the participant stops (declined, finished, or the pages
  * failed); `shown`: the feed's surface was on the page (it sends the session's and the page's events).
@@ -138,6 +131,7 @@ async function session(
   record: JourneyRecord,
   number: number,
   act: Act,
+  lastPosition: () => string | undefined,
 ): Promise<{ going: boolean; shown: boolean }> {
   const { model } = input;
   const asked = Date.now();
@@ -202,6 +196,13 @@ async function session(
       problem(record, "feed", "empty_feed", "The feed showed no videos.");
     return { going: true, shown: false };
   }
+  // The visit that reaches the completion rule counts once its first events arrive: the page then
+  // turns into the completion page by itself, and the participant is done.
+  if (
+    number >= model.sessionsNeeded(input.design.completion) &&
+    (await finishedByThisVisit(page, lastPosition))
+  )
+    return { going: false, shown: true };
   // The time to the first card, when nothing (consent, a survey) stood between the page and it.
   if (first !== "consent" && surveysFirst === 0) record.firstCardMs.push(Date.now() - asked);
   act("start_session", "open_page", "load_feed", "see_card");

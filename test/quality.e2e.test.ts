@@ -5,7 +5,7 @@ import { joinWith, plantedSession } from "../api/src/quality/quality.fixture.ts"
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
 import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { sendEvents } from "./harness/events.ts";
+import { sendEvents, wireEvent } from "./harness/events.ts";
 import { createStudy } from "./harness/fixtures.ts";
 
 /** Issue 37: the console shows participant quality (docs/quality.md) in the list and on a participant's page. */
@@ -35,9 +35,14 @@ describe("participant quality in the console (Chromium)", () => {
       expect((await sendEvents(p, plantedSession(behaviour, start))).body.rejected).toEqual([]);
       if (login === "away") {
         hiddenId = p.userId;
-        // Two more visits that sent nothing the timeline shows: completion counts them all the same.
-        for (const session_id of [randomUUID(), randomUUID()])
+        // Two more visits that sent only tab state, which the timeline leaves out: completion counts
+        // them all the same. A third, registered without any event, counts for nothing.
+        for (const [i, session_id] of [randomUUID(), randomUUID(), randomUUID()].entries()) {
           expect((await p.client.post("/sessions", { session_id })).status).toBe(201);
+          if (i === 2) continue;
+          const events = [wireEvent("WINDOW_BLUR")];
+          expect((await p.client.post("/api/v1/events", { session_id, events })).status).toBe(202);
+        }
       }
     }
     expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);

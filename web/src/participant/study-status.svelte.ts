@@ -9,6 +9,9 @@ interface Acknowledging {
   onAcknowledged: (batch: never, position: string | null) => void;
 }
 
+/** Reads of /me that wait for a visit to be counted, and the pause between them. */
+const COUNT_ATTEMPTS = 5;
+const COUNT_RETRY_MS = 2_000;
 /** How often the time left is worked out again on the page's clock (no request). */
 const TICK_MS = 15_000;
 /** The first wait before /me is read again once the time left has run out on the page's clock. */
@@ -75,16 +78,27 @@ class StudyStatus {
       before(batch, position);
       if (position === null) return;
       transport.onAcknowledged = before;
-      api.participantMe(sessionId, position).then(
-        (next) => {
-          this.update(next);
-          // Finished: the completion page. Else the study may have ended for them: the post survey.
-          if (next.status === "finished") this.onFinished();
-          else void pendingSurveys.check(api, sessionId);
-        },
-        () => {}, // the next page load reads it again
-      );
+      void this.#whenCounted(sessionId, position, p.visit);
     };
+  }
+
+  /**
+   * Reads /me after `position` until it counts visit `visit` (the read waits for the projection at
+   * most 2 s, which a busy server may need again), then acts on it: finished, the completion page;
+   * else the survey gate asks again (the post survey may be due now).
+   */
+  async #whenCounted(sessionId: string, position: string, visit: number): Promise<void> {
+    for (let attempt = 0; attempt < COUNT_ATTEMPTS; attempt++) {
+      const next = await api.participantMe(sessionId, position).catch(() => null);
+      if (next === null) return; // the next page load reads it again
+      if (next.status === "finished" || next.progress.sessions >= visit) {
+        this.update(next);
+        if (next.status === "finished") this.onFinished();
+        else void pendingSurveys.check(api, sessionId);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, COUNT_RETRY_MS));
+    }
   }
 
   /** The whole minutes left on the pages (rounded up); null without a minutes rule or once it is met. */

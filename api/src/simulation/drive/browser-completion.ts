@@ -6,31 +6,39 @@ import { type JourneyRecord, meAfter, recordCompletion } from "./journey.ts";
 /** A video card on the participant pages: a link to its watch page. */
 export const CARD_SELECTOR = 'a[href^="/watch/"]';
 
-/** How long a visit waits for its first batch to be acknowledged (the normal buffer flushes within 5 s). */
-const FIRST_BATCH_MS = 12_000;
+/**
+ * How long a visit waits to be counted: its first batch leaves within 5 s (the normal buffer), then
+ * the projection takes it in.
+ */
+const COUNTED_WITHIN_MS = 20_000;
 
 /**
- * Whether this visit finished the study (api.md: a session counts once the server received an event
- * of it): /me read after the page's first acknowledged batch. When it did, waits for the page to show
- * the completion instead of the feed.
+ * Whether visit `number` finished the study (api.md: a session counts once the server received an
+ * event of it): /me read after the page's acknowledged batches until it counts this visit (the
+ * projection may lag behind a busy machine). When it did, waits for the page to show the completion
+ * instead of the feed.
  */
 export async function finishedByThisVisit(
   page: Page,
+  number: number,
   lastPosition: () => string | undefined,
 ): Promise<boolean> {
-  const until = Date.now() + FIRST_BATCH_MS;
-  let position = lastPosition();
-  while (position === undefined && Date.now() < until) {
-    await sleep(250);
-    position = lastPosition();
+  const until = Date.now() + COUNTED_WITHIN_MS;
+  for (;;) {
+    const position = lastPosition();
+    if (position !== undefined) {
+      const me = await page.request.get(`/api/v1/me?after=${encodeURIComponent(position)}`);
+      const body = me.ok() ? ((await me.json()) as Me) : null;
+      if (body?.status === "finished") break;
+      if (body === null || body.progress.sessions >= number) return false;
+    }
+    if (Date.now() > until) return false;
+    await sleep(500);
   }
-  if (position === undefined) return false;
-  const me = await page.request.get(`/api/v1/me?after=${encodeURIComponent(position)}`);
-  if (!me.ok() || ((await me.json()) as Me).status !== "finished") return false;
   await page
     .locator(CARD_SELECTOR)
     .first()
-    .waitFor({ state: "detached", timeout: FIRST_BATCH_MS })
+    .waitFor({ state: "detached", timeout: COUNTED_WITHIN_MS })
     .catch(() => {});
   return true;
 }

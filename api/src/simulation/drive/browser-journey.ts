@@ -91,7 +91,7 @@ export function createBrowserJourney(
       }
       const page = await context.newPage();
       try {
-        const lastPosition = () => watch.positions.at(-1) ?? record.positions.at(-1);
+        const lastPosition = () => watch.positions.at(-1);
         const visit = await session(page, baseUrl, pool, input, record, n, act, lastPosition);
         // Leaving the study's pages ends the session: the unload beacon of a page that showed the
         // feed or a video carries PAGE_EXIT and SESSION_END.
@@ -200,7 +200,7 @@ async function session(
   // turns into the completion page by itself, and the participant is done.
   if (
     number >= model.sessionsNeeded(input.design.completion) &&
-    (await finishedByThisVisit(page, lastPosition))
+    (await finishedByThisVisit(page, number, lastPosition))
   )
     return { going: false, shown: true };
   // The time to the first card, when nothing (consent, a survey) stood between the page and it.

@@ -65,6 +65,9 @@ export default defineConfig({
     // The SvelteKit build has just filled the folder.
     emptyOutDir: false,
     assetsDir: "_app/immutable/participant",
-    rolldownOptions: { input: local("./src/participant/participant.html") },
+    // The layout preview's document (sandboxed in the console's editor) shares the participant runtime.
+    rolldownOptions: {
+      input: [local("./src/participant/participant.html"), local("./src/participant/layout-preview.html")],
+    },
   },
 });

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { auditHook } from "../audit/audit.hook.ts";
 import { createAdminCheck, createAuthMiddleware } from "../auth/auth.middleware.ts";
+import { createConsoleCredentialSource } from "../auth/console-credential.ts";
 import { cookieGuard } from "../auth/cookies.ts";
 import { DEMO_MEDIA_DIR } from "../demo/seed.ts";
 import { createApp } from "../http/app.ts";
@@ -31,6 +32,7 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     cookieGuard: cookieGuard(cookies),
     metricsToken: config.metricsToken,
     isAdmin: createAdminCheck(services.auth),
+    consoleCredential: createConsoleCredentialSource(services.auth),
     trustedProxy: trustCheck(config.trustProxy),
     hsts: config.publicUrl.startsWith("https://"),
     allowedOrigins: (local) => allowedOrigins(effectivePublicUrl(config, local.port ?? config.port), local),

@@ -2,12 +2,14 @@ import type { Middleware } from "koa";
 import type { AdminPrincipal, AppContext, AppState, ParticipantPrincipal } from "../http/context.ts";
 import { forbidden, unauthorized } from "../http/errors.ts";
 import type { AuthService } from "./auth.service.ts";
+import { consoleMayCall } from "./console-credential.ts";
 import { ADMIN_COOKIE, PARTICIPANT_COOKIE } from "./cookies.ts";
 
 /**
  * `auth("admin")`: the admin cookie must resolve to an admin (none -> 401; a participant cookie -> 403).
  * `auth("participant")`: the participant cookie must resolve to a participant (none -> 401; only an
- * admin cookie -> 403).
+ * admin cookie -> 403). A browser's request to an admin route also needs the console credential (or is
+ * a top-level read): 403 `console_credential_required` otherwise (console-credential.ts).
  */
 export function createAuthMiddleware(auth: AuthService) {
   return (access: "admin" | "participant"): Middleware<AppState> =>
@@ -15,6 +17,7 @@ export function createAuthMiddleware(auth: AuthService) {
       const own = ctx.cookies.get(access === "admin" ? ADMIN_COOKIE : PARTICIPANT_COOKIE);
       const principal = own ? await auth.resolve(own) : null;
       if (principal?.role === access) {
+        if (access === "admin" && own && !consoleMayCall(ctx, own)) throw consoleOnly();
         ctx.state.principal = principal;
         return next();
       }
@@ -30,11 +33,20 @@ export function createAuthMiddleware(auth: AuthService) {
     };
 }
 
-/** Whether a request carries an admin's session, for routes open to all that tell admins more. */
+const consoleOnly = () =>
+  forbidden(
+    "console_credential_required",
+    "Admin routes answer a browser only when the Feedlab console asks: this request came from another page (a layout, say). If it was the console, reload the page.",
+  );
+
+/**
+ * Whether a request carries an admin's session, for routes open to all that tell admins more (a
+ * browser's request counts only with the console credential, as on admin routes).
+ */
 export function createAdminCheck(auth: AuthService) {
   return async (ctx: AppContext): Promise<boolean> => {
     const token = ctx.cookies.get(ADMIN_COOKIE);
-    return token !== undefined && (await auth.resolve(token))?.role === "admin";
+    return token !== undefined && (await auth.resolve(token))?.role === "admin" && consoleMayCall(ctx, token);
   };
 }
 

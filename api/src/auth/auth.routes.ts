@@ -1,10 +1,19 @@
-import { AdminAccount, AdminCreate, AdminMe, ErrorBody, LoginBody, PasswordChange } from "@feedlab/schemas";
+import {
+  AdminAccount,
+  AdminCreate,
+  AdminMe,
+  AdminSignedIn,
+  ErrorBody,
+  LoginBody,
+  PasswordChange,
+} from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import type { AuditService } from "../audit/audit.service.ts";
 import { addressGroup } from "../http/client-address.ts";
-import { tooManyRequests, unauthorized } from "../http/errors.ts";
+import { forbidden, tooManyRequests, unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import type { AuthService } from "./auth.service.ts";
+import { CONSOLE_HEADER, consoleCredential, consoleMayCall } from "./console-credential.ts";
 import { ADMIN_COOKIE, type CookiePolicy, clearCookie, setSessionCookie } from "./cookies.ts";
 import { FailureLimiter } from "./rate-limit.ts";
 
@@ -42,7 +51,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       access: "public",
       body: LoginBody,
       responses: {
-        200: { description: "Signed in", schema: AdminMe },
+        200: { description: "Signed in", schema: AdminSignedIn },
         401: { description: "Wrong username or password" },
         429: { description: "Too many failed attempts from this address; see Retry-After" },
       },
@@ -77,7 +86,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
         });
         const { token, expiresAt } = await auth.issueAdminSession(admin.adminId);
         setSessionCookie(ctx, ADMIN_COOKIE, token, expiresAt, cookies);
-        ctx.body = { username: admin.username };
+        ctx.body = { username: admin.username, console_token: consoleCredential(token) };
       },
     }),
     route({
@@ -86,10 +95,21 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       setsCookie: true,
       tag: "auth",
       summary: "Sign out (ends the admin session)",
+      description: `From a browser, the admin session ends only when the request carries ${CONSOLE_HEADER} (another page cannot sign the admin out).`,
       access: "public",
-      responses: { 204: { description: "Signed out" } },
+      responses: {
+        204: { description: "Signed out" },
+        403: {
+          description: "A browser's request without the console credential (console_credential_required)",
+        },
+      },
       handler: async (ctx) => {
         const token = ctx.cookies.get(ADMIN_COOKIE);
+        if (token && !consoleMayCall(ctx, token))
+          throw forbidden(
+            "console_credential_required",
+            "Only the Feedlab console signs an admin out from a browser: this request came from another page.",
+          );
         if (token) await auth.revoke(token);
         clearCookie(ctx, ADMIN_COOKIE, cookies);
         ctx.status = 204;

@@ -7,6 +7,7 @@ import helmet from "koa-helmet";
 import type { Logger } from "pino";
 import type { Metrics } from "../system/metrics.ts";
 import { type ClientOrigin, clientOrigin, type TrustCheck } from "./client-address.ts";
+import { consoleIsolation, isConsolePath, PREVIEW_DOCUMENT, pathOfUrl } from "./console-isolation.ts";
 import type { AppContext, AppState } from "./context.ts";
 import { crossOriginGuard, type LocalEnd } from "./cross-origin.ts";
 import { docsMiddleware } from "./docs.ts";
@@ -35,6 +36,8 @@ export interface AppDeps extends MountDeps {
   readonly hsts?: boolean;
   /** `FEEDLAB_METRICS_TOKEN`: `/metrics` needs it as a bearer token (unset: open). */
   readonly metricsToken?: string | null;
+  /** The console credential a console page's answer carries (a top-level load by an admin), or null. */
+  readonly consoleCredential?: (ctx: AppContext) => Promise<string | null>;
   /** Whether a request carries an admin's session (`/readyz` then says why it is not ready). */
   readonly isAdmin?: (ctx: AppContext) => Promise<boolean>;
   /** The origins whose pages may change state, for a request that reached the server there (`allowedOrigins`). */
@@ -143,25 +146,40 @@ export function createApp(deps: AppDeps): Koa<AppState> {
             "https://www.youtube.com",
             "https://player.vimeo.com",
             () => shellScripts(),
-            (req: IncomingMessage) => (req.url?.startsWith("/admin") ? "'wasm-unsafe-eval' blob:" : ""),
+            // The sandboxed layout preview imports the module it is sent (a blob) too.
+            (req: IncomingMessage) => {
+              const p = pathOfUrl(req.url);
+              if (p === "/admin" || p.startsWith("/admin/")) return "'wasm-unsafe-eval' blob:";
+              return p === PREVIEW_DOCUMENT ? "blob:" : "";
+            },
           ],
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:", "blob:", "https:"],
           "media-src": ["'self'", "blob:", "https:"],
+          // The console frames the layout preview (sandboxed); nothing frames a console page.
           "frame-src": [
+            (req: IncomingMessage) => (isConsolePath(pathOfUrl(req.url)) ? "'self'" : ""),
             "https://www.youtube.com",
             "https://www.youtube-nocookie.com",
             "https://player.vimeo.com",
           ],
           "connect-src": ["'self'"],
+          "frame-ancestors": [
+            (req: IncomingMessage) => (isConsolePath(pathOfUrl(req.url)) ? "'none'" : "'self'"),
+          ],
           "upgrade-insecure-requests": null,
         },
       },
       crossOriginEmbedderPolicy: false,
+      // Set per page below (console-isolation.ts).
+      crossOriginOpenerPolicy: false,
       // Browsers heed it over HTTPS only; behind a TLS proxy every response is one.
       strictTransportSecurity: deps.hsts ? { maxAge: 31_536_000, includeSubDomains: false } : false,
     }),
   );
+
+  // 4b. The console's windows apart from every other page's (researcher code runs on this origin).
+  app.use(consoleIsolation());
 
   // 5. A state-changing request that a page of another origin sent: 403 cross_origin, before any body is read.
   app.use(crossOriginGuard(deps.allowedOrigins));
@@ -196,7 +214,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   for (const [name, dir] of Object.entries(deps.mediaDirs))
     app.use(serveFolder(`/media/${name}/`, dir, 86400));
   if (deps.uploads) app.use(deps.uploads);
-  app.use(serveWebApp(deps.webBuildDir, isApiPath));
+  app.use(serveWebApp(deps.webBuildDir, isApiPath, deps.consoleCredential));
   app.use((ctx) => {
     throw new HttpError(404, "not_found", `Nothing at ${ctx.method} ${ctx.path}.`);
   });

@@ -83,12 +83,20 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
     );
   });
 
-  it("sends security headers on API and page responses", async () => {
-    for (const p of ["/api/v1/auth/me", "/admin"]) {
+  it("sends security headers on API and page responses; console pages and admin answers isolate their window and are never framed", async () => {
+    for (const p of ["/api/v1/auth/me", "/api/v1/admin/experiments", "/admin", "/", "/api/v1/me"]) {
       const r = await app.client().get(p);
-      expect(r.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(r.headers.get("content-security-policy")).toContain("default-src 'self'");
-      expect(r.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      expect(r.headers.get("x-content-type-options"), p).toBe("nosniff");
+      expect(r.headers.get("content-security-policy"), p).toContain("default-src 'self'");
+      const console = p.startsWith("/admin") || p.startsWith("/api/v1/a");
+      expect(r.headers.get("x-frame-options"), p).toBe(console ? "DENY" : "SAMEORIGIN");
+      expect(r.headers.get("content-security-policy"), p).toContain(
+        console ? "frame-ancestors 'none'" : "frame-ancestors 'self'",
+      );
+      // Different policies keep a participant page's window and a console window apart on one origin.
+      expect(r.headers.get("cross-origin-opener-policy"), p).toBe(
+        console ? "same-origin" : "same-origin-allow-popups",
+      );
     }
   });
 
@@ -230,8 +238,8 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
         contentType: "text/plain;charset=UTF-8",
         headers,
       });
-    const rename = (name: string, headers: Record<string, string>) =>
-      admin.request("PATCH", `/api/v1/admin/experiments/${experiment.id}`, { json: { name }, headers });
+    const rename = (name: string, headers: Record<string, string>, as = admin) =>
+      as.request("PATCH", `/api/v1/admin/experiments/${experiment.id}`, { json: { name }, headers });
     const refused = (r: Reply, what: string) => {
       expect(r.status, what).toBe(403);
       expect(codeOf(r), what).toBe("cross_origin");
@@ -261,12 +269,15 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
     for (const [i, headers] of own.entries()) {
       const what = JSON.stringify(headers);
       const c = app.client();
-      expect((await login(c, headers)).status, `sign-in ${what}`).toBe(200);
+      const signedIn = await login(c, headers);
+      expect(signedIn.status, `sign-in ${what}`).toBe(200);
       expect((await c.get("/api/v1/auth/me")).status).toBe(200);
       expect((await join(`own-${i}`, headers)).status, `join ${what}`).toBe(200);
       accepted.push(crypto.randomUUID());
       expect((await beacon(accepted.at(-1) ?? "", headers)).status, `events ${what}`).toBe(202);
-      expect((await rename(`Renamed ${i}`, headers)).status, `rename ${what}`).toBe(200);
+      // The console's own requests carry its credential (a browser's admin request needs it).
+      const console = { ...headers, "x-feedlab-console": (signedIn.body as { console_token: string }).console_token };
+      expect((await rename(`Renamed ${i}`, console, c)).status, `rename ${what}`).toBe(200);
     }
     // Every event appended so far is projected: the accepted ones are stored, the refused ones never were.
     expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Middleware } from "koa";
 import send from "send";
+import { isConsolePath } from "./console-isolation.ts";
 import type { AppState } from "./context.ts";
 import { badRequest, rangeNotSatisfiable } from "./errors.ts";
 
@@ -135,6 +136,21 @@ export const PARTICIPANT_SHELL = "participant.html";
 /** The SvelteKit app's page, for every other page path (admin console, join page, errors). */
 export const APP_SHELL = "index.html";
 
+/** The console's page with its credential (a `<meta>` the console's code reads), never cached. */
+function consolePage(root: string, credential: string): string | null {
+  let html: string;
+  try {
+    html = readFileSync(path.join(root, APP_SHELL), "utf8");
+  } catch {
+    return null;
+  }
+  const meta = `<meta name="${CONSOLE_META}" content="${credential.replace(/[^A-Za-z0-9_-]/g, "")}">`;
+  return html.replace(/<head>/i, `<head>${meta}`);
+}
+
+/** The console's page carries the admin's console credential (api/src/auth/console-credential.ts). */
+export const CONSOLE_META = "feedlab-console";
+
 /** Mirrored in web/vite.shared.ts (`vite dev` serves the shell for the same paths). */
 const isParticipantPage = (p: string) => /^\/(?:watch\/[^/]+)?$/.test(p);
 
@@ -143,7 +159,12 @@ const isParticipantPage = (p: string) => /^\/(?:watch\/[^/]+)?$/.test(p);
  * SvelteKit app's shell for every other page path. Content-hashed assets under `_app/immutable` are
  * cached for a year; the shells are never cached.
  */
-export function serveWebApp(buildDir: string, isApiPath: (p: string) => boolean): Middleware<AppState> {
+export function serveWebApp(
+  buildDir: string,
+  isApiPath: (p: string) => boolean,
+  /** The console credential for a console page's answer, or null (not a top-level load by an admin). */
+  consoleCredential: (ctx: Parameters<Middleware<AppState>>[0]) => Promise<string | null> = async () => null,
+): Middleware<AppState> {
   const root = path.resolve(buildDir);
   return async (ctx, next) => {
     if ((ctx.method !== "GET" && ctx.method !== "HEAD") || isApiPath(ctx.path)) return next();
@@ -159,6 +180,17 @@ export function serveWebApp(buildDir: string, isApiPath: (p: string) => boolean)
         })
       )
         return;
+    }
+    if (isConsolePath(ctx.path)) {
+      const credential = await consoleCredential(ctx);
+      const page = credential === null ? null : consolePage(root, credential);
+      if (page !== null) {
+        // Never stored: a later `fetch` from another page must not find it in a cache.
+        ctx.set("Cache-Control", "no-store");
+        ctx.type = "html";
+        ctx.body = page;
+        return;
+      }
     }
     ctx.set("Cache-Control", "no-cache");
     const shell = participantPage ? PARTICIPANT_SHELL : APP_SHELL;

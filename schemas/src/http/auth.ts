@@ -13,6 +13,16 @@ export type LoginBody = Static<typeof LoginBody>;
 export const AdminMe = Type.Object({ username: Type.String() });
 export type AdminMe = Static<typeof AdminMe>;
 
+/** The sign-in's answer: the admin, and the console credential a browser's admin requests carry. */
+export const AdminSignedIn = Type.Object({
+  username: Type.String(),
+  console_token: Type.String({
+    description:
+      "Send it as the X-Feedlab-Console header on admin requests from a browser (requests with Sec-Fetch-Site); clients that are not browsers need not. Valid as long as the session.",
+  }),
+});
+export type AdminSignedIn = Static<typeof AdminSignedIn>;
+
 /** An admin's username: letters, digits and `. _ @ -`, as FEEDLAB_ADMIN_USERNAME. */
 const AdminUsername = Type.String({ minLength: 1, maxLength: 64, pattern: ADMIN_USERNAME_PATTERN });
 

@@ -4,11 +4,18 @@
  * components use the shared `api` instance.
  */
 
+import {
+  CONSOLE_HEADER,
+  consoleCredential,
+  setConsoleCredential,
+  withConsoleCredential,
+} from "./admin/console-credential.ts";
 import { ApiError, errorFromResponse, type Fetch, ParticipantApi } from "./participant-api.ts";
 import type {
   AddParticipantRequest,
   AdminAccount,
   AdminSettings,
+  AdminSignedIn,
   AdminUser,
   ArmChange,
   AuditEntry,
@@ -63,14 +70,23 @@ const enc = encodeURIComponent;
 
 /** The participant endpoints and the admin console's. */
 export class ApiClient extends ParticipantApi {
-  // --- Admin authentication -------------------------------------------------------------------
-
-  login(body: LoginRequest): Promise<AdminUser> {
-    return this.request("POST", "/api/v1/auth/login", { body });
+  /** Every request carries the console credential when this page has one (console-credential.ts). */
+  constructor(fetchFn?: Fetch) {
+    const send: Fetch = fetchFn ?? ((input, init) => fetch(input, init));
+    super((input, init) => send(input, withConsoleCredential(init)));
   }
 
-  logout(): Promise<void> {
-    return this.request("POST", "/api/v1/auth/logout");
+  // --- Admin authentication -------------------------------------------------------------------
+
+  async login(body: LoginRequest): Promise<AdminUser> {
+    const signedIn = await this.request<AdminSignedIn>("POST", "/api/v1/auth/login", { body });
+    setConsoleCredential(signedIn.console_token);
+    return { username: signedIn.username };
+  }
+
+  async logout(): Promise<void> {
+    await this.request("POST", "/api/v1/auth/logout");
+    setConsoleCredential(null);
   }
 
   /** The signed-in admin; throws a 401 `ApiError` when there is none. */
@@ -413,6 +429,8 @@ function sendWithProgress<T>(
     xhr.open("POST", url);
     if (contentType) xhr.setRequestHeader("content-type", contentType);
     xhr.setRequestHeader("accept", "application/json");
+    const credential = consoleCredential();
+    if (credential !== null) xhr.setRequestHeader(CONSOLE_HEADER, credential);
     xhr.upload.onprogress = (event) => {
       onProgress({
         phase: "uploading",

@@ -9,6 +9,7 @@ export type {
   AdminAccount,
   AdminMe as AdminUser,
   AdminSettings,
+  AdminSignedIn,
   ArmChange,
   AuditEntry,
   Caption as VideoCaption,

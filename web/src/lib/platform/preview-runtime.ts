@@ -1,8 +1,8 @@
-import { ParticipantApi } from "#lib/participant-api.ts";
-import { PlatformRuntime } from "#lib/platform/runtime.ts";
-import { TrackingCore } from "#lib/platform/tracking/core.ts";
-import { memoryStore } from "#lib/platform/tracking/storage.ts";
-import type { FeedPage, Video } from "#lib/types.ts";
+import { ParticipantApi } from "../participant-api.ts";
+import type { FeedPage, Video } from "../types.ts";
+import { PlatformRuntime } from "./runtime.ts";
+import { TrackingCore } from "./tracking/core.ts";
+import { memoryStore } from "./tracking/storage.ts";
 
 /** One event the preview would have sent. */
 export interface PreviewEvent {
@@ -35,7 +35,8 @@ export function previewRuntime(
 ): PlatformRuntime {
   const sessionId = crypto.randomUUID();
   const fetchFn = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = new URL(String(input), window.location.origin);
+    // The preview's document has an origin of its own (sandboxed): only the path matters here.
+    const url = new URL(String(input), "http://preview.invalid");
     if (url.pathname === "/api/v1/events") {
       const body = JSON.parse(String(init?.body ?? "{}")) as { events?: PreviewEvent[] };
       onEvents(body.events ?? []);

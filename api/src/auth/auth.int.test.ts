@@ -19,7 +19,10 @@ describe.each(BACKENDS)("admin authentication (%s)", (backend) => {
     const c = app.client();
     const login = await c.post("/api/v1/auth/login", ADMIN);
     expect(login.status).toBe(200);
-    expect(login.body).toEqual({ username: ADMIN.username, console_token: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(login.body).toEqual({
+      username: ADMIN.username,
+      console_token: expect.stringMatching(/^[\w-]{43}$/),
+    });
     const cookie = login.headers.getSetCookie().find((s) => s.startsWith("feedlab_admin="));
     expect(cookie).toMatch(/httponly/i);
     expect(cookie).toMatch(/samesite=lax/i);

@@ -276,7 +276,10 @@ describe.each(BACKENDS)("HTTP conventions of api.md (%s)", (backend) => {
       accepted.push(crypto.randomUUID());
       expect((await beacon(accepted.at(-1) ?? "", headers)).status, `events ${what}`).toBe(202);
       // The console's own requests carry its credential (a browser's admin request needs it).
-      const console = { ...headers, "x-feedlab-console": (signedIn.body as { console_token: string }).console_token };
+      const console = {
+        ...headers,
+        "x-feedlab-console": (signedIn.body as { console_token: string }).console_token,
+      };
       expect((await rename(`Renamed ${i}`, console, c)).status, `rename ${what}`).toBe(200);
     }
     // Every event appended so far is projected: the accepted ones are stored, the refused ones never were.

@@ -145,7 +145,7 @@ function consolePage(root: string, credential: string): string | null {
     return null;
   }
   const meta = `<meta name="${CONSOLE_META}" content="${credential.replace(/[^A-Za-z0-9_-]/g, "")}">`;
-  return html.replace(/<head>/i, `<head>${meta}`);
+  return html.replace(/<\/head>/i, `${meta}</head>`);
 }
 
 /** The console's page carries the admin's console credential (api/src/auth/console-credential.ts). */

@@ -28,7 +28,7 @@ function matches(sessionToken: string, given: string): boolean {
 }
 
 /** A browser sent the request (browsers send Fetch Metadata; scripts and the CLI do not). */
-export const fromBrowser = (ctx: AppContext): boolean => ctx.get("Sec-Fetch-Site") !== "";
+const fromBrowser = (ctx: AppContext): boolean => ctx.get("Sec-Fetch-Site") !== "";
 
 /**
  * A top-level page load that reads (a link, the address bar, a download): its answer opens in a window
@@ -36,7 +36,7 @@ export const fromBrowser = (ctx: AppContext): boolean => ctx.get("Sec-Fetch-Site
  * script cannot send such a request (`fetch` cannot navigate; an iframe or `<object>` is its own
  * destination).
  */
-export function isTopLevelRead(ctx: AppContext): boolean {
+function isTopLevelRead(ctx: AppContext): boolean {
   if (ctx.method !== "GET" && ctx.method !== "HEAD") return false;
   const dest = ctx.get("Sec-Fetch-Dest");
   return ctx.get("Sec-Fetch-Mode") === "navigate" && (dest === "document" || dest === "empty");

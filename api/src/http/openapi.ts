@@ -40,7 +40,8 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
   for (const r of routes) {
     const security =
       r.access === "admin"
-        ? [{ adminCookie: [] }]
+        ? // Scripts: the cookie; browsers: the cookie and the console credential.
+          [{ adminCookie: [] }, { adminCookie: [], consoleCredential: [] }]
         : r.access === "participant"
           ? [{ participantCookie: [] }]
           : [];
@@ -105,6 +106,13 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
     components: {
       securitySchemes: {
         adminCookie: { type: "apiKey", in: "cookie", name: "feedlab_admin" },
+        consoleCredential: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Feedlab-Console",
+          description:
+            "Required with the admin cookie on a browser's request (one with Sec-Fetch-Site) to an admin route, except a top-level GET: the `console_token` of the sign-in's answer, or the console page's `<meta name=\"feedlab-console\">`. Without it such a request answers 403 `console_credential_required`. Clients that are not browsers send the cookie alone.",
+        },
         participantCookie: { type: "apiKey", in: "cookie", name: "feedlab_participant" },
       },
       // Each event type's wire form, as GET /api/v1/schemas/events.json serves them.

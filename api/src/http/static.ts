@@ -149,7 +149,7 @@ function consolePage(root: string, credential: string): string | null {
 }
 
 /** The console's page carries the admin's console credential (api/src/auth/console-credential.ts). */
-export const CONSOLE_META = "feedlab-console";
+const CONSOLE_META = "feedlab-console";
 
 /** Mirrored in web/vite.shared.ts (`vite dev` serves the shell for the same paths). */
 const isParticipantPage = (p: string) => /^\/(?:watch\/[^/]+)?$/.test(p);

@@ -2,9 +2,9 @@ import { BLOCK_TYPES, BLOCKS, type BlockSpec } from "@feedlab/schemas/ui/blocks.
 import { h, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { previewRuntime } from "../../admin/templates/preview-runtime.ts";
 import type { Video } from "../../types.ts";
 import { RuntimeContext } from "../context.ts";
+import { previewRuntime } from "../preview-runtime.ts";
 import * as blocks from "./index.tsx";
 
 const video: Video = {

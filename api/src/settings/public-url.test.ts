@@ -73,7 +73,13 @@ describe("what the server says at start about its public URL", () => {
     );
   });
 
-  it("says nothing when the public URL is a public name", () => {
+  it("says nothing when the public URL is a public name over HTTPS", () => {
     expect(publicUrlNotice("https://study.example.org")).toEqual([]);
+  });
+
+  it("warns that a console over plain HTTP away from loopback cannot keep layouts from an admin's session", () => {
+    for (const url of ["http://study.example.org", "http://10.1.2.3:8080"])
+      expect(publicUrlNotice(url).join("\n"), url).toMatch(/^Console: +served over plain HTTP[\s\S]*HTTPS/m);
+    expect(publicUrlNotice("http://127.0.0.1:8080").join("\n")).not.toContain("Console:");
   });
 });

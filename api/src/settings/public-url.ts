@@ -82,11 +82,20 @@ export function publicUrlReachability(url: string): { reachable: boolean; proble
 /** The start-up banner's lines about a public URL that other networks cannot open (none when they can). */
 export function publicUrlNotice(url: string): string[] {
   const unreachable = unreachableHost(url);
-  if (!unreachable) return [];
-  return [
-    `Public URL:     ${WHY[unreachable.why](unreachable.host)}`,
-    "                Recruiting platforms and participants elsewhere cannot open its study links:",
-    "                set FEEDLAB_PUBLIC_URL to the address participants open: behind an HTTPS proxy",
-    "                with FEEDLAB_TRUST_PROXY, or with HOST=0.0.0.0 on a network without one (docs/deploy.md)",
-  ];
+  const lines = unreachable
+    ? [
+        `Public URL:     ${WHY[unreachable.why](unreachable.host)}`,
+        "                Recruiting platforms and participants elsewhere cannot open its study links:",
+        "                set FEEDLAB_PUBLIC_URL to the address participants open: behind an HTTPS proxy",
+        "                with FEEDLAB_TRUST_PROXY, or with HOST=0.0.0.0 on a network without one (docs/deploy.md)",
+      ]
+    : [];
+  // Browsers send Fetch Metadata only to HTTPS and loopback: elsewhere over HTTP the console cannot tell
+  // its own requests from a layout's in an admin's browser (docs/security.md "Researcher code").
+  if (url.startsWith("http://") && unreachable?.why !== "loopback")
+    lines.push(
+      "Console:        served over plain HTTP: a layout on a participant page opened in a signed-in admin's",
+      "                browser could use the admin's session there. Serve Feedlab over HTTPS (docs/security.md)",
+    );
+  return lines;
 }

@@ -57,6 +57,17 @@ module.exports = {
       to: { path: "^api/src/app/" },
     },
     {
+      name: "migrations-are-frozen",
+      severity: "error",
+      comment:
+        "A migration does what it did when it was written: it imports no live code of any workspace (copy what it computes into it), only knex, Node and older migrations. index.ts lists them.",
+      from: {
+        path: "^api/src/db/migrations/[^/]+\\.ts$",
+        pathNot: `^api/src/db/migrations/index\\.ts$|${TESTS}`,
+      },
+      to: { pathNot: "^api/src/db/migrations/", dependencyTypesNot: ["core"] },
+    },
+    {
       name: "web-imports-no-server-code",
       severity: "error",
       comment: "The browser app talks to the server over HTTP only (types come from schemas).",

@@ -203,23 +203,20 @@ describe("the experiment page as a first-time researcher meets it (Chromium)", (
     await pause.getByRole("button", { name: "Cancel" }).click();
     await pause.waitFor({ state: "detached" });
     expect(await stored()).toBe("running");
-    await status.getByRole("button", { name: "Pause the study" }).click();
-    await pause.getByRole("button", { name: "Pause the study" }).click();
-    await badge.filter({ hasText: "paused" }).waitFor();
-    expect(await stored()).toBe("paused");
-    await status.getByRole("button", { name: "Resume the study" }).click();
-    await page
-      .getByRole("dialog", { name: "Resume the study?" })
-      .getByRole("button", { name: "Resume the study" })
-      .click();
-    await badge.filter({ hasText: "running" }).waitFor();
-    await status.getByRole("button", { name: "Complete the study" }).click();
-    await page
-      .getByRole("dialog", { name: "Complete the study?" })
-      .getByRole("button", { name: "Complete the study" })
-      .click();
-    await badge.filter({ hasText: "completed" }).waitFor();
-    expect(await stored()).toBe("completed");
+    /** Presses a status button, confirms in its dialog, and waits for the badge to show the new status. */
+    const changeStatus = async (verb: "Pause" | "Resume" | "Complete", to: Experiment["status"]) => {
+      const action = `${verb} the study`;
+      await status.getByRole("button", { name: action }).click();
+      await page
+        .getByRole("dialog", { name: `${action}?` })
+        .getByRole("button", { name: action })
+        .click();
+      await badge.filter({ hasText: to }).waitFor();
+      expect(await stored()).toBe(to);
+    };
+    await changeStatus("Pause", "paused");
+    await changeStatus("Resume", "running");
+    await changeStatus("Complete", "completed");
     await page.reload();
     await badge.filter({ hasText: "completed" }).waitFor();
     expect(await status.getByRole("button").allTextContents()).toEqual(["Reopen the study"]);

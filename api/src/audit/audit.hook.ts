@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import type { AuditAction } from "@feedlab/schemas";
 import type { TSchema } from "@sinclair/typebox";
 import type { AppContext } from "../http/context.ts";
 import type { RouteInput } from "../http/route.ts";
@@ -54,7 +55,7 @@ const changedColumns = (
 export function auditHook(audit: AuditService) {
   return async (
     ctx: AppContext,
-    action: string,
+    action: AuditAction,
     input: RouteInput<TSchema, TSchema, TSchema>,
   ): Promise<() => Promise<void>> => {
     const params = fieldsOf(input.params);

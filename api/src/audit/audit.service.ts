@@ -1,4 +1,4 @@
-import type { AuditEntry } from "@feedlab/schemas";
+import type { AuditAction, AuditEntry } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { ServiceDeps } from "../deps.ts";
 import { type ArmState, armChanges, armState } from "./arm-changes.ts";
@@ -53,7 +53,10 @@ export function createAuditService({ db, now }: ServiceDeps) {
 
   return {
     /** Appends an entry; `via` writes it in the caller's transaction (an erasure and its record commit together). */
-    async record(entry: Omit<AuditEntry, "at" | "cursor">, via?: Knex.Transaction): Promise<void> {
+    async record(
+      entry: Omit<AuditEntry, "at" | "cursor" | "action"> & { readonly action: AuditAction },
+      via?: Knex.Transaction,
+    ): Promise<void> {
       await (via ?? db)("audit_log").insert({
         at: now(),
         admin: entry.admin,
@@ -65,7 +68,7 @@ export function createAuditService({ db, now }: ServiceDeps) {
 
     /** What an action is about, named as things are called now (audit.subjects.ts). */
     subjects: (
-      action: string,
+      action: AuditAction,
       params: Readonly<Record<string, unknown>>,
       created: Readonly<Record<string, unknown>>,
     ): Promise<Subject[]> => subjectsOf(db, action, params, created),

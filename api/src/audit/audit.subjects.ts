@@ -1,3 +1,4 @@
+import type { AuditAction } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { BUILTIN_RECOMMENDERS } from "../recommenders/builtins.ts";
 
@@ -93,7 +94,7 @@ function lookups(db: Knex) {
  */
 export async function subjectsOf(
   db: Knex,
-  action: string,
+  action: AuditAction,
   params: Fields,
   created: Fields,
 ): Promise<Subject[]> {

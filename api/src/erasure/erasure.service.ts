@@ -1,6 +1,5 @@
 import type { EventLog, LogErasure } from "@feedlab/ingest";
 import { eraseReadModels } from "@feedlab/projector";
-import type { AuditEntry } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -101,7 +100,7 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
   /** Erases in one transaction, with the audit entry (if any) committed along with it. */
   async function erase(
     userIds: readonly string[],
-    entry?: (counts: ErasureCounts) => Omit<AuditEntry, "at" | "cursor">,
+    entry?: (counts: ErasureCounts) => Parameters<AuditService["record"]>[0],
   ): Promise<ErasureCounts> {
     const { counts, after } = await db.transaction(async (trx) => {
       const done = await eraseIn(trx, userIds);

@@ -1,3 +1,4 @@
+import type { AuditAction } from "@feedlab/schemas/http/audit-actions.ts";
 import { isStorableText } from "@feedlab/schemas/http/text.ts";
 import type Router from "@koa/router";
 import type { Static, TSchema } from "@sinclair/typebox";
@@ -52,7 +53,7 @@ interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
    * An admin action recorded in the audit log when the route succeeds (`experiment.update`, say), or
    * a function of the request naming it (null: nothing to record).
    */
-  readonly audit?: string | ((input: RouteInput<B, Q, P>) => string | null);
+  readonly audit?: AuditAction | ((input: RouteInput<B, Q, P>) => AuditAction | null);
   /**
    * The route sets or clears a session cookie: `cookieGuard` runs before anything else of it (400
    * `insecure_request` when Secure cookies are required and the request did not arrive over HTTPS).
@@ -98,7 +99,7 @@ export interface MountDeps {
    */
   readonly audit?: (
     ctx: AppContext,
-    action: string,
+    action: AuditAction,
     input: RouteInput<Schema, Schema, Schema>,
   ) => Promise<() => Promise<void>>;
 }

@@ -322,6 +322,24 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
     expect(await db("participant_survey_measures").orderBy("user_id").select()).toEqual(kept);
   });
 
+  it("judges the responses a database already holds when their verdict columns are added, as they are kept", async () => {
+    const db = app.runtime.db;
+    const columns = ["id", "straight_lined", "attention_passed", "attention_failed"];
+    const kept = (await db("survey_responses").orderBy("id").select(columns)) as {
+      straight_lined: boolean;
+      attention_failed: number;
+    }[];
+    // The planted participants hold a straight-lined response and a failed attention check.
+    expect(kept.some((r) => r.straight_lined)).toBe(true);
+    expect(kept.some((r) => Number(r.attention_failed) > 0)).toBe(true);
+    const added = MIGRATIONS.find((m) => m.name === "032-survey-verdicts");
+    if (added === undefined) throw new Error("migration 032 is gone");
+    await added.down(db);
+    expect(await db.schema.hasColumn("survey_responses", "straight_lined")).toBe(false);
+    await added.up(db);
+    expect(await db("survey_responses").orderBy("id").select(columns)).toEqual(kept);
+  });
+
   it("judges a response stored while its survey is being saved by the questions that survey is saved with", async () => {
     // Runs last: it adds a participant. A researcher's save holds the survey (its transaction open, its
     // new questions not yet committed) while a participant submits; the response must not keep the

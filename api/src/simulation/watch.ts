@@ -1,4 +1,5 @@
 import type { Video } from "@feedlab/schemas";
+import type { PlannedAction } from "@feedlab/schemas/events/player.ts";
 import type { BehaviourOptions } from "./options.ts";
 import type { Random } from "./random.ts";
 import { affinity, type Taste } from "./taste.ts";
@@ -8,11 +9,7 @@ import { affinity, type Taste } from "./taste.ts";
  * video until the clock reaches `atSecond`, then acts: these become VIDEO_PAUSE (and VIDEO_PLAY again),
  * VIDEO_SEEK, LIKE and DISLIKE.
  */
-type WatchAction =
-  | { readonly kind: "pause"; readonly atSecond: number; readonly forSeconds: number }
-  | { readonly kind: "seek"; readonly atSecond: number; readonly toSecond: number }
-  | { readonly kind: "like"; readonly atSecond: number }
-  | { readonly kind: "dislike"; readonly atSecond: number };
+type WatchAction = PlannedAction;
 
 /**
  * How a participant watches one video. Invariant: played in order, every action is reachable: its

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import {
   AdminSurvey,
+  type AuditAction,
   ErrorBody,
   IdParams,
   IncludeSimulated,
@@ -57,7 +58,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
   /** A survey's CSV download: an attachment named after the survey, never cached. */
   function surveyCsvRoute(spec: {
     path: string;
-    audit: string;
+    audit: AuditAction;
     summary: string;
     description: string;
     file: string;

@@ -63,12 +63,22 @@ export const HIGH_FREQUENCY_TYPES = set("MOUSE_MOVEMENT", "SCROLL", "VIEWPORT_VI
 export const IMMEDIATE_TYPES = set("VIDEO_ENDED", "LIKE", "DISLIKE", "SESSION_END", "PAGE_EXIT");
 
 /** Flush rules of the three buffers (spec: Batching; Limits). */
-export const BATCHING = {
+const BATCHING = {
   normal: { maxAgeMs: 5000, maxEvents: 20 },
   highFrequency: { maxAgeMs: 2000, maxEvents: 50 },
 } as const;
 
 export type BufferName = "normal" | "highFrequency" | "immediate";
+
+/**
+ * When a buffer that now holds `count` events is flushed (spec: Batching): at once for the immediate
+ * buffer and at a buffer's size limit; else its age limit after its first event.
+ */
+export function flushRule(buffer: BufferName, count: number): "now" | { readonly afterMs: number } {
+  if (buffer === "immediate") return "now";
+  const limit = BATCHING[buffer];
+  return count >= limit.maxEvents ? "now" : { afterMs: limit.maxAgeMs };
+}
 
 /** Which buffer an event type travels in. */
 export function bufferOf(type: EventType): BufferName {

@@ -6,7 +6,7 @@ type Progress = ParticipantMe["progress"];
 
 /** What the page's event transport says after each batch the server acknowledged. */
 interface Acknowledging {
-  onAcknowledged: (batch: never, position: string | null) => void;
+  onAcknowledged(listener: (batch: unknown, position: string | null) => void): () => void;
 }
 
 /** Reads of /me that wait for a visit to be counted, and the pause between them. */
@@ -73,13 +73,11 @@ class StudyStatus {
     const p = me.progress;
     if (me.status !== "active" || p.sessions_needed === null) return;
     if (p.visit <= p.sessions || p.visit < p.sessions_needed) return;
-    const before = transport.onAcknowledged;
-    transport.onAcknowledged = (batch, position) => {
-      before(batch, position);
+    const stop = transport.onAcknowledged((_batch, position) => {
       if (position === null) return;
-      transport.onAcknowledged = before;
+      stop();
       void this.#whenCounted(sessionId, position, p.visit);
-    };
+    });
   }
 
   /**

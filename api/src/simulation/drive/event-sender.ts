@@ -1,29 +1,18 @@
 import { randomUUID } from "node:crypto";
 import {
-  BATCHING,
   type BufferName,
   bufferOf,
   type EventBatchResult,
   type EventType,
   type Payloads,
 } from "@feedlab/schemas";
+import { flushRule } from "@feedlab/schemas/events/types.ts";
+import { type RowFields, type StampedEvent, stampEvent } from "@feedlab/schemas/events/wire.ts";
 import type { ParticipantClient } from "./participant-client.ts";
 
-/** Row fields an event may carry besides its payload (the wire format's). */
-export interface RowFields {
-  readonly video_id?: string;
-  readonly position_in_feed?: number;
-  readonly watch_ratio?: number;
-  readonly watch_duration?: number;
-}
+export type { RowFields } from "@feedlab/schemas/events/wire.ts";
 
-interface Pending {
-  readonly event_id: string;
-  readonly event_type: EventType;
-  readonly timestamp: string;
-  readonly seq: number;
-  readonly payload: object;
-}
+type Pending = StampedEvent;
 
 /** An event the server refused, with its type. */
 export interface Rejection {
@@ -31,11 +20,6 @@ export interface Rejection {
   readonly code: string;
   readonly message: string;
 }
-
-const LIMITS: Record<Exclude<BufferName, "immediate">, number> = {
-  normal: BATCHING.normal.maxEvents,
-  highFrequency: BATCHING.highFrequency.maxEvents,
-};
 
 /** What became of one batch: the status (0: no answer), the events in it and the position of a 202. */
 export interface BatchOutcome {
@@ -53,10 +37,11 @@ export interface SenderOptions {
 }
 
 /**
- * Sends a session's events as the participant runtime does (spec: Batching): three buffers, an
- * immediate type flushed at once, the normal buffer at 20 events, the high-frequency one at 50, and
- * everything when the page is left (`flush`). Time is compressed, so the buffers' age limits are met by
- * the page changes instead. Keeps what the server acknowledged and refused, and the last log position.
+ * Sends a session's events as the participant runtime does (spec: Batching): each stamped as the
+ * browser's tracker stamps it (`stampEvent`, `seq` from 1), in three buffers flushed by the tracker's
+ * rule (`flushRule`: an immediate type at once, the normal buffer at 20 events, the high-frequency one
+ * at 50), and everything when the page is left (`flush`). Time is compressed, so the buffers' age
+ * limits are met by the page changes instead. Keeps what the server acknowledged and refused, and the last log position.
  * A paced sender (`SenderOptions.paced`) leaves the flushing to its owner's clock.
  */
 export class EventSender {
@@ -84,17 +69,13 @@ export class EventSender {
   /** Buffers one event; resolves once any flush it causes is answered. */
   async track<K extends EventType>(type: K, payload: Payloads[K], fields: RowFields = {}): Promise<void> {
     const buffer = bufferOf(type);
-    this.buffers[buffer].push({
-      ...fields,
-      event_id: randomUUID(),
-      event_type: type,
-      timestamp: new Date().toISOString(),
-      seq: this.seq++,
-      payload,
-    });
+    this.seq += 1;
+    this.buffers[buffer].push(
+      stampEvent(type, payload, fields, { id: randomUUID(), at: Date.now(), seq: this.seq }),
+    );
     this.sentTypes.add(type);
     if (this.paced) return;
-    if (buffer === "immediate" || this.buffers[buffer].length >= LIMITS[buffer]) await this.send(buffer);
+    if (flushRule(buffer, this.buffers[buffer].length) === "now") await this.send(buffer);
   }
 
   /** Sends every buffer (the page is left, or the session ends). */

@@ -1,14 +1,13 @@
-import type { JourneyAction, Video } from "@feedlab/schemas";
+import type { EventType, JourneyAction, Video } from "@feedlab/schemas";
+import { playbackSequence, type SequencedEvent, videoMeta } from "@feedlab/schemas/events/player.ts";
 import type { Card } from "../browse.ts";
 import type { WatchPlan } from "../watch.ts";
-import type { EventSender } from "./event-sender.ts";
+import type { EventSender, RowFields } from "./event-sender.ts";
 
 // What the participant runtime's surfaces send for one page action, over HTTP (issue 36).
 
 /** Cards a page shows without scrolling; going further down is a SCROLL. */
 const CARDS_ABOVE_FOLD = 4;
-/** VIDEO_PROGRESS comes every 5 s of playback (spec). */
-const PROGRESS_EVERY_S = 5;
 
 export const cardOf = (v: Video, position: number): Card => ({
   video: { id: v.id, category: v.category, tags: v.tags, duration_seconds: v.duration_seconds },
@@ -74,82 +73,26 @@ export async function leave(events: EventSender, from: string, to: string, pageT
   await events.track("PAGE_EXIT", { url: from, pageType, ...dwell(ms) });
 }
 
-/** The playback events of a plan, in the order a player would send them. */
+/** The playback events of a plan, in the order a player sends them (schemas' player contract). */
 export async function play(
   events: EventSender,
   video: Video,
   plan: WatchPlan,
   act: (...a: JourneyAction[]) => void,
 ): Promise<void> {
-  const vid = { video_id: video.external_id };
-  const duration = plan.durationSeconds;
-  const at = (t: number) => ({ currentTime: t, duration, progress: duration > 0 ? t / duration : 0 });
-  await events.track("VIDEO_PLAY", { currentTime: 0, duration, playbackRate: 1 }, vid);
-  act("play");
-  // Played seconds so far, and the clock the marks are read on.
-  let played = 0;
-  let clock = 0;
-  let nextProgress = PROGRESS_EVERY_S;
-  let marked1 = false;
-  let marked5 = false;
-  const runTo = async (target: number) => {
-    while (clock < target) {
-      const step = Math.min(target, Math.floor(clock) + 1) - clock;
-      clock += step;
-      played += step;
-      if (!marked1 && played >= 1) {
-        marked1 = true;
-        await events.track("VIDEO_WATCHED_1S", at(clock), vid);
-        act("play_1s");
-      }
-      if (!marked5 && played >= 5) {
-        marked5 = true;
-        await events.track("VIDEO_WATCHED_5S", at(clock), vid);
-        act("play_5s");
-      }
-      if (played >= nextProgress) {
-        nextProgress += PROGRESS_EVERY_S;
-        await events.track("VIDEO_PROGRESS", at(clock), vid);
-        act("keep_playing");
-      }
-    }
-  };
-  for (const a of plan.actions) {
-    await runTo(a.atSecond);
-    if (a.kind === "pause") {
-      await events.track("VIDEO_PAUSE", { currentTime: clock, duration, watchedDuration: played }, vid);
-      await events.track("VIDEO_PLAY", { currentTime: clock, duration, playbackRate: 1 }, vid);
-      act("pause");
-    } else if (a.kind === "seek") {
-      await events.track(
-        "VIDEO_SEEK",
-        { from: clock, to: a.toSecond, seekDistance: Math.abs(a.toSecond - clock), duration },
-        vid,
-      );
-      clock = a.toSecond;
-      act("seek");
-    } else if (a.kind === "like") {
-      await events.track("LIKE", { videoId: video.external_id, timestamp: clock }, vid);
-      act("like");
-    } else {
-      await events.track("DISLIKE", { videoId: video.external_id }, vid);
-      act("dislike");
-    }
-  }
-  await runTo(plan.stopAtSecond);
-  if (plan.reachesEnd) {
-    const rate = duration > 0 ? Math.min(1, played / duration) : 1;
-    await events.track(
-      "VIDEO_ENDED",
-      { duration, totalWatchedTime: played, completionRate: rate },
-      { ...vid, watch_ratio: rate, watch_duration: played },
-    );
-    act("reach_end");
-  } else if (played > 0) {
-    await events.track("VIDEO_PAUSE", { currentTime: clock, duration, watchedDuration: played }, vid);
-    act("pause");
+  for (const e of playbackSequence(video.external_id, plan, video.type)) {
+    await trackSequenced(events, e);
+    if (e.action) act(e.action);
   }
 }
+
+/** Buffers one event of a playback sequence with the sender. */
+export const trackSequenced = (events: EventSender, e: SequencedEvent): Promise<void> =>
+  (events.track as (type: EventType, payload: unknown, fields: RowFields) => Promise<void>)(
+    e.type,
+    e.payload,
+    e.fields,
+  );
 
 /**
  * SESSION_START as the runtime sends it on a session's first page (the feed), from a desktop browser
@@ -195,17 +138,7 @@ export function trackHover(
 
 /** VIDEO_META_CAPTURED of the watch page's video. */
 export function trackVideoMeta(events: EventSender, video: Video): Promise<void> {
-  return events.track("VIDEO_META_CAPTURED", {
-    videoId: video.external_id,
-    title: video.title,
-    channelName: video.channel_name,
-    category: video.category,
-    viewCount: video.view_count,
-    description: video.description,
-    tags: video.tags,
-    duration: video.duration_seconds,
-    thumbnailUrl: video.thumbnail_url,
-  });
+  return events.track("VIDEO_META_CAPTURED", videoMeta(video));
 }
 
 /** RECOMMENDATIONS of a related list that loaded. */

@@ -202,7 +202,7 @@ async function watchPage(
 
   const plan = p.model.watch(cardOf(video, 0).video);
   const playing = Date.now();
-  for (const e of playbackTimeline(video.external_id, plan)) {
+  for (const e of playbackTimeline(video.external_id, plan, video.type)) {
     if (!(await wait(p, playing + e.atMs - Date.now()))) return null;
     await e.track(events);
   }

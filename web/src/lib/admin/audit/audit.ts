@@ -1,3 +1,4 @@
+import { auditActionLabel } from "@feedlab/schemas/http/audit-actions.ts";
 import { countOf } from "../../format.ts";
 import type { AuditEntry } from "../../types.ts";
 
@@ -21,54 +22,7 @@ interface AuditFieldChange {
   readonly to: string;
 }
 
-/** What each action means, in the console's words. */
-const ACTION_LABELS: Readonly<Record<string, string>> = {
-  "auth.login": "Signed in",
-  "auth.login_failed": "Failed sign-in",
-  "admin.add": "Added an admin",
-  "admin.remove": "Removed an admin",
-  "admin.password_change": "Changed their password",
-  "experiment.create": "Created an experiment",
-  "experiment.update": "Changed an experiment",
-  "experiment.delete": "Deleted an experiment",
-  "arm.create": "Added an arm",
-  "arm.update": "Changed an arm",
-  "arm.delete": "Deleted an arm",
-  "pool.update": "Changed a video pool",
-  "participant.add": "Added a participant",
-  "participant.exclusion": "Excluded or included a participant",
-  "participant.erase": "Erased a participant",
-  "participant.withdraw": "A participant withdrew",
-  "survey.create": "Created a survey",
-  "survey.update": "Changed a survey",
-  "survey.delete": "Deleted a survey",
-  "survey.activate": "Activated a survey",
-  "survey.deactivate": "Deactivated a survey",
-  "recommender.create": "Registered a recommender",
-  "recommender.update": "Changed a recommender",
-  "recommender.delete": "Deleted a recommender",
-  "layout.create": "Created a layout",
-  "layout.update": "Changed a layout",
-  "layout.delete": "Deleted a layout",
-  "video.create": "Added videos",
-  "video.import": "Imported videos",
-  "video.update": "Changed a video",
-  "video.delete": "Deleted a video",
-  "media.upload": "Uploaded a video, captions or a thumbnail",
-  "model.train": "Started training",
-  "dry_run.start": "Started a dry run",
-  "dry_run.erase": "Erased a dry run's participants",
-  "export.events": "Downloaded events",
-  "export.participants": "Downloaded participants",
-  "export.survey_responses": "Downloaded survey responses",
-  "export.survey_responses_wide": "Downloaded survey responses (wide)",
-  "export.survey_dismissals": "Downloaded survey dismissals",
-  "export.package": "Downloaded a replication package",
-  "study.apply": "Applied a study file",
-};
-
-/** The action in words (an action this console does not know by its name). */
-export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? action;
+export const actionLabel = auditActionLabel;
 
 /** Field names as the researcher reads them (a group is an arm in the console). */
 const FIELD_WORDS: Readonly<Record<string, string>> = {

@@ -1,3 +1,4 @@
+import { videoMeta } from "@feedlab/schemas/events/player.ts";
 import type { ComponentChildren, HTMLAttributes } from "preact";
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import type { Video } from "../../types.ts";
@@ -169,17 +170,7 @@ export function WatchSurface({ video, children, ...rest }: WatchSurfaceProps) {
   const tracker = runtime.core.tracker;
   useEffect(() => {
     if (!video) return;
-    tracker.track("VIDEO_META_CAPTURED", {
-      videoId: video.external_id,
-      title: video.title,
-      channelName: video.channel_name,
-      category: video.category,
-      viewCount: video.view_count,
-      description: video.description,
-      tags: video.tags ?? [],
-      duration: video.duration_seconds,
-      thumbnailUrl: video.thumbnail_url,
-    });
+    tracker.track("VIDEO_META_CAPTURED", videoMeta(video));
   }, [tracker, video?.id]);
   const value = useMemo<SurfaceContextValue>(() => ({ pageType: "watch", video, observe }), [video, observe]);
   return (

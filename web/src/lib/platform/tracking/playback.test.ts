@@ -1,3 +1,4 @@
+import { playbackSequence } from "@feedlab/schemas/events/player.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type MediaState, PlaybackTracker } from "./playback.ts";
 import type { RowFields } from "./tracker.ts";
@@ -252,5 +253,22 @@ describe("the playback tracker derives the spec's playback events", () => {
       { volume: 0.6, previousVolume: 1, muted: false, previousMuted: false, source: "youtube" },
       { volume: 0.6, previousVolume: 0.6, muted: true, previousMuted: false, source: "youtube" },
     ]);
+  });
+
+  it("sends for a watch what the player contract's sequence of it holds, so simulated participants send what real ones do", () => {
+    const { media, sent, tracker, play } = setup("native", 12);
+    media.paused = false;
+    tracker.play();
+    play(12_000);
+    media.ended = true;
+    media.paused = true;
+    tracker.ended();
+    const contract = playbackSequence("ext-1", {
+      durationSeconds: 12,
+      actions: [],
+      stopAtSecond: 12,
+      reachesEnd: true,
+    });
+    expect(sent).toEqual(contract.map((e) => ({ type: e.type, payload: e.payload, fields: e.fields })));
   });
 });

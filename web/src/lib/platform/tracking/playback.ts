@@ -1,15 +1,22 @@
 import type { EventType } from "@feedlab/schemas";
+import {
+  endedEvent,
+  markEvent,
+  type PlayerSource,
+  PROGRESS_INTERVAL_S,
+  pausePayload,
+  playPayload,
+  progressPayload,
+  r3,
+  seekPayload,
+  WATCHED_MARKS,
+} from "@feedlab/schemas/events/player.ts";
 import type { PayloadOf, RowFields } from "./tracker.ts";
 
-/** Spec, Limits: VIDEO_PROGRESS every 5 s of playback. */
-const PROGRESS_INTERVAL_MS = 5000;
-/** Spec, Limits: VIDEO_WATCHED_1S and VIDEO_WATCHED_5S, once per source. */
-const WATCHED_THRESHOLDS = [1, 5] as const;
+/** VIDEO_PROGRESS every 5 s of playback (the player contract). */
+const PROGRESS_INTERVAL_MS = PROGRESS_INTERVAL_S * 1000;
 /** Volume changes closer together than this (a slider being dragged) are reported as one. */
 const VOLUME_SETTLE_MS = 250;
-
-/** Where playback events come from: the bundled native player, or a provider adapter (lower fidelity). */
-type PlayerSource = "native" | "youtube" | "vimeo";
 
 /** What a player adapter can say about its media at any moment (an HTMLMediaElement, or a poll). */
 export interface MediaState {
@@ -59,7 +66,6 @@ export interface PlaybackTrackerOptions {
   readonly maxTickGapSec?: number;
 }
 
-const r3 = (n: number) => Math.round(n * 1000) / 1000;
 const finite = (n: number) => (Number.isFinite(n) && n > 0 ? n : 0);
 
 /**
@@ -115,11 +121,7 @@ export class PlaybackTracker {
     const s = this.#o.read();
     this.#playing = true;
     this.#lastTime = s.currentTime;
-    this.#emit("VIDEO_PLAY", {
-      currentTime: r3(s.currentTime),
-      duration: r3(finite(s.duration)),
-      playbackRate: s.playbackRate,
-    });
+    this.#emit("VIDEO_PLAY", playPayload(s.currentTime, finite(s.duration), s.playbackRate));
     this.#progressTimer ??= setInterval(() => this.#progress(), PROGRESS_INTERVAL_MS);
   }
 
@@ -131,9 +133,7 @@ export class PlaybackTracker {
     // A native element fires `pause` just before `ended`: that is the end, not a pause.
     if (s.ended) return;
     this.#emit("VIDEO_PAUSE", {
-      currentTime: r3(s.currentTime),
-      duration: r3(finite(s.duration)),
-      watchedDuration: r3(this.#watched),
+      ...pausePayload(s.currentTime, finite(s.duration), this.#watched),
       ...extra,
     });
   }
@@ -153,16 +153,13 @@ export class PlaybackTracker {
       if (step > 0 && step <= this.#maxGap * Math.max(1, s.playbackRate)) this.#watched += step;
     }
     this.#lastTime = t;
-    for (const threshold of WATCHED_THRESHOLDS) {
+    for (const mark of WATCHED_MARKS) {
       // Compared as reported (to the millisecond): watched time is a sum of many float steps, and the
       // event must never carry a watch_duration below its threshold.
-      if (r3(this.#watched) >= threshold && !this.#thresholdsSent.has(threshold)) {
-        this.#thresholdsSent.add(threshold);
-        const duration = finite(s.duration);
-        this.#emit(threshold === 1 ? "VIDEO_WATCHED_1S" : "VIDEO_WATCHED_5S", this.#position(s), {
-          watch_duration: r3(this.#watched),
-          ...(duration > 0 ? { watch_ratio: r3(this.#watched / duration) } : {}),
-        });
+      if (r3(this.#watched) >= mark.seconds && !this.#thresholdsSent.has(mark.seconds)) {
+        this.#thresholdsSent.add(mark.seconds);
+        const m = markEvent(s.currentTime, finite(s.duration), this.#watched);
+        this.#emit(mark.type, m.payload, m.fields);
       }
     }
   }
@@ -186,12 +183,7 @@ export class PlaybackTracker {
     this.#seekFrom = null;
     this.#lastTime = to;
     if (Math.abs(to - from) < 0.01) return;
-    this.#emit("VIDEO_SEEK", {
-      from: r3(from),
-      to: r3(to),
-      seekDistance: r3(to - from),
-      duration: r3(finite(this.#o.read().duration)),
-    });
+    this.#emit("VIDEO_SEEK", seekPayload(from, to, finite(this.#o.read().duration)));
   }
 
   ended(): void {
@@ -199,13 +191,8 @@ export class PlaybackTracker {
     this.tick();
     this.#stopPlaying();
     const s = this.#o.read();
-    const duration = finite(s.duration);
-    const ratio = duration > 0 ? Math.min(1, this.#watched / duration) : 0;
-    this.#emit(
-      "VIDEO_ENDED",
-      { duration: r3(duration), totalWatchedTime: r3(this.#watched), completionRate: r3(ratio) },
-      { watch_ratio: r3(ratio), watch_duration: r3(this.#watched) },
-    );
+    const ended = endedEvent(this.#watched, finite(s.duration));
+    this.#emit("VIDEO_ENDED", ended.payload, ended.fields);
   }
 
   /** Playback stalled for lack of data. */
@@ -284,16 +271,7 @@ export class PlaybackTracker {
     if (!this.#playing) return;
     this.tick();
     const s = this.#o.read();
-    this.#emit("VIDEO_PROGRESS", { ...this.#position(s), watchedDuration: r3(this.#watched) });
-  }
-
-  #position(s: MediaState): { currentTime: number; duration: number; progress: number } {
-    const duration = finite(s.duration);
-    return {
-      currentTime: r3(s.currentTime),
-      duration: r3(duration),
-      progress: duration > 0 ? r3(Math.min(1, s.currentTime / duration)) : 0,
-    };
+    this.#emit("VIDEO_PROGRESS", progressPayload(s.currentTime, finite(s.duration), this.#watched));
   }
 
   #stopPlaying(): void {

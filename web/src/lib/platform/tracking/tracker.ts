@@ -1,5 +1,6 @@
 import type { EventType, Payloads } from "@feedlab/schemas";
-import { BATCHING, type BufferName, bufferOf } from "@feedlab/schemas/events/types.ts";
+import { type BufferName, bufferOf, flushRule } from "@feedlab/schemas/events/types.ts";
+import { type RowFields, stampEvent } from "@feedlab/schemas/events/wire.ts";
 import type { Batch, OutgoingEvent } from "./outbox.ts";
 import type { KeyValueStore } from "./storage.ts";
 import type { Transport } from "./transport.ts";
@@ -12,14 +13,7 @@ import type { Transport } from "./transport.ts";
  */
 export type PayloadOf<K extends EventType> = Payloads[K] & { readonly [extra: string]: unknown };
 
-/** The promoted columns an event may carry besides its payload (spec: Wire format of one event). */
-export interface RowFields {
-  /** The video's external id (`external_id`), never its UUID. */
-  readonly video_id?: string;
-  readonly watch_ratio?: number;
-  readonly watch_duration?: number;
-  readonly position_in_feed?: number;
-}
+export type { RowFields } from "@feedlab/schemas/events/wire.ts";
 
 /**
  * The per-session sequence number: 1 for a session's first event, then +1 for every event, kept in
@@ -59,10 +53,6 @@ export interface TrackerDeps {
   readonly now: () => number;
   readonly newId: () => string;
 }
-
-const LIMITS: Record<Exclude<BufferName, "immediate">, { maxAgeMs: number; maxEvents: number }> = BATCHING;
-
-const isFiniteNumber = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n);
 
 /** One of the buffers of the spec's batching table. */
 class Buffer {
@@ -116,32 +106,18 @@ export class Tracker {
 
   /** Records one event. `payload` must hold the type's required fields (schemas/src/events/payloads.ts). */
   track<K extends EventType>(type: K, payload: PayloadOf<K>, fields: RowFields = {}): OutgoingEvent {
-    const event = {
-      event_id: this.#deps.newId(),
-      event_type: type,
-      timestamp: new Date(this.#deps.now()).toISOString(),
-      ...(fields.video_id ? { video_id: fields.video_id } : {}),
-      ...(isFiniteNumber(fields.watch_ratio) ? { watch_ratio: Math.max(0, fields.watch_ratio) } : {}),
-      ...(isFiniteNumber(fields.watch_duration)
-        ? { watch_duration: Math.max(0, fields.watch_duration) }
-        : {}),
-      ...(isFiniteNumber(fields.position_in_feed)
-        ? { position_in_feed: Math.max(0, Math.round(fields.position_in_feed)) }
-        : {}),
-      payload,
+    const event: OutgoingEvent = stampEvent(type, payload, fields, {
+      id: this.#deps.newId(),
+      at: this.#deps.now(),
       seq: this.#deps.seq.next(),
-    } as OutgoingEvent;
+    });
     for (const listener of this.#listeners) listener(event);
     const buffer = this.#buffers[bufferOf(type)];
     buffer.events.push(event);
     if (this.#unloading) return event;
-    if (buffer.name === "immediate") {
-      this.#flush(buffer);
-    } else {
-      const limit = LIMITS[buffer.name];
-      if (buffer.events.length >= limit.maxEvents) this.#flush(buffer);
-      else buffer.timer ??= setTimeout(() => this.#flush(buffer), limit.maxAgeMs);
-    }
+    const rule = flushRule(buffer.name, buffer.events.length);
+    if (rule === "now") this.#flush(buffer);
+    else buffer.timer ??= setTimeout(() => this.#flush(buffer), rule.afterMs);
     return event;
   }
 

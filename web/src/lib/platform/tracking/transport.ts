@@ -64,8 +64,7 @@ export class Transport {
   readonly stats: TransportStats = { sent: 0, retries: 0, droppedBatches: 0, rejectedEvents: 0, beacons: 0 };
   /** The `position` of the latest acknowledged batch: pass it as `after` to read your own writes. */
   position: string | null = null;
-  /** Called after each acknowledged batch. */
-  onAcknowledged: (batch: Batch, position: string | null) => void = () => {};
+  readonly #acknowledged = new Set<(batch: Batch, position: string | null) => void>();
 
   readonly #deps: TransportDeps;
   readonly #retry: RetryPolicy;
@@ -74,6 +73,12 @@ export class Transport {
   #waitTimer: ReturnType<typeof setTimeout> | null = null;
   #idleWaiters: (() => void)[] = [];
   #disposed = false;
+
+  /** Calls `listener` after each acknowledged batch; returns the function that stops it. */
+  onAcknowledged(listener: (batch: Batch, position: string | null) => void): () => void {
+    this.#acknowledged.add(listener);
+    return () => this.#acknowledged.delete(listener);
+  }
 
   constructor(deps: TransportDeps) {
     this.#deps = deps;
@@ -251,7 +256,7 @@ export class Transport {
       }
       if (position !== null) this.position = position;
       this.stats.sent++;
-      this.onAcknowledged(batch, position);
+      for (const listener of [...this.#acknowledged]) listener(batch, position);
       return { kind: "ok" };
     }
     if (RETRYABLE(response.status)) {

@@ -2,7 +2,7 @@ import type { Middleware } from "koa";
 import type { AdminPrincipal, AppContext, AppState, ParticipantPrincipal } from "../http/context.ts";
 import { forbidden, unauthorized } from "../http/errors.ts";
 import type { AuthService } from "./auth.service.ts";
-import { consoleMayCall } from "./console-credential.ts";
+import { consoleMayCall, requireConsole } from "./console-credential.ts";
 import { ADMIN_COOKIE, PARTICIPANT_COOKIE } from "./cookies.ts";
 
 /**
@@ -17,7 +17,7 @@ export function createAuthMiddleware(auth: AuthService) {
       const own = ctx.cookies.get(access === "admin" ? ADMIN_COOKIE : PARTICIPANT_COOKIE);
       const principal = own ? await auth.resolve(own) : null;
       if (principal?.role === access) {
-        if (access === "admin" && own && !consoleMayCall(ctx, own)) throw consoleOnly();
+        if (access === "admin" && own) requireConsole(ctx, own);
         ctx.state.principal = principal;
         return next();
       }
@@ -32,12 +32,6 @@ export function createAuthMiddleware(auth: AuthService) {
       throw unauthorized(access === "admin" ? "Sign in as an admin first." : "Join the study first.");
     };
 }
-
-const consoleOnly = () =>
-  forbidden(
-    "console_credential_required",
-    "Admin routes answer a browser only when the Feedlab console asks: this request came from another page (a layout, say). If it was the console, reload the page.",
-  );
 
 /**
  * Whether a request carries an admin's session, for routes open to all that tell admins more (a

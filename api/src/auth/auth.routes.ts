@@ -10,10 +10,10 @@ import {
 import { Type } from "@sinclair/typebox";
 import type { AuditService } from "../audit/audit.service.ts";
 import { addressGroup } from "../http/client-address.ts";
-import { forbidden, tooManyRequests, unauthorized } from "../http/errors.ts";
+import { tooManyRequests, unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import type { AuthService } from "./auth.service.ts";
-import { CONSOLE_HEADER, consoleCredential, consoleMayCall } from "./console-credential.ts";
+import { CONSOLE_HEADER, consoleCredential, requireConsole } from "./console-credential.ts";
 import { ADMIN_COOKIE, type CookiePolicy, clearCookie, setSessionCookie } from "./cookies.ts";
 import { FailureLimiter } from "./rate-limit.ts";
 
@@ -105,12 +105,10 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       },
       handler: async (ctx) => {
         const token = ctx.cookies.get(ADMIN_COOKIE);
-        if (token && !consoleMayCall(ctx, token))
-          throw forbidden(
-            "console_credential_required",
-            "Only the Feedlab console signs an admin out from a browser: this request came from another page.",
-          );
-        if (token) await auth.revoke(token);
+        if (token) {
+          requireConsole(ctx, token);
+          await auth.revoke(token);
+        }
         clearCookie(ctx, ADMIN_COOKIE, cookies);
         ctx.status = 204;
       },

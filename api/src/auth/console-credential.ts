@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AppContext } from "../http/context.ts";
+import { forbidden } from "../http/errors.ts";
 import type { AuthService } from "./auth.service.ts";
 import { ADMIN_COOKIE } from "./cookies.ts";
 
@@ -59,6 +60,15 @@ const mayReceiveCredential = (ctx: AppContext): boolean =>
   ctx.method === "GET" &&
   ctx.get("Sec-Fetch-Mode") === "navigate" &&
   ctx.get("Sec-Fetch-Dest") === "document";
+
+/** Refuses (403 `console_credential_required`) an admin session's request that `consoleMayCall` does not allow. */
+export function requireConsole(ctx: AppContext, sessionToken: string): void {
+  if (consoleMayCall(ctx, sessionToken)) return;
+  throw forbidden(
+    "console_credential_required",
+    "Admin routes answer a browser only when the Feedlab console asks: this request came from another page (a layout, say). If it was the console, reload the page.",
+  );
+}
 
 /**
  * The credential a console page's answer carries (`<meta name="feedlab-console">`), or null: only for

@@ -24,7 +24,6 @@ interface Verdict {
   readonly attention_failed: number;
 }
 
-const NO_VERDICT: Verdict = { straight_lined: false, attention_passed: 0, attention_failed: 0 };
 const STRAIGHT_LINE_MIN_ITEMS = 5;
 const PAGE = 2000;
 
@@ -91,12 +90,10 @@ async function judgeSurvey(db: Knex, surveyId: string): Promise<void> {
     const rows = (await q) as { id: string; answer_values: string | null }[];
     if (rows.length === 0) return;
     after = rows.at(-1)?.id ?? null;
+    // Only verdicts other than the new columns' defaults are written.
     const changed = rows
       .map((r) => ({ id: r.id, ...judge(parsed<Chosen>(r.answer_values, {})) }))
-      .filter(
-        (v) =>
-          v.straight_lined !== NO_VERDICT.straight_lined || v.attention_passed > 0 || v.attention_failed > 0,
-      );
+      .filter((v) => v.straight_lined || v.attention_passed > 0 || v.attention_failed > 0);
     if (changed.length > 0) {
       await db.raw(
         `update survey_responses as r set straight_lined = v.straight_lined,

@@ -12,8 +12,6 @@ import type { ParticipantClient } from "./participant-client.ts";
 
 export type { RowFields } from "@feedlab/schemas/events/wire.ts";
 
-type Pending = StampedEvent;
-
 /** An event the server refused, with its type. */
 export interface Rejection {
   readonly type: EventType;
@@ -46,7 +44,11 @@ export interface SenderOptions {
  */
 export class EventSender {
   private seq = 0;
-  private readonly buffers: Record<BufferName, Pending[]> = { normal: [], highFrequency: [], immediate: [] };
+  private readonly buffers: Record<BufferName, StampedEvent[]> = {
+    normal: [],
+    highFrequency: [],
+    immediate: [],
+  };
   /** Event ids the server answered 202 for and did not reject. */
   readonly acknowledged: string[] = [];
   readonly rejected: Rejection[] = [];
@@ -97,7 +99,7 @@ export class EventSender {
     await this.post(events);
   }
 
-  private async post(events: Pending[]): Promise<BatchOutcome> {
+  private async post(events: StampedEvent[]): Promise<BatchOutcome> {
     const reply = await this.client
       .post<EventBatchResult>("/api/v1/events", { session_id: this.sessionId, events })
       .catch(() => null);

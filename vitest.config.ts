@@ -37,7 +37,8 @@ export default defineConfig({
           environment: "node",
           include: ["test/**/*.e2e.test.ts"],
           exclude: notOurs,
-          globalSetup,
+          // One Chromium for the run: launchBrowser() connects to it (harness/browser-server.ts).
+          globalSetup: [globalSetup, "test/harness/browser-server.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // Each file drives a browser (and often the app); two at once overload a 2-core machine.

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
 import { saveScreenshot } from "./harness/browser.ts";
-import { consoleSuite } from "./harness/console-suite.ts";
+import { consoleSuite } from "./harness/e2e-suite.ts";
 import { createArmStudy } from "./harness/fixtures.ts";
 
 const PROLIFIC = "https://app.prolific.com/submissions/complete";

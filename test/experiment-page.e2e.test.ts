@@ -4,7 +4,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
 import { resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { consoleSuite } from "./harness/console-suite.ts";
+import { consoleSuite } from "./harness/e2e-suite.ts";
 import { type Joined, joinWithSession, sendEvents, wireEvent } from "./harness/events.ts";
 import { createStudy } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";

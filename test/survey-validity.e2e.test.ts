@@ -2,7 +2,7 @@ import type { AdminSurvey, Experiment } from "@feedlab/schemas";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
 import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { consoleSuite } from "./harness/console-suite.ts";
+import { consoleSuite } from "./harness/e2e-suite.ts";
 import { createArmStudy } from "./harness/fixtures.ts";
 
 /**

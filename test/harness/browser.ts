@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
+import { inject } from "vitest";
 import { ADMIN } from "./app.ts";
 
 /** The system Chromium (Debian's `chromium` package); FEEDLAB_CHROMIUM points elsewhere. */
@@ -24,14 +25,32 @@ const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
-/** Launches headless Chromium. `options.args` are added to the defaults; close the browser in `afterAll`. */
-export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
-  return chromium.launch({
+/** Headless Chromium's launch options: `options.args` are added to the defaults. */
+export function chromiumLaunchOptions(options: LaunchOptions = {}): LaunchOptions {
+  return {
     headless: true,
     executablePath: chromiumPath,
     ...options,
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
-  });
+  };
+}
+
+/**
+ * Headless Chromium for a test file; close it in `afterAll`. Without options it is a connection to
+ * the run's shared browser (browser-server.ts, in the e2e project), whose contexts close with it;
+ * with options (extra flags), or outside that project, a browser of its own.
+ */
+export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  const shared = Object.keys(options).length === 0 ? sharedEndpoint() : undefined;
+  return shared ? chromium.connect(shared) : chromium.launch(chromiumLaunchOptions(options));
+}
+
+function sharedEndpoint(): string | undefined {
+  try {
+    return inject("browserEndpoint");
+  } catch {
+    return undefined; // not in a vitest worker (a benchmark, a script)
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // The layering of the workspaces, checked by `npm run lint` (docs/architecture.md, "Where things go"):
 // sql, schemas <- ingest <- projector <- trainer <- api, the web app apart; no import circles; and api's
 // composition root (api/src/app/) is imported by nobody but the CLI and the tests.
-/** Tests may reach across the layers for their set-up (an ingest test opens the API's database helper). */
+/** Tests may reach across the layers for their set-up (a projector test builds its events with the test harness). */
 const TESTS = "\\.test\\.tsx?$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -66,6 +66,14 @@ module.exports = {
         pathNot: `^api/src/db/migrations/index\\.ts$|${TESTS}`,
       },
       to: { pathNot: "^api/src/db/migrations/", dependencyTypesNot: ["core"] },
+    },
+    {
+      name: "api-db-below-the-features",
+      severity: "error",
+      comment:
+        "api/src/db (the database's upkeep, migrations, presenting rows) is below every feature of api: it imports none of them, so no feature's folder and it make a circle.",
+      from: { path: "^api/src/db/", pathNot: TESTS },
+      to: { path: "^api/src/", pathNot: "^api/src/db/" },
     },
     {
       name: "web-imports-no-server-code",

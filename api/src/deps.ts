@@ -1,4 +1,4 @@
-import type { Db } from "./db/db.ts";
+import type { Db } from "@feedlab/sql";
 
 /** What every service needs; the clock and the id generator are passed in so tests are deterministic. */
 export interface ServiceDeps {

@@ -1,6 +1,6 @@
+import { openDb } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../../api/src/db/db.ts";
-import { createTestStorage, type TestStorage } from "../../test/harness/app.ts";
+import { createTestStorage, type TestStorage } from "../../test/harness/storage.ts";
 import { manyRows } from "./linked-db.ts";
 import { pipelined, rowsOf } from "./sql.ts";
 

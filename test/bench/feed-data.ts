@@ -4,8 +4,9 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Db, openDb } from "@feedlab/sql";
 import pg from "pg";
-import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
+import { migrate } from "../../api/src/db/db.ts";
 import { startPostgres } from "../harness/postgres.ts";
 
 export const BUILTIN_KEYS = ["recency", "random", "popularity", "similarity", "learned_model"] as const;

@@ -10,8 +10,8 @@ import path from "node:path";
 import { INSERT_RECORDS, type LogRecord, recordsJson } from "@feedlab/ingest";
 import { applyRecords, DEFAULT_CONSUMER, PROJECTIONS, writeCheckpoints } from "@feedlab/projector";
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
-import { rowsOf } from "@feedlab/sql";
-import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
+import { type Db, openDb, rowsOf } from "@feedlab/sql";
+import { migrate } from "../../api/src/db/db.ts";
 import { batch } from "./intake.bench.ts";
 import { percentile } from "./support.ts";
 

@@ -8,8 +8,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Db, openDb } from "@feedlab/sql";
 import { mulberry32 } from "@feedlab/trainer";
-import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
+import { migrate } from "../../api/src/db/db.ts";
 import { createPowerService, RESAMPLES } from "../../api/src/results/power.service.ts";
 import { createRandom } from "../../api/src/simulation/random.ts";
 

@@ -1,5 +1,6 @@
 import { EXPORT_SELECT, eventExportCopy } from "@feedlab/projector";
-import { type Db, migrate, openDb } from "../../api/src/db/db.ts";
+import { type Db, openDb } from "@feedlab/sql";
+import { migrate } from "../../api/src/db/db.ts";
 import { openLinkedRows } from "../../api/src/db/linked-rows.ts";
 import { copyTuples } from "../../api/src/events/copy-binary.ts";
 import { EXPORT_HEAP } from "../../api/src/events/parquet.ts";

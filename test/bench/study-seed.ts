@@ -1,7 +1,7 @@
 // What the study benchmarks (results, big-study) seed alike, straight into the tables: a running
 // experiment and its arms, and the evaluation read model as the projector leaves it for their events.
 import { randomUUID } from "node:crypto";
-import type { Db } from "../../api/src/db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { refreshSurveyMeasures } from "../../api/src/quality/survey-measures.ts";
 import { rejudgeSurvey } from "../../api/src/surveys/verdicts.ts";
 

@@ -4,7 +4,7 @@
 // second and this process's RSS before and at its peak. DATABASE_URL or FEEDLAB_DATA_DIR, SURVEY_ID.
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { openDb } from "../../api/src/db/db.ts";
+import { openDb } from "@feedlab/sql";
 import { exportResponsesCsv } from "../../api/src/surveys/responses.csv.ts";
 import { memoryOf } from "./proc.ts";
 

@@ -1,24 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo, LookupFunction } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { buildConnector } from "undici";
-import { inject } from "vitest";
 import { openRuntime, type Runtime } from "../../api/src/app/runtime.ts";
 import { buildApp, closeServer, listen } from "../../api/src/app/server.ts";
 import { loadConfig } from "../../api/src/config.ts";
 import { createLogger } from "../../api/src/logger.ts";
-import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { type Backend, createTestStorage, type TestStorage } from "./storage.ts";
 
-/** The two databases every integration suite runs against: embedded PGlite and real PostgreSQL. */
-export const BACKENDS = ["pglite", "postgres"] as const;
-/**
- * The event pipeline's suites also run in the scale-out mode: PostgreSQL with the event log on
- * Kafka (a topic and consumer groups of their own per app).
- */
-export const EVENT_BACKENDS = [...BACKENDS, "kafka"] as const;
-export type Backend = (typeof EVENT_BACKENDS)[number];
+export { BACKENDS, type Backend, createTestStorage, EVENT_BACKENDS, type TestStorage } from "./storage.ts";
 
 export interface TestApp {
   readonly url: string;
@@ -50,32 +39,6 @@ export interface AppOptions {
   readonly lookup?: LookupFunction;
   /** Opens external recommender calls' connections once checked (`recordConnections` records them). */
   readonly connector?: buildConnector.connector;
-}
-
-/** A fresh database of a backend, and the environment that points the app at it. */
-export interface TestStorage {
-  readonly env: Record<string, string>;
-  cleanup(): Promise<void>;
-}
-
-export async function createTestStorage(backend: Backend): Promise<TestStorage> {
-  if (backend === "postgres" || backend === "kafka") {
-    const db: TestDatabase = await createTestDatabase();
-    const kafka: Record<string, string> =
-      backend === "kafka"
-        ? {
-            KAFKA_BROKERS: inject("kafkaBrokers"),
-            FEEDLAB_KAFKA_TOPIC: `feedlab.events.${db.name}`,
-            FEEDLAB_KAFKA_PARTITIONS: "3",
-          }
-        : {};
-    return { env: { DATABASE_URL: db.url, ...kafka }, cleanup: () => db.drop() };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), "feedlab-test-"));
-  return {
-    env: { FEEDLAB_DATA_DIR: dir },
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
 }
 
 /**

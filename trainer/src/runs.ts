@@ -26,6 +26,64 @@ export async function insertRunningRun(db: Knex, run: RunRef, now: Date): Promis
   });
 }
 
+/**
+ * Queues a manual run of the experiment (the leading trainer takes it within its poll interval);
+ * when one is already queued, answers its id instead of queueing a second.
+ */
+export async function queueRun(
+  db: Knex,
+  experimentId: string,
+  newId: () => string,
+  now: Date,
+): Promise<string> {
+  return db.transaction(async (trx) => {
+    const queued = (await trx("model_runs")
+      .where({ experiment_id: experimentId, status: "queued" })
+      .orderBy("created_at")
+      .first("id")) as { id: string } | undefined;
+    if (queued) return queued.id;
+    const id = newId();
+    await trx("model_runs").insert({
+      id,
+      experiment_id: experimentId,
+      status: "queued",
+      trigger: "manual",
+      created_at: now,
+    });
+    return id;
+  });
+}
+
+/** A row of `model_runs`, as stored. */
+export interface ModelRunRow {
+  readonly id: string;
+  readonly experiment_id: string;
+  readonly status: RunStatus;
+  readonly trigger: RunTrigger;
+  readonly created_at: Date;
+  readonly started_at: Date | null;
+  readonly finished_at: Date | null;
+  readonly interactions: number | null;
+  readonly users: number | null;
+  readonly videos: number | null;
+  readonly watermark: Date | null;
+  readonly metrics: unknown;
+  readonly skipped_reason: string | null;
+  readonly error: string | null;
+}
+
+/** The experiment's runs, newest first, at most `limit`. */
+export async function listRuns(db: Knex, experimentId: string, limit: number): Promise<ModelRunRow[]> {
+  return (await db("model_runs")
+    .where({ experiment_id: experimentId })
+    .orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .limit(limit)
+    .select("*")) as ModelRunRow[];
+}
+
 /** Takes the oldest queued run, marking it running; null when none is queued. */
 export async function claimQueuedRun(db: Knex, now: Date): Promise<RunRef | null> {
   const result = await db.raw(

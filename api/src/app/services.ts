@@ -1,12 +1,12 @@
 import type { EventLog } from "@feedlab/ingest";
 import type { ProgressWatcher } from "@feedlab/projector";
+import type { OpenDb } from "@feedlab/sql";
 import { trainSimulatedModel } from "@feedlab/trainer";
 import type { Logger } from "pino";
 import { createAuditService } from "../audit/audit.service.ts";
 import { createAuthService } from "../auth/auth.service.ts";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
-import type { OpenDb } from "../db/db.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { createErasureService } from "../erasure/erasure.service.ts";
 import { createEventStoreReader } from "../events/event-store.read.ts";

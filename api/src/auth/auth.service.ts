@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { isUniqueViolation } from "../db/present.ts";
 import type { AdminPrincipal, ParticipantPrincipal, Principal } from "../http/context.ts";
 import { conflict, forbidden, notFound } from "../http/errors.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { Db } from "@feedlab/sql";
 import pg from "pg";
 import type { Logger } from "pino";
-import type { Db } from "../db/db.ts";
 
 /**
  * A change of state that in-process caches hold, announced to every API process:

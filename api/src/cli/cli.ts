@@ -1,9 +1,9 @@
 import { LogUnavailableError } from "@feedlab/ingest";
 import { LogIncompleteError } from "@feedlab/projector";
+import { DataDirLockedError } from "@feedlab/sql";
 import { VERSION } from "../app/build.ts";
 import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { BackupError } from "../db/backup.ts";
-import { DataDirLockedError } from "../db/db.ts";
 import { HttpError } from "../http/errors.ts";
 import { RemoteError } from "./admin-client.ts";
 import { type Command, err, out, UsageError } from "./command.ts";

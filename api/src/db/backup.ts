@@ -2,9 +2,9 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
+import type { Db } from "@feedlab/sql";
 import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
-import type { Db } from "./db.ts";
 import { adoptLegacyMigrations, MIGRATIONS, migrationSource } from "./migrations/index.ts";
 
 /**

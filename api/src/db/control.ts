@@ -1,9 +1,9 @@
 import { chmodSync, rmSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import type { Db } from "@feedlab/sql";
 import type { Logger } from "pino";
 import { writeBackup } from "./backup.ts";
-import type { Db } from "./db.ts";
 
 /**
  * The embedded database belongs to the process that runs it (PGlite is single-process), so tools

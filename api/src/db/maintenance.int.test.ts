@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type OpenDb, openDb } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/harness/database.ts";
-import { migrate, type OpenDb, openDb } from "./db.ts";
+import { migrate } from "./db.ts";
 import { maintainDatabase } from "./maintenance.ts";
 
 /** pg_class.reltuples is -1 until a table is first vacuumed or analyzed (PostgreSQL 14 and later). */

@@ -1,6 +1,7 @@
+import { openDb } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/harness/database.ts";
-import { migrate, openDb } from "./db.ts";
+import { migrate } from "./db.ts";
 
 describe("migrations on PostgreSQL", () => {
   let database: TestDatabase;

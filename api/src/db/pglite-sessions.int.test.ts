@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
-import { openLinkedDb, rowsOf } from "@feedlab/sql";
+import { type Db, type OpenDb, openDb, openLinkedDb, rowsOf } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, type OpenDb, openDb } from "./db.ts";
 
 // The embedded database's pool holds several sessions of one PGlite engine (@feedlab/sql's pglite-proxy.ts): each
 // must behave as a connection of its own would on PostgreSQL.

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PROJECTIONS, replay } from "@feedlab/projector";
-import { rowsOf } from "@feedlab/sql";
+import { type Db, openDb, rowsOf } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BACKENDS,
@@ -12,7 +12,6 @@ import {
 } from "../../../test/harness/app.ts";
 import { sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { sqlStatements } from "../../../test/harness/sql-script.ts";
-import { type Db, openDb } from "./db.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 
 /** Made by release 0.1.0 (see the file's header): its tables, migrations and a study's data. */

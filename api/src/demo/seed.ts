@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Experiment } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import type { Logger } from "pino";
-import type { Db } from "../db/db.ts";
 import type { ExperimentsService } from "../experiments/experiments.service.ts";
 import type { GroupsService } from "../groups/groups.service.ts";
 import { importVideos, parseImport } from "../videos/videos.import.ts";

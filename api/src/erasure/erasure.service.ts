@@ -1,5 +1,5 @@
-import type { EventLog, LogErasure } from "@feedlab/ingest";
-import { eraseReadModels } from "@feedlab/projector";
+import { type EventLog, erasedAmongStatement, erasedOf, type LogErasure } from "@feedlab/ingest";
+import { deleteSessionsDeadLetters, eraseReadModels } from "@feedlab/projector";
 import type { Knex } from "knex";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -52,11 +52,7 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
     const logged: LogErasure = await log.erase({ userIds, sessionIds }, trx);
     const readModels = await eraseReadModels(trx, userIds);
     // Dead letters of their records (kept with the record's key, the session id).
-    readModels.dead_letters = await trx("dead_letters")
-      .whereRaw("record_key in (select value from json_array_elements_text(?::json))", [
-        JSON.stringify(sessionIds),
-      ])
-      .delete();
+    readModels.dead_letters = await deleteSessionsDeadLetters(trx, sessionIds);
     // Sessions, cookies, survey responses and dismissals, and learned recommendations go with the
     // participant (ON DELETE CASCADE).
     const participants = await trx("users").whereRaw(`id in ${JSON_IDS}`, [ids]).delete();
@@ -120,8 +116,8 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
     async participant(userId: string, by: string | null): Promise<ErasureCounts> {
       const known = await db("users").where({ id: userId }).first("id");
       if (!known) {
-        const erased = await db("event_log_erasures").where({ user_id: userId }).first("user_id");
-        if (!erased) throw notFound("participant");
+        const erased = erasedOf(await erasedAmongStatement(db, [userId]));
+        if (!erased.has(userId)) throw notFound("participant");
       }
       const action = by === null ? "participant.withdraw" : "participant.erase";
       // Their experiment by name, and the participant by id alone: never their login.

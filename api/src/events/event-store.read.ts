@@ -7,7 +7,7 @@ import {
   timestampFlag,
 } from "@feedlab/projector";
 import { EVENT_TYPES, type StoredEvent, TRAJECTORY_EXCLUDED } from "@feedlab/schemas";
-import type { Db, OpenDb } from "../db/db.ts";
+import type { Db, OpenDb } from "@feedlab/sql";
 import { iso, json } from "../db/present.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import { csvRow } from "../http/csv.ts";

@@ -1,6 +1,6 @@
 import type { Video } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import type { ChangeBus } from "../changes/change-bus.ts";
-import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
 import type { Dispatcher, FeedPageJson } from "../recommenders/dispatcher.ts";
 import type { Surface } from "../recommenders/recommender.ts";

@@ -1,4 +1,4 @@
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { json } from "../db/present.ts";
 import { HEALTH_FAILURES, type HealthFailure } from "../recommenders/external-http/failures.ts";
 import { type Histogram, merge } from "./latency.ts";

@@ -1,6 +1,6 @@
 import { minuteOf } from "@feedlab/projector";
+import type { Db } from "@feedlab/sql";
 import type { Logger } from "pino";
-import type { Db } from "../db/db.ts";
 import type { FailureKind } from "../recommenders/external-http/client.ts";
 import { healthFailureOf } from "../recommenders/external-http/failures.ts";
 import { addTo } from "./latency.ts";

@@ -1,6 +1,6 @@
 import { ErrorBody, IdParams, STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import { Type } from "@sinclair/typebox";
-import type { Db } from "../db/db.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import type { GroupsService } from "../groups/groups.service.ts";
 import { route } from "../http/route.ts";

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { DEFAULT_LANGUAGE, STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import { ZipFile } from "yazl";
-import type { Db } from "../db/db.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import type { GroupsService } from "../groups/groups.service.ts";
 import type { StatsService } from "../results/stats.service.ts";

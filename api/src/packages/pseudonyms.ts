@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { json } from "../db/present.ts";
 
 /**

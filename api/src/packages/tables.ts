@@ -1,7 +1,7 @@
 // The tables of a replication package (docs/packages.md): arms, participants, events and survey
 // responses, each read with the code of the export it copies.
 import { EVENT_TYPES, type Group, type GroupStats, QUALITY_MEASURES } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { EXPORT_COLUMNS, parquetColumns, uiName } from "../events/event-columns.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import { participantRecords } from "../participants/participants.export.ts";

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { type ParticipantActivity, participantActivity } from "@feedlab/projector";
 import { DEFAULT_LANGUAGE, RECRUITING_PARAMETERS } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import { manyRows } from "@feedlab/sql";
 import type { Knex } from "knex";
-import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
 import { csvRow } from "../http/csv.ts";
 import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";

@@ -15,12 +15,12 @@ import {
   ParticipantPage,
   ParticipantSummary,
 } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import { Type } from "@sinclair/typebox";
 import { adminOf, participantOf } from "../auth/auth.middleware.ts";
 import type { AuthService } from "../auth/auth.service.ts";
 import { type CookiePolicy, clearCookie, PARTICIPANT_COOKIE, setSessionCookie } from "../auth/cookies.ts";
 import { FailureLimiter } from "../auth/rate-limit.ts";
-import type { Db } from "../db/db.ts";
 import type { ErasureService } from "../erasure/erasure.service.ts";
 import { assertExperiment } from "../experiments/exists.ts";
 import { tooManyRequests } from "../http/errors.ts";

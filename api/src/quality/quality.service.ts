@@ -11,8 +11,8 @@ import {
   type QualityQuery,
   qualityFlags,
 } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import { manyRows } from "@feedlab/sql";
-import type { Db } from "../db/db.ts";
 import { joinedUs, joinOrderPage, type Place } from "../http/join-order.ts";
 import { groupsOf } from "../results/arms.ts";
 import { exclusionRulesOf } from "../results/rule-exclusions.ts";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Video } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import { rowsOf } from "@feedlab/sql";
 import type { ChangeBus } from "../changes/change-bus.ts";
-import type { Db } from "../db/db.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { EvaluationRow } from "@feedlab/projector";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { assertExperiment } from "../experiments/exists.ts";
 
 /** An experiment's group as the results read it, with the participants assigned to it. */

@@ -1,6 +1,6 @@
 import { latencyByGroup } from "@feedlab/projector";
 import type { ArmLatency } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 
 const NOTHING = { p50: null, p95: null, requests: 0, participants: 0 };
 const NONE: ArmLatency = { feed: NOTHING, related: NOTHING };

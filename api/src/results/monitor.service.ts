@@ -6,7 +6,7 @@ import {
   type TimelineBucket,
 } from "@feedlab/projector";
 import type { ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import type { ServiceDeps } from "../deps.ts";
 import { callRecords, failureCount, windowStart } from "../monitoring/queries.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";

@@ -1,5 +1,5 @@
 import type { ExclusionRule, RuleChange } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { iso, json } from "../db/present.ts";
 import { ruleText } from "../quality/rules.ts";
 import { chisquareCdf } from "./sample-ratio.ts";

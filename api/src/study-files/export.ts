@@ -1,8 +1,8 @@
 import type { AdminSurvey, Experiment, Group, RecommenderView, UiTemplate, Video } from "@feedlab/schemas";
 import { DEFAULT_LANGUAGE, STUDY_FORMAT, StudyDocument } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import pino from "pino";
 import { Document, parse, visit } from "yaml";
-import type { Db } from "../db/db.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 import { namedByContent } from "./media.ts";

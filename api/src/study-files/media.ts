@@ -1,5 +1,5 @@
 import { MEDIA_REF, type StudyDocument } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { UPLOADS_PREFIX } from "../media/media.routes.ts";
 
 type PoolVideo = NonNullable<StudyDocument["pool"]>[number];

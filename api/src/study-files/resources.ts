@@ -7,7 +7,7 @@ import {
   type Video,
   type VideoInput,
 } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { json } from "../db/present.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DefinitionProblem, StudyChange } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { HttpError } from "../http/errors.ts";
 
 /** Fields no document holds: ids, clocks, counts and what the server derives. */

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { AnswerRecord } from "@feedlab/schemas";
-import type { Db } from "../db/db.ts";
+import type { Db } from "@feedlab/sql";
 import { json } from "../db/present.ts";
 import { csvField, csvRow } from "../http/csv.ts";
 

@@ -12,9 +12,9 @@ import {
   SurveyResponse,
   SurveyUpdate,
 } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import { Type } from "@sinclair/typebox";
 import { participantOf } from "../auth/auth.middleware.ts";
-import type { Db } from "../db/db.ts";
 import { json } from "../db/present.ts";
 import { route } from "../http/route.ts";
 import type { StudyService } from "../study/study.service.ts";

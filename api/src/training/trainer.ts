@@ -1,3 +1,4 @@
+import type { Db } from "@feedlab/sql";
 import {
   createTrainer,
   DEFAULT_TRAINING_CONFIG,
@@ -8,7 +9,6 @@ import {
 import type { Logger } from "pino";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/db.ts";
 import type { ServiceDeps } from "../deps.ts";
 
 /** What a trainer needs of its process: the store, the log, the config and the change bus. */

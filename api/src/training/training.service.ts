@@ -1,24 +1,8 @@
 import type { ModelRun } from "@feedlab/schemas";
+import { listRuns, type ModelRunRow, queueRun } from "@feedlab/trainer";
 import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound } from "../http/errors.ts";
-
-interface ModelRunRow {
-  id: string;
-  experiment_id: string;
-  status: ModelRun["status"];
-  trigger: ModelRun["trigger"];
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  interactions: number | null;
-  users: number | null;
-  videos: number | null;
-  watermark: Date | null;
-  metrics: unknown;
-  skipped_reason: string | null;
-  error: string | null;
-}
 
 const presentModelRun = (r: ModelRunRow): ModelRun => ({
   id: r.id,
@@ -51,34 +35,13 @@ export function createTrainingService({ db, newId, now }: ServiceDeps) {
      */
     async requestRun(experimentId: string): Promise<{ run_id: string }> {
       if (!(await experimentExists(experimentId))) throw notFound("experiment");
-      return db.transaction(async (trx) => {
-        const queued = await trx("model_runs")
-          .where({ experiment_id: experimentId, status: "queued" })
-          .orderBy("created_at")
-          .first("id");
-        if (queued) return { run_id: queued.id as string };
-        const id = newId();
-        await trx("model_runs").insert({
-          id,
-          experiment_id: experimentId,
-          status: "queued",
-          trigger: "manual",
-          created_at: now(),
-        });
-        return { run_id: id };
-      });
+      return { run_id: await queueRun(db, experimentId, newId, now()) };
     },
 
     /** The experiment's runs, newest first. */
     async list(experimentId: string, limit: number): Promise<ModelRun[]> {
       if (!(await experimentExists(experimentId))) throw notFound("experiment");
-      const rows = await db<ModelRunRow>("model_runs")
-        .where({ experiment_id: experimentId })
-        .orderBy([
-          { column: "created_at", order: "desc" },
-          { column: "id", order: "desc" },
-        ])
-        .limit(limit);
+      const rows = await listRuns(db, experimentId, limit);
       return rows.map(presentModelRun);
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { openDb } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../../../api/src/db/db.ts";
-import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
+import { createTestStorage, type TestStorage } from "../../../test/harness/storage.ts";
 import { createEmbeddedLog } from "./embedded.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";
 import type { EventLog, LogRecord, Subscription } from "./event-log.ts";

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { forgetWriterSchema, type LoggedEvent } from "@feedlab/schemas";
+import { openDb } from "@feedlab/sql";
 import type { Knex } from "knex";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openDb } from "../../../api/src/db/db.ts";
-import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
 import {
   NEXT_EVENT_TYPE,
   NEXT_FINGERPRINT,
@@ -12,6 +11,7 @@ import {
   publishNextSchema,
   writtenByNextRelease,
 } from "../../../test/harness/next-release.ts";
+import { createTestStorage, type TestStorage } from "../../../test/harness/storage.ts";
 import { createKafkaLog } from "../index.ts";
 import { createEmbeddedLog } from "./embedded.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { LoggedEvent } from "@feedlab/schemas";
+import { openDb } from "@feedlab/sql";
 import avro from "avsc";
 import { Kafka, logLevel } from "kafkajs";
 import type { Knex } from "knex";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openDb } from "../../../api/src/db/db.ts";
-import { createTestStorage, type TestStorage } from "../../../test/harness/app.ts";
 import { NEXT_SCHEMA, nextBody, produceRaw } from "../../../test/harness/next-release.ts";
 import { startFakeRegistry } from "../../../test/harness/schema-registry.ts";
+import { createTestStorage, type TestStorage } from "../../../test/harness/storage.ts";
 import { createKafkaLog } from "../index.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";
 import { type EventLog, eventOf } from "./event-log.ts";

@@ -55,3 +55,23 @@ export async function recordDeadLetters(
     .onConflict(["consumer", "partition", "log_offset"])
     .ignore();
 }
+
+/**
+ * Deletes the dead letters of these sessions' records (a letter keeps its record's key, the session
+ * id): erasure takes a participant's records out of the dead letters too. Answers how many went.
+ */
+export async function deleteSessionsDeadLetters(
+  trx: Knex.Transaction,
+  sessionIds: readonly string[],
+): Promise<number> {
+  return trx("dead_letters")
+    .whereRaw("record_key in (select value from json_array_elements_text(?::json))", [
+      JSON.stringify(sessionIds),
+    ])
+    .delete();
+}
+
+/** Deletes every dead letter of `consumer` (a full replay applies the whole log again). */
+export async function deleteConsumerDeadLetters(trx: Knex.Transaction, consumer: string): Promise<void> {
+  await trx("dead_letters").where({ consumer }).delete();
+}

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eventLogMigrations } from "@feedlab/ingest";
 import { encodeLoggedEvent } from "@feedlab/schemas";
+import { applyMigrations, type OpenDb, openDb } from "@feedlab/sql";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, type OpenDb, openDb } from "../../../api/src/db/db.ts";
+import { PROJECTOR_MIGRATIONS } from "../index.ts";
 import { logged } from "../logged-event.fixture.ts";
 import { applyInThread } from "./batch-thread.ts";
 import { DEFAULT_CONSUMER, readCheckpoints } from "./checkpoints.ts";
@@ -17,7 +19,7 @@ describe("the projector's batches in a thread of their own (embedded database)",
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "feedlab-batch-thread-"));
     store = openDb({ databaseUrl: null, dataDir: dir });
-    await migrate(store.db);
+    await applyMigrations(store.db, [...eventLogMigrations, ...PROJECTOR_MIGRATIONS]);
     thread = applyInThread(
       store,
       { consumer: DEFAULT_CONSUMER, multiProcess: false },

@@ -1,5 +1,6 @@
 import type { Migration } from "@feedlab/sql";
 import type { Knex } from "knex";
+import { holdsEvents } from "../read-models/events/events.queries.ts";
 
 /**
  * Read models a release adds start empty on a database that already holds events. Their migration
@@ -24,7 +25,6 @@ export const rebuildMigrations: readonly Migration[] = [
 
 /** In a read model's migration: rebuild `projection` from the log if events were projected before it. */
 export async function requestRebuild(db: Knex, projection: string): Promise<void> {
-  if (!(await db.schema.hasTable("events"))) return;
-  if (!(await db("events").first("event_id"))) return;
+  if (!(await holdsEvents(db))) return;
   await db("projector_rebuilds").insert({ projection }).onConflict("projection").ignore();
 }

@@ -2,6 +2,7 @@ import type { EventLog, LogRecord } from "@feedlab/ingest";
 import type { Knex } from "knex";
 import type { Logger } from "pino";
 import { applyOneByOne, applyRecords } from "../apply/apply.ts";
+import { deleteConsumerDeadLetters } from "../apply/dead-letters.ts";
 import { isDataError } from "../apply/errors.ts";
 import {
   DEFAULT_CONSUMER,
@@ -99,7 +100,7 @@ export async function replay(options: ReplayOptions): Promise<{ records: number;
     const until = head ?? (await readCheckpoints(trx, consumer));
     if (options.multiProcess) await lockPartitions(trx, consumer, until.keys());
     for (const p of selected) for (const table of p.tables) await trx(table).delete();
-    if (full) await trx("dead_letters").where({ consumer }).delete();
+    if (full) await deleteConsumerDeadLetters(trx, consumer);
     // Projections do not depend on the order partitions are applied in, so one scan of the whole
     // log (one consumer on Kafka) serves.
     await options.log.scan({

@@ -34,3 +34,17 @@ export async function learnedNeighbours(
   }
   return out;
 }
+
+/** Those of `userIds` the experiment's learned model has a ranking for. */
+export async function rankedUsers(
+  sql: Sql,
+  experimentId: string,
+  userIds: readonly string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = (await sql("recommendation_cache")
+    .where("experiment_id", experimentId)
+    .whereIn("user_id", userIds)
+    .distinct("user_id")) as { user_id: string }[];
+  return new Set(rows.map((r) => r.user_id));
+}

@@ -2,11 +2,10 @@ import { createWriteStream, renameSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { rowsOf } from "@feedlab/sql";
+import { DataDirLockedError, openDb, rowsOf } from "@feedlab/sql";
 import type { Config } from "../../config.ts";
 import { writeBackup } from "../../db/backup.ts";
 import { controlSocketPath } from "../../db/control.ts";
-import { DataDirLockedError, openDb } from "../../db/db.ts";
 import { type Command, out, tableProgress, UsageError } from "../command.ts";
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -1,5 +1,6 @@
+import { openDb } from "@feedlab/sql";
 import type { Config } from "../../config.ts";
-import { migrate as applyMigrations, openDb } from "../../db/db.ts";
+import { migrate as applyMigrations } from "../../db/db.ts";
 import { type Command, out } from "../command.ts";
 
 export const migrate: Command = {

@@ -1,8 +1,8 @@
 import { createReadStream, existsSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { openDb } from "@feedlab/sql";
 import type { Config } from "../../config.ts";
 import { restoreBackup } from "../../db/backup.ts";
-import { openDb } from "../../db/db.ts";
 import { type Command, out, tableProgress, UsageError } from "../command.ts";
 
 export const restore: Command = {

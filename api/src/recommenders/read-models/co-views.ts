@@ -1,6 +1,6 @@
 import { topCoViewed } from "@feedlab/projector";
+import type { Db } from "@feedlab/sql";
 import type { ChangeBus } from "../../changes/change-bus.ts";
-import type { Db } from "../../db/db.ts";
 import { RefreshingCache } from "../../system/refreshing-cache.ts";
 import type { Pool } from "../pool.ts";
 import { keyOf, perVideo, REFRESH_BATCH_MS } from "./keys.ts";

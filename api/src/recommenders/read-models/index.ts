@@ -1,5 +1,5 @@
+import type { Db } from "@feedlab/sql";
 import type { ChangeBus } from "../../changes/change-bus.ts";
-import type { Db } from "../../db/db.ts";
 import type { Pool } from "../pool.ts";
 import { createCoViewsCache } from "./co-views.ts";
 import { createLearnedRankingCache } from "./learned-ranking.ts";

@@ -1,6 +1,6 @@
+import type { Db } from "@feedlab/sql";
 import { learnedNeighbours } from "@feedlab/trainer";
 import type { ChangeBus } from "../../changes/change-bus.ts";
-import type { Db } from "../../db/db.ts";
 import { RefreshingCache } from "../../system/refreshing-cache.ts";
 import type { Pool } from "../pool.ts";
 import { indicesOf, keyOf, perVideo, REFRESH_BATCH_MS } from "./keys.ts";

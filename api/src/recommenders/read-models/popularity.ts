@@ -1,6 +1,6 @@
 import { parsePlayCounts, playCountsText } from "@feedlab/projector";
+import type { Db } from "@feedlab/sql";
 import type { ChangeBus } from "../../changes/change-bus.ts";
-import type { Db } from "../../db/db.ts";
 import type { Pool } from "../pool.ts";
 
 /** Popularity of a pool: indices by VIDEO_PLAY count (descending), ties newest first. */

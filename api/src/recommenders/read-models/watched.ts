@@ -1,7 +1,7 @@
 import { watchedVideoIds } from "@feedlab/projector";
 import { type LoggedEvent, WATCHED_TYPES } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
 import type { ChangeBus } from "../../changes/change-bus.ts";
-import type { Db } from "../../db/db.ts";
 import type { Pool } from "../pool.ts";
 import { indicesOf } from "./keys.ts";
 

@@ -1,3 +1,4 @@
+import { eventTypesByUser, feedCountsByUser, storedEventIds } from "@feedlab/projector";
 import {
   type DryRunArm,
   type DryRunProblem,
@@ -31,38 +32,11 @@ export async function readStored(
   userIds: readonly string[],
   acknowledged: readonly string[],
 ): Promise<Stored> {
-  const found = new Set<string>();
-  for (let i = 0; i < acknowledged.length; i += 5000) {
-    const rows = (await db("events")
-      .whereIn("event_id", acknowledged.slice(i, i + 5000))
-      .select("event_id")) as { event_id: string }[];
-    for (const r of rows) found.add(r.event_id);
-  }
-  const typesByUser = new Map<string, Set<string>>();
-  const feedCounts = new Map<string, { impressions: number; clicks: number }>();
-  if (userIds.length === 0) return { found, typesByUser, feedCounts };
-  const types = (await db("events").whereIn("user_id", userIds).distinct("user_id", "event_type")) as {
-    user_id: string;
-    event_type: string;
-  }[];
-  for (const r of types) {
-    const set = typesByUser.get(r.user_id) ?? new Set<string>();
-    set.add(r.event_type);
-    typesByUser.set(r.user_id, set);
-  }
-  const counts = (await db("evaluation_counts")
-    .whereIn("user_id", userIds)
-    .andWhere("surface", "feed")
-    .groupBy("user_id")
-    .select("user_id")
-    .sum({ impressions: "impressions", clicks: "feed_clicks" })) as {
-    user_id: string;
-    impressions: string | number;
-    clicks: string | number;
-  }[];
-  for (const r of counts)
-    feedCounts.set(r.user_id, { impressions: Number(r.impressions), clicks: Number(r.clicks) });
-  return { found, typesByUser, feedCounts };
+  return {
+    found: await storedEventIds(db, acknowledged),
+    typesByUser: await eventTypesByUser(db, userIds),
+    feedCounts: await feedCountsByUser(db, userIds),
+  };
 }
 
 const names = (types: readonly string[]) => types.join(", ");

@@ -1,5 +1,6 @@
 import { decodePosition, type LogPosition } from "@feedlab/ingest";
 import type { Completion, Question, Video } from "@feedlab/schemas";
+import { rankedUsers } from "@feedlab/trainer";
 import type { Knex } from "knex";
 import { Agent } from "undici";
 import { json } from "../../db/present.ts";
@@ -83,15 +84,6 @@ async function attentionAnswersOf(
     for (const q of json<Question[]>(r.questions, []))
       if (q.attention_answer !== undefined && q.attention_answer !== null) out.set(q.id, q.attention_answer);
   return out;
-}
-
-/** The simulated participants of the experiment the learned model has a ranking for. */
-async function usersWithModel(db: Knex, experimentId: string): Promise<Set<string>> {
-  const rows = (await db("recommendation_cache as r")
-    .join("users as u", "u.id", "r.user_id")
-    .where({ "r.experiment_id": experimentId, "u.simulated": true })
-    .distinct("r.user_id")) as { user_id: string }[];
-  return new Set(rows.map((r) => r.user_id));
 }
 
 /**
@@ -184,7 +176,13 @@ export async function runDryRun(
     for (let n = 1; n <= most; n++) {
       const due = journeys.filter((j) => j.going && n <= j.sessions);
       if (due.length === 0) break;
-      const modelled = learned ? await usersWithModel(db, plan.experimentId) : new Set<string>();
+      const modelled = learned
+        ? await rankedUsers(
+            db,
+            plan.experimentId,
+            due.map((j) => j.record.participant.userId),
+          )
+        : new Set<string>();
       const pagesBefore = due.map((j) => j.record.feedPages);
       await pooled(due, concurrency, async (j) => {
         await j.visit(n);

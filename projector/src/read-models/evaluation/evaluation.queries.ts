@@ -42,6 +42,27 @@ export async function evaluationCounts(sql: Sql, experimentId: string): Promise<
   }));
 }
 
+/** Each of `userIds`' feed impressions and clicks, summed over recommenders (a participant without any is absent). */
+export async function feedCountsByUser(
+  sql: Sql,
+  userIds: readonly string[],
+): Promise<Map<string, { impressions: number; clicks: number }>> {
+  const out = new Map<string, { impressions: number; clicks: number }>();
+  if (userIds.length === 0) return out;
+  const rows = (await sql("evaluation_counts")
+    .whereIn("user_id", userIds)
+    .andWhere("surface", "feed")
+    .groupBy("user_id")
+    .select("user_id")
+    .sum({ impressions: "impressions", clicks: "feed_clicks" })) as {
+    user_id: string;
+    impressions: string | number;
+    clicks: string | number;
+  }[];
+  for (const r of rows) out.set(r.user_id, { impressions: Number(r.impressions), clicks: Number(r.clicks) });
+  return out;
+}
+
 /**
  * Sums over participants of one of the three rates (y over x), each participant one cluster: enough for
  * the rate's clustered interval (api/src/results/ratio.ts), so an arm of 10,000 participants travels

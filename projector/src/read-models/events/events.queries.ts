@@ -262,3 +262,70 @@ export async function firstPlaces(sql: Sql, eventIds: readonly string[]): Promis
 }
 
 export const placeKey = (partition: number, offset: number) => `${partition}:${offset}`;
+
+/** Those of `eventIds` the store holds. */
+export async function storedEventIds(sql: Sql, eventIds: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < eventIds.length; i += 5000) {
+    const rows = (await sql("events")
+      .whereIn("event_id", eventIds.slice(i, i + 5000))
+      .select("event_id")) as Pick<EventRow, "event_id">[];
+    for (const r of rows) found.add(r.event_id);
+  }
+  return found;
+}
+
+/** The event types the store holds of each of `userIds` (a participant without events is absent). */
+export async function eventTypesByUser(
+  sql: Sql,
+  userIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (userIds.length === 0) return out;
+  const rows = (await sql("events").whereIn("user_id", userIds).distinct("user_id", "event_type")) as Pick<
+    EventRow,
+    "user_id" | "event_type"
+  >[];
+  for (const r of rows) {
+    const types = out.get(r.user_id) ?? new Set<string>();
+    types.add(r.event_type);
+    out.set(r.user_id, types);
+  }
+  return out;
+}
+
+/** An event of a session as the quality fold reads it: its order and its visibility fields. */
+export interface FoldEventRow {
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly timestamp: Date | string;
+  readonly seq: number | string | null;
+  /** `payload.visible`, as JSON gives it. */
+  readonly visible: boolean | string | null;
+  /** `payload.visibilityState`. */
+  readonly visibility_state: string | null;
+}
+
+/** Every event the store holds of one participant's session, for the quality fold from the start. */
+export async function sessionEventsForFold(
+  sql: Sql,
+  userId: string,
+  sessionId: string,
+): Promise<FoldEventRow[]> {
+  return (await sql("events")
+    .where({ user_id: userId, session_id: sessionId })
+    .select(
+      "event_id",
+      "event_type",
+      "timestamp",
+      "seq",
+      sql.raw("payload->'visible' as visible"),
+      sql.raw("payload->>'visibilityState' as visibility_state"),
+    )) as FoldEventRow[];
+}
+
+/** Whether the store holds any event yet (false before its table exists: migrations ask it). */
+export async function holdsEvents(sql: Sql): Promise<boolean> {
+  if (!(await sql.schema.hasTable("events"))) return false;
+  return (await sql("events").first("event_id")) !== undefined;
+}

@@ -2,6 +2,7 @@ import type { LoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { RowOp } from "../../ops.ts";
 import type { Projection } from "../../read-model.ts";
+import { sessionEventsForFold } from "../events/events.queries.ts";
 import { eraseQuality } from "./quality.erase.ts";
 import { compareEvents, EMPTY_FOLD, type Fold, foldEvents, type TimedEvent } from "./quality.fold.ts";
 import { qualityMigrations } from "./quality.migration.ts";
@@ -93,23 +94,7 @@ async function sessionEvents(
   userId: string,
   sessionId: string,
 ): Promise<TimedEvent[]> {
-  const rows = (await sql("events")
-    .where({ user_id: userId, session_id: sessionId })
-    .select(
-      "event_id",
-      "event_type",
-      "timestamp",
-      "seq",
-      sql.raw("payload->'visible' as visible"),
-      sql.raw("payload->>'visibilityState' as visibility_state"),
-    )) as {
-    event_id: string;
-    event_type: string;
-    timestamp: Date | string;
-    seq: number | string | null;
-    visible: boolean | string | null;
-    visibility_state: string | null;
-  }[];
+  const rows = await sessionEventsForFold(sql, userId, sessionId);
   return rows.map((r) => {
     const visible = r.visible === null ? null : r.visible === true || r.visible === "true";
     return {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { PROJECTOR_MIGRATIONS } from "@feedlab/projector";
+import { openDb } from "@feedlab/sql";
 import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../../../../api/src/db/db.ts";
-import { createTestStorage, type TestStorage } from "../../../../test/harness/app.ts";
+import { createTestStorage, type TestStorage } from "../../../../test/harness/storage.ts";
 import {
   activeParticipants,
   PARTICIPANT_ACTIVITY_JOIN,

@@ -6,12 +6,13 @@ import { createBatchApplier, PROJECTIONS } from "@feedlab/projector";
 import { ALICE, BOB, EXPERIMENT } from "@feedlab/projector/logged-event.fixture.ts";
 import { SIM, STORY, STORY_WITH_SIMULATED } from "@feedlab/projector/read-models/read-model.fixture.ts";
 import { encodeLoggedEvent, type LoggedEvent } from "@feedlab/schemas";
+import { type OpenDb, openDb } from "@feedlab/sql";
+import { extractTrainingData, readFreshness } from "@feedlab/trainer";
 import type { Knex } from "knex";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, type OpenDb, openDb } from "../../api/src/db/db.ts";
-import { createTestDatabase } from "../../test/harness/database.ts";
-import { extractTrainingData, readFreshness } from "./extract.ts";
+import { createTestDatabase } from "../../../test/harness/database.ts";
+import { migrate } from "../db/db.ts";
 
 // Simulated participants (api.md, "Simulated participants") never reach what real participants are
 // shown or what decides about them. Given the read models' story with a simulated participant's

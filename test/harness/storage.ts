@@ -1,0 +1,42 @@
+// A fresh database (and event log) per test file, for every workspace's integration tests: it opens
+// nothing of the api, so a test of sql, ingest or the projector reaches the database without it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+
+/** The two databases every integration suite runs against: embedded PGlite and real PostgreSQL. */
+export const BACKENDS = ["pglite", "postgres"] as const;
+/**
+ * The event pipeline's suites also run in the scale-out mode: PostgreSQL with the event log on
+ * Kafka (a topic and consumer groups of their own per app).
+ */
+export const EVENT_BACKENDS = [...BACKENDS, "kafka"] as const;
+export type Backend = (typeof EVENT_BACKENDS)[number];
+
+/** A fresh database of a backend, and the environment that points the app at it. */
+export interface TestStorage {
+  readonly env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+export async function createTestStorage(backend: Backend): Promise<TestStorage> {
+  if (backend === "postgres" || backend === "kafka") {
+    const db: TestDatabase = await createTestDatabase();
+    const kafka: Record<string, string> =
+      backend === "kafka"
+        ? {
+            KAFKA_BROKERS: inject("kafkaBrokers"),
+            FEEDLAB_KAFKA_TOPIC: `feedlab.events.${db.name}`,
+            FEEDLAB_KAFKA_PARTITIONS: "3",
+          }
+        : {};
+    return { env: { DATABASE_URL: db.url, ...kafka }, cleanup: () => db.drop() };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "feedlab-test-"));
+  return {
+    env: { FEEDLAB_DATA_DIR: dir },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

@@ -11,7 +11,6 @@ const MAX_LINES = 400;
 /** Longer files, each with why it may be (one job), or what is still to be split. */
 const ALLOWED = {
   "trainer/src/parallel/simd.ts": "one job: the ALS kernels on typed arrays, unrolled by hand for speed",
-  "web/src/lib/api.ts": "one job: the console's typed client, one method per admin route",
   "web/src/lib/admin/templates/blocks-editor.svelte":
     "one job: the block editor's tree, palette and settings",
   "web/src/lib/admin/surveys/survey-editor.svelte": "one job: the survey form, question by question",

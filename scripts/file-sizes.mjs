@@ -11,9 +11,6 @@ const MAX_LINES = 400;
 /** Longer files, each with why it may be (one job), or what is still to be split. */
 const ALLOWED = {
   "trainer/src/parallel/simd.ts": "one job: the ALS kernels on typed arrays, unrolled by hand for speed",
-  "web/src/lib/admin/templates/blocks-editor.svelte":
-    "one job: the block editor's tree, palette and settings",
-  "web/src/lib/admin/surveys/survey-editor.svelte": "one job: the survey form, question by question",
   "web/src/lib/admin/dialogs/recommender-dialog.svelte": "one job: the form of an external recommender",
 };
 

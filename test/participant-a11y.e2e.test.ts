@@ -1,5 +1,5 @@
 import type { Experiment, UiTemplate } from "@feedlab/schemas";
-import { starterTree } from "@feedlab/schemas/ui/blocks.ts";
+import { starterTree } from "@feedlab/schemas/ui/blocks/starter-tree.ts";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";

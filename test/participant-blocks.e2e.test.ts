@@ -1,5 +1,6 @@
 import type { UiTemplate } from "@feedlab/schemas";
-import { type BlockNode, starterTree } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockNode } from "@feedlab/schemas/ui/blocks/catalog.ts";
+import { starterTree } from "@feedlab/schemas/ui/blocks/starter-tree.ts";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";

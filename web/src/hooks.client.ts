@@ -1,6 +1,6 @@
 import type { HandleClientError } from "@sveltejs/kit/hooks";
-import { ApiError } from "#lib/api.ts";
 import { participantLanguage } from "#lib/i18n/messages.svelte.ts";
+import { ApiError } from "#lib/participant-api.ts";
 import en from "./participant/messages/en.json?messages";
 
 // The console is in English, and its dialogs and buttons share the participant pages' components

@@ -8,7 +8,7 @@ import {
   UiTemplateCreate,
   UiTemplatePatch,
 } from "@feedlab/schemas";
-import { BLOCK_TYPES } from "@feedlab/schemas/ui/blocks.ts";
+import { BLOCK_TYPES } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { Type } from "@sinclair/typebox";
 import { participantOf } from "../auth/auth.middleware.ts";
 import { route } from "../http/route.ts";

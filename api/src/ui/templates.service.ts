@@ -6,7 +6,9 @@ import {
   type UiTemplateCreate,
   type UiTemplatePatch,
 } from "@feedlab/schemas";
-import { type BlockNode, checkTree, treeToTsx } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockNode } from "@feedlab/schemas/ui/blocks/catalog.ts";
+import { checkTree } from "@feedlab/schemas/ui/blocks/check-tree.ts";
+import { treeToTsx } from "@feedlab/schemas/ui/blocks/tree-to-tsx.ts";
 import { platformModulesOf } from "@feedlab/schemas/ui/compile.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";

@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { BLOCK_TYPES } from "../ui/blocks.ts";
+import { BLOCK_TYPES } from "../ui/blocks/catalog.ts";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
 import { UI_DEVICES, UI_STYLES } from "./enums.ts";
 

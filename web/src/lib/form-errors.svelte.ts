@@ -1,5 +1,5 @@
-import { ApiError } from "./api.ts";
 import { handleError } from "./handle-error.ts";
+import { ApiError } from "./participant-api.ts";
 
 /** Statuses whose message is about the submitted form (bad input or a conflict), shown inline. */
 const FORM_STATUSES = new Set([400, 409, 413, 422]);

@@ -1,7 +1,7 @@
 import { goto } from "$app/navigation";
 import { loginHref } from "./admin/auth.ts";
-import { ApiError } from "./api.ts";
 import { notifications } from "./notifications.svelte.ts";
+import { ApiError } from "./participant-api.ts";
 
 /**
  * The one place a failed action is reported to the user. A 401 inside the admin console sends the

@@ -1,6 +1,6 @@
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
-import { type ApiClient, ApiError } from "./api.ts";
 import { t } from "./i18n/messages.svelte.ts";
+import { ApiError, type ParticipantApi } from "./participant-api.ts";
 import { ENTRY_REFERRER_KEY } from "./platform/tracking/session.ts";
 import { webStore } from "./platform/tracking/storage.ts";
 import { participantSession } from "./session.svelte.ts";
@@ -45,7 +45,7 @@ export function recruitingFromQuery(query: URLSearchParams): Record<string, stri
 const LANG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 
 export async function joinStudy(
-  client: ApiClient,
+  client: ParticipantApi,
   experimentId: string,
   loginId: string,
   recruiting: Record<string, string> = {},

@@ -1,7 +1,7 @@
 /**
  * The HTTP client core of the web app and the participant side's endpoints: everything the participant
- * pages need (web/src/participant), without the admin console's endpoints (`ApiClient` in api.ts adds
- * those). Every call goes through `request`, which sends JSON, parses JSON, and turns a non-2xx
+ * pages need (web/src/participant). The console's client (`ApiClient`, api/client.ts) adds the console
+ * credential, and its endpoints are one module per feature beside it. Every call goes through `request`, which sends JSON, parses JSON, and turns a non-2xx
  * response carrying the api.md error body `{error: {code, message, details}}` into a typed `ApiError`.
  */
 import type {

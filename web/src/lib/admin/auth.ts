@@ -1,5 +1,5 @@
 import { redirect } from "@sveltejs/kit";
-import { ApiError } from "../api.ts";
+import { ApiError } from "../participant-api.ts";
 
 /** The sign-in page, set to come back to `next` afterwards. */
 export function loginHref(next: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApiClient } from "../api.ts";
+import type { ParticipantApi } from "../participant-api.ts";
 import type { FeedPage, FeedQuery, Video } from "../types.ts";
 import { DataClient } from "./data-client.ts";
 import type { TrackingCore } from "./tracking/core.ts";
@@ -31,7 +31,7 @@ function fakeApi(total = 30) {
     related: (id: string, q: FeedQuery) => page(`/feed/${id}/related`, q),
     getVideo: (id: string) => Promise.resolve(video(Number(id.split("-")[1]))),
   };
-  return { api: api as unknown as ApiClient, calls };
+  return { api: api as unknown as ParticipantApi, calls };
 }
 
 const core = (position: string | null) => ({ settled: async () => position }) as unknown as TrackingCore;

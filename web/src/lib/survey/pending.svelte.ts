@@ -1,6 +1,6 @@
+import { surveysApi } from "../api/surveys.ts";
 import type { ParticipantApi } from "../participant-api.ts";
 import { FAILURES_BEFORE_NOTICE, isRetriable, retryDelayMs } from "./pending-retry.ts";
-import { surveyApi } from "./survey-api.ts";
 import type { PendingSurvey } from "./types.ts";
 
 /** sessionStorage key of the surveys dismissed in this session (one tab = one session). */
@@ -93,7 +93,7 @@ export class PendingSurveys {
     // A newer check (or another session) may have answered meanwhile; only the latest counts.
     const latest = () => sequence === this.#sequence && this.sessionId === sessionId;
     try {
-      const result = await surveyApi.pending(client, sessionId);
+      const result = await surveysApi.pending(client, sessionId);
       if (!latest()) return;
       this.result = result ?? null;
       this.unreachable = false;

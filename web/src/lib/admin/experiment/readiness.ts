@@ -1,6 +1,6 @@
 import { defaultText } from "@feedlab/schemas/http/localized-text.ts";
-import type { ReadinessProblem } from "../../api.ts";
 import { type AdminSurvey, KIND_LABELS, SURVEY_KINDS } from "../../survey/types.ts";
+import type { ReadinessProblem } from "../../types.ts";
 
 /**
  * What the "Before you start" checklist warns about without refusing the start: surveys that exist

@@ -1,4 +1,4 @@
-import type { ReadinessProblem } from "../../api.ts";
+import type { ReadinessProblem } from "../../types.ts";
 
 /**
  * The experiment page's sections in page order, each by its heading's id and the heading's words: the

@@ -1,4 +1,5 @@
-import type { ApiClient } from "../../api.ts";
+import type { ApiClient } from "../../api/client.ts";
+import { participantsApi } from "../../api/participants.ts";
 import type {
   ParticipantSummary as Participant,
   ParticipantListQuery,
@@ -34,14 +35,14 @@ const MAX_PAGES = 100;
  * simulated participants a dry run left), never for the participants table, which pages.
  */
 export async function everyParticipant(
-  client: Pick<ApiClient, "listParticipants">,
+  client: ApiClient,
   experimentId: string,
   query: Omit<ParticipantListQuery, "cursor" | "limit"> = {},
 ): Promise<Participant[]> {
   const all: Participant[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await client.listParticipants(experimentId, { ...query, limit: 1000, cursor });
+    const r = await participantsApi.list(client, experimentId, { ...query, limit: 1000, cursor });
     all.push(...r.items);
     if (!r.next_cursor) break;
     cursor = r.next_cursor;

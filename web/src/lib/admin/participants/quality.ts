@@ -1,5 +1,4 @@
 import {
-  type ExperimentQuality,
   type ParticipantQuality,
   QUALITY_FLAG_LABELS,
   QUALITY_FLAGS,
@@ -7,38 +6,10 @@ import {
   QUALITY_THRESHOLDS,
   type QualityFlag,
 } from "@feedlab/schemas/http/quality.ts";
-import type { ApiClient } from "../../api.ts";
+import type { ApiClient } from "../../api/client.ts";
+import { participantsApi } from "../../api/participants.ts";
 
 /** Participant quality as the console shows it (docs/quality.md; api.md "Data quality and validity"). */
-
-type Client = Pick<ApiClient, "request">;
-
-/** One page of `GET .../quality`. */
-function fetchQuality(
-  client: Client,
-  experimentId: string,
-  options: {
-    cursor?: string;
-    limit?: number;
-    includeSimulated?: boolean;
-    flagged?: boolean;
-  } = {},
-): Promise<ExperimentQuality> {
-  return client.request("GET", `/api/v1/admin/experiments/${encodeURIComponent(experimentId)}/quality`, {
-    query: {
-      cursor: options.cursor,
-      limit: options.limit,
-      flagged: options.flagged ? "true" : undefined,
-      include_simulated:
-        options.includeSimulated === undefined ? undefined : String(options.includeSimulated),
-    },
-  });
-}
-
-/** One participant's quality (`GET /api/v1/admin/participants/{user_id}/quality`): their own rows only. */
-export function fetchParticipantQuality(client: Client, userId: string): Promise<ParticipantQuality> {
-  return client.request("GET", `/api/v1/admin/participants/${encodeURIComponent(userId)}/quality`);
-}
 
 /** The most pages the list reads (1,000 participants each) before it stops asking. */
 const MAX_PAGES = 20;
@@ -47,11 +18,14 @@ const MAX_PAGES = 20;
  * The flags of every flagged participant, simulated ones included, by user id (pages of 1,000):
  * a participant without a flag is absent, as the list shows no badge for them.
  */
-export async function flagsByUser(client: Client, experimentId: string): Promise<Map<string, QualityFlag[]>> {
+export async function flagsByUser(
+  client: ApiClient,
+  experimentId: string,
+): Promise<Map<string, QualityFlag[]>> {
   const flags = new Map<string, QualityFlag[]>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await fetchQuality(client, experimentId, {
+    const r = await participantsApi.quality(client, experimentId, {
       cursor,
       limit: 1000,
       includeSimulated: true,

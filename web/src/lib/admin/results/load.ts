@@ -1,7 +1,12 @@
-import type { ApiClient, ArmChange } from "../../api.ts";
-import { surveyApi } from "../../survey/survey-api.ts";
+import type { ApiClient } from "../../api/client.ts";
+import { experimentsApi } from "../../api/experiments.ts";
+import { groupsApi } from "../../api/groups.ts";
+import { recommendersApi } from "../../api/recommenders.ts";
+import { resultsApi } from "../../api/results.ts";
+import { surveysApi } from "../../api/surveys.ts";
 import type { AdminSurvey } from "../../survey/types.ts";
 import type {
+  ArmChange,
   ExperimentCompleteness,
   ExperimentMonitor,
   ExperimentStats,
@@ -44,11 +49,16 @@ async function listedCompleteness(
   threshold: number | undefined,
 ): Promise<ExperimentCompleteness> {
   const every = async (filter: { flagged: true } | { clock_off: true }) => {
-    const first = await client.completeness(experimentId, { threshold, limit: 1000, ...filter });
+    const first = await resultsApi.completeness(client, experimentId, { threshold, limit: 1000, ...filter });
     const participants = [...first.participants];
     let cursor = first.next_cursor;
     for (let page = 1; cursor && page < MAX_PAGES; page++) {
-      const next = await client.completeness(experimentId, { threshold, limit: 1000, cursor, ...filter });
+      const next = await resultsApi.completeness(client, experimentId, {
+        threshold,
+        limit: 1000,
+        cursor,
+        ...filter,
+      });
       participants.push(...next.participants);
       cursor = next.next_cursor;
     }
@@ -70,22 +80,22 @@ export async function loadResults(
 ): Promise<Results> {
   const [stats, withRules, monitor, completeness, timeline, groups, surveys, changes, recommenders] =
     await Promise.all([
-      client.stats(experimentId),
-      client.stats(experimentId, "rules"),
-      client.monitor(experimentId),
+      resultsApi.stats(client, experimentId),
+      resultsApi.stats(client, experimentId, "rules"),
+      resultsApi.monitor(client, experimentId),
       listedCompleteness(client, experimentId, threshold),
-      client.timeline(experimentId),
-      client.listGroups(experimentId),
-      surveyApi.list(client, experimentId),
-      client.armChanges(experimentId),
+      resultsApi.timeline(client, experimentId),
+      groupsApi.list(client, experimentId),
+      surveysApi.list(client, experimentId),
+      experimentsApi.armChanges(client, experimentId),
       // Only for the external services' own descriptions: the page reads without them.
-      client.listRecommenders().catch((): Recommender[] => []),
+      recommendersApi.list(client).catch((): Recommender[] => []),
     ]);
   const keys = [
     ...new Set(groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch])),
   ].sort();
   const health = await Promise.all(
-    keys.map((key) => client.recommenderHealth(key, experimentId).catch(() => null)),
+    keys.map((key) => recommendersApi.health(client, key, experimentId).catch(() => null)),
   );
   return {
     stats,

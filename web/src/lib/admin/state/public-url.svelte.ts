@@ -1,4 +1,5 @@
-import { api } from "../../api.ts";
+import { api } from "../../api/client.ts";
+import { settingsApi } from "../../api/settings.ts";
 import type { AdminSettings } from "../../types.ts";
 
 /**
@@ -11,7 +12,7 @@ export class PublicUrl {
   readonly #read: () => Promise<AdminSettings>;
 
   /** `read` fetches the settings (the admin API's, unless a test passes its own). */
-  constructor(read: () => Promise<AdminSettings> = () => api.settings()) {
+  constructor(read: () => Promise<AdminSettings> = () => settingsApi.get(api)) {
     this.#read = read;
   }
 

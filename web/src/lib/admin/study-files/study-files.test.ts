@@ -5,7 +5,6 @@ import {
   appliedMessage,
   formatProblem,
   offsetOf,
-  packageUrl,
   planRows,
   readablePath,
   reasonOf,
@@ -178,10 +177,5 @@ describe("files and links", () => {
     expect(studyFileProblem("STUDY.YML")).toBeNull();
     expect(studyFileProblem("study.json")).toBeNull();
     expect(studyFileProblem("events.csv")).toMatch(/Choose a \.yaml, \.yml or \.json file/);
-  });
-
-  it("asks for pseudonyms in the package only when ticked", () => {
-    expect(packageUrl("e1", false)).toBe("/api/v1/admin/experiments/e1/package");
-    expect(packageUrl("e1", true)).toBe("/api/v1/admin/experiments/e1/package?pseudonymize=true");
   });
 });

@@ -19,12 +19,6 @@ export function studyFileProblem(fileName: string): string | null {
     : `“${fileName}” is not a study file. Choose a .yaml, .yml or .json file (Export study writes one).`;
 }
 
-export const definitionUrl = (experimentId: string, format: "yaml" | "json" = "yaml") =>
-  `/api/v1/admin/experiments/${encodeURIComponent(experimentId)}/definition?format=${format}`;
-
-export const packageUrl = (experimentId: string, pseudonymize: boolean) =>
-  `/api/v1/admin/experiments/${encodeURIComponent(experimentId)}/package${pseudonymize ? "?pseudonymize=true" : ""}`;
-
 // --- A plan in words ------------------------------------------------------------------------------
 
 export interface PlanSummary {

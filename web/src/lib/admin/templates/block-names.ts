@@ -1,4 +1,4 @@
-import { BLOCK_TYPES, type BlockType } from "@feedlab/schemas/ui/blocks.ts";
+import { BLOCK_TYPES, type BlockType } from "@feedlab/schemas/ui/blocks/catalog.ts";
 
 /**
  * The blocks as the editor names them to researchers. The identifiers (`VideoList`, `SplitColumn`)

@@ -3,8 +3,8 @@ import {
   type BlockNode,
   type BlockSpec,
   type BlockType,
-  checkTree,
-} from "@feedlab/schemas/ui/blocks.ts";
+} from "@feedlab/schemas/ui/blocks/catalog.ts";
+import { checkTree } from "@feedlab/schemas/ui/blocks/check-tree.ts";
 
 /**
  * The block editor's tree: the stored `{type, props, children}` nodes with an id each, so the editor

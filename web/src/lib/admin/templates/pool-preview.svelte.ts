@@ -1,5 +1,6 @@
-import { api } from "#lib/api.ts";
 import type { Experiment, Video } from "#lib/types.ts";
+import { api } from "../../api/client.ts";
+import { videosApi } from "../../api/videos.ts";
 import { defaultPreviewExperiment } from "./preview-choice.ts";
 
 /** An experiment the preview can show, with the size of its pool (null until it is known). */
@@ -41,8 +42,8 @@ export class PoolPreview {
   async #load(experiments: readonly Experiment[]): Promise<void> {
     try {
       const [all, ...pools] = await Promise.all([
-        api.listVideos(),
-        ...experiments.map((e) => api.getPool(e.id).then((p) => [e.id, p.video_ids] as const)),
+        videosApi.list(api),
+        ...experiments.map((e) => videosApi.pool(api, e.id).then((p) => [e.id, p.video_ids] as const)),
       ]);
       this.#videos = new Map(all.map((v) => [v.id, v]));
       this.#pools = new Map(pools);

@@ -1,4 +1,4 @@
-import { BLOCK_TYPES, BLOCKS, type BlockSpec } from "@feedlab/schemas/ui/blocks.ts";
+import { BLOCK_TYPES, BLOCKS, type BlockSpec } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { h, type VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { describe, expect, expectTypeOf, it } from "vitest";

@@ -1,5 +1,5 @@
 /** The page content blocks (the catalog's group "page"): text for participants and dividers. */
-import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockProps } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { withDefaults } from "./scope.tsx";
 
 export type DividerProps = BlockProps<"Divider">;

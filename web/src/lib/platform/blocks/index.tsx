@@ -1,13 +1,13 @@
 /**
  * `@feedlab/blocks`: the visual track's 19 blocks as components over the same surfaces and hooks as the
- * presets (docs/blocks.md). Their props and defaults are the catalog's (`@feedlab/schemas/ui/blocks.ts`);
+ * presets (docs/blocks.md). Their props and defaults are the catalog's (`@feedlab/schemas/ui/blocks/catalog.ts`);
  * every block renders with no props. A block tree exports as TSX over these components, and code
  * templates may use them too.
  *
  * This module is the registry: each block type's component, from the file of its kind (`layout.tsx`,
  * `content.tsx`, `videos.tsx`, `video.tsx`, `player.tsx`).
  */
-import type { BlockType } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockType } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { Divider, Text } from "./content.tsx";
 import { Grid, Page, SplitColumn, Stack, Tabs } from "./layout.tsx";
 import { Player } from "./player.tsx";

@@ -3,7 +3,7 @@
  * others (Stack, Grid, SplitColumn, Tabs).
  */
 import { t, useVideo } from "@feedlab/data";
-import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockProps } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { FeedSurface, WatchSurface } from "@feedlab/surfaces";
 import type { ComponentChildren, VNode } from "preact";
 import { Children, cloneElement, isValidElement, useState } from "react";

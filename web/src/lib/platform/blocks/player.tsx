@@ -1,5 +1,5 @@
 /** The player block: the watch page's video, recording playback (the catalog's Player). */
-import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockProps } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { VideoSurface } from "@feedlab/surfaces";
 import { useShownVideo, withDefaults } from "./scope.tsx";
 

@@ -3,7 +3,7 @@
  * the video a video block shows (its card's, else the watch page's).
  */
 import { type MessageKey, t, type Video } from "@feedlab/data";
-import { BLOCKS, type BlockProps, type BlockType } from "@feedlab/schemas/ui/blocks.ts";
+import { BLOCKS, type BlockProps, type BlockType } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import type { ComponentChildren } from "preact";
 import { createContext, useContext } from "react";
 

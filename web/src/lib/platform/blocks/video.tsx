@@ -4,7 +4,7 @@
  * watch page, outside cards.
  */
 import { formatDate, formatDuration, formatRelative, formatViews, t, useLikes } from "@feedlab/data";
-import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockProps } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { useState } from "react";
 import { Avatar, ThumbDown, ThumbUp } from "../presets/shared.tsx";
 import { useShownVideo, type WithChildren, withDefaults } from "./scope.tsx";

@@ -3,7 +3,7 @@
  * made of the blocks inside the list (a video's parts, `video.tsx`), which show that card's video.
  */
 import { t, useFeed, useRelated, type VideoList as VideoListData } from "@feedlab/data";
-import type { BlockProps } from "@feedlab/schemas/ui/blocks.ts";
+import type { BlockProps } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { VideoSurface } from "@feedlab/surfaces";
 import type { ComponentChildren } from "preact";
 import { Children, cloneElement, isValidElement, useContext } from "react";

@@ -1,4 +1,4 @@
-import { apiFor } from "#lib/api.ts";
+import { apiFor } from "#lib/api/client.ts";
 import { participantLanguage } from "#lib/i18n/messages.svelte.ts";
 import { joinErrorMessage, joinStudy, loginIdFromQuery, openFeed, recruitingFromQuery } from "#lib/join.ts";
 import type { PageLoad } from "./$types";

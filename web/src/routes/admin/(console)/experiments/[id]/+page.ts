@@ -1,8 +1,15 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
 import { PARTICIPANTS_PAGE_SIZE } from "#lib/admin/participants/participants.ts";
-import { apiFor } from "#lib/api.ts";
-import { surveyApi } from "#lib/survey/survey-api.ts";
+import { apiFor } from "#lib/api/client.ts";
+import { groupsApi } from "#lib/api/groups.ts";
+import { modelRunsApi } from "#lib/api/model-runs.ts";
+import { participantsApi } from "#lib/api/participants.ts";
+import { recommendersApi } from "#lib/api/recommenders.ts";
+import { resultsApi } from "#lib/api/results.ts";
+import { surveysApi } from "#lib/api/surveys.ts";
+import { uiTemplatesApi } from "#lib/api/ui-templates.ts";
+import { videosApi } from "#lib/api/videos.ts";
 import type { PageLoad } from "./$types";
 
 export const load = (async ({ fetch, params, url }) =>
@@ -22,18 +29,18 @@ export const load = (async ({ fetch, params, url }) =>
       monitor,
     ] = await Promise.all([
       loadExperiment(client, params.id),
-      client.listGroups(params.id),
-      client.listRecommenders(),
-      client.listUiPresets(),
-      client.listUiTemplates(),
-      client.getPool(params.id),
-      client.listVideos(),
+      groupsApi.list(client, params.id),
+      recommendersApi.list(client),
+      uiTemplatesApi.presets(client),
+      uiTemplatesApi.list(client),
+      videosApi.pool(client, params.id),
+      videosApi.list(client),
       // Real participants: the dry runs' simulated ones are listed only when the researcher asks.
-      client.listParticipants(params.id, { limit: PARTICIPANTS_PAGE_SIZE, simulated: false }),
-      surveyApi.list(client, params.id),
-      client.listModelRuns(params.id),
+      participantsApi.list(client, params.id, { limit: PARTICIPANTS_PAGE_SIZE, simulated: false }),
+      surveysApi.list(client, params.id),
+      modelRunsApi.list(client, params.id),
       // Warnings about arms whose recommender fails; the page works without them.
-      client.monitor(params.id).catch(() => null),
+      resultsApi.monitor(client, params.id).catch(() => null),
     ]);
     return {
       experiment,

@@ -1,7 +1,12 @@
 import { error } from "@sveltejs/kit";
 import { guardAdmin } from "#lib/admin/auth.ts";
-import { fetchParticipantQuality } from "#lib/admin/participants/quality.ts";
-import { apiFor, isApiError } from "#lib/api.ts";
+import { apiFor } from "#lib/api/client.ts";
+import { experimentsApi } from "#lib/api/experiments.ts";
+import { groupsApi } from "#lib/api/groups.ts";
+import { participantsApi } from "#lib/api/participants.ts";
+import { recommendersApi } from "#lib/api/recommenders.ts";
+import { videosApi } from "#lib/api/videos.ts";
+import { isApiError } from "#lib/participant-api.ts";
 import type { PageLoad } from "./$types";
 
 /** A lookup that may fail without failing the page: the timeline shows ids where names are missing. */
@@ -10,7 +15,7 @@ const orNull = <T>(promise: Promise<T>): Promise<T | null> => promise.catch(() =
 export const load = (async ({ fetch, params, url }) =>
   guardAdmin(url, async () => {
     const client = apiFor(fetch);
-    const events = await client.trajectory(params.user_id).catch((failure: unknown) => {
+    const events = await participantsApi.trajectory(client, params.user_id).catch((failure: unknown) => {
       if (isApiError(failure, 404)) error(404, "Participant not found");
       throw failure;
     });
@@ -18,12 +23,12 @@ export const load = (async ({ fetch, params, url }) =>
     const armId = events.at(-1)?.group_id ?? null;
     // Names to show beside the ids the events carry: the experiment, the arm, recommenders, videos.
     const [experiment, arms, recommenders, videos, quality, participant] = await Promise.all([
-      experimentId ? orNull(client.getExperiment(experimentId)) : null,
-      experimentId ? orNull(client.listGroups(experimentId)) : null,
-      events.length > 0 ? orNull(client.listRecommenders()) : null,
-      events.some((e) => e.video_id) ? orNull(client.listVideos()) : null,
-      orNull(fetchParticipantQuality(client, params.user_id)),
-      orNull(client.getParticipant(params.user_id)),
+      experimentId ? orNull(experimentsApi.get(client, experimentId)) : null,
+      experimentId ? orNull(groupsApi.list(client, experimentId)) : null,
+      events.length > 0 ? orNull(recommendersApi.list(client)) : null,
+      events.some((e) => e.video_id) ? orNull(videosApi.list(client)) : null,
+      orNull(participantsApi.participantQuality(client, params.user_id)),
+      orNull(participantsApi.get(client, params.user_id)),
     ]);
     return {
       userId: params.user_id,

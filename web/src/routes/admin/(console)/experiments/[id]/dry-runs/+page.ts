@@ -1,7 +1,9 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
 import { everyParticipant } from "#lib/admin/participants/participants.ts";
-import { apiFor } from "#lib/api.ts";
+import { apiFor } from "#lib/api/client.ts";
+import { dryRunsApi } from "#lib/api/dry-runs.ts";
+import { groupsApi } from "#lib/api/groups.ts";
 import type { PageLoad } from "./$types";
 
 export const load = (async ({ fetch, params, url }) =>
@@ -9,8 +11,8 @@ export const load = (async ({ fetch, params, url }) =>
     const client = apiFor(fetch);
     const [experiment, groups, runs, simulated] = await Promise.all([
       loadExperiment(client, params.id),
-      client.listGroups(params.id),
-      client.listDryRuns(params.id),
+      groupsApi.list(client, params.id),
+      dryRunsApi.list(client, params.id),
       // Which of the reports' participants still exist, to link their trajectories.
       everyParticipant(client, params.id, { simulated: true }),
     ]);

@@ -1,7 +1,7 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
 import { loadResults } from "#lib/admin/results/load.ts";
-import { apiFor } from "#lib/api.ts";
+import { apiFor } from "#lib/api/client.ts";
 import type { PageLoad } from "./$types";
 
 export const load = (async ({ fetch, params, url }) =>

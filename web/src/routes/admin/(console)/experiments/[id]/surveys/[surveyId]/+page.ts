@@ -1,7 +1,9 @@
 import { error } from "@sveltejs/kit";
 import { guardAdmin } from "#lib/admin/auth.ts";
-import { apiFor, isApiError } from "#lib/api.ts";
-import { surveyApi } from "#lib/survey/survey-api.ts";
+import { apiFor } from "#lib/api/client.ts";
+import { experimentsApi } from "#lib/api/experiments.ts";
+import { surveysApi } from "#lib/api/surveys.ts";
+import { isApiError } from "#lib/participant-api.ts";
 import type { PageLoad } from "./$types";
 
 export const load = (async ({ fetch, params, url }) =>
@@ -12,8 +14,8 @@ export const load = (async ({ fetch, params, url }) =>
       throw failure;
     };
     const [experiment, survey] = await Promise.all([
-      client.getExperiment(params.id).catch(notFound("Experiment")),
-      surveyApi.get(client, params.surveyId).catch(notFound("Survey")),
+      experimentsApi.get(client, params.id).catch(notFound("Experiment")),
+      surveysApi.get(client, params.surveyId).catch(notFound("Survey")),
     ]);
     if (survey.experiment_id !== experiment.id) error(404, "Survey not found");
     return { experiment, survey };

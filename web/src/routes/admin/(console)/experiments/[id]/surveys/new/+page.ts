@@ -1,6 +1,6 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
 import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
-import { apiFor } from "#lib/api.ts";
+import { apiFor } from "#lib/api/client.ts";
 import { SURVEY_KINDS, type SurveyKind } from "#lib/survey/types.ts";
 import type { PageLoad } from "./$types";
 

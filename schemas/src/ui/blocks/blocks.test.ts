@@ -1,15 +1,10 @@
 import * as esbuild from "esbuild-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  BLOCK_TYPES,
-  BLOCKS,
-  type BlockNode,
-  type BlockSpec,
-  checkTree,
-  starterTree,
-  treeToTsx,
-} from "./blocks.ts";
-import { compileWith } from "./compile.ts";
+import { compileWith } from "../compile.ts";
+import { BLOCK_TYPES, BLOCKS, type BlockNode, type BlockSpec } from "./catalog.ts";
+import { checkTree } from "./check-tree.ts";
+import { starterTree } from "./starter-tree.ts";
+import { treeToTsx } from "./tree-to-tsx.ts";
 
 /** The smallest tree that holds `type` where it belongs: in a card, on the watch page, or in the page. */
 function treeWith(type: string): { tree: BlockNode; page: "feed" | "watch" } {

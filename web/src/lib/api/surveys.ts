@@ -1,5 +1,4 @@
-/** The survey endpoints of api.md, on the app's one HTTP client. */
-import type { ApiClient } from "../api.ts";
+/** Surveys: the participant's pending survey, answers and dismissals; the console's survey records and downloads. */
 import type { ParticipantApi } from "../participant-api.ts";
 import type {
   AdminSurvey,
@@ -8,11 +7,13 @@ import type {
   SurveyCreateInput,
   SurveyInput,
   SurveyResponse,
-} from "./types.ts";
+} from "../survey/types.ts";
+import type { ApiClient } from "./client.ts";
 
+/** The participant pages import these too: only types from the console's client, none of its code. */
 const enc = encodeURIComponent;
 
-export const surveyApi = {
+export const surveysApi = {
   pending: (client: ParticipantApi, sessionId: string) =>
     client.request<PendingSurvey | null>("GET", "/api/v1/surveys/pending", {
       query: { session_id: sessionId },

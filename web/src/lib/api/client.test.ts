@@ -1,5 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { ApiClient, ApiError, errorFromResponse, importContentType } from "./api.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { CONSOLE_HEADER, setConsoleCredential } from "../admin/console-credential.ts";
+import { ApiError, errorFromResponse } from "../participant-api.ts";
+import { authApi } from "./auth.ts";
+import { ApiClient } from "./client.ts";
+import { experimentsApi } from "./experiments.ts";
+import { exportsApi } from "./exports.ts";
+import { studyFilesApi } from "./study-files.ts";
+import { importContentType } from "./uploads.ts";
 
 describe("errorFromResponse", () => {
   it("reads the api.md error body, its field and the Retry-After header", () => {
@@ -32,15 +39,15 @@ describe("ApiClient.request", () => {
     (async () => new Response(status === 204 ? null : body, { status, headers })) as typeof fetch;
 
   it("parses JSON and treats 204 as no body", async () => {
-    expect(await new ApiClient(respond(200, '{"username":"admin"}')).adminMe()).toEqual({
+    expect(await authApi.me(new ApiClient(respond(200, '{"username":"admin"}')))).toEqual({
       username: "admin",
     });
-    expect(await new ApiClient(respond(204, "")).logout()).toBeUndefined();
+    expect(await authApi.logout(new ApiClient(respond(204, "")))).toBeUndefined();
   });
 
   it("throws a typed ApiError for a non-2xx answer", async () => {
     const client = new ApiClient(respond(401, '{"error":{"code":"unauthorized","message":"Sign in."}}'));
-    await expect(client.adminMe()).rejects.toMatchObject({
+    await expect(authApi.me(client)).rejects.toMatchObject({
       name: "ApiError",
       status: 401,
       code: "unauthorized",
@@ -51,7 +58,7 @@ describe("ApiClient.request", () => {
     const client = new ApiClient((async () => {
       throw new TypeError("fetch failed");
     }) as typeof fetch);
-    await expect(client.adminMe()).rejects.toMatchObject({ status: 0, code: "network_error" });
+    await expect(authApi.me(client)).rejects.toMatchObject({ status: 0, code: "network_error" });
   });
 
   it("sends feed queries without empty parameters", async () => {
@@ -65,10 +72,47 @@ describe("ApiClient.request", () => {
   });
 });
 
+describe("an admin request", () => {
+  afterEach(() => setConsoleCredential(null));
+
+  it("carries the console credential once the page has one, and its path and body", async () => {
+    const seen: { url: string; init: RequestInit | undefined }[] = [];
+    const client = new ApiClient((async (input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push({ url: String(input), init });
+      return new Response('{"id":"e-1"}');
+    }) as typeof fetch);
+    setConsoleCredential("token-1");
+    await experimentsApi.update(client, "e/1", { name: "Study" });
+    expect(seen[0]?.url).toBe("/api/v1/admin/experiments/e%2F1");
+    expect(seen[0]?.init?.method).toBe("PATCH");
+    expect(seen[0]?.init?.body).toBe('{"name":"Study"}');
+    expect(seen[0]?.init?.headers).toMatchObject({ [CONSOLE_HEADER]: "token-1" });
+  });
+});
+
 describe("importContentType", () => {
   it("picks the content type from the file extension", () => {
     expect(importContentType(new File(["a"], "videos.CSV"))).toBe("text/csv");
     expect(importContentType(new File(["[]"], "videos.json"))).toBe("application/json");
     expect(importContentType(new File(["x"], "videos.txt"))).toBeNull();
+  });
+});
+
+describe("download addresses", () => {
+  it("asks for pseudonyms in the package only when ticked", () => {
+    expect(studyFilesApi.packageUrl("e1", false)).toBe("/api/v1/admin/experiments/e1/package");
+    expect(studyFilesApi.packageUrl("e1", true)).toBe(
+      "/api/v1/admin/experiments/e1/package?pseudonymize=true",
+    );
+  });
+
+  it("asks for the spreadsheet-safe variant only of CSV files", () => {
+    expect(exportsApi.eventsUrl("e1", "csv", true)).toBe(
+      "/api/v1/admin/experiments/e1/events?format=csv&spreadsheet_safe=true",
+    );
+    expect(exportsApi.eventsUrl("e1", "parquet", true)).toBe(
+      "/api/v1/admin/experiments/e1/events?format=parquet",
+    );
+    expect(exportsApi.participantsUrl("e1")).toBe("/api/v1/admin/experiments/e1/participants?format=csv");
   });
 });

@@ -1,8 +1,8 @@
 import type { FeedPage, Video } from "@feedlab/schemas";
 import type { Histogram } from "prom-client";
 import { HttpError, notFound } from "../http/errors.ts";
-import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { RecommenderRecord } from "./builtins.ts";
+import type { CallMonitor } from "./calls.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
 import { type Pool, type PoolCache, videoJsonOpen } from "./pool.ts";
 import type { ReadModels } from "./read-models/index.ts";
@@ -35,7 +35,7 @@ export interface DispatcherDeps {
   readonly build: (record: RecommenderRecord) => Recommender;
   readonly duration?: Histogram<"recommender" | "surface">;
   /** Told of every page: its recommender's latency and whether nothing was left to show. */
-  readonly monitoring?: Pick<MonitoringRecorder, "page">;
+  readonly monitoring?: Pick<CallMonitor, "page">;
 }
 
 /** 503 for a group whose recommender was deleted (spec: Errors, "a removed recommender"). */

@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { ServiceDeps } from "../deps.ts";
-import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { Metrics } from "../system/metrics.ts";
 import { createLearnedModelRecommender } from "./builtins/learned-model.recommender.ts";
 import { createPopularityRecommender } from "./builtins/popularity.recommender.ts";
@@ -9,6 +8,7 @@ import { createRandomRecommender } from "./builtins/random.recommender.ts";
 import { createRecencyRecommender } from "./builtins/recency.recommender.ts";
 import { createSimilarityRecommender } from "./builtins/similarity.recommender.ts";
 import type { RecommenderRecord } from "./builtins.ts";
+import type { CallMonitor } from "./calls.ts";
 import { createDispatcher } from "./dispatcher.ts";
 import { type AddressPolicy, createAddressPolicy } from "./external-http/addresses.ts";
 import type { ExternalHttpClient, FailureKind } from "./external-http/client.ts";
@@ -25,7 +25,7 @@ export interface RecommenderServicesDeps extends ServiceDeps {
   /** The outbound HTTP client of external_http recommenders (constructed by the composition root). */
   readonly externalHttp: ExternalHttpClient;
   /** Where pages served and external failures are summed for recommender health and monitoring. */
-  readonly monitoring?: MonitoringRecorder;
+  readonly monitoring?: CallMonitor;
   /** Which addresses external recommenders may name and reach (the client enforces it on calls). */
   readonly addressPolicy?: AddressPolicy;
 }

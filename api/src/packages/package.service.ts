@@ -1,11 +1,11 @@
 import type { Readable } from "node:stream";
-import { DEFAULT_LANGUAGE, STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import { DEFAULT_LANGUAGE, STUDY_SCHEMA_URL, type StudyDocument } from "@feedlab/schemas";
 import { ZipFile } from "yazl";
 import type { Db } from "../db/db.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import type { GroupsService } from "../groups/groups.service.ts";
 import type { StatsService } from "../results/stats.service.ts";
-import { exportStudy, studyYaml } from "../study-files/export.ts";
+import { studyYaml } from "../study-files/export.ts";
 import { researcherSurvey, type SurveysService } from "../surveys/surveys.service.ts";
 import { analysisScript } from "./analysis-script.ts";
 import { codebook } from "./codebook.ts";
@@ -58,6 +58,8 @@ export function createPackageService(deps: {
   readonly stats: StatsService;
   readonly groups: GroupsService;
   readonly surveys: SurveysService;
+  /** The experiment's study document (the study files' export); 404 for an unknown experiment. */
+  readonly exportStudy: (experimentId: string) => Promise<StudyDocument>;
   readonly now: () => Date;
 }) {
   const { db, eventStore } = deps;
@@ -65,7 +67,7 @@ export function createPackageService(deps: {
   return {
     async build(experimentId: string, options: PackageOptions = {}): Promise<ReplicationPackage> {
       // 404 for an unknown experiment, before anything else.
-      const study = await exportStudy(db, experimentId);
+      const study = await deps.exportStudy(experimentId);
       const pseudonymized = options.pseudonymize === true;
       const [stats, groups, surveys, layouts, scrub] = await Promise.all([
         deps.stats.forExperiment(experimentId),
@@ -133,3 +135,5 @@ export function createPackageService(deps: {
     },
   };
 }
+
+export type PackageService = ReturnType<typeof createPackageService>;

@@ -86,7 +86,7 @@ export async function openRuntime(
   });
   // The embedded database has one process, whose projector is the only writer of watched history:
   // the feed keeps it in memory instead of reading it on every request.
-  if (kind === "pglite") recommenders.readModels.followWatched(projector);
+  if (kind === "pglite") recommenders.caches.followWatched(projector);
   metrics.watchProjector({
     stats: projector.stats,
     lag: async () => {

@@ -69,17 +69,17 @@ export function createPackageService(deps: {
       // 404 for an unknown experiment, before anything else.
       const study = await deps.exportStudy(experimentId);
       const pseudonymized = options.pseudonymize === true;
-      const [stats, groups, surveys, layouts, scrub] = await Promise.all([
+      const [stats, groups, surveys, templates, scrub] = await Promise.all([
         deps.stats.forExperiment(experimentId),
         deps.groups.list(experimentId),
         deps.surveys.list(experimentId),
         db("ui_templates").select("id", "name") as Promise<{ id: string; name: string }[]>,
         pseudonymized ? createPseudonymizer(db, experimentId) : null,
       ]);
-      const layoutNames = new Map(layouts.map((l) => [l.id, l.name]));
+      const templateNames = new Map(templates.map((l) => [l.id, l.name]));
       const created = deps.now().toISOString();
       const tables: Table[] = [
-        armsTable(groups, stats.groups, layoutNames),
+        armsTable(groups, stats.groups, templateNames),
         await participantsTable(db, experimentId, scrub),
         eventsTable(eventStore, experimentId, scrub),
         responsesTable(
@@ -105,7 +105,7 @@ export function createPackageService(deps: {
       const text = (body: string, name: string) => zip.addBuffer(Buffer.from(body, "utf8"), name, { mtime });
       text(`${JSON.stringify(descriptor, null, 2)}\n`, "datapackage.json");
       text(
-        codebook({ title, created, pseudonymized, tables, files: FILES, groups, layoutNames }),
+        codebook({ title, created, pseudonymized, tables, files: FILES, groups, templateNames }),
         "codebook.md",
       );
       text(studyYaml(study, options.schemaUrl ?? STUDY_SCHEMA_URL), "study.yaml");

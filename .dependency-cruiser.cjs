@@ -1,6 +1,7 @@
 // The layering of the workspaces, checked by `npm run lint` (docs/architecture.md, "Where things go"):
 // sql, schemas <- ingest <- projector <- trainer <- api, the web app apart; no import circles; and api's
-// composition root (api/src/app/) is imported by nobody but the CLI and the tests.
+// composition root (api/src/app/) is imported by nobody but the CLI and the tests. Circles between api's
+// folders are checked by a second pass, .dependency-cruiser.folders.cjs.
 /** Tests may reach across the layers for their set-up (a projector test builds its events with the test harness). */
 const TESTS = "\\.test\\.tsx?$";
 
@@ -55,6 +56,14 @@ module.exports = {
       comment: "api/src/app/ composes the features; a feature that imports it closes a circle through it.",
       from: { path: "^api/src/", pathNot: `^api/src/(app|cli)/|${TESTS}` },
       to: { path: "^api/src/app/" },
+    },
+    {
+      name: "api-root-files-are-not-imported-back",
+      severity: "error",
+      comment:
+        "api/src's own files (config.ts, deps.ts, logger.ts) stand in no folder of their own, so the folder pass (.dependency-cruiser.folders.cjs) cannot see a circle through them: the folders they import (config's parsers in http/ and recommenders/external-http/, deps' Db in db/) import none of them.",
+      from: { path: "^api/src/(http|recommenders/external-http|db)/", pathNot: TESTS },
+      to: { path: "^api/src/(config|deps|logger)\\.ts$" },
     },
     {
       name: "migrations-are-frozen",

@@ -145,7 +145,7 @@ const OWNERS = {
       "trainer/src/runner.ts": "keeps rankings of participants still there: the trainer is below the api",
     },
   },
-  participant_language_changes: { owner: "api/src/participants/", why: "a participant's language over time" },
+  participant_language_changes: { owner: "api/src/study/", why: "a participant's language over time" },
   sessions: {
     owner: "api/src/sessions/",
     why: "participants' visits",

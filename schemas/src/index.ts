@@ -1,5 +1,5 @@
 export * from "./events/avro.ts";
-export * from "./events/catalogue.ts";
+export * from "./events/catalog.ts";
 export * from "./events/examples.ts";
 export * from "./events/json-schema.ts";
 export * from "./events/payloads.ts";

@@ -35,7 +35,7 @@ export function routeTable(rt: Runtime) {
     ...groupRoutes(services),
     ...videoRoutes(services),
     ...mediaRoutes({
-      db,
+      files: services.mediaFiles,
       media: rt.media,
       maxUploadBytes: config.maxUploadBytes,
       store: config.mediaS3 ? "s3" : "folder",
@@ -71,6 +71,6 @@ export function routeTable(rt: Runtime) {
     ...settingsRoutes({ config }),
     ...dryRunRoutes(services),
     ...studyFileRoutes(services),
-    ...packageRoutes({ ...services, db }),
+    ...packageRoutes(services),
   ];
 }

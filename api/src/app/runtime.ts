@@ -6,6 +6,7 @@ import type { buildConnector } from "undici";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import { scheduleMaintenance } from "../db/maintenance.ts";
+import { runningExports } from "../events/parquet.ts";
 import { createMonitoringRecorder } from "../monitoring/recorder.ts";
 import { createAddressPolicy } from "../recommenders/external-http/addresses.ts";
 import { createRecommenderServices } from "../recommenders/recommenders.service.ts";
@@ -36,7 +37,7 @@ export async function openRuntime(
 ) {
   const store = await openStore(config, log, options);
   const { db, dbKind: kind, link, deps, close: closeDb } = store;
-  const metrics = createMetrics();
+  const metrics = createMetrics({ runningExports });
   let eventLog: EventLog;
   try {
     eventLog = await openEventLog(config, log, store);
@@ -85,7 +86,7 @@ export async function openRuntime(
   });
   // The embedded database has one process, whose projector is the only writer of watched history:
   // the feed keeps it in memory instead of reading it on every request.
-  if (kind === "pglite") recommenders.readModels.followWatched(projector);
+  if (kind === "pglite") recommenders.caches.followWatched(projector);
   metrics.watchProjector({
     stats: projector.stats,
     lag: async () => {

@@ -7,7 +7,7 @@ import { DEMO_MEDIA_DIR } from "../demo/seed.ts";
 import { createApp } from "../http/app.ts";
 import { trustCheck } from "../http/client-address.ts";
 import { allowedOrigins } from "../http/cross-origin.ts";
-import { UPLOADS_PREFIX } from "../media/media.routes.ts";
+import { UPLOADS_PREFIX } from "../media/media-files.ts";
 import { serveMedia } from "../media/media-store.ts";
 import { effectivePublicUrl } from "../settings/public-url.ts";
 import { VERSION, WEB_BUILD_DIR } from "./build.ts";

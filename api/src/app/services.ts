@@ -14,8 +14,10 @@ import { createEventsService } from "../events/events.service.ts";
 import { createExperimentsService } from "../experiments/experiments.service.ts";
 import { createFeedService } from "../feed/feed.service.ts";
 import { createGroupsService } from "../groups/groups.service.ts";
+import { createMediaFilesService } from "../media/media-files.ts";
 import { createHealthService } from "../monitoring/health.service.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
+import { createPackageService } from "../packages/package.service.ts";
 import { createParticipantsService } from "../participants/participants.service.ts";
 import { createQualityService, excludedByRules } from "../quality/quality.service.ts";
 import type { RecommenderServices } from "../recommenders/recommenders.service.ts";
@@ -33,6 +35,7 @@ import type { Metrics } from "../system/metrics.ts";
 import { createTrainingService } from "../training/training.service.ts";
 import { createTemplatesService } from "../ui/templates.service.ts";
 import { createVideosService } from "../videos/videos.service.ts";
+import { studyServicesOn } from "./study-services.ts";
 
 /** The clients the services of an API process are built on (clients.ts, runtime.ts). */
 export interface ServiceClients {
@@ -113,6 +116,7 @@ export function createServices(clients: ServiceClients) {
       onChange: (groupId) => void changes.publish({ type: "group", group_id: groupId }),
     }),
     videos: createVideosService({ ...deps, onChange: (change) => void changes.publish(change) }),
+    mediaFiles: createMediaFilesService(deps),
     participants,
     sessions,
     study,
@@ -169,9 +173,12 @@ export function createServices(clients: ServiceClients) {
     }),
     templates,
     studyFiles: createStudyFilesService({
-      ...deps,
-      log: logger.child({ component: "study-files" }),
-      addressPolicy: recommenders.addressPolicy,
+      db,
+      servicesOn: studyServicesOn({
+        ...deps,
+        log: logger.child({ component: "study-files" }),
+        addressPolicy: recommenders.addressPolicy,
+      }),
       // An applied study changes groups, templates, recommenders, pools and surveys at once: every
       // process drops all it cached.
       onApplied: async () => {
@@ -180,6 +187,12 @@ export function createServices(clients: ServiceClients) {
       },
     }),
   };
+  const packages = createPackageService({
+    ...services,
+    db,
+    exportStudy: services.studyFiles.export,
+    now: deps.now,
+  });
   // Stamping contexts hold a group's recommender keys and UI versions: drop them when either changes.
   changes.subscribe((change) => {
     if (
@@ -195,5 +208,5 @@ export function createServices(clients: ServiceClients) {
       study.invalidate();
     }
   });
-  return services;
+  return { ...services, packages };
 }

@@ -2,9 +2,9 @@ import type { Logger } from "pino";
 import { ensureFirstAdmin } from "../auth/first-admin.ts";
 import type { Config } from "../config.ts";
 import { seedDemo } from "../demo/seed.ts";
-import { proxyNotice } from "../http/proxy-notice.ts";
 import { effectivePublicUrl, publicUrlNotice } from "../settings/public-url.ts";
 import { VERSION } from "./build.ts";
+import { proxyNotice } from "./proxy-notice.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** Advisory lock key held while one process creates the first admin and seeds the demo. */

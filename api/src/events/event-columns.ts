@@ -38,7 +38,7 @@ export interface ExportContext {
   readonly groupNames: ReadonlyMap<string, string>;
   readonly createdMs: number;
   /** Layout (UI template) names by id, as they are at export time; none: every layout reads as unnamed. */
-  readonly layoutNames?: ReadonlyMap<string, string>;
+  readonly templateNames?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -48,12 +48,12 @@ export interface ExportContext {
  */
 export function uiName(
   stamp: string | null,
-  layoutNames: ReadonlyMap<string, string> | undefined,
+  templateNames: ReadonlyMap<string, string> | undefined,
 ): string | null {
   if (stamp === null) return null;
   const at = stamp.indexOf("@");
-  if (at < 0) return layoutNames?.get(stamp) ?? stamp;
-  return layoutNames?.get(stamp.slice(0, at)) ?? null;
+  if (at < 0) return templateNames?.get(stamp) ?? stamp;
+  return templateNames?.get(stamp.slice(0, at)) ?? null;
 }
 
 /** Where each column the database gives lies in a COPY tuple (events.queries.ts, EXPORT_SELECT). */
@@ -88,7 +88,7 @@ export function parquetColumns(context: ExportContext): Column<EventExportRow>[]
       const at = t.start[field] as number;
       if (last === null || t.bytes.compare(last, 0, last.length, at, at + length) !== 0) {
         last = Buffer.from(t.bytes.subarray(at, at + length));
-        name = uiName(last.toString("utf8"), context.layoutNames);
+        name = uiName(last.toString("utf8"), context.templateNames);
       }
       return name;
     };
@@ -127,8 +127,8 @@ export function parquetColumns(context: ExportContext): Column<EventExportRow>[]
       (t: CopyTuple) =>
         flag(int8At(t, FIELD.timestamp_ms) as number, int8At(t, FIELD.received_at_ms) as number),
     ],
-    ui_feed_name: ["string", (r) => uiName(r.ui_feed, context.layoutNames), uiNameAt(FIELD.ui_feed)],
-    ui_watch_name: ["string", (r) => uiName(r.ui_watch, context.layoutNames), uiNameAt(FIELD.ui_watch)],
+    ui_feed_name: ["string", (r) => uiName(r.ui_feed, context.templateNames), uiNameAt(FIELD.ui_feed)],
+    ui_watch_name: ["string", (r) => uiName(r.ui_watch, context.templateNames), uiNameAt(FIELD.ui_watch)],
   };
   return EXPORT_COLUMNS.map((c) => [c, ...columns[c]] as const);
 }

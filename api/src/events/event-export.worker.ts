@@ -28,7 +28,7 @@ export interface EventExportJob {
   readonly skippedUsers: readonly string[];
   readonly groupNames: [id: string, name: string][];
   readonly createdMs: number;
-  readonly layoutNames: [id: string, name: string][];
+  readonly templateNames: [id: string, name: string][];
 }
 
 /**
@@ -126,7 +126,7 @@ if (job) {
   const context = {
     groupNames: new Map(job.groupNames),
     createdMs: job.createdMs,
-    layoutNames: new Map(job.layoutNames),
+    templateNames: new Map(job.templateNames),
   };
   await postParquet(eventParquet(context), (writer, out) =>
     writeEvents(db, job.filter, writer, out, new Set(job.skippedUsers)),

@@ -27,7 +27,10 @@ export type ExportedEvent = StoredEvent & {
  * A stored event for admins, with its group's name, a flag on an implausible client time and the
  * names of its layouts.
  */
-const presentEvent = (r: EventRow, { groupNames, createdMs, layoutNames }: ExportContext): ExportedEvent => ({
+const presentEvent = (
+  r: EventRow,
+  { groupNames, createdMs, templateNames }: ExportContext,
+): ExportedEvent => ({
   event_id: r.event_id,
   session_id: r.session_id,
   user_id: r.user_id,
@@ -53,8 +56,8 @@ const presentEvent = (r: EventRow, { groupNames, createdMs, layoutNames }: Expor
     new Date(r.received_at).getTime(),
     createdMs,
   ),
-  ui_feed_name: uiName(r.ui_feed, layoutNames),
-  ui_watch_name: uiName(r.ui_watch, layoutNames),
+  ui_feed_name: uiName(r.ui_feed, templateNames),
+  ui_watch_name: uiName(r.ui_watch, templateNames),
 });
 
 /** The events an export gives: the store's filter, and whether simulated participants' are in. */
@@ -66,7 +69,7 @@ export interface ExportFilter extends EventFilter {
 /** Reads of the events store for admins, rendered for HTTP: NDJSON and CSV streams, trajectories. */
 export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
   async function contextOf(experimentId: string): Promise<ExportContext> {
-    const [groups, experiment, layouts] = await Promise.all([
+    const [groups, experiment, templates] = await Promise.all([
       db("groups").where({ experiment_id: experimentId }).select("id", "name") as Promise<
         { id: string; name: string }[]
       >,
@@ -79,7 +82,7 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
     return {
       groupNames: new Map(groups.map((g) => [g.id, g.name])),
       createdMs: experiment ? new Date(experiment.created_at).getTime() : 0,
-      layoutNames: new Map(layouts.map((l) => [l.id, l.name])),
+      templateNames: new Map(templates.map((l) => [l.id, l.name])),
     };
   }
 
@@ -151,7 +154,7 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
         skippedUsers: [...skipped],
         groupNames: [...context.groupNames],
         createdMs: context.createdMs,
-        layoutNames: [...(context.layoutNames ?? [])],
+        templateNames: [...(context.templateNames ?? [])],
       };
       return parquetExport(EXPORT_WORKER, job, transfer);
     },

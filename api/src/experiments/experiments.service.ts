@@ -14,10 +14,10 @@ import type { Knex } from "knex";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable } from "../http/errors.ts";
-import { canonicalTextOr422 } from "../participants/texts.ts";
 import { completionInForce, completionProblems, consentRequired } from "../study/completion.ts";
 import { assertExperiment } from "./exists.ts";
 import { readinessProblems } from "./readiness.ts";
+import { canonicalTextOr422 } from "./texts.ts";
 
 interface ExperimentRow {
   id: string;

@@ -4,16 +4,14 @@ import path from "node:path";
 import { Transform, type TransformCallback } from "node:stream";
 import { ErrorBody } from "@feedlab/schemas";
 import { MediaFile, MediaSettings, MediaUpload } from "@feedlab/schemas/http/videos.ts";
-import type { Db } from "@feedlab/sql";
 import { Type } from "@sinclair/typebox";
 import busboy from "busboy";
 import { badRequest, HttpError, notFound, unprocessable } from "../http/errors.ts";
 import { route } from "../http/route.ts";
+import type { MediaFilesService } from "./media-files.ts";
+import { UPLOADS_PREFIX } from "./media-files.ts";
 import type { MediaStore } from "./media-store.ts";
 import { ACCEPTED, MEDIA_KINDS, type MediaKind, type MediaType, SNIFF_BYTES, sniff } from "./media-type.ts";
-
-/** Where uploaded files are served (the media store's `serve`). */
-export const UPLOADS_PREFIX = "/media/uploads/";
 
 const tooLarge = (limit: number) =>
   new HttpError(
@@ -210,12 +208,12 @@ function receive(req: IncomingMessage, query: Record<string, unknown>, store: Me
 }
 
 export function mediaRoutes({
-  db,
+  files,
   media,
   maxUploadBytes,
   store,
 }: {
-  db: Db;
+  files: MediaFilesService;
   media: MediaStore;
   maxUploadBytes: number;
   store: MediaSettings["store"];
@@ -274,14 +272,7 @@ export function mediaRoutes({
           throw err;
         }
         // Its content, so a study document can name it by hash (docs/study-files.md).
-        await db("media_files").insert({
-          name: got.name,
-          sha256: got.sha256,
-          bytes: got.bytes,
-          kind: got.type.kind,
-          file_name: got.fileName,
-          created_at: new Date(),
-        });
+        await files.record({ ...got, kind: got.type.kind });
         ctx.status = 201;
         ctx.body = {
           url: `${UPLOADS_PREFIX}${got.name}`,
@@ -307,26 +298,9 @@ export function mediaRoutes({
         404: { description: "No upload has that content", schema: ErrorBody },
       },
       handler: async (ctx, { params }) => {
-        const row = (await db("media_files")
-          .where({ sha256: params.sha256 })
-          .orderBy("created_at")
-          .first()) as
-          | {
-              name: string;
-              sha256: string;
-              bytes: number | string;
-              kind: MediaFile["kind"];
-              file_name: string;
-            }
-          | undefined;
-        if (!row) throw notFound("media file");
-        ctx.body = {
-          url: `${UPLOADS_PREFIX}${row.name}`,
-          sha256: row.sha256,
-          bytes: Number(row.bytes),
-          kind: row.kind,
-          file_name: row.file_name,
-        } satisfies MediaFile;
+        const file = await files.byContent(params.sha256);
+        if (!file) throw notFound("media file");
+        ctx.body = file satisfies MediaFile;
       },
     }),
   ];

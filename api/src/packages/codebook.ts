@@ -54,9 +54,9 @@ function markdownTable(head: readonly string[], rows: readonly (readonly string[
 const json = (v: unknown) => JSON.stringify(v ?? {});
 
 /** What sets an arm apart from the first: each configured field that differs, old -> new. */
-function differences(arm: Group, first: Group, layouts: ReadonlyMap<string, string>): string[] {
+function differences(arm: Group, first: Group, templateNames: ReadonlyMap<string, string>): string[] {
   const named = (key: string) => {
-    const name = uiName(key, layouts);
+    const name = uiName(key, templateNames);
     return name && name !== key ? `${name} (${key})` : key;
   };
   const fields: [string, string, string][] = [
@@ -78,9 +78,9 @@ export function codebook(options: {
   readonly tables: readonly Table[];
   readonly files: readonly PackageFile[];
   readonly groups: readonly Group[];
-  readonly layoutNames: ReadonlyMap<string, string>;
+  readonly templateNames: ReadonlyMap<string, string>;
 }): string {
-  const { tables, groups, layoutNames } = options;
+  const { tables, groups, templateNames } = options;
   const out: string[] = [
     `# Codebook: ${options.title}`,
     "",
@@ -152,13 +152,13 @@ export function codebook(options: {
       `- group_id: \`${g.id}\``,
       `- weight: ${g.weight}`,
       `- algorithm: feed \`${g.algorithm_config.feed}\`, watch \`${g.algorithm_config.watch}\``,
-      `- UI: feed \`${uiName(g.ui_config.feed, layoutNames) ?? g.ui_config.feed}\`, watch \`${
-        uiName(g.ui_config.watch, layoutNames) ?? g.ui_config.watch
+      `- UI: feed \`${uiName(g.ui_config.feed, templateNames) ?? g.ui_config.feed}\`, watch \`${
+        uiName(g.ui_config.watch, templateNames) ?? g.ui_config.watch
       }\``,
       `- recommender_params: \`${json(g.recommender_params)}\``,
     );
     if (i > 0 && first) {
-      const changed = differences(g, first, layoutNames);
+      const changed = differences(g, first, templateNames);
       out.push(
         `- changes relative to ${first.name}:${changed.length === 0 ? " none" : ""}`,
         ...changed.map((c) => `  - ${c}`),

@@ -1,12 +1,7 @@
 import { ErrorBody, IdParams, STUDY_SCHEMA_URL } from "@feedlab/schemas";
-import type { Db } from "@feedlab/sql";
 import { Type } from "@sinclair/typebox";
-import type { EventStoreReader } from "../events/event-store.read.ts";
-import type { GroupsService } from "../groups/groups.service.ts";
 import { route } from "../http/route.ts";
-import type { StatsService } from "../results/stats.service.ts";
-import type { SurveysService } from "../surveys/surveys.service.ts";
-import { createPackageService } from "./package.service.ts";
+import type { PackageService } from "./package.service.ts";
 
 const PackageQuery = Type.Object({
   pseudonymize: Type.Optional(
@@ -19,14 +14,7 @@ const PackageQuery = Type.Object({
 });
 
 /** The replication package of an experiment (api.md "Study definitions and packages"; docs/packages.md). */
-export function packageRoutes(deps: {
-  readonly db: Db;
-  readonly eventStore: EventStoreReader;
-  readonly stats: StatsService;
-  readonly groups: GroupsService;
-  readonly surveys: SurveysService;
-}) {
-  const packages = createPackageService({ ...deps, now: () => new Date() });
+export function packageRoutes({ packages }: { readonly packages: PackageService }) {
   return [
     route({
       method: "get",

@@ -1,11 +1,11 @@
 import type { Readable } from "node:stream";
-import { DEFAULT_LANGUAGE, STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import { DEFAULT_LANGUAGE, STUDY_SCHEMA_URL, type StudyDocument } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { ZipFile } from "yazl";
 import type { EventStoreReader } from "../events/event-store.read.ts";
 import type { GroupsService } from "../groups/groups.service.ts";
 import type { StatsService } from "../results/stats.service.ts";
-import { exportStudy, studyYaml } from "../study-files/export.ts";
+import { studyYaml } from "../study-files/export.ts";
 import { researcherSurvey, type SurveysService } from "../surveys/surveys.service.ts";
 import { analysisScript } from "./analysis-script.ts";
 import { codebook } from "./codebook.ts";
@@ -58,6 +58,8 @@ export function createPackageService(deps: {
   readonly stats: StatsService;
   readonly groups: GroupsService;
   readonly surveys: SurveysService;
+  /** The experiment's study document (the study files' export); 404 for an unknown experiment. */
+  readonly exportStudy: (experimentId: string) => Promise<StudyDocument>;
   readonly now: () => Date;
 }) {
   const { db, eventStore } = deps;
@@ -65,19 +67,19 @@ export function createPackageService(deps: {
   return {
     async build(experimentId: string, options: PackageOptions = {}): Promise<ReplicationPackage> {
       // 404 for an unknown experiment, before anything else.
-      const study = await exportStudy(db, experimentId);
+      const study = await deps.exportStudy(experimentId);
       const pseudonymized = options.pseudonymize === true;
-      const [stats, groups, surveys, layouts, scrub] = await Promise.all([
+      const [stats, groups, surveys, templates, scrub] = await Promise.all([
         deps.stats.forExperiment(experimentId),
         deps.groups.list(experimentId),
         deps.surveys.list(experimentId),
         db("ui_templates").select("id", "name") as Promise<{ id: string; name: string }[]>,
         pseudonymized ? createPseudonymizer(db, experimentId) : null,
       ]);
-      const layoutNames = new Map(layouts.map((l) => [l.id, l.name]));
+      const templateNames = new Map(templates.map((l) => [l.id, l.name]));
       const created = deps.now().toISOString();
       const tables: Table[] = [
-        armsTable(groups, stats.groups, layoutNames),
+        armsTable(groups, stats.groups, templateNames),
         await participantsTable(db, experimentId, scrub),
         eventsTable(eventStore, experimentId, scrub),
         responsesTable(
@@ -103,7 +105,7 @@ export function createPackageService(deps: {
       const text = (body: string, name: string) => zip.addBuffer(Buffer.from(body, "utf8"), name, { mtime });
       text(`${JSON.stringify(descriptor, null, 2)}\n`, "datapackage.json");
       text(
-        codebook({ title, created, pseudonymized, tables, files: FILES, groups, layoutNames }),
+        codebook({ title, created, pseudonymized, tables, files: FILES, groups, templateNames }),
         "codebook.md",
       );
       text(studyYaml(study, options.schemaUrl ?? STUDY_SCHEMA_URL), "study.yaml");
@@ -133,3 +135,5 @@ export function createPackageService(deps: {
     },
   };
 }
+
+export type PackageService = ReturnType<typeof createPackageService>;

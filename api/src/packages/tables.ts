@@ -185,7 +185,7 @@ export async function participantsTable(
 export function armsTable(
   groups: readonly Group[],
   stats: readonly GroupStats[],
-  layoutNames: ReadonlyMap<string, string>,
+  templateNames: ReadonlyMap<string, string>,
 ): Table {
   const counted = new Map(stats.map((s) => [s.group_id, s]));
   return {
@@ -220,8 +220,8 @@ export function armsTable(
         g.algorithm_config.watch,
         g.ui_config.feed,
         g.ui_config.watch,
-        uiName(g.ui_config.feed, layoutNames),
-        uiName(g.ui_config.watch, layoutNames),
+        uiName(g.ui_config.feed, templateNames),
+        uiName(g.ui_config.watch, templateNames),
         g.recommender_params as Record<string, unknown>,
         counted.get(g.id)?.participants ?? 0,
         counted.get(g.id)?.excluded_participants ?? 0,

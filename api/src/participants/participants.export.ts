@@ -8,7 +8,7 @@ import { json } from "../db/present.ts";
 import { csvRow } from "../http/csv.ts";
 import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";
 import { participantQualities } from "../quality/quality.service.ts";
-import { chosenLanguage } from "./language.ts";
+import { chosenLanguage } from "../study/language.ts";
 
 /** api.md's columns of the participants CSV, in order. */
 const PARTICIPANT_CSV_COLUMNS = [

@@ -11,9 +11,9 @@ import type { Knex } from "knex";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
+import { type LanguageColumns, languageFrom, storeLanguage } from "../study/language.ts";
 import { pickGroup } from "./assignment.ts";
 import { validJoinSignature } from "./join-signature.ts";
-import { type LanguageColumns, languageFrom, storeLanguage } from "./language.ts";
 import { participantPage, type UserRow } from "./participants.list.ts";
 
 const OPEN_STATUSES = new Set(["running", "completed"]);

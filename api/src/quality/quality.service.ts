@@ -13,9 +13,9 @@ import {
 } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { manyRows } from "@feedlab/sql";
+import { exclusionRulesOf } from "../experiments/exclusion-rules.ts";
+import { groupsOf } from "../groups/names.ts";
 import { joinedUs, joinOrderPage, type Place } from "../http/join-order.ts";
-import { groupsOf } from "../results/arms.ts";
-import { exclusionRulesOf } from "../results/rule-exclusions.ts";
 import { ruleHolds, rulesHolding } from "./rules.ts";
 import {
   duplicateRecruitingIds,

@@ -193,7 +193,7 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
   });
 
   describe("similarity", () => {
-    const catalogue = [
+    const catalog = [
       { name: "bread1", title: "Sourdough bread basics", tags: ["bread", "baking"], category: "Food" },
       { name: "trainA", title: "Night train to Vienna", tags: ["train", "travel"], category: "Travel" },
       { name: "bread2", title: "Rye bread at home", tags: ["bread", "baking"], category: "Food" },
@@ -204,7 +204,7 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
     ];
 
     it("relates a video to the ones with similar metadata first, then the rest by popularity", async () => {
-      const s = await study({ feed: "similarity", watch: "similarity" }, catalogue);
+      const s = await study({ feed: "similarity", watch: "similarity" }, catalog);
       const p = await joinWithSession(app.client(), s.experimentId, "sim1");
       const related = names(s, await feed(p, "&limit=10", s.v("bread1").id));
       expect(related[0]).toBe("bread2");
@@ -214,7 +214,7 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
     });
 
     it("starts the feed from the participant's recent watches, and uses popularity without any", async () => {
-      const s = await study({ feed: "similarity", watch: "similarity" }, catalogue);
+      const s = await study({ feed: "similarity", watch: "similarity" }, catalog);
       const p = await joinWithSession(app.client(), s.experimentId, "sim2");
       // No watches: popularity, which without plays is newest first.
       expect(names(s, await feed(p, "&limit=3"))).toEqual(["other", "lonely", "soup"]);
@@ -227,7 +227,7 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
     });
 
     it("blends in co-views once they exist", async () => {
-      const s = await study({ feed: "similarity", watch: "similarity" }, catalogue);
+      const s = await study({ feed: "similarity", watch: "similarity" }, catalog);
       // Two participants watched both "lonely" and "other", which share no metadata.
       for (const login of ["co1", "co2"]) {
         const p = await joinWithSession(app.client(), s.experimentId, login);

@@ -1,11 +1,11 @@
 import type { FeedPage, Video } from "@feedlab/schemas";
 import type { Histogram } from "prom-client";
 import { HttpError, notFound } from "../http/errors.ts";
-import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { RecommenderRecord } from "./builtins.ts";
+import type { Caches } from "./caches/index.ts";
+import type { CallMonitor } from "./calls.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
 import { type Pool, type PoolCache, videoJsonOpen } from "./pool.ts";
-import type { ReadModels } from "./read-models/index.ts";
 import type { Recommender, Surface } from "./recommender.ts";
 
 /** One page request, after the route checked the participant and their session. */
@@ -28,14 +28,14 @@ export interface PageRequest {
 export interface DispatcherDeps {
   readonly catalog: RecommenderCatalog;
   readonly pools: PoolCache;
-  readonly readModels: ReadModels;
+  readonly caches: Caches;
   /** The five built-ins by key. */
   readonly builtins: ReadonlyMap<string, Recommender>;
   /** Builds the instance of a registered record (external_http). */
   readonly build: (record: RecommenderRecord) => Recommender;
   readonly duration?: Histogram<"recommender" | "surface">;
   /** Told of every page: its recommender's latency and whether nothing was left to show. */
-  readonly monitoring?: Pick<MonitoringRecorder, "page">;
+  readonly monitoring?: Pick<CallMonitor, "page">;
 }
 
 /** 503 for a group whose recommender was deleted (spec: Errors, "a removed recommender"). */
@@ -52,13 +52,13 @@ const recommenderUnavailable = (key: string, surface: Surface) =>
  * Recommender interface; it cannot tell built-in, external and learned sources apart.
  *
  * It asks for the page size plus one (the extra item only says whether more exist), restricts the
- * answer to the experiment's pool, leaves out the participant's watched videos (`readModels.watched`:
+ * answer to the experiment's pool, leaves out the participant's watched videos (`caches.watched`:
  * never older than the projections) and the current video, drops repeats, and answers api.md's page
  * shape as JSON text (`pageJson`). Instances of registered recommenders are rebuilt when their record
  * changes.
  */
 export function createDispatcher(deps: DispatcherDeps) {
-  const { catalog, pools, readModels, builtins, build, duration, monitoring } = deps;
+  const { catalog, pools, caches, builtins, build, duration, monitoring } = deps;
   const instances = new Map<string, { record: RecommenderRecord; recommender: Recommender }>();
 
   async function instance(key: string): Promise<Recommender | undefined> {
@@ -94,7 +94,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       const pool = await pools.get(req.experimentId);
       const currentIndex = req.currentVideoId === null ? undefined : pool.indexById.get(req.currentVideoId);
       if (req.currentVideoId !== null && currentIndex === undefined) throw notFound("video");
-      const watched = await readModels.watched(req.userId, pool);
+      const watched = await caches.watched(req.userId, pool);
       const excluded = new Uint8Array(pool.size);
       let eligible = pool.size;
       const exclude = (i: number) => {

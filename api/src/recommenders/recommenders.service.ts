@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { ServiceDeps } from "../deps.ts";
-import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import type { Metrics } from "../system/metrics.ts";
 import { createLearnedModelRecommender } from "./builtins/learned-model.recommender.ts";
 import { createPopularityRecommender } from "./builtins/popularity.recommender.ts";
@@ -9,12 +8,13 @@ import { createRandomRecommender } from "./builtins/random.recommender.ts";
 import { createRecencyRecommender } from "./builtins/recency.recommender.ts";
 import { createSimilarityRecommender } from "./builtins/similarity.recommender.ts";
 import type { RecommenderRecord } from "./builtins.ts";
+import { createCaches } from "./caches/index.ts";
+import type { CallMonitor } from "./calls.ts";
 import { createDispatcher } from "./dispatcher.ts";
 import { type AddressPolicy, createAddressPolicy } from "./external-http/addresses.ts";
 import type { ExternalHttpClient, FailureKind } from "./external-http/client.ts";
 import { createExternalHttpRecommender } from "./external-http/external-http.recommender.ts";
 import { createPoolCache } from "./pool.ts";
-import { createReadModels } from "./read-models/index.ts";
 import type { Recommender } from "./recommender.ts";
 import { createRecommenderRegistry } from "./registry.service.ts";
 
@@ -25,13 +25,13 @@ export interface RecommenderServicesDeps extends ServiceDeps {
   /** The outbound HTTP client of external_http recommenders (constructed by the composition root). */
   readonly externalHttp: ExternalHttpClient;
   /** Where pages served and external failures are summed for recommender health and monitoring. */
-  readonly monitoring?: MonitoringRecorder;
+  readonly monitoring?: CallMonitor;
   /** Which addresses external recommenders may name and reach (the client enforces it on calls). */
   readonly addressPolicy?: AddressPolicy;
 }
 
 /**
- * Wires the recommendation side: the registry (records), the pool cache and read models, the five
+ * Wires the recommendation side: the registry (records), the pool cache and the read models' caches, the five
  * built-ins, the external_http factory, and the dispatcher that serves pages through them all.
  */
 export function createRecommenderServices(deps: RecommenderServicesDeps) {
@@ -39,14 +39,14 @@ export function createRecommenderServices(deps: RecommenderServicesDeps) {
   const addressPolicy = deps.addressPolicy ?? createAddressPolicy();
   const registry = createRecommenderRegistry({ ...deps, addressPolicy });
   const pools = createPoolCache({ db, bus });
-  const readModels = createReadModels({ db, bus });
+  const caches = createCaches({ db, bus });
   const builtins = new Map<string, Recommender>(
     [
       createRandomRecommender(),
-      createPopularityRecommender(readModels),
+      createPopularityRecommender(caches),
       createRecencyRecommender(),
-      createSimilarityRecommender(readModels),
-      createLearnedModelRecommender(readModels),
+      createSimilarityRecommender(caches),
+      createLearnedModelRecommender(caches),
     ].map((r) => [r.key, r]),
   );
   const external = {
@@ -72,7 +72,7 @@ export function createRecommenderServices(deps: RecommenderServicesDeps) {
   const dispatcher = createDispatcher({
     catalog: registry,
     pools,
-    readModels,
+    caches,
     builtins,
     build,
     duration: metrics.served,
@@ -108,7 +108,7 @@ export function createRecommenderServices(deps: RecommenderServicesDeps) {
     return warmed;
   }
 
-  return { registry, pools, readModels, dispatcher, build, warmRunning, addressPolicy };
+  return { registry, pools, caches, dispatcher, build, warmRunning, addressPolicy };
 }
 
 export type RecommenderServices = ReturnType<typeof createRecommenderServices>;

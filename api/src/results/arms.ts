@@ -44,22 +44,6 @@ export async function leftOutUsers(
   return new Set(rows.map((r) => r.id));
 }
 
-/**
- * An experiment's groups in creation order, their names alone (no counts: a read that sums its own
- * participants needs no other); 404 for an unknown experiment.
- */
-export async function groupsOf(db: Db, experimentId: string): Promise<{ id: string; name: string }[]> {
-  const [, groups] = await Promise.all([
-    assertExperiment(db, experimentId),
-    db("groups")
-      .where({ experiment_id: experimentId })
-      .orderBy("created_at")
-      .orderBy("id")
-      .select("id", "name"),
-  ]);
-  return groups as { id: string; name: string }[];
-}
-
 /** An experiment's groups in creation order, with their participants; 404 for an unknown experiment. */
 export async function armsOf(
   db: Db,

@@ -7,8 +7,8 @@ import {
 import { type CompletenessQuery, clockOff, type ExperimentCompleteness } from "@feedlab/schemas";
 import { manyRows } from "@feedlab/sql";
 import type { ServiceDeps } from "../deps.ts";
+import { groupsOf } from "../groups/names.ts";
 import { joinedUs, joinOrderPage } from "../http/join-order.ts";
-import { groupsOf } from "./arms.ts";
 
 /** The share of numbered events lost: gaps over what the client numbered; null with nothing numbered. */
 const lossRate = (numbered: number, missing: number): number | null =>

@@ -1,6 +1,7 @@
 import type { ExclusionRule, RuleChange } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { iso, json } from "../db/present.ts";
+import { exclusionRulesOf } from "../experiments/exclusion-rules.ts";
 import { ruleText } from "../quality/rules.ts";
 import { chisquareCdf } from "./sample-ratio.ts";
 
@@ -48,14 +49,6 @@ export function perRule(
       if (n !== undefined) counts.set(key, n + 1);
     }
   return [...counts].map(([rule, excluded]) => ({ rule, excluded }));
-}
-
-/** An experiment's pre-registered exclusion rules (none for an unknown experiment). */
-export async function exclusionRulesOf(db: Db, experimentId: string): Promise<ExclusionRule[]> {
-  const row = (await db("experiments").where({ id: experimentId }).first("exclusion_rules")) as
-    | { exclusion_rules: unknown }
-    | undefined;
-  return json<ExclusionRule[]>(row?.exclusion_rules, []);
 }
 
 /** An experiment's rules, and every change made to them, oldest first. */

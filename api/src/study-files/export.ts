@@ -1,12 +1,11 @@
 import type { AdminSurvey, Experiment, Group, RecommenderView, UiTemplate, Video } from "@feedlab/schemas";
 import { DEFAULT_LANGUAGE, STUDY_FORMAT, StudyDocument } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
-import pino from "pino";
 import { Document, parse, visit } from "yaml";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 import { namedByContent } from "./media.ts";
-import { type StudyServices, studyServices } from "./services.ts";
+import type { StudyServices } from "./services.ts";
 
 type Arm = StudyDocument["arms"][number];
 type Layout = NonNullable<StudyDocument["layouts"]>[number];
@@ -107,8 +106,7 @@ function layoutNames(templates: readonly UiTemplate[]): Map<string, string> {
 }
 
 /** The study document of an experiment (api.md `GET .../definition`); 404 for an unknown one. */
-export async function exportStudy(db: Db, experimentId: string): Promise<StudyDocument> {
-  const s = studyServices({ db, newId: () => "", now: () => new Date(), log: pino({ level: "silent" }) });
+export async function exportStudy(db: Db, s: StudyServices, experimentId: string): Promise<StudyDocument> {
   const experiment = await s.experiments.get(experimentId);
   const [groups, surveys, pool] = await Promise.all([
     s.groups.list(experimentId),

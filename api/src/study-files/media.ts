@@ -1,6 +1,6 @@
 import { MEDIA_REF, type StudyDocument } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
-import { UPLOADS_PREFIX } from "../media/media.routes.ts";
+import { contentsOfUploads, UPLOADS_PREFIX, uploadsWithContent } from "../media/media-files.ts";
 
 type PoolVideo = NonNullable<StudyDocument["pool"]>[number];
 
@@ -30,14 +30,8 @@ export async function namedByContent(db: Db, pool: readonly PoolVideo[]): Promis
     ),
   ];
   const refs = new Map<string, string>();
-  for (let i = 0; i < names.length; i += 1000) {
-    const rows = (await db("media_files").whereIn("name", names.slice(i, i + 1000))) as {
-      name: string;
-      sha256: string;
-      file_name: string;
-    }[];
-    for (const r of rows) refs.set(`${UPLOADS_PREFIX}${r.name}`, `media:${r.sha256}/${r.file_name}`);
-  }
+  for (const r of await contentsOfUploads(db, names))
+    refs.set(`${UPLOADS_PREFIX}${r.name}`, `media:${r.sha256}/${r.file_name}`);
   return pool.map((v) => mapUrls(v, (u) => refs.get(u) ?? u));
 }
 
@@ -61,10 +55,7 @@ export async function resolveContent(
     return m ? [{ ref: u, sha256: m[1] as string, fileName: m[2] as string }] : [];
   });
   if (wanted.length === 0) return { video: v, missing: [] };
-  const rows = (await db("media_files")
-    .whereIn("sha256", [...new Set(wanted.map((w) => w.sha256))])
-    .orderBy("created_at")
-    .select("name", "sha256")) as { name: string; sha256: string }[];
+  const rows = await uploadsWithContent(db, [...new Set(wanted.map((w) => w.sha256))]);
   const resolved = new Map<string, string>();
   const missing: MissingMedia[] = [];
   for (const w of wanted) {

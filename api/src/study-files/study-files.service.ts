@@ -5,16 +5,14 @@ import {
   type StudyDocument,
   type StudyPlanBody,
 } from "@feedlab/schemas";
-import type { Logger } from "pino";
-import type { ServiceDeps } from "../deps.ts";
+import type { Db } from "@feedlab/sql";
 import { assertExperiment } from "../experiments/exists.ts";
 import { HttpError } from "../http/errors.ts";
-import type { AddressPolicy } from "../recommenders/external-http/addresses.ts";
 import { applyArms, applySurveys, documentDefaultLanguage } from "./arms-surveys.ts";
 import { exportStudy } from "./export.ts";
 import { invalidDefinition, parseDefinition } from "./parse.ts";
 import { applyLayouts, applyPool, applyRecommenders, type Run } from "./resources.ts";
-import { type StudyServices, studyServices } from "./services.ts";
+import type { StudyServices } from "./services.ts";
 import { Ledger } from "./step.ts";
 
 /** 409: the console would refuse these changes (api.md); `details` lists them, nothing is applied. */
@@ -68,15 +66,15 @@ async function applyExperiment(
 /** Thrown to roll a plan's transaction back once it has been worked out. */
 class PlanOnly extends Error {}
 
-export interface StudyFilesDeps extends ServiceDeps {
-  readonly log: Logger;
+export interface StudyFilesDeps {
+  readonly db: Db;
+  /** The console's services on a database handle (the composition root's `studyServicesOn`). */
+  readonly servicesOn: (db: Db) => StudyServices;
   /**
    * The environment header references are read from (the server's own by default); only its
    * `FEEDLAB_SECRET_` names are ever read.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Which addresses a document's recommender URLs may name (the server's policy). */
-  readonly addressPolicy?: AddressPolicy;
   /** After an apply commits: every process drops what it cached. */
   readonly onApplied?: (experimentId: string) => Promise<void>;
 }
@@ -87,7 +85,7 @@ export interface StudyFilesDeps extends ServiceDeps {
  * a plan is an apply rolled back, and what the console refuses is refused here in its words.
  */
 export function createStudyFilesService(deps: StudyFilesDeps) {
-  const { db, env = process.env, onApplied } = deps;
+  const { db, servicesOn, env = process.env, onApplied } = deps;
 
   async function run(body: StudyPlanBody, commit: boolean, admin: string | null): Promise<StudyApplied> {
     const parsed = parseDefinition(body.definition);
@@ -95,7 +93,7 @@ export function createStudyFilesService(deps: StudyFilesDeps) {
     let result: StudyApplied | null = null;
     try {
       await db.transaction(async (trx) => {
-        const s = studyServices({ ...deps, db: trx });
+        const s = servicesOn(trx);
         const ledger = new Ledger(trx, parsed.where);
         const experimentId = await applyExperiment(s, ledger, parsed.document, body.experiment_id, admin);
         const r: Run = { db: trx, s, ledger, doc: parsed.document, experimentId, env };
@@ -120,7 +118,7 @@ export function createStudyFilesService(deps: StudyFilesDeps) {
   }
 
   return {
-    export: (experimentId: string) => exportStudy(db, experimentId),
+    export: (experimentId: string) => exportStudy(db, servicesOn(db), experimentId),
     plan: async (body: StudyPlanBody) => ({ changes: (await run(body, false, null)).changes }),
     apply: (body: StudyPlanBody, admin: string | null) => run(body, true, admin),
   };

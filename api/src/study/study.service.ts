@@ -11,7 +11,6 @@ import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
-import { LANGUAGE_COLUMNS, languageFrom, storeLanguage } from "../participants/language.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
   completionInForce,
@@ -24,6 +23,7 @@ import {
   type Progress,
   postSurveyForced,
 } from "./completion.ts";
+import { LANGUAGE_COLUMNS, languageFrom, storeLanguage } from "./language.ts";
 
 interface StudyRow {
   user_id: string;

@@ -16,10 +16,10 @@ import {
 } from "@feedlab/schemas";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { canonicalSurveyTexts } from "../experiments/texts.ts";
 import { conflict, type HttpError, notFound, unprocessable } from "../http/errors.ts";
-import type { ParticipantLanguage } from "../participants/language.ts";
-import { canonicalSurveyTexts } from "../participants/texts.ts";
 import { refreshSurveyMeasures, respondentsOf } from "../quality/survey-measures.ts";
+import type { ParticipantLanguage } from "../study/language.ts";
 import { rejudgeSurvey } from "./verdicts.ts";
 
 export interface SurveyRow {

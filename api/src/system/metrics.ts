@@ -1,5 +1,4 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { runningExports } from "../events/parquet.ts";
 
 interface ProjectionProgress {
   /** Records in the log not yet applied, from the log head and the stored checkpoints. */
@@ -8,8 +7,14 @@ interface ProjectionProgress {
   stats(): { applied: number; deadLettered: number };
 }
 
+/** What the process's metrics read from the features they count (given by the composition root). */
+export interface MetricSources {
+  /** Parquet exports whose worker is running in this process (events/parquet.ts `runningExports`). */
+  readonly runningExports: () => number;
+}
+
 /** Prometheus metrics of one process. */
-export function createMetrics() {
+export function createMetrics({ runningExports }: MetricSources) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "feedlab_" });
   const httpRequests = new Counter({

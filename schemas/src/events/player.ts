@@ -5,7 +5,7 @@
  * send `playbackSequence` of a planned watch. Both read the numbers and the payloads here, so simulated
  * data is what real participants send.
  */
-import type { JourneyAction } from "./catalogue.ts";
+import type { JourneyAction } from "./catalog.ts";
 import type { Payloads } from "./payloads.ts";
 
 /** VIDEO_PROGRESS every 5 s of playback. */
@@ -176,7 +176,7 @@ export type SequencedEvent = {
   };
 }[SequenceType];
 
-/** The journey actions a playback is made of (catalogue.ts). */
+/** The journey actions a playback is made of (catalog.ts). */
 type PlaybackAction = Extract<
   JourneyAction,
   "play" | "play_1s" | "play_5s" | "keep_playing" | "pause" | "seek" | "like" | "dislike" | "reach_end"

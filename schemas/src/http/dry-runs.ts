@@ -83,8 +83,7 @@ export const DryRunArm = Type.Object({
   ),
   event_types: Type.Array(EventTypeName, { description: "Event types that arrived" }),
   missing_event_types: Type.Array(EventTypeName, {
-    description:
-      "Types this arm's journey should have produced (the contract's catalogue) that never arrived",
+    description: "Types this arm's journey should have produced (the contract's catalog) that never arrived",
   }),
   problems: Type.Array(DryRunProblem),
 });

@@ -141,7 +141,7 @@ const Recommender = Type.Object(
 
 const VIDEO_FIELD_HELP: Record<string, string> = {
   external_id:
-    "The video's identifier in your catalogue; events name videos by it. Unique in the document; applying finds the video by it.",
+    "The video's identifier in your catalog; events name videos by it. Unique in the document; applying finds the video by it.",
   url: "The media: an http(s) URL, a provider's page (YouTube, Vimeo), a path on the server, or an uploaded file by its content, media:<sha256>/<file name> (feedlab study apply --media DIR uploads it where the server lacks it).",
   title: "Shown on the card and the watch page.",
   channel_name: "Shown under the title.",

@@ -1,4 +1,4 @@
-import type { ReadModels } from "../read-models/index.ts";
+import type { Caches } from "../caches/index.ts";
 import { idsOf, pageOfChain, type Recommender } from "../recommender.ts";
 
 /**
@@ -8,24 +8,24 @@ import { idsOf, pageOfChain, type Recommender } from "../recommender.ts";
  * - Watch: the current video's learned neighbours (item_similarity), then popularity.
  * Until a model exists (or for a participant it has no row for) the chain starts at the fallback.
  */
-export function createLearnedModelRecommender(readModels: ReadModels): Recommender {
+export function createLearnedModelRecommender(caches: Caches): Recommender {
   return {
     key: "learned_model",
-    warm: (pool) => readModels.warm(pool, "learned"),
+    warm: (pool) => caches.warm(pool, "learned"),
     async recommend(request) {
       const { pool, current } = request;
       if (current) {
         // Every video's neighbours are read ahead, a batch a round trip, once per pool and model.
-        readModels.warm(pool, "learned").catch(() => {});
+        caches.warm(pool, "learned").catch(() => {});
         const [similar, { order }] = await Promise.all([
-          readModels.learnedSimilar(pool, current.index),
-          readModels.popularity(pool),
+          caches.learnedSimilar(pool, current.index),
+          caches.popularity(pool),
         ]);
         return idsOf(pool, pageOfChain(request, [similar, order]));
       }
       const [ranked, { order, played }] = await Promise.all([
-        readModels.learnedRanking(pool, request.userId),
-        readModels.popularity(pool),
+        caches.learnedRanking(pool, request.userId),
+        caches.popularity(pool),
       ]);
       return idsOf(pool, pageOfChain(request, [ranked, order.subarray(0, played), pool.recency]));
     },

@@ -1,6 +1,6 @@
 import { metadataIndexOf, type Neighbour } from "@feedlab/trainer";
+import type { Caches } from "../caches/index.ts";
 import type { Pool } from "../pool.ts";
-import type { ReadModels } from "../read-models/index.ts";
 import { idsOf, pageOfChain, type Recommender, type RecommendRequest } from "../recommender.ts";
 
 /**
@@ -82,11 +82,11 @@ function blendRanked(meta: Ranked, coViews: readonly (readonly [number, number])
  * Videos' neighbours in the pool: metadata similarity blended with this experiment's co-views. A
  * video's list is recomputed only when its co-views were read again (or the pool changed).
  */
-async function similarTo(readModels: ReadModels, pool: Pool, indices: readonly number[]): Promise<Ranked[]> {
+async function similarTo(caches: Caches, pool: Pool, indices: readonly number[]): Promise<Ranked[]> {
   const meta = metadataIndexOf(pool.videos);
   const memo = blended.of(pool);
   const externalIds = indices.map((i) => pool.videos[i]?.external_id ?? "");
-  const pairs = await readModels.coViews(pool.experimentId, externalIds);
+  const pairs = await caches.coViews(pool.experimentId, externalIds);
   return indices.map((index, k) => {
     const answer = pairs[k] ?? [];
     const cached = memo.get(index);
@@ -108,17 +108,17 @@ const warmedPools = new WeakSet<Pool>();
 
 /**
  * Computes every pool video's blended neighbours ahead of the requests that need them: the co-views
- * are read WARM_BATCH videos a round trip (readModels.warm), and the metadata similarity and blends
+ * are read WARM_BATCH videos a round trip (caches.warm), and the metadata similarity and blends
  * are computed a few milliseconds at a time, so that requests are served in between. Once per pool.
  */
-function warmSimilarity(readModels: ReadModels, pool: Pool): Promise<void> {
+function warmSimilarity(caches: Caches, pool: Pool): Promise<void> {
   if (warmedPools.has(pool)) return Promise.resolve();
   warmedPools.add(pool);
   return (async () => {
-    await readModels.warm(pool, "coViews");
+    await caches.warm(pool, "coViews");
     let slice = performance.now();
     for (let i = 0; i < pool.size; i++) {
-      await similarTo(readModels, pool, [i]);
+      await similarTo(caches, pool, [i]);
       if (performance.now() - slice > WARM_SLICE_MS) {
         await new Promise((r) => setImmediate(r));
         slice = performance.now();
@@ -131,15 +131,15 @@ function warmSimilarity(readModels: ReadModels, pool: Pool): Promise<void> {
 }
 
 /** The similarity part of the ranking: of the current video, else of the recent watches, else none. */
-async function similarOrder(readModels: ReadModels, request: RecommendRequest): Promise<Iterable<number>> {
+async function similarOrder(caches: Caches, request: RecommendRequest): Promise<Iterable<number>> {
   const { pool } = request;
   if (request.current) {
-    const [list] = await similarTo(readModels, pool, [request.current.index]);
+    const [list] = await similarTo(caches, pool, [request.current.index]);
     return list?.index ?? [];
   }
   if (request.watched.length === 0) return [];
   const seeds = request.watched.slice(0, FEED_SEEDS);
-  const lists = await similarTo(readModels, pool, seeds);
+  const lists = await similarTo(caches, pool, seeds);
   const memo = feedOrders.of(pool);
   const seedKey = seeds.join(",");
   const cached = memo.get(seedKey);
@@ -161,16 +161,16 @@ async function similarOrder(readModels: ReadModels, request: RecommendRequest): 
  * Feed: neighbours of the participant's recent watches (the most recent weighing most), then the
  * rest by popularity; without watches, popularity.
  */
-export function createSimilarityRecommender(readModels: ReadModels): Recommender {
+export function createSimilarityRecommender(caches: Caches): Recommender {
   return {
     key: "similarity",
-    warm: (pool) => warmSimilarity(readModels, pool),
+    warm: (pool) => warmSimilarity(caches, pool),
     async recommend(request) {
       const { pool } = request;
-      void warmSimilarity(readModels, pool);
+      void warmSimilarity(caches, pool);
       const [similar, { order }] = await Promise.all([
-        similarOrder(readModels, request),
-        readModels.popularity(pool),
+        similarOrder(caches, request),
+        caches.popularity(pool),
       ]);
       return idsOf(pool, pageOfChain(request, [similar, order]));
     },

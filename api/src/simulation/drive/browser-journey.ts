@@ -44,7 +44,7 @@ async function cardIds(cards: Locator): Promise<string[]> {
  * 36): consent on the study page, surveys in their dialogs, the feed (pointer, scroll, hovers, the card
  * the model picks), the watch page (playback with pauses, seeks, the player's volume and rate, like or
  * dislike, a related video or back), each session in a fresh tab, and the completion. The pages emit
- * the events; the journey records which catalogue actions it performed, so the report can tell which
+ * the events; the journey records which catalog actions it performed, so the report can tell which
  * event types should have arrived. Time is compressed: a video plays a few real seconds at most.
  */
 export function createBrowserJourney(

@@ -124,5 +124,5 @@ export async function checkAccessibility(page: Page, record: JourneyRecord): Pro
     );
 }
 
-/** Marks what a participant did on the pages (the catalogue's actions). */
+/** Marks what a participant did on the pages (the catalog's actions). */
 export type Act = (...actions: JourneyAction[]) => void;

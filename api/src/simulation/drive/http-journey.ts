@@ -51,7 +51,7 @@ function failure(what: string, reply: Reply): string {
  * feed), the post survey, and the completion. Events are the participant runtime's, sent with the
  * contract's batching; time is compressed (no waiting), so the payloads carry the model's durations
  * while the timestamps are the real ones. Every step the pages would take is an action of the
- * contract's catalogue, so the report knows which event types the journey should have produced.
+ * contract's catalog, so the report knows which event types the journey should have produced.
  */
 export function createHttpJourney(client: ParticipantClient, input: JourneyInput): Journey {
   const { model, design, deadline } = input;

@@ -77,7 +77,7 @@ function completionNotTested(
 
 /**
  * One arm's part of the report (api.md "Simulated participants"): who finished, the event types that
- * arrived, those the contract's catalogue says the journeys' actions should have produced that never
+ * arrived, those the contract's catalog says the journeys' actions should have produced that never
  * arrived, the surveys met, the completion, the click rate with its interval, and every problem.
  * A completion no participant reached without it being a problem is said to be not tested, with why,
  * rather than passing as green.

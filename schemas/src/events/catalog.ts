@@ -51,7 +51,7 @@ type Emitter =
   | "useLikes()"
   | "manual";
 
-interface CatalogueEntry {
+interface CatalogEntry {
   /** The spec's emitter: the surface primitive that sends it. */
   readonly emitter: Emitter;
   /** The action that makes it emit. */
@@ -64,11 +64,11 @@ interface CatalogueEntry {
 }
 
 /**
- * The contract's catalogue (spec: "Event types (33)", the emitter column): which surface emits each
+ * The contract's catalog (spec: "Event types (33)", the emitter column): which surface emits each
  * type on which action. Dry runs (issue 36) expect of a journey exactly the types whose action it
  * performed, so a missing type points at a page that does not emit what the contract says.
  */
-const EVENT_CATALOGUE: { readonly [K in EventType]: CatalogueEntry } = {
+const EVENT_CATALOGUE: { readonly [K in EventType]: CatalogEntry } = {
   SESSION_START: { emitter: "EventProvider", on: "start_session" },
   SESSION_END: { emitter: "EventProvider", on: "end_session" },
   PAGE_LOAD: { emitter: "Feed/Watch surface", on: "open_page" },
@@ -110,7 +110,7 @@ export function expectedEventTypes(actions: Iterable<JourneyAction>): EventType[
   return EVENT_TYPES.filter((t) => done.has(EVENT_CATALOGUE[t].on));
 }
 
-/** The event types an action makes the pages emit (one or more; the catalogue's inverse). */
+/** The event types an action makes the pages emit (one or more; the catalog's inverse). */
 export function eventTypesOn(action: JourneyAction): EventType[] {
   return EVENT_TYPES.filter((t) => EVENT_CATALOGUE[t].on === action);
 }

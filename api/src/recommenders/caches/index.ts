@@ -7,7 +7,7 @@ import { createLearnedSimilarCache } from "./learned-similar.ts";
 import { createPopularityCache } from "./popularity.ts";
 import { createWatchedCache } from "./watched.ts";
 
-export interface ReadModelOptions {
+export interface CacheOptions {
   readonly db: Db;
   readonly bus: ChangeBus;
   /**
@@ -26,13 +26,14 @@ export interface ReadModelOptions {
 }
 
 /**
- * The read models recommenders use, each read by key through an index (never a scan of the events)
- * and through its read model's queries, one cache each: `watched_videos` (exclusion),
+ * The caches of the read models recommenders use, one each, each read by key through an index (never a
+ * scan of the events) and through its read model's queries: `watched_videos` (exclusion),
  * `video_view_counts` (popularity), `co_views` (similarity), and the trainer's `recommendation_cache`
- * and `item_similarity` (learned model). Video ids in these tables are external ids; answers are pool
- * indices.
+ * and `item_similarity` (learned model). The read models themselves live in the projector (and the
+ * trainer); this folder holds only what the API keeps of them in memory. Video ids in these tables
+ * are external ids; answers are pool indices.
  */
-export function createReadModels(options: ReadModelOptions) {
+export function createCaches(options: CacheOptions) {
   const { db, bus } = options;
   const now = options.now ?? Date.now;
   const refreshMs = options.neighbourRefreshMs ?? 60_000;
@@ -60,4 +61,4 @@ export function createReadModels(options: ReadModelOptions) {
   };
 }
 
-export type ReadModels = ReturnType<typeof createReadModels>;
+export type Caches = ReturnType<typeof createCaches>;

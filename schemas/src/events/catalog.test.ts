@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { eventTypesOn, expectedEventTypes, JOURNEY_ACTIONS } from "./catalogue.ts";
+import { eventTypesOn, expectedEventTypes, JOURNEY_ACTIONS } from "./catalog.ts";
 
-describe("the contract's event catalogue", () => {
+describe("the contract's event catalog", () => {
   it("gives every action at least one event type", () => {
     for (const a of JOURNEY_ACTIONS) expect(eventTypesOn(a).length, a).toBeGreaterThan(0);
   });

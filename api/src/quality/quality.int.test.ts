@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { ExclusionRule, ExperimentQuality, ExperimentStats, ParticipantQuality } from "@feedlab/schemas";
+import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { type Backend, BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey } from "../../../test/harness/surveys.ts";
@@ -57,6 +58,26 @@ const PLANTED: Record<
   "dup-a": { pid: "5f0c2e7a51a51c1e9a510f4d", flags: ["duplicate_recruiting_id"] },
   "dup-b": { pid: "5f0c2e7a51a51c1e9a510f4d", flags: ["duplicate_recruiting_id"] },
 };
+
+/**
+ * Returns once `count` statements of this database wait for a lock, as PostgreSQL's `pg_locks` shows
+ * them (asked through `trx`, the transaction holding the lock). On PGlite there is nothing to wait
+ * for: other sessions' statements queue in its worker until the open transaction ends
+ * (sql/src/pglite-proxy.ts), so they run after the commit whenever they arrive.
+ */
+async function untilWaitingForLocks(trx: Knex.Transaction, backend: Backend, count: number): Promise<void> {
+  if (backend === "pglite") return;
+  const deadline = performance.now() + 20_000;
+  for (;;) {
+    const { rows } = (await trx.raw(
+      `select count(*)::int as n from pg_locks
+        where not granted and pid in (select pid from pg_stat_activity where datname = current_database())`,
+    )) as { rows: { n: number }[] };
+    if ((rows[0]?.n ?? 0) >= count) return;
+    if (performance.now() > deadline) throw new Error(`${count} statements never waited for a lock`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 describe.each(BACKENDS)("participant quality (%s)", (backend) => {
   let app: TestApp;
@@ -360,8 +381,8 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
         answers: surveyAnswers(VARIED, 2),
         duration_ms: 30_000,
       });
-      // Long enough for the submit to reach the survey's row (it waits there until the save commits).
-      await new Promise((r) => setTimeout(r, 300));
+      // The submit reaches the survey's row and waits there until the save commits.
+      await untilWaitingForLocks(trx, backend, 1);
       await trx.commit();
     } catch (err) {
       await trx.rollback();
@@ -396,7 +417,7 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
           duration_ms: seconds * 1000,
         });
       answered = Promise.all([submit(surveyId, 4, 30), submit(post.id, 4, 60)]);
-      await new Promise((r) => setTimeout(r, 300));
+      await untilWaitingForLocks(trx, backend, 2);
       await trx.commit();
     } catch (err) {
       await trx.rollback();

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { ExclusionRule, ExperimentQuality, ExperimentStats, ParticipantQuality } from "@feedlab/schemas";
-import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
+import { untilWaitingForLocks } from "../../../test/harness/locks.ts";
 import { createSurvey } from "../../../test/harness/surveys.ts";
 import { MIGRATIONS } from "../db/migrations/index.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
@@ -58,26 +58,6 @@ const PLANTED: Record<
   "dup-a": { pid: "5f0c2e7a51a51c1e9a510f4d", flags: ["duplicate_recruiting_id"] },
   "dup-b": { pid: "5f0c2e7a51a51c1e9a510f4d", flags: ["duplicate_recruiting_id"] },
 };
-
-/**
- * Returns once `count` statements of this database wait for a lock, as PostgreSQL's `pg_locks` shows
- * them (asked through `trx`, the transaction holding the lock). On PGlite there is nothing to wait
- * for: other sessions' statements queue in its worker until the open transaction ends
- * (sql/src/pglite-proxy.ts), so they run after the commit whenever they arrive.
- */
-async function untilWaitingForLocks(trx: Knex.Transaction, backend: Backend, count: number): Promise<void> {
-  if (backend === "pglite") return;
-  const deadline = performance.now() + 20_000;
-  for (;;) {
-    const { rows } = (await trx.raw(
-      `select count(*)::int as n from pg_locks
-        where not granted and pid in (select pid from pg_stat_activity where datname = current_database())`,
-    )) as { rows: { n: number }[] };
-    if ((rows[0]?.n ?? 0) >= count) return;
-    if (performance.now() > deadline) throw new Error(`${count} statements never waited for a lock`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe.each(BACKENDS)("participant quality (%s)", (backend) => {
   let app: TestApp;

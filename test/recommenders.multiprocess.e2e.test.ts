@@ -68,7 +68,8 @@ async function startApi(databaseUrl: string): Promise<ApiProcess> {
 
 /**
  * Polls `probe` until it returns true; fails when it never does (15 s, far past the 1 s cache
- * backstop). How soon a change shows on the other process is a benchmark figure, not a test's limit.
+ * backstop). How soon a change shows on the other process is a benchmark's figure
+ * (test/bench/change-propagation.bench.ts), not a test's limit.
  */
 async function seen(probe: () => Promise<boolean>): Promise<void> {
   const deadline = performance.now() + 15_000;

@@ -30,6 +30,7 @@ const SMOKE: Record<string, Record<string, string> | { readonly skip: string }> 
     BENCH_WORKERS: "1",
   },
   "big-study.bench.ts": { skip: "starts PostgreSQL and a browser, and seeds a study before it measures" },
+  "change-propagation.bench.ts": { skip: "starts PostgreSQL and two server processes" },
   "external.bench.ts": { skip: "serves a recommender with a fixed delay for BENCH_SECONDS at a steady rate" },
   "feed.bench.ts": { skip: "seeds BENCH_EVENTS into a server process and warms it before a timed load" },
   "intake-kafka.bench.ts": { skip: "starts PostgreSQL and a Kafka broker of its own" },

@@ -66,14 +66,17 @@ async function startApi(databaseUrl: string): Promise<ApiProcess> {
   };
 }
 
-/** Polls `probe` until it returns true; answers the milliseconds it took (fails after `limitMs` x 3). */
-async function within(limitMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const started = performance.now();
+/**
+ * Polls `probe` until it returns true; fails when it never does (15 s, far past the 1 s cache
+ * backstop). How soon a change shows on the other process is a benchmark's figure
+ * (test/bench/change-propagation.bench.ts), not a test's limit.
+ */
+async function seen(probe: () => Promise<boolean>): Promise<void> {
+  const deadline = performance.now() + 15_000;
   while (!(await probe())) {
-    if (performance.now() - started > limitMs * 3) throw new Error(`not seen within ${limitMs * 3} ms`);
+    if (performance.now() > deadline) throw new Error("not seen within 15 s");
     await new Promise((r) => setTimeout(r, 20));
   }
-  return performance.now() - started;
 }
 
 describe("two API processes on one PostgreSQL database", () => {
@@ -124,24 +127,22 @@ describe("two API processes on one PostgreSQL database", () => {
     expect(await itemsOnB()).toEqual([id(1)]);
   });
 
-  it("rebuilds the other process's cached instance within one second of a PATCH", async () => {
+  it("rebuilds the other process's cached instance after a PATCH", async () => {
     expect(await itemsOnB()).toEqual([id(1)]);
     const patched = await adminA.patch("/api/v1/admin/recommenders/shared-rec", {
       config: { url: `${fake.url}/second` },
     });
     expect(patched.status).toBe(200);
-    const ms = await within(1000, async () => (await itemsOnB())[0] === id(2));
-    expect(ms).toBeLessThan(1000);
+    await seen(async () => (await itemsOnB())[0] === id(2));
   });
 
-  it("drops a deleted recommender on the other process within one second (its group then answers 503)", async () => {
+  it("drops a deleted recommender on the other process (its group then answers 503)", async () => {
     expect((await adminA.del("/api/v1/admin/recommenders/shared-rec")).status).toBe(204);
-    const ms = await within(1000, async () => (await feedOnB()).status === 503);
-    expect(ms).toBeLessThan(1000);
+    await seen(async () => (await feedOnB()).status === 503);
     expect(codeOf(await feedOnB())).toBe("recommender_unavailable");
   });
 
-  it("sees a group's new algorithm and a new pool on the other process within one second", async () => {
+  it("sees a group's new algorithm and a new pool on the other process", async () => {
     expect(
       (
         await adminA.patch(`/api/v1/admin/groups/${group.id}`, {
@@ -149,14 +150,13 @@ describe("two API processes on one PostgreSQL database", () => {
         })
       ).status,
     ).toBe(200);
-    expect(await within(1000, async () => (await feedOnB()).status === 200)).toBeLessThan(1000);
+    await seen(async () => (await feedOnB()).status === 200);
     expect(await itemsOnB()).toHaveLength(4);
     const put = await adminA.put(`/api/v1/admin/experiments/${study.experiment.id}/videos`, {
       video_ids: [id(0), id(3)],
     });
     expect(put.status).toBe(200);
-    const ms = await within(1000, async () => (await itemsOnB()).length === 2);
-    expect(ms).toBeLessThan(1000);
+    await seen(async () => (await itemsOnB()).length === 2);
     expect(new Set(await itemsOnB())).toEqual(new Set([id(0), id(3)]));
   });
 

@@ -1,6 +1,8 @@
 // `npm run bench [-- NAME...]`: runs the benchmarks in this folder (each `*.bench.ts` exports
 // `name`, `description` and `run()`), printing their figures. Figures go into the README by hand,
-// with the machine they ran on.
+// with the machine they ran on. `npm run bench -- --smoke [NAME...]` runs each at the smallest sizes
+// of SMOKE below, only to show that it still runs and prints its figures (which then mean nothing);
+// test/bench/smoke.int.test.ts does so in the int tier.
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,8 +14,44 @@ interface Benchmark {
   run(): Promise<Record<string, number | string>>;
 }
 
+/**
+ * The smoke run's sizes of each benchmark (environment set before its module loads), or why it has
+ * none: a benchmark that needs a browser, a broker or minutes even at its smallest stays out of the
+ * smoke run and says so. A benchmark missing here fails the smoke run.
+ */
+const SMOKE: Record<string, Record<string, string> | { readonly skip: string }> = {
+  "als.bench.ts": {
+    BENCH_USERS: "300",
+    BENCH_VIDEOS: "200",
+    BENCH_INTERACTIONS: "3000",
+    BENCH_FACTORS: "8",
+    BENCH_ITERATIONS: "2",
+    BENCH_CLUSTERS: "5",
+    BENCH_WORKERS: "1",
+  },
+  "big-study.bench.ts": { skip: "starts PostgreSQL and a browser, and seeds a study before it measures" },
+  "change-propagation.bench.ts": { skip: "starts PostgreSQL and two server processes" },
+  "external.bench.ts": { skip: "serves a recommender with a fixed delay for BENCH_SECONDS at a steady rate" },
+  "feed.bench.ts": { skip: "seeds BENCH_EVENTS into a server process and warms it before a timed load" },
+  "intake-kafka.bench.ts": { skip: "starts PostgreSQL and a Kafka broker of its own" },
+  "intake.bench.ts": { skip: "drives a server process and its floors for a fixed time" },
+  "log-encryption.bench.ts": { BENCH_RECORDS: "5000" },
+  "participant-page.bench.ts": { skip: "needs a browser" },
+  "power.bench.ts": { BENCH_PER_ARM: "60", BENCH_EFFECT: "0.1", BENCH_REPEATS: "1" },
+  "results.bench.ts": {
+    skip: "starts a server process and a floor process, over a minute even at its smallest",
+  },
+  "simulate.bench.ts": { skip: "runs simulated participants for a fixed time against a server process" },
+  "surveys-csv.bench.ts": {
+    skip: "starts server processes in three memory settings, two minutes even at its smallest",
+  },
+  "template-editor.bench.ts": { skip: "needs a browser" },
+  "uploads.bench.ts": { skip: "starts a server process and a floor server beside it" },
+};
+
 const dir = import.meta.dirname;
-const wanted = new Set(process.argv.slice(2));
+const smoke = process.argv.includes("--smoke");
+const wanted = new Set(process.argv.slice(2).filter((a) => a !== "--smoke"));
 const files = readdirSync(dir)
   .filter((f) => f.endsWith(".bench.ts"))
   .sort();
@@ -24,6 +62,15 @@ console.log(
 );
 let ran = 0;
 for (const file of files) {
+  if (smoke) {
+    const sizes = SMOKE[file];
+    if (sizes === undefined) throw new Error(`${file} has no smoke sizes in run.ts's SMOKE`);
+    if ("skip" in sizes) {
+      console.log(`\n== ${file}: not in the smoke run (${sizes.skip})`);
+      continue;
+    }
+    Object.assign(process.env, sizes);
+  }
   const bench = (await import(path.join(dir, file))) as Benchmark;
   if (wanted.size > 0 && !wanted.has(bench.name)) continue;
   ran++;
@@ -35,3 +82,5 @@ for (const file of files) {
 }
 if (ran === 0)
   console.log(wanted.size > 0 ? `No benchmark named ${[...wanted].join(", ")}` : "No benchmarks yet.");
+// The run is over: modules a benchmark imported (the API's) may keep timers or workers alive.
+process.exit(0);

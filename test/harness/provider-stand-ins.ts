@@ -3,7 +3,10 @@
  * is closed), served by `serveProviderScript`: just what the adapters read, with a clock, states,
  * volume and rate. The `window.__fakeYT` / `window.__fakeVimeo` hooks act like a participant using
  * the controls inside the provider's iframe, which the page cannot see; they also record when the
- * adapter reads the player's state (`polls` / `reads`, counted by `readCount()`).
+ * adapter reads the player's state (`polls` / `reads`, counted by `readCount()`) and the playhead it
+ * read then, so a test expects what the adapter saw rather than what its sleeps suggest: a seek
+ * answers the playhead it jumped `from` and the one the adapter last read (`lastRead`), and `played()`
+ * is the playing time the player advanced, seeks left out.
  */
 
 /** YouTube's iframe API (`YT.Player`); the video ends after `durationS` of playing. */
@@ -11,6 +14,7 @@ export const youtubeStandIn = (durationS = 30) => `
 (function () {
   var players = [];
   var polls = [];
+  var positions = [];
   function Player(el, opts) {
     var target = typeof el === "string" ? document.getElementById(el) : el;
     this.frame = document.createElement("div");
@@ -19,7 +23,7 @@ export const youtubeStandIn = (durationS = 30) => `
     this.frame.textContent = "Stand-in YouTube player: " + opts.videoId;
     target.replaceWith(this.frame);
     this.events = opts.events || {};
-    this.state = -1; this.time = 0; this.base = performance.now(); this.rate = 1;
+    this.state = -1; this.time = 0; this.base = performance.now(); this.rate = 1; this.played = 0;
     this.volume = 100; this.muted = false; this.duration = ${durationS};
     var self = this;
     players.push(this);
@@ -28,13 +32,17 @@ export const youtubeStandIn = (durationS = 30) => `
       if (opts.playerVars && opts.playerVars.autoplay) self.playVideo();
     }, 50);
     this.ender = setInterval(function () {
-      if (self.state === 1 && self.now() >= self.duration) { self.time = self.duration; self.setState(0); }
+      if (self.state === 1 && self.now() >= self.duration) { self.freeze(); self.setState(0); }
     }, 50);
   }
   Player.prototype.now = function () {
     return this.state === 1 ? Math.min(this.duration, this.time + ((performance.now() - this.base) / 1000) * this.rate) : this.time;
   };
-  Player.prototype.freeze = function () { this.time = this.now(); this.base = performance.now(); };
+  Player.prototype.freeze = function () {
+    var t = this.now();
+    if (this.state === 1) this.played += t - this.time;
+    this.time = t; this.base = performance.now();
+  };
   Player.prototype.setState = function (s) {
     this.freeze(); this.state = s;
     if (this.events.onStateChange) this.events.onStateChange({ data: s, target: this });
@@ -44,7 +52,9 @@ export const youtubeStandIn = (durationS = 30) => `
   Player.prototype.seekTo = function (s) { this.freeze(); this.time = s; };
   Player.prototype.getCurrentTime = function () { return this.now(); };
   Player.prototype.getDuration = function () { return this.duration; };
-  Player.prototype.getPlayerState = function () { polls.push(performance.now()); return this.state; };
+  Player.prototype.getPlayerState = function () {
+    polls.push(performance.now()); positions.push(this.now()); return this.state;
+  };
   Player.prototype.getVolume = function () { return this.volume; };
   Player.prototype.setVolume = function (v) { this.volume = v; };
   Player.prototype.isMuted = function () { return this.muted; };
@@ -64,7 +74,13 @@ export const youtubeStandIn = (durationS = 30) => `
     players: players,
     polls: polls,
     current: function () { return players[players.length - 1]; },
-    seek: function (s) { players[players.length - 1].seekTo(s); },
+    seek: function (s) {
+      var p = players[players.length - 1];
+      var jump = { from: p.now(), lastRead: positions[positions.length - 1] };
+      p.seekTo(s);
+      return jump;
+    },
+    played: function () { var p = players[players.length - 1]; p.freeze(); return p.played; },
     volume: function (v) { players[players.length - 1].volume = v; },
     rate: function (r) { var p = players[players.length - 1]; p.freeze(); p.rate = r; },
     pause: function () { players[players.length - 1].pauseVideo(); },
@@ -89,11 +105,12 @@ export const vimeoStandIn = (durationS = 30) => `
 (function () {
   var players = [];
   var reads = [];
+  var positions = [];
   function Player(iframe) {
     this.iframe = iframe;
     this.handlers = {};
     this.playing = false; this.ended = false; this.time = 0; this.base = performance.now();
-    this.rate = 1; this.volume = 1; this.duration = ${durationS};
+    this.rate = 1; this.volume = 1; this.duration = ${durationS}; this.played = 0;
     var self = this;
     players.push(this);
     this.readyPromise = new Promise(function (resolve) { setTimeout(resolve, 50); }).then(function () {
@@ -101,7 +118,7 @@ export const vimeoStandIn = (durationS = 30) => `
     });
     this.ender = setInterval(function () {
       if (self.playing && self.now() >= self.duration) {
-        self.time = self.duration; self.playing = false; self.ended = true;
+        self.freeze(); self.playing = false; self.ended = true;
         self.emit("ended", { seconds: self.duration, duration: self.duration, percent: 1 });
       } else if (self.playing) {
         self.emit("timeupdate", { seconds: self.now(), duration: self.duration, percent: self.now() / self.duration });
@@ -111,7 +128,11 @@ export const vimeoStandIn = (durationS = 30) => `
   Player.prototype.now = function () {
     return this.playing ? Math.min(this.duration, this.time + ((performance.now() - this.base) / 1000) * this.rate) : this.time;
   };
-  Player.prototype.freeze = function () { this.time = this.now(); this.base = performance.now(); };
+  Player.prototype.freeze = function () {
+    var t = this.now();
+    if (this.playing) this.played += t - this.time;
+    this.time = t; this.base = performance.now();
+  };
   Player.prototype.emit = function (name, data) {
     (this.handlers[name] || []).forEach(function (cb) { cb(data); });
   };
@@ -128,7 +149,10 @@ export const vimeoStandIn = (durationS = 30) => `
   Player.prototype.setCurrentTime = function (s) {
     this.freeze(); this.time = s; this.emit("seeked", { seconds: s }); return Promise.resolve(s);
   };
-  Player.prototype.getCurrentTime = function () { reads.push(performance.now()); return Promise.resolve(this.now()); };
+  Player.prototype.getCurrentTime = function () {
+    var t = this.now();
+    reads.push(performance.now()); positions.push(t); return Promise.resolve(t);
+  };
   Player.prototype.getDuration = function () { return Promise.resolve(this.duration); };
   Player.prototype.getPaused = function () { return Promise.resolve(!this.playing); };
   Player.prototype.getEnded = function () { return Promise.resolve(this.ended); };
@@ -143,8 +167,19 @@ export const vimeoStandIn = (durationS = 30) => `
   function current() { return players[players.length - 1]; }
   window.__fakeVimeo = {
     reads: reads,
-    seek: function (s) { current().setCurrentTime(s); },
-    quietSeek: function (s) { var p = current(); p.freeze(); p.time = s; },
+    seek: function (s) {
+      var p = current();
+      var jump = { from: p.now(), lastRead: positions[positions.length - 1] };
+      p.setCurrentTime(s);
+      return jump;
+    },
+    quietSeek: function (s) {
+      var p = current();
+      var jump = { from: p.now(), lastRead: positions[positions.length - 1] };
+      p.freeze(); p.time = s;
+      return jump;
+    },
+    played: function () { var p = current(); p.freeze(); return p.played; },
     volume: function (v) { current().setVolume(v); },
     rate: function (r) { current().setPlaybackRate(r); },
     pause: function () { current().pause(); },

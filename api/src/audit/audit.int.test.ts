@@ -1,6 +1,6 @@
 import type { Group } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { ADMIN, BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey, joinParticipant } from "../../../test/harness/surveys.ts";
 
@@ -14,11 +14,11 @@ interface Entry {
 }
 
 /** api.md, Participant rights and access: `GET /api/v1/admin/audit`. */
-describe("audit log", () => {
+describe.each(BACKENDS)("audit log (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
     admin = await app.admin();
   });
   afterAll(async () => {

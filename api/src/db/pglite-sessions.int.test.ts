@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { MessagePort } from "node:worker_threads";
 import { type Db, type OpenDb, openDb, openLinkedDb, rowsOf } from "@feedlab/sql";
+import type { Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The embedded database's pool holds several sessions of one PGlite engine (@feedlab/sql's pglite-proxy.ts): each
@@ -29,19 +30,25 @@ describe("sessions of the embedded database", () => {
     const held = new Promise<void>((r) => {
       release = r;
     });
-    let inside = false;
+    let inside: Knex.Transaction | undefined;
     const trx = db.transaction(async (t) => {
       await t("t").insert({ n: 1 });
-      inside = true;
+      inside = t;
       await held;
       await t("t").insert({ n: 2 });
     });
     while (!inside) await new Promise((r) => setTimeout(r, 5));
+    const open = inside;
+    const sent = new Promise<void>((resolve) => db.once("query", () => resolve()));
     let seen: number | undefined;
     const outside = count().then((n) => {
       seen = n;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await sent;
+    await new Promise((r) => setImmediate(r));
+    // The worker takes its messages in order: once the open transaction's next statement is answered,
+    // the outside one (sent before it) has reached the worker and been held back.
+    expect(rowsOf<{ one: number }>(await open.raw("select 1 as one"))[0]?.one).toBe(1);
     // Not run inside the open transaction (it would have seen 1 row), not run at all yet.
     expect(seen).toBeUndefined();
     release();

@@ -4,15 +4,15 @@ import { EVENT_TYPES, EXAMPLE_PAYLOADS, exampleRowFields } from "@feedlab/schema
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPkg from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 
 const addFormats = addFormatsPkg as unknown as (ajv: Ajv2020) => Ajv2020;
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
-describe("the published schemas of the event log", () => {
+describe.each(BACKENDS)("the published schemas of the event log (%s)", (backend) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
   });
   afterAll(async () => {
     await app?.stop();

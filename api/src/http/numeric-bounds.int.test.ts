@@ -1,6 +1,7 @@
 import { EVENT_TYPES, EXAMPLE_PAYLOADS } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  BACKENDS,
   type Client,
   codeOf,
   detailsOf,
@@ -155,7 +156,7 @@ const ALWAYS_FIRST = () => 0;
 /** No UUID in the document names a resource of this id. */
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
-describe("numeric bounds of every operation", () => {
+describe.each(BACKENDS)("numeric bounds of every operation (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   const clients: Partial<Record<Operation["access"], Client>> = {};
@@ -167,7 +168,7 @@ describe("numeric bounds of every operation", () => {
   let studyId: string;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
     admin = await app.admin();
     // The participant's study, and a draft one the admin requests change (completion, weights).
     const study = await createStudy(admin, { videoCount: 2, status: "running", weights: [1] });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import type { AuditEntry, MediaUpload, Video } from "@feedlab/schemas";
 import S3rver from "s3rver";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   BACKENDS,
   type Client,
@@ -26,6 +26,15 @@ function form(bytes: Buffer, filename: string, fields: Record<string, string> = 
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
   f.append("file", new Blob([new Uint8Array(bytes)]), filename);
   return f;
+}
+
+/** Polls `check` until it holds (fails after 10 s). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("never happened");
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** Where a test app keeps its uploads, and what it holds there (files being received included). */
@@ -207,21 +216,32 @@ describe.each(CASES)("media uploads ($backend, $store)", ({ backend, store: kind
         "content-length": String(head.length + clip.length + 64),
       },
     });
-    req.on("error", () => undefined);
-    req.write(head);
-    req.write(clip.subarray(0, clip.length / 2));
-    // The server has the first half (a folder shows its file being received) before the connection drops.
-    if (store.showsIncoming) {
-      for (let i = 0; i < 100 && (await stored()).length === before.length; i++)
-        await new Promise((r) => setTimeout(r, 20));
-      expect((await stored()).some((f) => f.startsWith(".incoming/"))).toBe(true);
-    } else await new Promise((r) => setTimeout(r, 300));
-    req.destroy();
-    for (let i = 0; i < 200 && (await stored()).length !== before.length; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    // And it stays so (a bucket would show the file only once its upload completed).
-    await new Promise((r) => setTimeout(r, 200));
-    expect(await stored()).toEqual(before);
+    // The store's saves of this upload, to know that it began receiving the file and when it ended.
+    const saves: Promise<unknown>[] = [];
+    const save = app.runtime.media.save.bind(app.runtime.media);
+    const spy = vi.spyOn(app.runtime.media, "save").mockImplementation((...args) => {
+      const saving = save(...args);
+      saves.push(saving);
+      return saving;
+    });
+    try {
+      req.on("error", () => undefined);
+      req.write(head);
+      req.write(clip.subarray(0, clip.length / 2));
+      // The store is receiving the file (and a folder shows it) before the connection drops.
+      await until(async () => saves.length === 1);
+      if (store.showsIncoming) {
+        await until(async () => (await stored()).length > before.length);
+        expect((await stored()).some((f) => f.startsWith(".incoming/"))).toBe(true);
+      }
+      req.destroy();
+      // The save fails once the rest never comes; after that nothing writes to the store.
+      expect((await Promise.allSettled(saves)).map((r) => r.status)).toEqual(["rejected"]);
+      await until(async () => (await stored()).length === before.length);
+      expect(await stored()).toEqual(before);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("serves nothing outside the stored files (no traversal, no files being received)", async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 
 /** The "join rate limit per client address" (FEEDLAB_JOIN_RATE_LIMIT joins per minute). */
-describe("join rate limit", () => {
+describe.each(BACKENDS)("join rate limit (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   beforeAll(async () => {
-    app = await startTestApp("pglite", { env: { FEEDLAB_JOIN_RATE_LIMIT: "3" } });
+    app = await startTestApp(backend, { env: { FEEDLAB_JOIN_RATE_LIMIT: "3" } });
     admin = await app.admin();
   });
   afterAll(async () => {

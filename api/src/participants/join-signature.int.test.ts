@@ -1,16 +1,16 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 
 const SECRET = "a-long-random-join-secret-for-tests";
 
 /** api.md, Participant rights and access: signed join links with FEEDLAB_JOIN_SECRET. */
-describe("signed join links", () => {
+describe.each(BACKENDS)("signed join links (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   beforeAll(async () => {
-    app = await startTestApp("pglite", { env: { FEEDLAB_JOIN_SECRET: SECRET } });
+    app = await startTestApp(backend, { env: { FEEDLAB_JOIN_SECRET: SECRET } });
     admin = await app.admin();
   });
   afterAll(async () => {

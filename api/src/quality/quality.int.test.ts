@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
+import { untilWaitingForLocks } from "../../../test/harness/locks.ts";
 import { createSurvey } from "../../../test/harness/surveys.ts";
 import { MIGRATIONS } from "../db/migrations/index.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
@@ -360,8 +361,8 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
         answers: surveyAnswers(VARIED, 2),
         duration_ms: 30_000,
       });
-      // Long enough for the submit to reach the survey's row (it waits there until the save commits).
-      await new Promise((r) => setTimeout(r, 300));
+      // The submit reaches the survey's row and waits there until the save commits.
+      await untilWaitingForLocks(trx, backend, 1);
       await trx.commit();
     } catch (err) {
       await trx.rollback();
@@ -396,7 +397,7 @@ describe.each(BACKENDS)("participant quality (%s)", (backend) => {
           duration_ms: seconds * 1000,
         });
       answered = Promise.all([submit(surveyId, 4, 30), submit(post.id, 4, 60)]);
-      await new Promise((r) => setTimeout(r, 300));
+      await untilWaitingForLocks(trx, backend, 2);
       await trx.commit();
     } catch (err) {
       await trx.rollback();

@@ -1,15 +1,15 @@
 import { EXAMPLE_PAYLOADS, type ExperimentStats } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 
-describe("latency per arm in /stats (pglite)", () => {
+describe.each(BACKENDS)("latency per arm in /stats (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   let study: StudyFixture;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
     admin = await app.admin();
     study = await createStudy(admin, { videoCount: 2, status: "running", weights: [1] });
   });

@@ -144,10 +144,13 @@ describe("power: resampling a pilot", () => {
     expect(sizes).toContain(answer.needed);
   });
 
-  it("gives the same answer for the same seed", () => {
+  it("gives the same answer for the same seed and draws other resamples for another", () => {
     const pilot = plantedPilot(300, 0.3, 0.1, 10);
     const sim = { effect: 0.05, alpha: 0.05, resamples: 200, seed: 11 };
     expect(simulatedPower(pilot, 0.3, 150, sim)).toBe(simulatedPower(pilot, 0.3, 150, sim));
+    // A function that ignored its seed would give one answer for all of these.
+    const bySeed = [11, 12, 13, 14].map((seed) => simulatedPower(pilot, 0.3, 150, { ...sim, seed }));
+    expect(new Set(bySeed).size).toBeGreaterThan(1);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Experiment, ExperimentStats } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 
 /**
@@ -8,11 +8,11 @@ import { createStudy } from "../../../test/harness/fixtures.ts";
  * change made later kept with who made it, when, the experiment's status, and the rules before and
  * after, which `/stats?exclusions=rules` gives beside the arms.
  */
-describe("exclusion rules of an experiment", () => {
+describe.each(BACKENDS)("exclusion rules of an experiment (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
     admin = await app.admin();
   });
   afterAll(async () => {

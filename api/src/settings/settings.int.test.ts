@@ -1,11 +1,11 @@
 import type { AdminSettings } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/harness/app.ts";
+import { BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
 
-describe("GET /api/v1/admin/settings", () => {
+describe.each(BACKENDS)("GET /api/v1/admin/settings (%s)", (backend) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
   });
   afterAll(async () => {
     await app?.stop();
@@ -27,10 +27,10 @@ describe("GET /api/v1/admin/settings", () => {
   });
 });
 
-describe("GET /api/v1/admin/settings with FEEDLAB_PUBLIC_URL", () => {
+describe.each(BACKENDS)("GET /api/v1/admin/settings with FEEDLAB_PUBLIC_URL (%s)", (backend) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp("pglite", { env: { FEEDLAB_PUBLIC_URL: "https://study.example.org" } });
+    app = await startTestApp(backend, { env: { FEEDLAB_PUBLIC_URL: "https://study.example.org" } });
   });
   afterAll(async () => {
     await app?.stop();

@@ -1,6 +1,6 @@
 import type { DryRun, Group } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../../../../test/harness/app.ts";
+import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../../test/harness/app.ts";
 import { createStudy, type StudyFixture } from "../../../../test/harness/fixtures.ts";
 import { closedPortUrl } from "../../../../test/harness/recommender-server.ts";
 import { createSurvey } from "../../../../test/harness/surveys.ts";
@@ -24,7 +24,7 @@ const arm = (run: DryRun, name: string) => {
 };
 
 // The embedded default; the dry run goes through the same routes on every backend.
-describe("dry runs over HTTP (pglite)", () => {
+describe.each(BACKENDS)("dry runs over HTTP (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   let study: StudyFixture;
@@ -32,7 +32,7 @@ describe("dry runs over HTTP (pglite)", () => {
   let statsBefore: unknown;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
     admin = await app.admin();
     study = await createStudy(admin, { weights: [1, 1], videoCount: 12, name: "Dry-run study" });
     const [healthy, broken] = study.groups as [Group, Group];
@@ -194,7 +194,7 @@ describe("dry runs over HTTP (pglite)", () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: { code: "experiment_not_open" } });
 
-    const other = await startTestApp("pglite", { env: { FEEDLAB_CHROMIUM: "/nonexistent/chromium" } });
+    const other = await startTestApp(backend, { env: { FEEDLAB_CHROMIUM: "/nonexistent/chromium" } });
     try {
       const a = await other.admin();
       const s = await createStudy(a, { weights: [1], videoCount: 2 });

@@ -1,6 +1,6 @@
 import type { DryRun, Experiment } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "../../../../test/harness/app.ts";
+import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../../test/harness/app.ts";
 
 const CATEGORIES = ["Cooking", "Travel", "Science", "Music", "Sports", "Gaming"] as const;
 const PER_CATEGORY = 12;
@@ -23,13 +23,13 @@ async function finished(admin: Client, experimentId: string, runId: string): Pro
  * simulated participants. The learned arm's click rate must come out above both others, its 95%
  * interval clear of random's.
  */
-describe("a dry run with planted tastes (pglite)", () => {
+describe.each(BACKENDS)("a dry run with planted tastes (%s)", (backend) => {
   let app: TestApp;
   let admin: Client;
   let run: DryRun;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp(backend);
     admin = await app.admin();
     const experiment = (await admin.post<Experiment>("/api/v1/admin/experiments", { name: "Planted tastes" }))
       .body;

@@ -88,7 +88,9 @@ describe("results as the console shows them", () => {
   });
 
   it("writes counts with thousands separators, and names a deleted arm as removed", () => {
-    expect(count(1234567)).toBe("1,234,567");
+    // The locale is named, so the machine's own does not decide what the test expects.
+    expect(count(1234567, "en-US")).toBe("1,234,567");
+    expect(count(1234567, "de-DE")).toBe("1.234.567");
     const groups = [{ id: "a", name: "Control" }];
     expect(armName(groups, "a")).toBe("Control");
     expect(armName(groups, "gone")).toBe("(removed arm)");

@@ -12,8 +12,11 @@ import { formatRate as percent } from "../recommenders/model-runs.ts";
 /** A share as a percentage with one decimal ("12.5%"); a dash when unknown (the model runs' format). */
 export { percent };
 
-/** A count as the tables show it, with thousands separators ("12,345"). */
-export const count = (x: number): string => x.toLocaleString();
+/**
+ * A count as the tables show it, with the thousands separators of `locale` ("12,345" in en-US); the
+ * browser's own locale when none is given.
+ */
+export const count = (x: number, locale?: string): string => x.toLocaleString(locale);
 
 /** An arm by its id, as the tables name it; an arm deleted since keeps its rows. */
 export function armName(groups: readonly Pick<Group, "id" | "name">[], id: string): string {

@@ -1,31 +1,22 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, startTestApp, type TestApp } from "./harness/app.ts";
+import { describe, expect, it } from "vitest";
+import { ADMIN } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 
 describe("admin accounts in the console (Chromium)", () => {
-  let app: TestApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = e2eSuite();
 
   it("keeps the admin signed in when a page on another port of the same host posts a sign-out with their cookie", async () => {
-    const context = await browser.newContext();
+    const context = await suite.newContext();
     const console = await context.newPage();
-    await signInToConsole(console, app.url);
-    const session = (await context.cookies(app.url)).find((c) => c.name === "feedlab_admin");
+    await signInToConsole(console, suite.app.url);
+    const session = (await context.cookies(suite.app.url)).find((c) => c.name === "feedlab_admin");
     expect(session).toBeDefined();
     // The same site (another port of the same host): SameSite=Lax lets the cookie go with it.
-    const logout = `${app.url}/api/v1/auth/logout`;
+    const logout = `${suite.app.url}/api/v1/auth/logout`;
     const sibling = createServer((_req, res) => {
       res.setHeader("content-type", "text/html");
       res.end(
@@ -38,7 +29,7 @@ describe("admin accounts in the console (Chromium)", () => {
       await page.goto(`http://127.0.0.1:${(sibling.address() as AddressInfo).port}/`);
       // The page cannot read the answer (Cross-Origin-Resource-Policy), but the server has given it.
       await page.waitForFunction(() => document.title === "sent");
-      const same = app.client();
+      const same = suite.app.client();
       same.cookies.set("feedlab_admin", session?.value ?? "");
       expect((await same.get("/api/v1/auth/me")).status).toBe(200);
     } finally {
@@ -48,11 +39,11 @@ describe("admin accounts in the console (Chromium)", () => {
   });
 
   it("tells an admin who opened the console under another address to open it at the public URL", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 768 } });
     // The console served under another name, as a second name of the site would serve it.
     const alias = "http://feedlab-alias.test";
     await context.route(`${alias}/**`, async (route) => {
-      const response = await route.fetch({ url: route.request().url().replace(alias, app.url) });
+      const response = await route.fetch({ url: route.request().url().replace(alias, suite.app.url) });
       await route.fulfill({ response });
     });
     const page = await context.newPage();
@@ -62,10 +53,10 @@ describe("admin accounts in the console (Chromium)", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page
       .getByText(
-        `This page is at ${alias}, but Feedlab takes changes only from its pages at ${app.url} (FEEDLAB_PUBLIC_URL). Open Feedlab at ${app.url}.`,
+        `This page is at ${alias}, but Feedlab takes changes only from its pages at ${suite.app.url} (FEEDLAB_PUBLIC_URL). Open Feedlab at ${suite.app.url}.`,
       )
       .waitFor();
-    expect(await context.cookies(app.url)).toEqual([]);
+    expect(await context.cookies(suite.app.url)).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, "console-sign-in-other-origin");
     await page.setViewportSize({ width: 390, height: 844 });
@@ -74,9 +65,9 @@ describe("admin accounts in the console (Chromium)", () => {
   });
 
   it("adds an admin, changes the password with the current one, and removes the other admin", async () => {
-    const context = await browser.newContext();
+    const context = await suite.newContext();
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
+    await signInToConsole(page, suite.app.url);
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Admins" }).click();
     await page.getByRole("heading", { name: "Admins", level: 1 }).waitFor();
 
@@ -102,7 +93,7 @@ describe("admin accounts in the console (Chromium)", () => {
     await password.getByLabel("Current password").fill(ADMIN.password);
     await password.getByRole("button", { name: "Change password" }).click();
     await page.getByText("Password changed.").waitFor();
-    const oldLogin = await app.client().post("/api/v1/auth/login", ADMIN);
+    const oldLogin = await suite.app.client().post("/api/v1/auth/login", ADMIN);
     expect(oldLogin.status).toBe(401);
 
     // Removing bea asks first; she is gone and cannot sign in.
@@ -110,7 +101,8 @@ describe("admin accounts in the console (Chromium)", () => {
     await page.getByRole("dialog", { name: "Remove admin?" }).getByRole("button", { name: "Remove" }).click();
     await admins.getByRole("row", { name: /bea/ }).waitFor({ state: "detached" });
     expect(
-      (await app.client().post("/api/v1/auth/login", { username: "bea", password: "bea-password-1" })).status,
+      (await suite.app.client().post("/api/v1/auth/login", { username: "bea", password: "bea-password-1" }))
+        .status,
     ).toBe(401);
     // Alone now: the last admin's Remove is disabled (and the server refuses it anyway).
     expect(await admins.getByRole("button", { name: `Remove admin ${ADMIN.username}` }).isDisabled()).toBe(

@@ -1,32 +1,27 @@
 import type { Group } from "@feedlab/schemas";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { sendEvents, wireEvent } from "./harness/events.ts";
 import { createStudy } from "./harness/fixtures.ts";
 import { type JoinedParticipant, joinParticipant } from "./harness/surveys.ts";
 
 /** Issue 34: the console names what it shows ids of (the audit log, a participant's page). */
 describe("names beside ids in the console (Chromium)", () => {
-  let app: TestApp;
-  let admin: Client;
-  let browser: Browser;
+  const suite = e2eSuite();
   let control: Group;
   let removed: Group;
   let participant: JoinedParticipant;
   let experimentId: string;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    browser = await launchBrowser();
-    const study = await createStudy(admin, { name: "Pilot", weights: [1, 1, 0.001], videoCount: 2 });
+    const study = await createStudy(suite.api, { name: "Pilot", weights: [1, 1, 0.001], videoCount: 2 });
     experimentId = study.experiment.id;
     const [first, , third] = study.groups as [Group, Group, Group];
     removed = third;
     // The arm dialog sends every field; only the name and the feed recommender differ.
-    const saved = await admin.patch<Group>(`/api/v1/admin/groups/${first.id}`, {
+    const saved = await suite.api.patch<Group>(`/api/v1/admin/groups/${first.id}`, {
       name: "Control",
       weight: first.weight,
       algorithm_config: { feed: "popularity", watch: first.algorithm_config.watch },
@@ -34,37 +29,35 @@ describe("names beside ids in the console (Chromium)", () => {
       recommender_params: first.recommender_params,
     });
     control = saved.body;
-    expect((await admin.del(`/api/v1/admin/groups/${removed.id}`)).status).toBe(204);
-    await admin.patch(`/api/v1/admin/experiments/${experimentId}`, { status: "running" });
+    expect((await suite.api.del(`/api/v1/admin/groups/${removed.id}`)).status).toBe(204);
+    await suite.api.patch(`/api/v1/admin/experiments/${experimentId}`, { status: "running" });
     // Joins until one lands in Control (balanced assignment alternates between the two arms).
     for (let i = 0; ; i++) {
-      participant = await joinParticipant(app, experimentId, `P-${i}`);
+      participant = await joinParticipant(suite.app, experimentId, `P-${i}`);
       if (participant.user.group_id === control.id) break;
     }
     const { client, sessionId } = participant;
     await sendEvents({ client, sessionId, userId: participant.user.user_id }, [
       wireEvent("PAGE_LOAD", { seq: 1 }),
     ]);
-    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+    expect(
+      await suite.app.runtime.progress.waitFor(await suite.app.runtime.eventLog.position(), 15_000),
+    ).toBe(true);
     expect(
       (
-        await admin.patch(`/api/v1/admin/participants/${participant.user.user_id}`, {
+        await suite.api.patch(`/api/v1/admin/participants/${participant.user.user_id}`, {
           excluded: true,
           reason: "test",
         })
       ).status,
     ).toBe(204);
     // The settings form sends the name and description with the status; only the status changes.
-    await admin.patch(`/api/v1/admin/experiments/${experimentId}`, {
+    await suite.api.patch(`/api/v1/admin/experiments/${experimentId}`, {
       name: "Pilot",
       description: study.experiment.description,
       status: "paused",
     });
-    expect((await admin.del(`/api/v1/admin/experiments/${experimentId}/dry-runs`)).status).toBe(204);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    expect((await suite.api.del(`/api/v1/admin/experiments/${experimentId}/dry-runs`)).status).toBe(204);
   });
 
   /** The log's entries: table rows on a wide screen, cards on a narrow one. */
@@ -78,10 +71,10 @@ describe("names beside ids in the console (Chromium)", () => {
     { width: 390, height: 844 },
   ]) {
     it(`shows each audit entry's arm, experiment (a dry run's too) and participant by name, and only the fields an arm's or an experiment's update changed, at ${viewport.width}x${viewport.height}`, async () => {
-      const context = await browser.newContext({ viewport });
+      const context = await suite.newContext({ viewport });
       const page = await context.newPage();
-      await signInToConsole(page, app.url);
-      await page.goto(`${app.url}/admin/audit`);
+      await signInToConsole(page, suite.app.url);
+      await page.goto(`${suite.app.url}/admin/audit`);
       await page.getByRole("heading", { name: "Audit log", level: 1 }).waitFor();
 
       const changed = entries(page, viewport.width).filter({ hasText: "Changed an arm" });
@@ -119,11 +112,11 @@ describe("names beside ids in the console (Chromium)", () => {
   }
 
   it("shows the participant's arm and experiment by name on their page", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 850 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
+    await signInToConsole(page, suite.app.url);
     await page.goto(
-      `${app.url}/admin/participants/${participant.user.user_id}?experiment=${experimentId}&login=${participant.user.login_id}`,
+      `${suite.app.url}/admin/participants/${participant.user.user_id}?experiment=${experimentId}&login=${participant.user.login_id}`,
     );
     await page.getByRole("link", { name: "← Back to experiment “Pilot”" }).waitFor();
     await page.getByRole("heading", { name: `Participant ${participant.user.login_id}`, level: 1 }).waitFor();

@@ -1,9 +1,9 @@
 import type { AdminSurvey, Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { addDemoVideos, createStudy, type StudyFixture } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
@@ -64,38 +64,31 @@ function scrollingContainers(page: Page) {
 }
 
 describe("the console's lists and survey editor at a laptop's and a phone's width", () => {
-  let app: TestApp;
-  let browser: Browser;
-  let api: Client;
+  const suite = e2eSuite();
   let study: StudyFixture;
   let survey: AdminSurvey;
-  const contexts: BrowserContext[] = [];
   const signedIn = {} as Record<Viewport, Page>;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    browser = await launchBrowser();
-    api = await app.admin();
-
     // What a library looks like after a pilot: long names, long descriptions, long external ids.
-    study = await createStudy(api, {
+    study = await createStudy(suite.api, {
       weights: [1, 1],
       name: "Feed ranking pilot: recency against a learned model, spring cohort",
     });
-    await api.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
+    await suite.api.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
       description:
         "Participants recruited on Prolific watch a feed of cooking and travel videos for ten minutes; one arm ranks by recency and the other by the learned model, and we compare completion rates between the arms.",
     });
-    await api.post("/api/v1/admin/experiments", {
+    await suite.api.post("/api/v1/admin/experiments", {
       name: "Autoplay on the watch page",
       description: "Does autoplay of the next related video change how long people stay?",
     });
     await addDemoVideos(
-      api,
+      suite.api,
       "console-pages-imported-from-the-spring-pilot-spreadsheet",
       "How to bake a sourdough loaf at home, step by step, for complete beginners",
     );
-    const added = await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
+    const added = await suite.api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
       videos: [
         {
           external_id: "youtube-dQw4w9WgXcQ-imported-from-the-2026-pilot-spreadsheet",
@@ -114,7 +107,7 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
     expect(added.status).toBe(201);
 
     // A registered service with a long address that an arm uses.
-    const registered = await api.post("/api/v1/admin/recommenders", {
+    const registered = await suite.api.post("/api/v1/admin/recommenders", {
       key: "lab-ranker-spring-pilot",
       kind: "external_http",
       label: "Lab ranker (spring pilot)",
@@ -123,22 +116,19 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
       config: { url: "http://127.0.0.1:9/recommend/spring-pilot/feed-ranking/v2/with/a/long/path" },
     });
     expect(registered.status).toBe(201);
-    await api.patch(`/api/v1/admin/groups/${study.groups[0]?.id}`, {
+    await suite.api.patch(`/api/v1/admin/groups/${study.groups[0]?.id}`, {
       algorithm_config: { feed: "lab-ranker-spring-pilot", watch: "recency" },
     });
-    survey = await createSurvey(api, study.experiment.id, { kind: "pre", name: "Baseline questionnaire" });
+    survey = await createSurvey(suite.api, study.experiment.id, {
+      kind: "pre",
+      name: "Baseline questionnaire",
+    });
 
     for (const viewport of Object.keys(VIEWPORTS) as Viewport[]) {
-      const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
-      contexts.push(context);
+      const context = await suite.newContext({ viewport: VIEWPORTS[viewport] });
       signedIn[viewport] = await context.newPage();
-      await signInToConsole(signedIn[viewport], app.url);
+      await signInToConsole(signedIn[viewport], suite.app.url);
     }
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await app?.stop();
   });
 
   /** The console's pages of this issue, each opened and ready (its list or form on screen). */
@@ -146,35 +136,35 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
     {
       name: "experiments",
       open: async (page) => {
-        await page.goto(`${app.url}/admin`);
+        await page.goto(`${suite.app.url}/admin`);
         await page.getByRole("link", { name: "Autoplay on the watch page" }).waitFor();
       },
     },
     {
       name: "videos",
       open: async (page) => {
-        await page.goto(`${app.url}/admin/videos`);
+        await page.goto(`${suite.app.url}/admin/videos`);
         await page.getByRole("link", { name: /A page no player plays/ }).waitFor();
       },
     },
     {
       name: "recommenders",
       open: async (page) => {
-        await page.goto(`${app.url}/admin/recommenders`);
+        await page.goto(`${suite.app.url}/admin/recommenders`);
         await page.getByRole("rowheader", { name: "lab-ranker-spring-pilot" }).waitFor();
       },
     },
     {
       name: "survey-new",
       open: async (page) => {
-        await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/surveys/new`);
+        await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/surveys/new`);
         await page.getByRole("group", { name: "Question 1" }).waitFor();
       },
     },
     {
       name: "survey-edit",
       open: async (page) => {
-        await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/surveys/${survey.id}`);
+        await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/surveys/${survey.id}`);
         await page.getByRole("group", { name: "Question 1" }).waitFor();
       },
     },
@@ -183,7 +173,7 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
 
   it("opens the new experiment's page when an experiment is created on the experiments list", async () => {
     const page = signedIn.laptop;
-    await page.goto(`${app.url}/admin`);
+    await page.goto(`${suite.app.url}/admin`);
     await page.getByLabel("Name").fill("Thumbnail size study");
     await page.getByLabel("Description").fill("Large against small thumbnails.");
     await page.getByRole("button", { name: "Create experiment" }).click();
@@ -191,7 +181,7 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
     await page.waitForURL(/\/admin\/experiments\/[0-9a-f-]{36}$/);
     await page.getByRole("heading", { level: 1, name: "Thumbnail size study" }).waitFor();
     const id = page.url().split("/").pop() ?? "";
-    expect((await api.get<{ name: string }>(`/api/v1/admin/experiments/${id}`)).body.name).toBe(
+    expect((await suite.api.get<{ name: string }>(`/api/v1/admin/experiments/${id}`)).body.name).toBe(
       "Thumbnail size study",
     );
     await saveScreenshot(page, "console-pages-created-experiment");
@@ -258,7 +248,7 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, "console-pages-menu-open-390");
     await nav.getByRole("link", { name: "Videos" }).click();
-    await page.waitForURL(`${app.url}/admin/videos`);
+    await page.waitForURL(`${suite.app.url}/admin/videos`);
     await expect.poll(() => nav.isVisible()).toBe(false);
     expect(await menu.getAttribute("aria-expanded")).toBe("false");
 
@@ -298,13 +288,13 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
     await saveScreenshot(page, "console-pages-import-no-views");
 
     // The experiment's pool: the long-titled video without a count is in it.
-    const noCount = (await api.get<Video[]>("/api/v1/admin/videos")).body.filter(
+    const noCount = (await suite.api.get<Video[]>("/api/v1/admin/videos")).body.filter(
       (v) => v.view_count === null,
     );
-    await api.put(`/api/v1/admin/experiments/${study.experiment.id}/videos`, {
+    await suite.api.put(`/api/v1/admin/experiments/${study.experiment.id}/videos`, {
       video_ids: [...study.videos.map((v) => v.id), ...noCount.slice(0, 1).map((v) => v.id)],
     });
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}`);
     const pool = page.getByRole("region", { name: "Video pool" });
     await pool
       .getByText("1 of the selected videos has no view count: participants’ cards show no views for it.")
@@ -313,10 +303,9 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
 
   it("finds no axe violations on the login, list and survey pages at 1366x850 and 390x844", async () => {
     for (const viewport of Object.keys(VIEWPORTS) as Viewport[]) {
-      const signedOut = await browser.newContext({ viewport: VIEWPORTS[viewport] });
-      contexts.push(signedOut);
+      const signedOut = await suite.newContext({ viewport: VIEWPORTS[viewport] });
       const login = await signedOut.newPage();
-      await login.goto(`${app.url}/admin/login`);
+      await login.goto(`${suite.app.url}/admin/login`);
       await login.getByRole("button", { name: "Sign in" }).waitFor();
       await saveScreenshot(login, `console-pages-login-${viewport}`);
       expect({ page: "login", viewport, violations: await axeViolations(login) }).toEqual({

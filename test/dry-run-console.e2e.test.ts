@@ -1,9 +1,9 @@
 import type { Group, ParticipantPage } from "@feedlab/schemas";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createStudy, type StudyFixture } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
@@ -18,42 +18,32 @@ const ARMS = ["Newest first", "Shuffled"] as const;
  * pages the run cannot wait for leaves the completion shown as not tested rather than green.
  */
 describe("a dry run from the console", () => {
-  let app: TestApp;
-  let admin: Client;
-  let browser: Browser;
+  const suite = e2eSuite();
   let page: Page;
   let study: StudyFixture;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    study = await createStudy(admin, { weights: [1, 1], videoCount: 8, name: "Pilot feed study" });
+    study = await createStudy(suite.api, { weights: [1, 1], videoCount: 8, name: "Pilot feed study" });
     const [first, second] = study.groups as [Group, Group];
-    await admin.patch(`/api/v1/admin/groups/${first.id}`, { name: ARMS[0] });
-    await admin.patch(`/api/v1/admin/groups/${second.id}`, {
+    await suite.api.patch(`/api/v1/admin/groups/${first.id}`, { name: ARMS[0] });
+    await suite.api.patch(`/api/v1/admin/groups/${second.id}`, {
       name: ARMS[1],
       algorithm_config: { feed: "random", watch: "similarity" },
     });
-    await createSurvey(admin, study.experiment.id, { kind: "pre", name: "Background", is_active: true });
-    await admin.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
+    await createSurvey(suite.api, study.experiment.id, { kind: "pre", name: "Background", is_active: true });
+    await suite.api.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
       completion: {
         after_sessions: 2,
         code: "PILOT1",
         redirect_url: "https://panel.example/done?p={login_id}&c={code}",
       },
     });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    await signInToConsole(page, app.url);
+    page = await suite.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await signInToConsole(page, suite.app.url);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
-
   it("is offered by the checklist before the start, and reports every arm green", async () => {
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}`);
     await page
       .getByRole("link", { name: "Try every arm with simulated participants first (dry run)" })
       .click();
@@ -84,7 +74,7 @@ describe("a dry run from the console", () => {
   it("keeps the report among the past runs", async () => {
     const shownRun = new URL(page.url()).searchParams.get("run");
     // Opened afresh, the page shows the newest report; the list opens the same run's.
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
     const past = page.getByRole("region", { name: "Past dry runs", exact: true });
     await past.getByRole("table").waitFor();
     const rows = past.getByRole("table").getByRole("row");
@@ -98,12 +88,12 @@ describe("a dry run from the console", () => {
 
   it("lists real participants apart from the simulated ones, and says an arm's simulated participants block its deletion", async () => {
     const [first] = study.groups as [Group, Group];
-    const added = await admin.post(`/api/v1/admin/experiments/${study.experiment.id}/participants`, {
+    const added = await suite.api.post(`/api/v1/admin/experiments/${study.experiment.id}/participants`, {
       login_id: "real-person-1",
       group_id: first.id,
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}`);
     const section = page.getByRole("region", { name: "Participants", exact: true });
     const rows = section.getByRole("table").getByRole("row");
     await section.getByText("1 participant (and 4 simulated by dry runs)").waitFor();
@@ -143,14 +133,14 @@ describe("a dry run from the console", () => {
     await saveScreenshot(page, "arm-delete-simulated-refusal");
     await refusal.getByRole("button", { name: "OK" }).click();
     // The real participant stays for the rest of the scenario; the dry runs page is where the erase is.
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
     await page.getByRole("article", { name: ARMS[0] }).waitFor();
   });
 
   it("erases the simulated participants after a confirmation, and the report stays", async () => {
     const simulated = async () =>
       (
-        await admin.get<ParticipantPage>(
+        await suite.api.get<ParticipantPage>(
           `/api/v1/admin/experiments/${study.experiment.id}/participants?simulated=true`,
         )
       ).body.items;
@@ -170,10 +160,10 @@ describe("a dry run from the console", () => {
   });
 
   it("shows the completion as not tested, not green, when its rule asks for minutes no simulated participant spends", async () => {
-    await admin.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
+    await suite.api.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
       completion: { after_feed_minutes: 1, redirect_url: "https://panel.example/done?p={login_id}" },
     });
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/dry-runs`);
     await page.getByLabel("In a browser (Chromium)").uncheck();
     await page.getByLabel("Participants per arm").fill("2");
     // A set seed: a run where every participant of an arm declines would leave its completion untested.

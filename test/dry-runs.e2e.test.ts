@@ -1,8 +1,7 @@
 import type { DryRun, Experiment, UiTemplate, Video } from "@feedlab/schemas";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { addDemoVideos } from "./harness/fixtures.ts";
 import { closedPortUrl } from "./harness/recommender-server.ts";
 import { createSurvey } from "./harness/surveys.ts";
@@ -15,24 +14,20 @@ import { createSurvey } from "./harness/surveys.ts";
  * it leaves no simulated row.
  */
 describe("a browser dry run of a study with two broken arms", () => {
-  let app: TestApp;
-  let admin: Client;
+  const suite = e2eSuite();
   let experiment: Experiment;
   let run: DryRun;
   let statsBefore: { groups: unknown[] };
-  let browser: Browser;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
     const videos: Video[] = [
-      ...(await addDemoVideos(admin, "dr-a", "Baking")),
-      ...(await addDemoVideos(admin, "dr-b", "Travel")),
+      ...(await addDemoVideos(suite.api, "dr-a", "Baking")),
+      ...(await addDemoVideos(suite.api, "dr-b", "Travel")),
     ];
-    experiment = (await admin.post<Experiment>("/api/v1/admin/experiments", { name: "Dry run" })).body;
+    experiment = (await suite.api.post<Experiment>("/api/v1/admin/experiments", { name: "Dry run" })).body;
     const id = experiment.id;
-    await admin.put(`/api/v1/admin/experiments/${id}/videos`, { video_ids: videos.map((v) => v.id) });
-    const throws = await admin.post<UiTemplate>("/api/v1/admin/ui-templates", {
+    await suite.api.put(`/api/v1/admin/experiments/${id}/videos`, { video_ids: videos.map((v) => v.id) });
+    const throws = await suite.api.post<UiTemplate>("/api/v1/admin/ui-templates", {
       name: "Watch page that throws",
       page: "watch",
       template_type: "code",
@@ -40,7 +35,7 @@ describe("a browser dry run of a study with two broken arms", () => {
         'import { useVideo } from "@feedlab/data";\nexport default function Page({ videoId }) {\n  const { video } = useVideo(videoId);\n  if (video) throw new Error("the watch layout broke");\n  return <p>Loading</p>;\n}\n',
     });
     expect(throws.status, JSON.stringify(throws.body)).toBe(201);
-    await admin.post("/api/v1/admin/recommenders", {
+    await suite.api.post("/api/v1/admin/recommenders", {
       key: "ext-down",
       kind: "external_http",
       label: "Down",
@@ -58,15 +53,15 @@ describe("a browser dry run of a study with two broken arms", () => {
       { name: "Throwing", algorithm_config: { feed: "random", watch: "similarity" }, watch: throws.body.id },
     ];
     for (const a of arms) {
-      const r = await admin.post(`/api/v1/admin/experiments/${id}/groups`, {
+      const r = await suite.api.post(`/api/v1/admin/experiments/${id}/groups`, {
         name: a.name,
         algorithm_config: a.algorithm_config,
         ui_config: { feed: "grid-desktop", watch: a.watch },
       });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
     }
-    await createSurvey(admin, id, { kind: "pre", name: "Before", is_active: true });
-    await admin.patch(`/api/v1/admin/experiments/${id}`, {
+    await createSurvey(suite.api, id, { kind: "pre", name: "Before", is_active: true });
+    await suite.api.patch(`/api/v1/admin/experiments/${id}`, {
       consent_text: "You agree to take part.",
       completion: {
         after_sessions: 2,
@@ -74,19 +69,18 @@ describe("a browser dry run of a study with two broken arms", () => {
         redirect_url: "https://panel.example/end?c={code}&p={login_id}",
       },
     });
-    statsBefore = (await admin.get<{ groups: unknown[] }>(`/api/v1/admin/experiments/${id}/stats`)).body;
+    statsBefore = (await suite.api.get<{ groups: unknown[] }>(`/api/v1/admin/experiments/${id}/stats`)).body;
 
     // The researcher starts it from the console: three simulated participants per arm, in Chromium.
-    browser = await launchBrowser();
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${id}/dry-runs`);
+    const page = await suite.browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${id}/dry-runs`);
     await page.getByLabel("Participants per arm").fill("3");
     expect(await page.getByLabel("In a browser (Chromium)").isChecked()).toBe(true);
     await page.getByRole("button", { name: "Start dry run" }).click();
     const verdict = page.getByRole("status").filter({ hasText: "arms" });
     await verdict.waitFor({ timeout: 540_000 });
-    const runs = await admin.get<DryRun[]>(`/api/v1/admin/experiments/${id}/dry-runs`);
+    const runs = await suite.api.get<DryRun[]>(`/api/v1/admin/experiments/${id}/dry-runs`);
     run = runs.body[0] as DryRun;
     const report = JSON.stringify(
       run.arms.map((a) => ({ arm: a.name, problems: a.problems })),
@@ -103,10 +97,6 @@ describe("a browser dry run of a study with two broken arms", () => {
     ).toBe(true);
     await saveScreenshot(page, "dry-run-broken-arms");
   }, 600_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
 
   const arm = (name: string) => run.arms.find((a) => a.name === name);
 
@@ -132,12 +122,12 @@ describe("a browser dry run of a study with two broken arms", () => {
   it("leaves /stats as it was, and erasing the dry run leaves no simulated row", async () => {
     const id = experiment.id;
     expect(
-      (await admin.get<{ groups: unknown[] }>(`/api/v1/admin/experiments/${id}/stats`)).body.groups,
+      (await suite.api.get<{ groups: unknown[] }>(`/api/v1/admin/experiments/${id}/stats`)).body.groups,
     ).toEqual(statsBefore.groups);
-    expect((await admin.del(`/api/v1/admin/experiments/${id}/dry-runs`)).status).toBe(204);
+    expect((await suite.api.del(`/api/v1/admin/experiments/${id}/dry-runs`)).status).toBe(204);
     // No row of a simulated participant is left in any table that names participants, but the ids of
     // erased participants that erasure keeps by design (so nothing of theirs is stored again).
-    const db = app.runtime.db;
+    const db = suite.app.runtime.db;
     expect(
       Number((await db("users").where({ simulated: true }).count<{ n: string }[]>("* as n"))[0]?.n),
     ).toBe(0);

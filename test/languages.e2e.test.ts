@@ -1,23 +1,17 @@
 import type { AdminSurvey, Experiment, Me } from "@feedlab/schemas";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createStudy } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
 /** Issue 40 (api.md "Participant languages"): a study's languages, set in the console, and a participant's. */
 describe("a study's languages (Chromium)", () => {
-  let app: TestApp;
-  let admin: Client;
-  let browser: Browser;
+  const suite = e2eSuite();
   let experimentId: string;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    browser = await launchBrowser();
-    const study = await createStudy(admin, {
+    const study = await createStudy(suite.api, {
       name: "Languages",
       status: "running",
       weights: [1],
@@ -25,16 +19,12 @@ describe("a study's languages (Chromium)", () => {
     });
     experimentId = study.experiment.id;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
 
   it("takes the study's languages on the experiment page, and a participant with a German browser joins in German", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 850 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${experimentId}`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${experimentId}`);
     const section = page.getByRole("region", { name: "Languages" });
     const languages = section.getByLabel("Languages the study runs in");
     expect(await languages.inputValue()).toBe("en");
@@ -52,7 +42,7 @@ describe("a study's languages (Chromium)", () => {
     await page.getByText("Languages saved.").waitFor();
     await saveScreenshot(page, "languages-section");
     const stored = (
-      await admin.get<{ languages: string[]; default_language: string; language_switch: boolean }>(
+      await suite.api.get<{ languages: string[]; default_language: string; language_switch: boolean }>(
         `/api/v1/admin/experiments/${experimentId}`,
       )
     ).body;
@@ -64,25 +54,31 @@ describe("a study's languages (Chromium)", () => {
     await context.close();
 
     // A participant whose browser prefers German opens the study link and lands on the feed in German.
-    const german = await browser.newContext({ locale: "de-DE" });
+    const german = await suite.newContext({ locale: "de-DE" });
     const participant = await german.newPage();
-    await participant.goto(`${app.url}/join/${experimentId}?login_id=browser-de`);
+    await participant.goto(`${suite.app.url}/join/${experimentId}?login_id=browser-de`);
     await participant.waitForURL((url) => !url.pathname.startsWith("/join"));
-    const me = (await (await participant.request.get(`${app.url}/api/v1/me`)).json()) as Me;
+    const me = (await (await participant.request.get(`${suite.app.url}/api/v1/me`)).json()) as Me;
     expect([me.language, me.language_switch]).toEqual(["de", true]);
     await german.close();
-    const csv = await admin.get(`/api/v1/admin/experiments/${experimentId}/participants?format=csv`);
+    const csv = await suite.api.get(`/api/v1/admin/experiments/${experimentId}/participants?format=csv`);
     const [header = "", row = ""] = csv.text.trim().split("\r\n");
     expect(row.split(",")[header.split(",").indexOf("language")]).toBe("de");
   });
 
   it("writes the consent form and a survey side by side in English and German, marks each missing translation until written, and a German participant reads them in German", async () => {
-    const { experiment } = await createStudy(admin, { name: "Zweisprachig", weights: [1], videoCount: 2 });
-    await admin.patch<Experiment>(`/api/v1/admin/experiments/${experiment.id}`, { languages: ["en", "de"] });
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const { experiment } = await createStudy(suite.api, {
+      name: "Zweisprachig",
+      weights: [1],
+      videoCount: 2,
+    });
+    await suite.api.patch<Experiment>(`/api/v1/admin/experiments/${experiment.id}`, {
+      languages: ["en", "de"],
+    });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
 
     // The consent form: one box per language; German left empty is marked, and the checklist says so.
     const consent = page.getByRole("group", { name: "Consent form", exact: true });
@@ -103,7 +99,7 @@ describe("a study's languages (Chromium)", () => {
     expect(await axeViolations(page)).toEqual([]);
 
     // A pre survey written side by side; an option left without German is marked and named at the start.
-    const survey = await createSurvey(admin, experiment.id, {
+    const survey = await createSurvey(suite.api, experiment.id, {
       kind: "pre",
       name: "Mood",
       is_active: true,
@@ -119,7 +115,7 @@ describe("a study's languages (Chromium)", () => {
         },
       ],
     });
-    await page.goto(`${app.url}/admin/experiments/${experiment.id}/surveys/${survey.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${experiment.id}/surveys/${survey.id}`);
     const q1 = page.getByRole("group", { name: "Question 1" });
     await q1.getByRole("textbox", { name: "Question text German (de)" }).fill("Wie fühlen Sie sich?");
     await q1.getByRole("textbox", { name: "Option 1 text, German (de)" }).fill("Gut");
@@ -140,19 +136,21 @@ describe("a study's languages (Chromium)", () => {
     await page.getByRole("button", { name: "Save survey" }).click();
     await page.waitForURL(new RegExp(`/admin/experiments/${experiment.id}(#surveys)?$`));
     await page.getByRole("group", { name: "Before you start" }).getByText(/Ready/).waitFor();
-    const saved = (await admin.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body;
+    const saved = (await suite.api.get<AdminSurvey>(`/api/v1/admin/surveys/${survey.id}`)).body;
     expect(saved.questions[0]?.answers.map((o) => o.text)).toEqual([
       { en: "Good", de: "Gut" },
       { en: "Bad", de: "Schlecht" },
     ]);
     await context.close();
-    const started = await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "running" });
+    const started = await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      status: "running",
+    });
     expect(started.status).toBe(200);
 
     // A participant with a German browser reads the consent and the pre survey in German.
-    const german = await browser.newContext({ locale: "de-DE" });
+    const german = await suite.newContext({ locale: "de-DE" });
     const participant = await german.newPage();
-    await participant.goto(`${app.url}/join/${experiment.id}?login_id=leser-de`);
+    await participant.goto(`${suite.app.url}/join/${experiment.id}?login_id=leser-de`);
     // Their texts and Feedlab's own strings alike.
     await participant.getByRole("heading", { name: "Einwilligung zur Teilnahme" }).waitFor();
     await participant.getByRole("heading", { name: "Teilnahme", exact: true }).waitFor();
@@ -166,25 +164,25 @@ describe("a study's languages (Chromium)", () => {
     await dialog.getByRole("button", { name: "Absenden" }).click();
     await participant.getByRole("list", { name: "Empfohlene Videos" }).getByRole("link").first().waitFor();
     await german.close();
-    const wide = await admin.get(`/api/v1/admin/surveys/${survey.id}/responses/wide.csv`);
+    const wide = await suite.api.get(`/api/v1/admin/surveys/${survey.id}/responses/wide.csv`);
     const [header = "", row = ""] = wide.text.trim().split("\r\n");
     const cells = row.split(",");
     const columns = header.split(",");
     expect([cells[columns.indexOf("language")], cells[columns.indexOf("mood")]]).toEqual(["de", "1"]);
-    const people = await admin.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`);
+    const people = await suite.api.get(`/api/v1/admin/experiments/${experiment.id}/participants?format=csv`);
     const [head = "", reader = ""] = people.text.trim().split("\r\n");
     expect(reader.split(",")[head.split(",").indexOf("language")]).toBe("de");
   });
 
   it("shows Feedlab's own strings in the participant's language, and the language menu switches to Arabic, right to left, in the same session", async () => {
-    await admin.patch(`/api/v1/admin/experiments/${experimentId}`, {
+    await suite.api.patch(`/api/v1/admin/experiments/${experimentId}`, {
       languages: ["en", "de", "ar"],
       default_language: "en",
       language_switch: true,
     });
-    const context = await browser.newContext({ locale: "de-DE" });
+    const context = await suite.newContext({ locale: "de-DE" });
     const page = await context.newPage();
-    await page.goto(`${app.url}/join/${experimentId}?login_id=menu-de`);
+    await page.goto(`${suite.app.url}/join/${experimentId}?login_id=menu-de`);
     await page.waitForURL((url) => !url.pathname.startsWith("/join"));
     const html = page.locator("html");
     await page.getByRole("button", { name: "Studie verlassen" }).waitFor();
@@ -206,7 +204,7 @@ describe("a study's languages (Chromium)", () => {
     const home = await page.getByRole("banner").getByRole("link", { name: "Languages" }).boundingBox();
     const leaving = await leave.boundingBox();
     expect(home && leaving && home.x > leaving.x).toBe(true);
-    const me = (await (await page.request.get(`${app.url}/api/v1/me`)).json()) as Me;
+    const me = (await (await page.request.get(`${suite.app.url}/api/v1/me`)).json()) as Me;
     expect(me.language).toBe("ar");
     // The same document, the same session.
     const after = await page.evaluate(() => [

@@ -1,8 +1,8 @@
 import type { ExperimentStats, Group } from "@feedlab/schemas";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createStudy, type StudyFixture } from "./harness/fixtures.ts";
 import { type RecordingProxy, startRecordingProxy, VIEWPORTS } from "./harness/participant.ts";
 import { type FakeRecommender, startFakeRecommender } from "./harness/recommender-server.ts";
@@ -19,21 +19,23 @@ const MIN_RESPONSE_MS = 700;
 const PARTICIPANTS = 4;
 
 describe("latency parity across arms", () => {
-  let app: TestApp;
-  let admin: Client;
+  const suite = e2eSuite();
   let fake: FakeRecommender;
   let wire: RecordingProxy;
-  let browser: Browser;
   let study: StudyFixture;
+  /** The participants' contexts, which the later tests load pages in again. */
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    study = await createStudy(admin, { weights: [1, 1], videoCount: 8, status: "running", name: "Parity" });
+    study = await createStudy(suite.api, {
+      weights: [1, 1],
+      videoCount: 8,
+      status: "running",
+      name: "Parity",
+    });
     const ids = study.videos.map((v) => v.id);
     fake = await startFakeRecommender(() => ({ json: { video_ids: ids }, delayMs: EXTERNAL_DELAY_MS }));
-    const registered = await admin.post("/api/v1/admin/recommenders", {
+    const registered = await suite.api.post("/api/v1/admin/recommenders", {
       key: "slow-service",
       kind: "external_http",
       label: "Slow service",
@@ -44,18 +46,14 @@ describe("latency parity across arms", () => {
     expect(registered.status).toBe(201);
     const [external, builtIn] = study.groups as [Group, Group];
     const set = (g: Group, algorithm_config: { feed: string; watch: string }) =>
-      admin.patch(`/api/v1/admin/groups/${g.id}`, { name: g.name, algorithm_config });
+      suite.api.patch(`/api/v1/admin/groups/${g.id}`, { name: g.name, algorithm_config });
     expect((await set(external, { feed: "slow-service", watch: "slow-service" })).status).toBe(200);
     expect((await set(builtIn, { feed: "recency", watch: "recency" })).status).toBe(200);
-    wire = await startRecordingProxy(app.url);
-    browser = await launchBrowser();
+    wire = await startRecordingProxy(suite.app.url);
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
     await wire?.close();
     await fake?.close();
-    await app?.stop();
   });
 
   /**
@@ -97,23 +95,26 @@ describe("latency parity across arms", () => {
         timeout: 30_000,
       })
       .toBeGreaterThanOrEqual(count);
-    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
+    expect(
+      await suite.app.runtime.progress.waitFor(await suite.app.runtime.eventLog.position(), 15_000),
+    ).toBe(true);
   }
 
   async function stats(): Promise<ExperimentStats> {
-    return (await admin.get<ExperimentStats>(`/api/v1/admin/experiments/${study.experiment.id}/stats`)).body;
+    return (await suite.api.get<ExperimentStats>(`/api/v1/admin/experiments/${study.experiment.id}/stats`))
+      .body;
   }
 
   /** The console's results page, fresh, and its latency warnings. */
   async function resultsPage(page: Page): Promise<void> {
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}/results`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}/results`);
     await page.getByRole("table", { name: "Latency per arm" }).waitFor();
   }
 
   it("reports each feed and related load's latency_ms, the external arm's at least its 400 ms", async () => {
     const from = Date.now();
     for (let i = 0; i < PARTICIPANTS; i++) {
-      const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+      const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
       contexts.push(context);
       const page = await context.newPage();
       await page.goto(`${wire.url}/join/${study.experiment.id}?login_id=parity-${i}`);
@@ -137,8 +138,8 @@ describe("latency parity across arms", () => {
     const [external, builtIn] = (await stats()).groups;
     // The page warns only past 100 ms: the gap here comes from the external service's 400 ms.
     expect((external?.latency_ms.feed.p50 ?? 0) - (builtIn?.latency_ms.feed.p50 ?? 0)).toBeGreaterThan(100);
-    const page = await browser.newPage({ viewport: { width: 1366, height: 850 } });
-    await signInToConsole(page, app.url);
+    const page = await suite.browser.newPage({ viewport: { width: 1366, height: 850 } });
+    await signInToConsole(page, suite.app.url);
     await resultsPage(page);
     const warning = page.getByRole("alert").filter({ hasText: "least response time" });
     await warning.first().waitFor();
@@ -151,7 +152,7 @@ describe("latency parity across arms", () => {
   });
 
   it("clears the warning once min_response_ms pads both arms and new loads outnumber the old", async () => {
-    const r = await admin.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
+    const r = await suite.api.patch(`/api/v1/admin/experiments/${study.experiment.id}`, {
       min_response_ms: MIN_RESPONSE_MS,
     });
     expect(r.status).toBe(200);
@@ -166,8 +167,8 @@ describe("latency parity across arms", () => {
       expect(external?.latency_ms[surface].p50).toBeGreaterThanOrEqual(MIN_RESPONSE_MS);
       expect(builtIn?.latency_ms[surface].p50).toBeGreaterThanOrEqual(MIN_RESPONSE_MS);
     }
-    const page = await browser.newPage({ viewport: { width: 1366, height: 850 } });
-    await signInToConsole(page, app.url);
+    const page = await suite.browser.newPage({ viewport: { width: 1366, height: 850 } });
+    await signInToConsole(page, suite.app.url);
     await resultsPage(page);
     await page.getByRole("status").filter({ hasText: "within 100 ms" }).waitFor();
     expect(await page.getByRole("alert").filter({ hasText: "least response time" }).count()).toBe(0);

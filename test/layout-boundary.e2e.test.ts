@@ -1,9 +1,10 @@
 import type { UiTemplate } from "@feedlab/schemas";
-import type { Browser, Frame, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Frame, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { ADMIN } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createParticipantStudy, presetStarter } from "./harness/participant.ts";
 
 /**
@@ -111,21 +112,10 @@ interface Report {
 }
 
 describe("a layout's code never acts with a signed-in admin's rights, in the console's preview or on a participant page", () => {
-  let app: TestApp;
-  let admin: Client;
-  let browser: Browser;
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = e2eSuite();
 
   const admins = async () =>
-    (await admin.get<{ username: string }[]>("/api/v1/admin/admins")).body.map((a) => a.username).sort();
+    (await suite.api.get<{ username: string }[]>("/api/v1/admin/admins")).body.map((a) => a.username).sort();
 
   /** The probes' report where the layout ran (a page, or the preview's frame). */
   const reportIn = async (where: Page | Frame): Promise<Report> => {
@@ -153,27 +143,27 @@ describe("a layout's code never acts with a signed-in admin's rights, in the con
 
   it("refuses its fetches to admin routes, keeps it out of console frames and windows, and still renders the participant's feed", async () => {
     const source = presetStarter("grid-desktop", "feed").replace("export default variants.desktop;", probes);
-    const created = await admin.post<UiTemplate>("/api/v1/admin/ui-templates", {
+    const created = await suite.api.post<UiTemplate>("/api/v1/admin/ui-templates", {
       name: "Probing layout",
       page: "feed",
       template_type: "code",
       source,
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const study = await createParticipantStudy(admin, {
+    const study = await createParticipantStudy(suite.api, {
       ui: { feed: created.body.id, watch: "grid-desktop" },
       videoCount: 6,
     });
     const experimentName = (
-      await admin.get<{ name: string }>(`/api/v1/admin/experiments/${study.experimentId}`)
+      await suite.api.get<{ name: string }>(`/api/v1/admin/experiments/${study.experimentId}`)
     ).body.name;
     const before = await admins();
 
     // One browser: the admin signs in to the console and opens the layout's editor, whose preview runs it.
-    const context = await browser.newContext({ viewport: { width: 1400, height: 950 } });
+    const context = await suite.newContext({ viewport: { width: 1400, height: 950 } });
     const consolePage = await context.newPage();
-    await signInToConsole(consolePage, app.url);
-    await consolePage.goto(`${app.url}/admin/layouts/${created.body.id}`);
+    await signInToConsole(consolePage, suite.app.url);
+    await consolePage.goto(`${suite.app.url}/admin/layouts/${created.body.id}`);
     await consolePage.getByLabel("Videos of the experiment").selectOption(study.experimentId);
     const previewFrame = consolePage.frameLocator('iframe[title="Preview of the layout"]');
     await expect
@@ -201,8 +191,8 @@ describe("a layout's code never acts with a signed-in admin's rights, in the con
 
     // Another tab of the same browser: the layout on a participant page, with the admin's cookie beside it.
     const participantPage = await context.newPage();
-    await participantPage.goto(`${app.url}/join/${study.experimentId}?login_id=probed-p`);
-    await participantPage.waitForURL(`${app.url}/`);
+    await participantPage.goto(`${suite.app.url}/join/${study.experimentId}?login_id=probed-p`);
+    await participantPage.waitForURL(`${suite.app.url}/`);
     const onPage = await reportIn(participantPage);
     // Its fetches reach the server with the admin cookie but without the console's credential: refused.
     for (const probe of [onPage.create, onPage.admins, onPage.experiments, onPage.me])

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "./harness/app.ts";
 import { allAxeViolations } from "./harness/axe.ts";
-import { launchBrowser, resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 
 const PROLIFIC = "https://app.prolific.com/submissions/complete";
 const DEMO_VIDEO = path.resolve(import.meta.dirname, "../api/demo/media/sourdough-basics.webm");
@@ -18,26 +18,16 @@ const WIDTHS = { laptop: { width: 1366, height: 850 }, phone: { width: 390, heig
  * photographed at a laptop's and a phone's width.
  */
 describe("a new researcher's first study, from an empty console to the audit log (Chromium)", () => {
-  let app: TestApp;
-  let browser: Browser;
+  const files = mkdtempSync(path.join(tmpdir(), "feedlab-new-researcher-"));
+  const suite = e2eSuite({ app: { env: { FEEDLAB_MEDIA_DIR: files } } });
   let context: BrowserContext;
   let participantContext: BrowserContext;
-  let files: string;
 
   beforeAll(async () => {
-    files = mkdtempSync(path.join(tmpdir(), "feedlab-new-researcher-"));
-    app = await startTestApp("pglite", { env: { FEEDLAB_MEDIA_DIR: files } });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: WIDTHS.laptop });
-    participantContext = await browser.newContext({ viewport: WIDTHS.laptop });
+    context = await suite.newContext({ viewport: WIDTHS.laptop });
+    participantContext = await suite.newContext({ viewport: WIDTHS.laptop });
   });
-  afterAll(async () => {
-    await context?.close();
-    await participantContext?.close();
-    await browser?.close();
-    await app?.stop();
-    if (files) rmSync(files, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(files, { recursive: true, force: true }));
 
   /** The page as it is now, at both widths: axe finds nothing, and a screenshot of each is kept. */
   async function looksRightAtBothWidths(page: Page, name: string): Promise<void> {
@@ -62,7 +52,7 @@ describe("a new researcher's first study, from an empty console to the audit log
     const admin = await context.newPage();
     const errors: string[] = [];
     admin.on("pageerror", (error) => errors.push(error.message));
-    await signInToConsole(admin, app.url);
+    await signInToConsole(admin, suite.app.url);
     await looksRightAtBothWidths(admin, "experiments-empty");
 
     // Create: the new experiment opens, with a checklist of what is missing.
@@ -84,12 +74,12 @@ describe("a new researcher's first study, from an empty console to the audit log
       .filter({ hasText: "Add at least one arm" })
       .getByRole("link", { name: "Go to Arms" })
       .click();
-    await admin.waitForURL(`${app.url}/admin/experiments/${experimentId}#groups-heading`);
+    await admin.waitForURL(`${suite.app.url}/admin/experiments/${experimentId}#groups-heading`);
     await admin.getByRole("button", { name: "Add arm" }).waitFor();
 
     // A block layout for the feed, made in the block editor from its starter.
     await admin.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
-    await admin.waitForURL(`${app.url}/admin/layouts`);
+    await admin.waitForURL(`${suite.app.url}/admin/layouts`);
     await looksRightAtBothWidths(admin, "layouts-empty");
     await admin.getByRole("link", { name: "New feed layout with blocks" }).click();
     const palette = admin.getByRole("region", { name: "Blocks", exact: true });
@@ -110,7 +100,7 @@ describe("a new researcher's first study, from an empty console to the audit log
     await admin.waitForURL(/\/admin\/layouts\/[0-9a-f-]{36}$/);
 
     // Two arms: one on a preset, one on the block layout. The checklist follows each save.
-    await admin.goto(`${app.url}/admin/experiments/${experimentId}`);
+    await admin.goto(`${suite.app.url}/admin/experiments/${experimentId}`);
     await checklist.getByText(/Add at least one arm/).waitFor();
     for (const arm of [
       { name: "Preset grid", feedUi: { value: "grid-desktop" } },
@@ -158,13 +148,13 @@ describe("a new researcher's first study, from an empty console to the audit log
     await looksRightAtBothWidths(admin, "videos");
 
     // The pool, then consent and completion with Prolific's return link, reached from the page's sections.
-    await admin.goto(`${app.url}/admin/experiments/${experimentId}`);
+    await admin.goto(`${suite.app.url}/admin/experiments/${experimentId}`);
     await admin.getByRole("checkbox", { name: "Select all" }).check();
     await admin.getByRole("button", { name: "Save pool" }).click();
     await checklist.getByText(/Add videos to the pool/).waitFor({ state: "detached" });
     const sections = admin.getByRole("navigation", { name: "Sections of this page" });
     await sections.getByRole("link", { name: "Consent and completion" }).click();
-    await admin.waitForURL(`${app.url}/admin/experiments/${experimentId}#study-flow-heading`);
+    await admin.waitForURL(`${suite.app.url}/admin/experiments/${experimentId}#study-flow-heading`);
     await admin.getByLabel("Consent form").fill("# About this study\n\nYou will watch **short videos**.");
     await admin.getByLabel("After this many sessions").fill("2");
     await admin.getByLabel("Completion code").fill("FH7Q2K");
@@ -233,7 +223,9 @@ describe("a new researcher's first study, from an empty console to the audit log
     });
     const first = await participantContext.newPage();
     first.on("pageerror", (error) => errors.push(error.message));
-    await first.goto(`${app.url}/join/${experimentId}?PROLIFIC_PID=pid-first&STUDY_ID=st&SESSION_ID=se`);
+    await first.goto(
+      `${suite.app.url}/join/${experimentId}?PROLIFIC_PID=pid-first&STUDY_ID=st&SESSION_ID=se`,
+    );
     await first.getByRole("heading", { name: "Consent to take part" }).waitFor();
     await looksRightAtBothWidths(first, "participant-consent");
     await first.getByRole("button", { name: "I agree" }).click();
@@ -255,7 +247,7 @@ describe("a new researcher's first study, from an empty console to the audit log
 
     const second = await participantContext.newPage();
     second.on("pageerror", (error) => errors.push(error.message));
-    await second.goto(`${app.url}/`);
+    await second.goto(`${suite.app.url}/`);
     const post = second.getByRole("dialog", { name: "One last thing" });
     await post.waitFor();
     await post.getByRole("radio", { name: "Yes" }).check();
@@ -275,7 +267,7 @@ describe("a new researcher's first study, from an empty console to the audit log
     expect(arrivals).toEqual([`${PROLIFIC}?cc=FH7Q2K`]);
 
     // Results: the arms table fits; every arm is named in the charts, the one without data says so.
-    await admin.goto(`${app.url}/admin/experiments/${experimentId}/results`);
+    await admin.goto(`${suite.app.url}/admin/experiments/${experimentId}/results`);
     const perArm = admin.getByRole("region", { name: "Counts and rates per arm" });
     await perArm.getByRole("rowheader", { name: "Preset grid" }).waitFor();
     await perArm.getByRole("rowheader", { name: "Compact blocks" }).waitFor();
@@ -292,7 +284,7 @@ describe("a new researcher's first study, from an empty console to the audit log
       .getByRole("link", { name: "CSV" })
       .first();
     const href = (await events.getAttribute("href")) ?? "";
-    const csv = await (await admin.request.get(new URL(href, app.url).href)).text();
+    const csv = await (await admin.request.get(new URL(href, suite.app.url).href)).text();
     const [header, ...rows] = csv.trim().split("\r\n");
     const columns = (header ?? "").split(",");
     expect(columns.slice(columns.indexOf("ui_watch"))).toEqual(

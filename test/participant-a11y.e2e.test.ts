@@ -1,10 +1,10 @@
 import type { Experiment, UiTemplate } from "@feedlab/schemas";
 import { starterTree } from "@feedlab/schemas/ui/blocks/starter-tree.ts";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { allAxeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createParticipantStudy } from "./harness/participant.ts";
 
 /** A laptop (issue 34: where a first-time researcher meets the console) and a phone. */
@@ -22,25 +22,14 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
 }
 
 describe("participant pages and the layout editors at 1366 and 390 px", () => {
-  let app: TestApp;
-  let admin: Client;
-  let browser: Browser;
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = e2eSuite();
 
   /** A participant's new browser at the width, joined to the experiment. */
   async function join(experimentId: string, loginId: string, width: Width): Promise<Page> {
-    const context = await browser.newContext({ viewport: WIDTHS[width] });
+    const context = await suite.newContext({ viewport: WIDTHS[width] });
     const page = await context.newPage();
-    await page.goto(`${app.url}/join/${experimentId}?login_id=${loginId}`);
-    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${suite.app.url}/join/${experimentId}?login_id=${loginId}`);
+    await page.waitForURL(`${suite.app.url}/`);
     return page;
   }
 
@@ -69,13 +58,13 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
     "passes axe with one h1 on each preset's and the block starters' feed and watch pages, offering Leave study there (%s)",
     async (width) => {
       const device = width === "laptop" ? "desktop" : "mobile";
-      const feedTemplate = await admin.post<UiTemplate>("/api/v1/admin/ui-templates", {
+      const feedTemplate = await suite.api.post<UiTemplate>("/api/v1/admin/ui-templates", {
         name: `Blocks feed ${width}`,
         page: "feed",
         template_type: "blocks",
         tree: starterTree("feed"),
       });
-      const watchTemplate = await admin.post<UiTemplate>("/api/v1/admin/ui-templates", {
+      const watchTemplate = await suite.api.post<UiTemplate>("/api/v1/admin/ui-templates", {
         name: `Blocks watch ${width}`,
         page: "watch",
         template_type: "blocks",
@@ -87,7 +76,7 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
         [`blocks-${width}`, feedTemplate.body.id, watchTemplate.body.id],
       ] as const;
       for (const [name, feed, watch] of layouts) {
-        const study = await createParticipantStudy(admin, { ui: { feed, watch }, videoCount: 6 });
+        const study = await createParticipantStudy(suite.api, { ui: { feed, watch }, videoCount: 6 });
         const page = await join(study.experimentId, `${name}-${width}`, width);
         await feedThenWatch(page, `${name}-${width}`);
         await page.context().close();
@@ -99,11 +88,11 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
   it.each(Object.keys(WIDTHS) as Width[])(
     "passes axe on the consent, declined, completion and ended pages, none offering Leave study (%s)",
     async (width) => {
-      const consentStudy = await createParticipantStudy(admin, {
+      const consentStudy = await createParticipantStudy(suite.api, {
         ui: { feed: "grid-desktop", watch: "grid-desktop" },
         videoCount: 3,
       });
-      await admin.patch(`/api/v1/admin/experiments/${consentStudy.experimentId}`, {
+      await suite.api.patch(`/api/v1/admin/experiments/${consentStudy.experimentId}`, {
         consent_text: "# About this study\n\nYou watch videos.\n\n## Your data\n\nWe keep what you do.",
       });
       const consent = await join(consentStudy.experimentId, `consent-${width}`, width);
@@ -117,11 +106,11 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
       await expectAccessible(consent, `declined-${width}`);
       await consent.context().close();
 
-      const finishing = await createParticipantStudy(admin, {
+      const finishing = await createParticipantStudy(suite.api, {
         ui: { feed: "grid-desktop", watch: "grid-desktop" },
         videoCount: 3,
       });
-      await admin.patch(`/api/v1/admin/experiments/${finishing.experimentId}`, {
+      await suite.api.patch(`/api/v1/admin/experiments/${finishing.experimentId}`, {
         completion: { after_sessions: 1, code: "K7M2QX9P" },
       });
       const done = await join(finishing.experimentId, `done-${width}`, width);
@@ -132,18 +121,18 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
       await done.context().close();
 
       // A participant in the study: Leave study on the paused notice; none once the study has ended.
-      const ending = await createParticipantStudy(admin, {
+      const ending = await createParticipantStudy(suite.api, {
         ui: { feed: "grid-desktop", watch: "grid-desktop" },
         videoCount: 3,
       });
       const page = await join(ending.experimentId, `ended-${width}`, width);
       await leave(page).waitFor();
-      await admin.patch(`/api/v1/admin/experiments/${ending.experimentId}`, { status: "paused" });
+      await suite.api.patch(`/api/v1/admin/experiments/${ending.experimentId}`, { status: "paused" });
       await page.reload();
       await page.getByRole("heading", { name: "This study is paused" }).waitFor();
       await leave(page).waitFor();
       await expectAccessible(page, `paused-${width}`);
-      await admin.patch(`/api/v1/admin/experiments/${ending.experimentId}`, { status: "completed" });
+      await suite.api.patch(`/api/v1/admin/experiments/${ending.experimentId}`, { status: "completed" });
       await page.reload();
       await page.getByRole("heading", { name: "This study has ended" }).waitFor();
       expect(await leave(page).count()).toBe(0);
@@ -154,20 +143,20 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
   );
 
   it("passes axe on the 404 pages of the app and of the participant pages, whose status numbers have text contrast", async () => {
-    const context = await browser.newContext({ viewport: WIDTHS.laptop });
+    const context = await suite.newContext({ viewport: WIDTHS.laptop });
     const page = await context.newPage();
-    await page.goto(`${app.url}/no-such-page`);
+    await page.goto(`${suite.app.url}/no-such-page`);
     await page.getByText("404").waitFor();
     await saveScreenshot(page, "a11y-404");
     expect(await allAxeViolations(page)).toEqual([]);
     await context.close();
 
-    const study = await createParticipantStudy(admin, {
+    const study = await createParticipantStudy(suite.api, {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },
       videoCount: 1,
     });
     const participant = await join(study.experimentId, "not-found", "phone");
-    await participant.goto(`${app.url}/watch/00000000-0000-4000-8000-000000000000`);
+    await participant.goto(`${suite.app.url}/watch/00000000-0000-4000-8000-000000000000`);
     await participant.getByRole("heading", { name: "Video not found" }).waitFor();
     await expectAccessible(participant, "participant-404-phone");
     await participant.context().close();
@@ -178,28 +167,28 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
     beforeAll(async () => {
       // The most recently changed experiment with videos, then a newer one with none: the preview
       // shows the first.
-      const study = await createParticipantStudy(admin, {
+      const study = await createParticipantStudy(suite.api, {
         ui: { feed: "grid-desktop", watch: "grid-desktop" },
         videoCount: 4,
       });
-      withVideos = (await admin.get<Experiment>(`/api/v1/admin/experiments/${study.experimentId}`)).body;
-      await admin.post("/api/v1/admin/experiments", { name: "Just created, no videos yet" });
+      withVideos = (await suite.api.get<Experiment>(`/api/v1/admin/experiments/${study.experimentId}`)).body;
+      await suite.api.post("/api/v1/admin/experiments", { name: "Just created, no videos yet" });
     });
 
     const preview = (page: Page) => page.frameLocator('iframe[title="Preview of the layout"]');
 
     it("moves the layouts to /admin/layouts: the nav leads there and the old /admin/templates addresses redirect", async () => {
-      const context = await browser.newContext({ viewport: WIDTHS.laptop });
+      const context = await suite.newContext({ viewport: WIDTHS.laptop });
       const page = await context.newPage();
-      await signInToConsole(page, app.url);
+      await signInToConsole(page, suite.app.url);
       const nav = page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" });
       expect(await nav.getAttribute("href")).toBe("/admin/layouts");
-      await page.goto(`${app.url}/admin/templates`);
-      await page.waitForURL(`${app.url}/admin/layouts`);
+      await page.goto(`${suite.app.url}/admin/templates`);
+      await page.waitForURL(`${suite.app.url}/admin/layouts`);
       await page.getByRole("heading", { name: "Layouts", exact: true }).waitFor();
       expect(await nav.getAttribute("aria-current")).toBe("page");
-      await page.goto(`${app.url}/admin/templates/new?page=watch&type=blocks`);
-      await page.waitForURL(`${app.url}/admin/layouts/new?page=watch&type=blocks`);
+      await page.goto(`${suite.app.url}/admin/templates/new?page=watch&type=blocks`);
+      await page.waitForURL(`${suite.app.url}/admin/layouts/new?page=watch&type=blocks`);
       await page.getByRole("heading", { name: "New watch layout with blocks" }).waitFor();
       await context.close();
     });
@@ -207,10 +196,10 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
     it.each(Object.keys(WIDTHS) as Width[])(
       "previews a watch layout in code with the videos of the latest experiment that has some, at a computer's width, and passes axe (%s)",
       async (width) => {
-        const context = await browser.newContext({ viewport: WIDTHS[width] });
+        const context = await suite.newContext({ viewport: WIDTHS[width] });
         const page = await context.newPage();
-        await signInToConsole(page, app.url);
-        await page.goto(`${app.url}/admin/layouts/new?page=watch`);
+        await signInToConsole(page, suite.app.url);
+        await page.goto(`${suite.app.url}/admin/layouts/new?page=watch`);
         await page.getByRole("status").filter({ hasText: "Compiled in" }).waitFor({ timeout: 30_000 });
         const choice = page.getByLabel("Videos of the experiment");
         await expect.poll(() => choice.inputValue(), { timeout: 15_000 }).toBe(withVideos.id);
@@ -234,10 +223,10 @@ describe("participant pages and the layout editors at 1366 and 390 px", () => {
     it.each(Object.keys(WIDTHS) as Width[])(
       "names blocks in words in the block editor, spaces its tree's settings, and passes axe (%s)",
       async (width) => {
-        const context = await browser.newContext({ viewport: WIDTHS[width] });
+        const context = await suite.newContext({ viewport: WIDTHS[width] });
         const page = await context.newPage();
-        await signInToConsole(page, app.url);
-        await page.goto(`${app.url}/admin/layouts/new?page=feed&type=blocks`);
+        await signInToConsole(page, suite.app.url);
+        await page.goto(`${suite.app.url}/admin/layouts/new?page=feed&type=blocks`);
         const palette = page.getByRole("region", { name: "Blocks", exact: true });
         await palette.getByRole("button", { name: "Video list", exact: true }).waitFor();
         await palette.getByRole("button", { name: "Two columns", exact: true }).waitFor();

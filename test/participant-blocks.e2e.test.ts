@@ -1,11 +1,10 @@
 import type { UiTemplate } from "@feedlab/schemas";
 import type { BlockNode } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { starterTree } from "@feedlab/schemas/ui/blocks/starter-tree.ts";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import {
   createParticipantStudy,
   presetJourney,
@@ -15,30 +14,23 @@ import {
 } from "./harness/participant.ts";
 
 describe("a blocks template and its exported TSX give participants the same page", () => {
-  let app: TestApp;
-  let admin: Client;
+  const suite = e2eSuite();
   let wire: RecordingProxy;
-  let browser: Browser;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    wire = await startRecordingProxy(app.url);
-    browser = await launchBrowser();
+    wire = await startRecordingProxy(suite.app.url);
   });
   afterAll(async () => {
-    await browser?.close();
     await wire?.close();
-    await app?.stop();
   });
 
   const create = async (body: Record<string, unknown>) => {
-    const r = await admin.post<UiTemplate>("/api/v1/admin/ui-templates", { name: "Blocks", ...body });
+    const r = await suite.api.post<UiTemplate>("/api/v1/admin/ui-templates", { name: "Blocks", ...body });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body;
   };
   const blocks = (page: "feed" | "watch", tree: BlockNode) => create({ page, template_type: "blocks", tree });
   const exported = async (t: UiTemplate) => {
-    const tsx = (await admin.get(`/api/v1/admin/ui-templates/${t.id}/export`)).text;
+    const tsx = (await suite.api.get(`/api/v1/admin/ui-templates/${t.id}/export`)).text;
     return create({ page: t.page, template_type: "code", source: tsx });
   };
   const eventTypes = (from: number) =>
@@ -46,15 +38,15 @@ describe("a blocks template and its exported TSX give participants the same page
 
   /** One journey through a study on these UIs: its event types, and the feed's card count. */
   async function journey(ui: { feed: string; watch: string }, loginId: string) {
-    const study = await createParticipantStudy(admin, { ui, videoCount: 14 });
+    const study = await createParticipantStudy(suite.api, { ui, videoCount: 14 });
     const from = wire.batches.length;
-    await presetJourney(browser, wire, {
+    await presetJourney(suite.browser, wire, {
       experimentId: study.experimentId,
       loginId,
       device: "desktop",
       shots: loginId,
     });
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     await page.goto(`${wire.url}/join/${study.experimentId}?login_id=${loginId}-count`);
     await page.waitForURL(`${wire.url}/`);
@@ -112,11 +104,11 @@ describe("a blocks template and its exported TSX give participants the same page
         },
       ],
     });
-    const study = await createParticipantStudy(admin, {
+    const study = await createParticipantStudy(suite.api, {
       ui: { feed: gallery.id, watch: "grid-desktop" },
       videoCount: 6,
     });
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     await page.goto(`${wire.url}/join/${study.experimentId}?login_id=blocks-gallery`);
     await page.getByRole("heading", { name: "Every block" }).waitFor();
@@ -139,11 +131,11 @@ describe("a blocks template and its exported TSX give participants the same page
 
   it("shows a two-column watch page with the player, title, likes and related videos", async () => {
     const watch = await blocks("watch", starterTree("watch"));
-    const study = await createParticipantStudy(admin, {
+    const study = await createParticipantStudy(suite.api, {
       ui: { feed: "grid-desktop", watch: watch.id },
       videoCount: 6,
     });
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     await page.goto(`${wire.url}/join/${study.experimentId}?login_id=blocks-watch`);
     await page.getByRole("list", { name: "Recommended videos" }).getByRole("link").first().click();
@@ -162,13 +154,13 @@ describe("a blocks template and its exported TSX give participants the same page
   }, 60_000);
 
   it("lets a researcher build a two-column watch page by drag and drop, preview it, save and assign it, then continue as code", async () => {
-    const study = await createParticipantStudy(admin, {
+    const study = await createParticipantStudy(suite.api, {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },
       videoCount: 6,
     });
-    const context = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+    const context = await suite.newContext({ viewport: { width: 1500, height: 1000 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
+    await signInToConsole(page, suite.app.url);
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
     await page.getByRole("link", { name: "New watch layout with blocks" }).click();
     await page.getByLabel("Videos of the experiment").selectOption(study.experimentId);
@@ -250,7 +242,7 @@ describe("a blocks template and its exported TSX give participants the same page
     const templateUrl = page.url();
     await page.getByText(/^Version 1 · used by 0 arms/).waitFor();
 
-    await page.goto(`${app.url}/admin/experiments/${study.experimentId}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experimentId}`);
     await page.getByRole("button", { name: "Edit arm Arm" }).click();
     const dialog = page.getByRole("dialog", { name: /Arm/ });
     await dialog.getByLabel("Watch UI").selectOption({ label: "Two columns (v1)" });
@@ -258,9 +250,9 @@ describe("a blocks template and its exported TSX give participants the same page
     await dialog.waitFor({ state: "hidden" });
 
     // The participant's watch page is the layout: the player, with the related videos beside it.
-    const participant = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const participant = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const watch = await participant.newPage();
-    await watch.goto(`${app.url}/join/${study.experimentId}?login_id=blocks-built-p`);
+    await watch.goto(`${suite.app.url}/join/${study.experimentId}?login_id=blocks-built-p`);
     await watch.getByRole("list", { name: "Recommended videos" }).getByRole("link").first().click();
     await watch.waitForURL(/\/watch\//);
     await watch.locator("video").waitFor();

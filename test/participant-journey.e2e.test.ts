@@ -1,9 +1,9 @@
 import { createEventValidator } from "@feedlab/ingest";
 import { EVENT_TYPES, HIGH_FREQUENCY_TYPES, IMMEDIATE_TYPES, type Video } from "@feedlab/schemas";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import {
   createParticipantStudy,
   type ParticipantStudy,
@@ -39,27 +39,20 @@ async function setTabHidden(page: Page, hidden: boolean): Promise<void> {
 const idOfHref = (href: string | null) => href?.split("/").pop() ?? "";
 
 describe("a participant's journey in Chromium, on the wire and in the events store", () => {
-  let app: TestApp;
-  let admin: Client;
-  let browser: Browser;
+  const suite = e2eSuite();
   let study: ParticipantStudy;
   let wire: RecordingProxy;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    wire = await startRecordingProxy(app.url);
-    admin = await app.admin();
-    browser = await launchBrowser();
-    study = await createParticipantStudy(admin, { ui: { feed: "grid-desktop", watch: "grid-desktop" } });
+    wire = await startRecordingProxy(suite.app.url);
+    study = await createParticipantStudy(suite.api, { ui: { feed: "grid-desktop", watch: "grid-desktop" } });
   });
   afterAll(async () => {
-    await browser?.close();
     await wire?.close();
-    await app?.stop();
   });
 
   it("emits every surface event type with its payload, columns and flush timing, loses nothing offline or on reload, and drops the watched video from the feed", async () => {
     const site = wire.url;
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     // Media arrive a little late, so playback first waits for data (VIDEO_BUFFERING) as on a slow link.
     await page.route("**/media/demo/*.webm", async (route) => {
@@ -397,10 +390,10 @@ describe("a participant's journey in Chromium, on the wire and in the events sto
     // --- The events store ----------------------------------------------------------------------------
     // Every batch the browser sent has been answered (the last beacons may still have been on their way).
     await wire.settled();
-    await expect(app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 20_000)).resolves.toBe(
-      true,
-    );
-    const stored = (await app.runtime
+    await expect(
+      suite.app.runtime.progress.waitFor(await suite.app.runtime.eventLog.position(), 20_000),
+    ).resolves.toBe(true);
+    const stored = (await suite.app.runtime
       .db("events")
       .where({ session_id: sessionId })
       .select("event_id", "event_type", "seq", "algorithm_feed", "algorithm_watch", "video_id")) as {
@@ -412,7 +405,7 @@ describe("a participant's journey in Chromium, on the wire and in the events sto
     }[];
     expect(stored.map((r) => r.event_id).sort()).toEqual([...byId.keys()].sort());
     expect(stored.every((r) => r.algorithm_feed === "recency" && r.algorithm_watch === "recency")).toBe(true);
-    const exported = await admin.request(
+    const exported = await suite.api.request(
       "GET",
       `/api/v1/admin/experiments/${study.experimentId}/events?format=ndjson`,
     );

@@ -1,7 +1,6 @@
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import {
   createParticipantStudy,
   deviceOf,
@@ -38,25 +37,19 @@ const JOURNEY_TYPES = [
 ];
 
 describe("the six bundled presets render and emit the same events for the same journey", () => {
-  let app: TestApp;
-  let admin: Client;
+  const suite = e2eSuite();
   let wire: RecordingProxy;
-  let browser: Browser;
   const seen = new Map<string, string[]>();
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    wire = await startRecordingProxy(app.url);
-    browser = await launchBrowser();
+    wire = await startRecordingProxy(suite.app.url);
   });
   afterAll(async () => {
-    await browser?.close();
     await wire?.close();
-    await app?.stop();
   });
 
   it("lists the six presets as api.md pins them", async () => {
-    const r = await admin.get<{ key: string; style: string; device: string }[]>("/api/v1/admin/ui-presets");
+    const r =
+      await suite.api.get<{ key: string; style: string; device: string }[]>("/api/v1/admin/ui-presets");
     expect(r.body.map((p) => p.key).sort()).toEqual([...PRESETS].sort());
     for (const p of r.body) expect(p.key).toBe(`${p.style}-${p.device}`);
   });
@@ -64,13 +57,13 @@ describe("the six bundled presets render and emit the same events for the same j
   it.each(PRESETS)(
     "%s: join, feed, scroll, hover, click, watch 6 s, like, back",
     async (preset) => {
-      const study = await createParticipantStudy(admin, {
+      const study = await createParticipantStudy(suite.api, {
         ui: { feed: preset, watch: preset },
         videoCount: 14,
       });
       const device = deviceOf(preset);
       const from = wire.batches.length;
-      await presetJourney(browser, wire, {
+      await presetJourney(suite.browser, wire, {
         experimentId: study.experimentId,
         loginId: `${preset}-p`,
         device,
@@ -85,11 +78,14 @@ describe("the six bundled presets render and emit the same events for the same j
   );
 
   it("none: the feed is bypassed to the first video, which plays in the bare player", async () => {
-    const study = await createParticipantStudy(admin, { ui: { feed: "none", watch: "none" }, videoCount: 4 });
+    const study = await createParticipantStudy(suite.api, {
+      ui: { feed: "none", watch: "none" },
+      videoCount: 4,
+    });
     const newest = [...study.videos].sort((a, b) =>
       (b.published_at ?? "").localeCompare(a.published_at ?? ""),
     )[0];
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     const from = wire.batches.length;
     await page.goto(`${wire.url}/join/${study.experimentId}?login_id=none-p`);

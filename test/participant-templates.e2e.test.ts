@@ -1,9 +1,8 @@
 import type { UiTemplate } from "@feedlab/schemas";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import {
   createParticipantStudy,
   presetJourney,
@@ -17,27 +16,20 @@ import {
 const starter = (page: "feed" | "watch") => presetStarter("grid-desktop", page);
 
 describe("a code template copied from a preset and changed renders for participants and emits the preset's events", () => {
-  let app: TestApp;
-  let admin: Client;
+  const suite = e2eSuite();
   let wire: RecordingProxy;
-  let browser: Browser;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    wire = await startRecordingProxy(app.url);
-    browser = await launchBrowser();
+    wire = await startRecordingProxy(suite.app.url);
   });
   afterAll(async () => {
-    await browser?.close();
     await wire?.close();
-    await app?.stop();
   });
 
   const eventTypes = (from: number) =>
     [...new Set(wire.batches.slice(from).flatMap((b) => b.events.map((e) => e.event_type)))].sort();
 
   const template = async (name: string, page: "feed" | "watch", source: string) => {
-    const r = await admin.post<UiTemplate>("/api/v1/admin/ui-templates", {
+    const r = await suite.api.post<UiTemplate>("/api/v1/admin/ui-templates", {
       name,
       page,
       template_type: "code",
@@ -67,12 +59,12 @@ describe("a code template copied from a preset and changed renders for participa
       ),
     );
 
-    const preset = await createParticipantStudy(admin, {
+    const preset = await createParticipantStudy(suite.api, {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },
       videoCount: 14,
     });
     let from = wire.batches.length;
-    await presetJourney(browser, wire, {
+    await presetJourney(suite.browser, wire, {
       experimentId: preset.experimentId,
       loginId: "preset-p",
       device: "desktop",
@@ -80,12 +72,12 @@ describe("a code template copied from a preset and changed renders for participa
     });
     const presetTypes = eventTypes(from);
 
-    const coded = await createParticipantStudy(admin, {
+    const coded = await createParticipantStudy(suite.api, {
       ui: { feed: feed.id, watch: watch.id },
       videoCount: 14,
     });
     from = wire.batches.length;
-    await presetJourney(browser, wire, {
+    await presetJourney(suite.browser, wire, {
       experimentId: coded.experimentId,
       loginId: "template-p",
       device: "desktop",
@@ -97,7 +89,7 @@ describe("a code template copied from a preset and changed renders for participa
     expect(wire.batches.slice(from).flatMap((b) => b.reply?.rejected ?? [])).toEqual([]);
 
     // The layout is the template's: the banner and the note show, on their pages.
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     await page.goto(`${wire.url}/join/${coded.experimentId}?login_id=template-p`);
     await page.waitForURL(`${wire.url}/`);
@@ -117,11 +109,11 @@ describe("a code template copied from a preset and changed renders for participa
       "feed",
       `import { useFeed } from "@feedlab/data";\nexport default function Page() {\n  const feed = useFeed();\n  if (feed.items.length > 0) throw new Error("the layout broke");\n  return <p>Loading</p>;\n}\n`,
     );
-    const study = await createParticipantStudy(admin, {
+    const study = await createParticipantStudy(suite.api, {
       ui: { feed: broken.id, watch: "grid-desktop" },
       videoCount: 6,
     });
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     const from = wire.batches.length;
     await page.goto(`${wire.url}/join/${study.experimentId}?login_id=broken-p`);
@@ -137,7 +129,7 @@ describe("a code template copied from a preset and changed renders for participa
     await expect
       .poll(
         async () =>
-          (await admin.get<UiTemplate>(`/api/v1/admin/ui-templates/${broken.id}`)).body.last_render_error
+          (await suite.api.get<UiTemplate>(`/api/v1/admin/ui-templates/${broken.id}`)).body.last_render_error
             ?.message,
       )
       .toBe("Error: the layout broke");
@@ -146,13 +138,13 @@ describe("a code template copied from a preset and changed renders for participa
   }, 60_000);
 
   it("lets a researcher copy a preset, see problems and the preview as they type, save, and give the layout to an arm in the console", async () => {
-    const study = await createParticipantStudy(admin, {
+    const study = await createParticipantStudy(suite.api, {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },
       videoCount: 8,
     });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 950 } });
+    const context = await suite.newContext({ viewport: { width: 1400, height: 950 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
+    await signInToConsole(page, suite.app.url);
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Layouts" }).click();
     await page.getByRole("heading", { name: "Layouts", exact: true }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
@@ -211,7 +203,7 @@ describe("a code template copied from a preset and changed renders for participa
     await page.getByText(/^Version 1 · used by 0 arms/).waitFor();
 
     // The group gets it in the experiment's group dialog, under "Your layouts".
-    await page.goto(`${app.url}/admin/experiments/${study.experimentId}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experimentId}`);
     await page.getByRole("button", { name: "Edit arm Arm" }).click();
     const dialog = page.getByRole("dialog", { name: /Arm/ });
     await dialog.getByLabel("Feed UI").selectOption({ label: "Study picks (v1)" });
@@ -221,9 +213,9 @@ describe("a code template copied from a preset and changed renders for participa
     await context.close();
 
     // The participant's feed is the layout, with cards that lead to the watch page.
-    const participant = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const participant = await suite.newContext({ viewport: VIEWPORTS.desktop });
     const feed = await participant.newPage();
-    await feed.goto(`${app.url}/join/${study.experimentId}?login_id=console-layout-p`);
+    await feed.goto(`${suite.app.url}/join/${study.experimentId}?login_id=console-layout-p`);
     await feed.getByRole("heading", { name: "Study picks" }).waitFor();
     const cards = feed.getByRole("list", { name: "Recommended videos" }).getByRole("link");
     await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(6);

@@ -1,25 +1,19 @@
 import { randomUUID } from "node:crypto";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { joinWith, plantedSession } from "../api/src/quality/quality.fixture.ts";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { sendEvents, wireEvent } from "./harness/events.ts";
 import { createStudy } from "./harness/fixtures.ts";
 
 /** Issue 37: the console shows participant quality (docs/quality.md) in the list and on a participant's page. */
 describe("participant quality in the console (Chromium)", () => {
-  let app: TestApp;
-  let admin: Client;
-  let browser: Browser;
+  const suite = e2eSuite();
   let experimentId: string;
   let hiddenId: string;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    admin = await app.admin();
-    browser = await launchBrowser();
-    const study = await createStudy(admin, {
+    const study = await createStudy(suite.api, {
       name: "Quality",
       status: "running",
       weights: [1],
@@ -31,7 +25,7 @@ describe("participant quality in the console (Chromium)", () => {
       ["steady", {}],
       ["away", { hidden: true, pointer: false }],
     ] as const) {
-      const p = await joinWith(app, experimentId, login);
+      const p = await joinWith(suite.app, experimentId, login);
       expect((await sendEvents(p, plantedSession(behaviour, start))).body.rejected).toEqual([]);
       if (login === "away") {
         hiddenId = p.userId;
@@ -45,18 +39,16 @@ describe("participant quality in the console (Chromium)", () => {
         }
       }
     }
-    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    expect(
+      await suite.app.runtime.progress.waitFor(await suite.app.runtime.eventLog.position(), 10_000),
+    ).toBe(true);
   });
 
   it("shows each participant's flags by name in the list, and the measures beside their thresholds on their page", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 850 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${experimentId}`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${experimentId}`);
     const away = page.getByRole("row").filter({ hasText: "away" });
     await away.getByText("Tab mostly hidden").waitFor();
     await away.getByText("No pointer on desktop").waitFor();
@@ -66,19 +58,19 @@ describe("participant quality in the console (Chromium)", () => {
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, "quality-participants");
 
-    await page.goto(`${app.url}/admin/participants/${hiddenId}?experiment=${experimentId}&login=away`);
+    await page.goto(`${suite.app.url}/admin/participants/${hiddenId}?experiment=${experimentId}&login=away`);
     // One count of sessions everywhere: the page's, the list's and the one completion reads.
     await page
       .getByText(
         /^3 sessions, \d+ events shown in time order \(2 sessions sent none of the events shown here\)/,
       )
       .waitFor();
-    const listed = await admin.get<{ items: { login_id: string; sessions: number }[] }>(
+    const listed = await suite.api.get<{ items: { login_id: string; sessions: number }[] }>(
       `/api/v1/admin/experiments/${experimentId}/participants?q=away`,
     );
     expect(listed.body.items.map((p) => [p.login_id, p.sessions])).toEqual([["away", 3]]);
     expect(
-      (await admin.get<{ sessions: number }>(`/api/v1/admin/participants/${hiddenId}`)).body.sessions,
+      (await suite.api.get<{ sessions: number }>(`/api/v1/admin/participants/${hiddenId}`)).body.sessions,
     ).toBe(3);
     const card = page.getByRole("region", { name: "Quality" });
     await card.getByRole("row", { name: /Hidden share of the visit 62% Flagged over 50%/ }).waitFor();
@@ -89,10 +81,10 @@ describe("participant quality in the console (Chromium)", () => {
   });
 
   it("fits a participant's page on a phone: nothing scrolls sideways at 390 px, an event's details opened", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await suite.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/participants/${hiddenId}?experiment=${experimentId}&login=away`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/participants/${hiddenId}?experiment=${experimentId}&login=away`);
     await page
       .getByRole("region", { name: "Quality" })
       .getByRole("row", { name: /Hidden share/ })
@@ -105,10 +97,10 @@ describe("participant quality in the console (Chromium)", () => {
   });
 
   it("takes exclusion rules from the experiment page, and shows the arms without and with them and the change after the start on the results page", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 850 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${experimentId}`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${experimentId}`);
     const section = page.getByRole("region", { name: "Exclusion rules and response time" });
     await section.getByText("The study has started: a change is recorded").waitFor();
     await section.getByRole("button", { name: "Add a rule" }).click();
@@ -118,12 +110,12 @@ describe("participant quality in the console (Chromium)", () => {
     expect(await axeViolations(page)).toEqual([]);
     await section.getByRole("button", { name: "Save exclusion rules and response time" }).click();
     await page.getByText("Exclusion rules and response time saved.").waitFor();
-    const stored = await admin.get<{ exclusion_rules: unknown[] }>(
+    const stored = await suite.api.get<{ exclusion_rules: unknown[] }>(
       `/api/v1/admin/experiments/${experimentId}`,
     );
     expect(stored.body.exclusion_rules).toEqual([{ measure: "hidden_share", op: ">", value: 0.5 }]);
 
-    await page.goto(`${app.url}/admin/experiments/${experimentId}/results`);
+    await page.goto(`${suite.app.url}/admin/experiments/${experimentId}/results`);
     const card = page.getByRole("region", { name: "Exclusion rules" });
     await card.getByText("hidden_share > 0.5").first().waitFor();
     // The away participant's tab was hidden 62% of the visit: the rule leaves one of the two.
@@ -143,10 +135,10 @@ describe("participant quality in the console (Chromium)", () => {
   });
 
   it("answers the power calculator on the results page from assumed rates, with the number per arm and its plot", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 850 } });
     const page = await context.newPage();
-    await signInToConsole(page, app.url);
-    await page.goto(`${app.url}/admin/experiments/${experimentId}/results`);
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${experimentId}/results`);
     const card = page.getByRole("region", { name: "Power" });
     // Click-through 10% against 12%, intra-participant correlation 0.05, 50 impressions each: by hand,
     // 7.848879 x (0.09 + 0.1056) / 0.02^2 x (1 + 49 x 0.05) / 50 = 264.8, so 265 per arm (docs/power.md).

@@ -1,8 +1,8 @@
 import type { Group } from "@feedlab/schemas";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createStudy, type StudyFixture } from "./harness/fixtures.ts";
 import { type FakeRecommender, startFakeRecommender } from "./harness/recommender-server.ts";
 
@@ -15,26 +15,19 @@ interface StoredRecommender {
 }
 
 describe("recommenders in the admin console", () => {
-  let app: TestApp;
-  let browser: Browser;
+  const suite = e2eSuite();
   let page: Page;
-  let api: Client;
   let fake: FakeRecommender;
   let study: StudyFixture;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    api = await app.admin();
     fake = await startFakeRecommender();
-    study = await createStudy(api, { weights: [1], name: "Algorithm study" });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await signInToConsole(page, app.url);
+    study = await createStudy(suite.api, { weights: [1], name: "Algorithm study" });
+    page = await suite.browser.newPage();
+    await signInToConsole(page, suite.app.url);
   });
   afterAll(async () => {
-    await browser?.close();
     await fake?.close();
-    await app?.stop();
   });
 
   const row = (key: string) =>
@@ -76,7 +69,7 @@ describe("recommenders in the admin console", () => {
     await row("lab-service").getByText("Lab service").waitFor();
     await saveScreenshot(page, "recommenders-list");
 
-    const stored = await api.get<StoredRecommender>("/api/v1/admin/recommenders/lab-service");
+    const stored = await suite.api.get<StoredRecommender>("/api/v1/admin/recommenders/lab-service");
     expect(stored.body).toMatchObject({
       key: "lab-service",
       kind: "external_http",
@@ -108,10 +101,13 @@ describe("recommenders in the admin console", () => {
     await edit.getByRole("button", { name: "Save recommender" }).click();
     await edit.waitFor({ state: "detached" });
     await row("lab-service").getByText("Lab service v2").waitFor();
-    const edited = await api.get<StoredRecommender>("/api/v1/admin/recommenders/lab-service");
+    const edited = await suite.api.get<StoredRecommender>("/api/v1/admin/recommenders/lab-service");
     expect(edited.body.label).toBe("Lab service v2");
     expect(edited.body.config).toMatchObject({ timeout_seconds: 4, headers: { "X-Api-Key": "********" } });
-    const saved = (await app.runtime.db("recommenders").where({ key: "lab-service" }).first("config")) as {
+    const saved = (await suite.app.runtime
+      .db("recommenders")
+      .where({ key: "lab-service" })
+      .first("config")) as {
       config: unknown;
     };
     const config = typeof saved.config === "string" ? JSON.parse(saved.config) : saved.config;
@@ -127,7 +123,7 @@ describe("recommenders in the admin console", () => {
   });
 
   it("offers in the Edit algorithm modal only recommenders that support each page, new ones after a reload", async () => {
-    await api.post("/api/v1/admin/recommenders", {
+    await suite.api.post("/api/v1/admin/recommenders", {
       key: "watch-only",
       kind: "external_http",
       label: "Watch only",
@@ -135,7 +131,7 @@ describe("recommenders in the admin console", () => {
       supports_watch: true,
       config: { url: `${fake.url}/w` },
     });
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}`);
     await page.getByRole("button", { name: "Edit algorithm" }).first().click();
     const dialog = page.getByRole("dialog", { name: /Edit algorithm/ });
     const feedOptions = await dialog
@@ -151,7 +147,7 @@ describe("recommenders in the admin console", () => {
     expect(watchOptions).toEqual(expect.arrayContaining(["lab-service", "watch-only", "random"]));
 
     // Registered after the page loaded: not offered until the next page load.
-    await api.post("/api/v1/admin/recommenders", {
+    await suite.api.post("/api/v1/admin/recommenders", {
       key: "late-comer",
       kind: "external_http",
       label: "Late",
@@ -171,7 +167,7 @@ describe("recommenders in the admin console", () => {
     await dialog.getByRole("button", { name: "Save algorithm" }).click();
     await dialog.waitFor({ state: "detached" });
     await page.getByRole("cell", { name: "watch-only" }).waitFor();
-    const group = await api.get<Group>(`/api/v1/admin/groups/${study.groups[0]?.id}`);
+    const group = await suite.api.get<Group>(`/api/v1/admin/groups/${study.groups[0]?.id}`);
     expect(group.body.algorithm_config).toEqual({ feed: "lab-service", watch: "watch-only" });
     expect(group.body.recommender_params).toEqual({ "lab-service": { variant: "B" } });
 
@@ -188,7 +184,7 @@ describe("recommenders in the admin console", () => {
   });
 
   it("warns that arms still use a recommender before deleting it", async () => {
-    await page.goto(`${app.url}/admin/recommenders`);
+    await page.goto(`${suite.app.url}/admin/recommenders`);
     await row("lab-service").getByRole("button", { name: "Delete recommender lab-service" }).click();
     const confirm = page.getByRole("dialog", { name: "Delete recommender?" });
     await confirm.getByText("Arms still use").waitFor();
@@ -197,7 +193,7 @@ describe("recommenders in the admin console", () => {
     await confirm.getByRole("button", { name: "Delete" }).click();
     await confirm.waitFor({ state: "detached" });
     await expect.poll(() => row("lab-service").count()).toBe(0);
-    expect((await api.get("/api/v1/admin/recommenders/lab-service")).status).toBe(404);
+    expect((await suite.api.get("/api/v1/admin/recommenders/lab-service")).status).toBe(404);
 
     await row("late-comer").getByRole("button", { name: "Delete recommender late-comer" }).click();
     const unused = page.getByRole("dialog", { name: "Delete recommender?" });

@@ -1,9 +1,9 @@
 import type { Group } from "@feedlab/schemas";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { joinWithSession, sendEvents, wireEvent } from "./harness/events.ts";
 import { createStudy, type StudyFixture } from "./harness/fixtures.ts";
 import { type FakeRecommender, startFakeRecommender } from "./harness/recommender-server.ts";
@@ -36,15 +36,13 @@ async function fullyShown(locator: Locator): Promise<boolean> {
 }
 
 describe("results per arm in the console", () => {
-  let app: TestApp;
-  let browser: Browser;
+  const suite = e2eSuite();
   let page: Page;
   let fake: FakeRecommender;
   let study: StudyFixture;
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    const admin = await app.admin();
+    const admin = suite.api;
     fake = await startFakeRecommender(() => ({ status: 503, raw: "down for maintenance" }));
     study = await createStudy(admin, {
       weights: [1, 1, 1],
@@ -78,7 +76,7 @@ describe("results per arm in the console", () => {
     // Six participants, two per arm (balanced assignment), each with a feed page and events; the
     // first one's second batch is lost.
     for (let i = 0; i < 6; i++) {
-      const p = await joinWithSession(app.client(), study.experiment.id, `p${i + 1}`);
+      const p = await joinWithSession(suite.app.client(), study.experiment.id, `p${i + 1}`);
       const feed = await p.client.get(`/feed?session_id=${p.sessionId}`);
       expect(feed.status).toBe(200);
       let seq = 0;
@@ -106,15 +104,14 @@ describe("results per arm in the console", () => {
       ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
     });
     expect(late.status).toBe(201);
-    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: LAPTOP });
-    await signInToConsole(page, app.url);
+    expect(
+      await suite.app.runtime.progress.waitFor(await suite.app.runtime.eventLog.position(), 15_000),
+    ).toBe(true);
+    page = await suite.browser.newPage({ viewport: LAPTOP });
+    await signInToConsole(page, suite.app.url);
   });
   afterAll(async () => {
-    await browser?.close();
     await fake?.close();
-    await app?.stop();
   });
 
   /** A rate's chart on the Results page, by its title. */
@@ -122,7 +119,7 @@ describe("results per arm in the console", () => {
     page.locator("figure").filter({ has: page.locator("figcaption", { hasText: title }) });
 
   it("warns on the experiment page about the arm whose recommender fails", async () => {
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}`);
     const warning = page.getByRole("alert").filter({ hasText: "Arm 3" });
     await warning.waitFor();
     expect(await warning.textContent()).toContain("lab-service");
@@ -272,7 +269,7 @@ describe("results per arm in the console", () => {
   });
 
   it("says in one line what the chosen recommender does when an arm's algorithm is edited", async () => {
-    await page.goto(`${app.url}/admin/experiments/${study.experiment.id}`);
+    await page.goto(`${suite.app.url}/admin/experiments/${study.experiment.id}`);
     await page.getByRole("button", { name: "Edit algorithm of Arm 2", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: /Edit algorithm/ });
     const feed = dialog.getByLabel("Feed algorithm");
@@ -297,7 +294,7 @@ describe("results per arm in the console", () => {
   });
 
   it("tests the external recommender from its dialog: the failure, then what a working answer keeps", async () => {
-    await page.goto(`${app.url}/admin/recommenders`);
+    await page.goto(`${suite.app.url}/admin/recommenders`);
     await page
       .getByRole("row")
       .filter({ has: page.getByRole("rowheader", { name: "lab-service" }) })

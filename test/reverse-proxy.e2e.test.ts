@@ -1,9 +1,9 @@
-import type { Browser } from "playwright-core";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import { ADMIN } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createStudy } from "./harness/fixtures.ts";
 import { startTlsProxy, type TlsProxy } from "./harness/nginx.ts";
 import { freePort } from "./harness/ports.ts";
@@ -18,32 +18,32 @@ const JOIN_LIMIT = 120;
  * (a self-signed certificate) in front of the embedded server, which trusts that one proxy.
  */
 describe("Feedlab behind nginx over HTTPS (Chromium)", () => {
-  let app: TestApp;
+  /** The port nginx listens on, which the app's public URL names. */
+  let port: number;
+  const suite = e2eSuite({
+    app: async () => {
+      port = await freePort();
+      return {
+        env: {
+          FEEDLAB_PUBLIC_URL: `https://localhost:${port}`,
+          FEEDLAB_TRUST_PROXY: PROXY_ADDRESS,
+          FEEDLAB_JOIN_RATE_LIMIT: String(JOIN_LIMIT),
+        },
+      };
+    },
+    // The study is set up past the proxy with a session from the service: the admin's own sign-in
+    // through nginx is what a test below checks.
+    adminBySession: true,
+  });
   let proxy: TlsProxy;
-  let browser: Browser;
-  let admin: Client;
   let experimentId: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    app = await startTestApp("pglite", {
-      env: {
-        FEEDLAB_PUBLIC_URL: `https://localhost:${port}`,
-        FEEDLAB_TRUST_PROXY: PROXY_ADDRESS,
-        FEEDLAB_JOIN_RATE_LIMIT: String(JOIN_LIMIT),
-      },
-    });
-    proxy = await startTlsProxy({ port, upstream: app.url, bindAddress: PROXY_ADDRESS });
-    // The study is set up past the proxy with a session from the service: the admin's own sign-in
-    // through nginx is what a test below checks.
-    admin = await app.adminBySession();
-    experimentId = (await createStudy(admin, { status: "running", videoCount: 3 })).experiment.id;
-    browser = await launchBrowser();
+    proxy = await startTlsProxy({ port, upstream: suite.app.url, bindAddress: PROXY_ADDRESS });
+    experimentId = (await createStudy(suite.api, { status: "running", videoCount: 3 })).experiment.id;
   });
   afterAll(async () => {
-    await browser?.close();
     await proxy?.stop();
-    await app?.stop();
   });
 
   /** A client at one loopback address, speaking HTTPS to nginx and trusting its certificate. */
@@ -80,14 +80,14 @@ describe("Feedlab behind nginx over HTTPS (Chromium)", () => {
   }
 
   it("lets a participant join and an admin sign in over HTTPS, with Secure, HttpOnly, SameSite=Lax cookies", async () => {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const context = await suite.newContext({ ignoreHTTPSErrors: true });
     const page = await context.newPage();
     await page.goto(`${proxy.url}/join/${experimentId}?login_id=chromium-participant`);
     await page.locator('a[href^="/watch/"]').first().waitFor();
     expect(new URL(page.url()).origin).toBe(proxy.url);
     await saveScreenshot(page, "https-proxy-feed");
 
-    const admin = await browser.newContext({ ignoreHTTPSErrors: true });
+    const admin = await suite.newContext({ ignoreHTTPSErrors: true });
     const console = await admin.newPage();
     const signIn = console.waitForResponse((r) => r.url().endsWith("/api/v1/auth/login"));
     await signInToConsole(console, proxy.url);
@@ -146,7 +146,7 @@ describe("Feedlab behind nginx over HTTPS (Chromium)", () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.every((r) => r.code === "too_many_requests" && Number(r.retryAfter) > 0)).toBe(true);
 
-    const people = await admin.get<{ items: { login_id: string }[]; next_cursor: string | null }>(
+    const people = await suite.api.get<{ items: { login_id: string }[]; next_cursor: string | null }>(
       `/api/v1/admin/experiments/${experimentId}/participants?limit=1000`,
     );
     expect(people.body.next_cursor).toBeNull();
@@ -163,7 +163,7 @@ describe("Feedlab behind nginx over HTTPS (Chromium)", () => {
     await stranger.close();
     expect(failed.status).toBe(401);
 
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const context = await suite.newContext({ ignoreHTTPSErrors: true });
     const page = await context.newPage();
     await signInToConsole(page, proxy.url);
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Audit" }).click();

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Experiment, FeedPage, Group, JoinResult, Video } from "@feedlab/schemas";
-import type { Browser, Page } from "playwright-core";
+import type { Experiment, FeedPage, Group, JoinResult } from "@feedlab/schemas";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { addDemoVideos } from "./harness/fixtures.ts";
+import { resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 
 /**
  * api.md "Study definitions and packages" in the console, in Chromium: a researcher exports a study
@@ -15,12 +15,10 @@ import { addDemoVideos } from "./harness/fixtures.ts";
  * study crosses servers as it does between labs.
  */
 describe("a study moves between servers as a file, through the console", () => {
-  let serverA: TestApp;
+  /** Server A, where the study starts, with the demo videos and a browser whose downloads have paths. */
+  const suite = e2eSuite({ ownBrowser: true, videos: [{ prefix: "study-file", title: "Study file video" }] });
   let serverB: TestApp;
-  let browser: Browser;
-  let adminA: Client;
   let adminB: Client;
-  let videos: Video[];
   let experimentA: Experiment;
   /** The study file as Export study downloaded it from server A. */
   let exported = "";
@@ -29,17 +27,12 @@ describe("a study moves between servers as a file, through the console", () => {
   let experimentB = "";
 
   beforeAll(async () => {
-    [serverA, serverB, browser] = await Promise.all([
-      startTestApp("pglite"),
-      startTestApp("pglite"),
-      launchBrowser(),
-    ]);
-    [adminA, adminB] = await Promise.all([serverA.admin(), serverB.admin()]);
-    videos = await addDemoVideos(adminA, "study-file", "Study file video");
+    serverB = await startTestApp("pglite");
+    adminB = await serverB.admin();
 
     // Given a study on server A: two arms, a pool of the demo videos and an active pre survey.
     experimentA = (
-      await adminA.post<Experiment>("/api/v1/admin/experiments", {
+      await suite.api.post<Experiment>("/api/v1/admin/experiments", {
         name: "Feed order study",
         description: "Does the order of the feed change what people watch?",
       })
@@ -48,17 +41,17 @@ describe("a study moves between servers as a file, through the console", () => {
       ["Control", "recency"],
       ["Treatment", "random"],
     ]) {
-      const arm = await adminA.post(`/api/v1/admin/experiments/${experimentA.id}/groups`, {
+      const arm = await suite.api.post(`/api/v1/admin/experiments/${experimentA.id}/groups`, {
         name,
         algorithm_config: { feed: key, watch: key },
         ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
       });
       expect(arm.status).toBe(201);
     }
-    await adminA.put(`/api/v1/admin/experiments/${experimentA.id}/videos`, {
-      video_ids: videos.map((v) => v.id),
+    await suite.api.put(`/api/v1/admin/experiments/${experimentA.id}/videos`, {
+      video_ids: suite.videos.map((v) => v.id),
     });
-    const survey = await adminA.post(`/api/v1/admin/experiments/${experimentA.id}/surveys`, {
+    const survey = await suite.api.post(`/api/v1/admin/experiments/${experimentA.id}/surveys`, {
       kind: "pre",
       name: "Background",
       is_active: true,
@@ -78,13 +71,12 @@ describe("a study moves between servers as a file, through the console", () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all([serverA?.stop(), serverB?.stop()]);
+    await serverB?.stop();
   });
 
   /** A page of its own browser context: both servers are on 127.0.0.1, whose cookies ignore the port. */
   async function consoleOn(server: TestApp): Promise<Page> {
-    const context = await browser.newContext({
+    const context = await suite.newContext({
       acceptDownloads: true,
       viewport: { width: 1280, height: 900 },
     });
@@ -94,8 +86,8 @@ describe("a study moves between servers as a file, through the console", () => {
   }
 
   it("a researcher exports the study from the experiment's page as a YAML file", async () => {
-    const page = await consoleOn(serverA);
-    await page.goto(`${serverA.url}/admin/experiments/${experimentA.id}`);
+    const page = await consoleOn(suite.app);
+    await page.goto(`${suite.app.url}/admin/experiments/${experimentA.id}`);
     const section = page.getByRole("region", { name: "Study file" });
     const [download] = await Promise.all([
       page.waitForEvent("download"),
@@ -105,7 +97,7 @@ describe("a study moves between servers as a file, through the console", () => {
     exported = await readFile(await download.path(), "utf8");
     expect(exported).toMatch(/^feedlab_study: 1$/m);
     expect(exported).toContain("Treatment");
-    for (const v of videos) expect(exported).toContain(v.external_id);
+    for (const v of suite.videos) expect(exported).toContain(v.external_id);
 
     // The package link asks for pseudonyms only when the researcher ticks the box.
     const packageLink = section.getByRole("link", { name: "Download package" });
@@ -187,7 +179,7 @@ describe("a study moves between servers as a file, through the console", () => {
     await plan.getByRole("row", { name: /Arm\s*Treatment\s*Create/ }).waitFor();
     await plan.getByRole("row", { name: /Arm\s*Control\s*Create/ }).waitFor();
     await plan.getByRole("row", { name: /Survey\s*Background\s*Create/ }).waitFor();
-    for (const v of videos)
+    for (const v of suite.videos)
       await plan.getByRole("row", { name: new RegExp(`${v.external_id}\\s*Create`) }).waitFor();
     await plan.scrollIntoViewIfNeeded();
     await saveScreenshot(page, "study-file-import-plan");
@@ -231,7 +223,7 @@ describe("a study moves between servers as a file, through the console", () => {
       served = feed.body;
     }
     expect(served?.recommender).toBe("popularity");
-    expect(served?.items).toHaveLength(videos.length);
+    expect(served?.items).toHaveLength(suite.videos.length);
     await page.context().close();
   });
 

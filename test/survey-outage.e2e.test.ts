@@ -1,10 +1,10 @@
-import type { Experiment, Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { Experiment } from "@feedlab/schemas";
+import type { Page, Route } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
-import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { consoleSuite } from "./harness/e2e-suite.ts";
+import { createArmStudy } from "./harness/fixtures.ts";
 import { createSurvey } from "./harness/surveys.ts";
 
 const PENDING = "**/api/v1/surveys/pending**";
@@ -18,32 +18,18 @@ const unavailable = (route: Route) =>
   });
 
 describe("the survey gate fails closed when the pending check fails (Chromium)", () => {
-  let app: TestApp;
-  let api: Client;
-  let browser: Browser;
-  let videos: Video[];
+  const suite = consoleSuite("outage-e2e", "Outage test video");
   let experiment: Experiment;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    api = await app.admin();
-    browser = await launchBrowser();
-    videos = await addDemoVideos(api, "outage-e2e", "Outage test video");
     // A running study whose participants must answer a pre survey before the feed.
-    experiment = await createArmStudy(api, "Survey outage study", videos, "running");
-    await createSurvey(api, experiment.id, { kind: "pre", is_active: true });
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await app?.stop();
+    experiment = await createArmStudy(suite.api, "Survey outage study", suite.videos, "running");
+    await createSurvey(suite.api, experiment.id, { kind: "pre", is_active: true });
   });
 
   /** A participant's tab that records whether a feed card was ever in its document. */
   async function participantPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
+    const context = await suite.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(() => {
       const w = window as unknown as { feedSeen: boolean };
       w.feedSeen = false;
@@ -79,8 +65,8 @@ describe("the survey gate fails closed when the pending check fails (Chromium)",
     });
 
     // when a participant joins,
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=outage-short`);
-    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?login_id=outage-short`);
+    await page.waitForURL(`${suite.app.url}/`);
 
     // then the page says it is loading (a status, for screen readers too) and shows no feed,
     const loading = page.getByRole("status").filter({ hasText: "Loading your study" });
@@ -112,8 +98,8 @@ describe("the survey gate fails closed when the pending check fails (Chromium)",
     });
 
     // when a participant joins, the first try and its retries after 1, 2, 4 and 8 s fail,
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=outage-long`);
-    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?login_id=outage-long`);
+    await page.waitForURL(`${suite.app.url}/`);
     const message = page.getByRole("status").filter({ hasText: "Your study could not be loaded" });
     await message.waitFor({ timeout: 30_000 });
 

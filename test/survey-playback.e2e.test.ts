@@ -1,8 +1,8 @@
 import type { Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createParticipantStudy } from "./harness/participant.ts";
 import { providerAction, serveProviderScript } from "./harness/provider.ts";
 import { vimeoStandIn, youtubeStandIn } from "./harness/provider-stand-ins.ts";
@@ -61,27 +61,18 @@ const nativeDriver: PlayerDriver = {
 };
 
 describe("surveys never open over playback, whatever player plays (Chromium)", () => {
-  let app: TestApp;
-  let api: Client;
-  let browser: Browser;
+  // Autoplay without a gesture, so the native player really starts on its own too.
+  const suite = e2eSuite({ browser: { args: ["--autoplay-policy=no-user-gesture-required"] } });
   let youtube: Awaited<ReturnType<typeof serveProviderScript>>;
   let vimeo: Awaited<ReturnType<typeof serveProviderScript>>;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    api = await app.admin();
     youtube = await serveProviderScript("/iframe_api", youtubeStandIn(600));
     vimeo = await serveProviderScript("/api/player.js", vimeoStandIn(600));
-    // Autoplay without a gesture, so the native player really starts on its own too.
-    browser = await launchBrowser({ args: ["--autoplay-policy=no-user-gesture-required"] });
   });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
     await youtube?.close();
     await vimeo?.close();
-    await app?.stop();
   });
 
   const providers: { name: string; video: Record<string, unknown> | null; driver: PlayerDriver }[] = [
@@ -102,7 +93,7 @@ describe("surveys never open over playback, whatever player plays (Chromium)", (
     it(`${name}: a survey due during playback opens once it pauses, and a play while it is open is paused`, async () => {
       // Given a running study whose pool holds this player's video, with an inter-session survey not yet active,
       const tag = name.toLowerCase();
-      const study = await createParticipantStudy(api, {
+      const study = await createParticipantStudy(suite.api, {
         ui: { feed: "grid-desktop", watch: "grid-desktop" },
         videoCount: 2,
         extra: video
@@ -122,11 +113,13 @@ describe("surveys never open over playback, whatever player plays (Chromium)", (
         video ? study.videos.find((v) => v.external_id === `${tag}-clip`) : study.videos[0]
       ) as Video;
       if (video) expect(clip.type).toBe(video.type);
-      const survey = await createSurvey(api, study.experimentId, { kind: "inter_session", is_active: false });
+      const survey = await createSurvey(suite.api, study.experimentId, {
+        kind: "inter_session",
+        is_active: false,
+      });
 
       // The app's CSP admits the providers' script origins only; the stand-ins live on local ports.
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
-      contexts.push(context);
+      const context = await suite.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
       await context.addInitScript(
         ([yt, vm]) => {
           const w = window as unknown as Record<string, string>;
@@ -144,15 +137,15 @@ describe("surveys never open over playback, whatever player plays (Chromium)", (
 
       // and a participant who visited once (a first tab) and is back in a second tab (a new session):
       const first = await context.newPage();
-      await first.goto(`${app.url}/join/${study.experimentId}?login_id=${tag}-viewer`);
+      await first.goto(`${suite.app.url}/join/${study.experimentId}?login_id=${tag}-viewer`);
       await first.locator('a[href^="/watch/"]').first().waitFor();
       const page = await context.newPage();
-      await page.goto(`${app.url}/`);
+      await page.goto(`${suite.app.url}/`);
       const card = page.locator(`a[href="/watch/${clip.id}"]`).first();
       await card.waitFor();
 
       // when the survey becomes due while the video plays (the dispatcher's answer is held until then),
-      expect((await api.post(`/api/v1/admin/surveys/${survey.id}/activate`, {})).status).toBe(200);
+      expect((await suite.api.post(`/api/v1/admin/surveys/${survey.id}/activate`, {})).status).toBe(200);
       let answer!: () => void;
       const answered = new Promise<void>((resolve) => {
         answer = resolve;
@@ -163,7 +156,7 @@ describe("surveys never open over playback, whatever player plays (Chromium)", (
       });
       const check = page.waitForResponse((r) => r.url().includes("/api/v1/surveys/pending"));
       await card.click();
-      await page.waitForURL(`${app.url}/watch/${clip.id}`);
+      await page.waitForURL(`${suite.app.url}/watch/${clip.id}`);
       await expect.poll(() => driver.playing(page), { timeout: 15_000 }).toBe(true);
       await driver.readings(page, 2);
       answer();

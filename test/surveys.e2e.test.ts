@@ -1,49 +1,34 @@
 import { readFile } from "node:fs/promises";
-import type { AdminSurvey, Experiment, Video } from "@feedlab/schemas";
+import type { AdminSurvey, Experiment } from "@feedlab/schemas";
 import { parse } from "csv-parse/sync";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
-import { addDemoVideos, createArmStudy } from "./harness/fixtures.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
+import { createArmStudy } from "./harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "./harness/surveys.ts";
 
 describe("the survey gate and the survey console in Chromium", () => {
-  let app: TestApp;
-  let browser: Browser;
-  let api: Client;
-  let videos: Video[];
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
+  const suite = e2eSuite({
     // Autoplay without a gesture, so the watch page really starts playback on its own.
-    browser = await launchBrowser({ args: ["--autoplay-policy=no-user-gesture-required"] });
-    api = await app.admin();
-    videos = await addDemoVideos(api, "survey-e2e", "Survey test video");
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await app?.stop();
+    browser: { args: ["--autoplay-policy=no-user-gesture-required"] },
+    videos: [{ prefix: "survey-e2e", title: "Survey test video" }],
   });
 
   /** A study with one arm and the demo pool, in the given status. */
   async function study(status: "running" | "completed"): Promise<Experiment> {
-    return createArmStudy(api, `Survey study ${status}`, videos, status);
+    return createArmStudy(suite.api, `Survey study ${status}`, suite.videos, status);
   }
 
   async function participantContext(): Promise<BrowserContext> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    return context;
+    return suite.newContext();
   }
 
   const feedList = (page: Page) => page.getByRole("list", { name: "Recommended videos" });
   const sessionIdOf = (page: Page) => page.evaluate(() => sessionStorage.getItem("feedlab.session_id"));
   const responseCount = async (surveyId: string) =>
-    (await api.get<AdminSurvey>(`/api/v1/admin/surveys/${surveyId}`)).body.response_count;
+    (await suite.api.get<AdminSurvey>(`/api/v1/admin/surveys/${surveyId}`)).body.response_count;
 
   /** Answers the sample questions in the dialog, by label, the way a participant would. */
   async function answerSample(dialog: Locator, text = "All good.") {
@@ -56,12 +41,12 @@ describe("the survey gate and the survey console in Chromium", () => {
   it("forced: a pre survey keeps the feed unmounted, cannot be closed, and lets the feed in once submitted", async () => {
     // Given a running study with an active pre survey,
     const experiment = await study("running");
-    const survey = await createSurvey(api, experiment.id, { kind: "pre", is_active: true });
+    const survey = await createSurvey(suite.api, experiment.id, { kind: "pre", is_active: true });
     const page = await (await participantContext()).newPage();
 
     // when a participant joins,
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=forced-1`);
-    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?login_id=forced-1`);
+    await page.waitForURL(`${suite.app.url}/`);
 
     // then only the survey modal is shown: labelled, with focus inside, no close button, no feed.
     const dialog = page.getByRole("dialog", { name: "Before you start" });
@@ -112,7 +97,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     await feedList(page).getByRole("link").first().waitFor();
     expect(await responseCount(survey.id)).toBe(1);
     const csv: string[][] = parse(
-      (await api.get<string>(`/api/v1/admin/surveys/${survey.id}/responses/csv`)).text,
+      (await suite.api.get<string>(`/api/v1/admin/surveys/${survey.id}/responses/csv`)).text,
     );
     expect(csv.slice(1).map((row) => [row[1], row[4], row[7]])).toEqual([
       ["forced-1", "mood", ""],
@@ -129,16 +114,16 @@ describe("the survey gate and the survey console in Chromium", () => {
   it("not forced: a post survey opens over the mounted feed, and closing it finishes a participant whose rule does not wait for the answer", async () => {
     // Given a running study whose participants are done after one session, with a code,
     const experiment = await study("running");
-    await createSurvey(api, experiment.id, { kind: "post", is_active: true });
-    await api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+    await createSurvey(suite.api, experiment.id, { kind: "post", is_active: true });
+    await suite.api.patch(`/api/v1/admin/experiments/${experiment.id}`, {
       completion: { after_sessions: 1, code: "CLOSED-1" },
     });
     const page = await (await participantContext()).newPage();
 
     // when a participant joins, the feed is mounted under a post survey that can be closed, and no
     // code is shown before it (api.md, Validity rules).
-    await page.goto(`${app.url}/join/${experiment.id}?login_id=post-1`);
-    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${suite.app.url}/join/${experiment.id}?login_id=post-1`);
+    await page.waitForURL(`${suite.app.url}/`);
     const dialog = page.getByRole("dialog", { name: "One last thing" });
     await dialog.waitFor();
     expect(await feedList(page).count()).toBe(1);
@@ -154,15 +139,15 @@ describe("the survey gate and the survey console in Chromium", () => {
 
   it("not forced: a closed survey stays hidden this session, returns the next, closes with Escape, and goes quietly on a 409", async () => {
     const experiment = await study("running");
-    const survey = await createSurvey(api, experiment.id, { kind: "inter_session", is_active: true });
+    const survey = await createSurvey(suite.api, experiment.id, { kind: "inter_session", is_active: true });
     const context = await participantContext();
     const first = await context.newPage();
-    await first.goto(`${app.url}/join/${experiment.id}?login_id=inter-closer`);
+    await first.goto(`${suite.app.url}/join/${experiment.id}?login_id=inter-closer`);
     await feedList(first).waitFor();
 
     // The second session asks about the first; closed, it stays hidden on the next pages and reloads.
     const second = await context.newPage();
-    await second.goto(`${app.url}/`);
+    await second.goto(`${suite.app.url}/`);
     const dialog = second.getByRole("dialog", { name: "About your last visit" });
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
@@ -178,7 +163,7 @@ describe("the survey gate and the survey console in Chromium", () => {
 
     // A new tab is a new session: the survey is asked again (about the second), and Escape closes it.
     const third = await context.newPage();
-    await third.goto(`${app.url}/`);
+    await third.goto(`${suite.app.url}/`);
     const again = third.getByRole("dialog", { name: "About your last visit" });
     await again.waitFor();
     await third.keyboard.press("Escape");
@@ -187,11 +172,11 @@ describe("the survey gate and the survey console in Chromium", () => {
     // A fourth tab asks about the third: answered meanwhile elsewhere, the submit answers 409 and the
     // modal goes quietly.
     const fourth = await context.newPage();
-    await fourth.goto(`${app.url}/`);
+    await fourth.goto(`${suite.app.url}/`);
     const last = fourth.getByRole("dialog", { name: "About your last visit" });
     await last.waitFor();
     await answerSample(last);
-    const elsewhere = await context.request.post(`${app.url}/api/v1/surveys/${survey.id}/responses`, {
+    const elsewhere = await context.request.post(`${suite.app.url}/api/v1/surveys/${survey.id}/responses`, {
       data: {
         session_id: await sessionIdOf(fourth),
         about_session_id: await sessionIdOf(third),
@@ -210,10 +195,10 @@ describe("the survey gate and the survey console in Chromium", () => {
 
   it("inter-session: a new tab asks about the previous visit on the watch page, and playback waits", async () => {
     const experiment = await study("running");
-    const survey = await createSurvey(api, experiment.id, { kind: "inter_session", is_active: true });
+    const survey = await createSurvey(suite.api, experiment.id, { kind: "inter_session", is_active: true });
     const context = await participantContext();
     const first = await context.newPage();
-    await first.goto(`${app.url}/join/${experiment.id}?login_id=inter-1`);
+    await first.goto(`${suite.app.url}/join/${experiment.id}?login_id=inter-1`);
     await feedList(first).getByRole("link").first().waitFor();
     // The first visit has no previous one: nothing is due.
     expect(await first.getByRole("dialog").count()).toBe(0);
@@ -222,7 +207,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     // A new tab (a new session) opens a video directly: the survey about the first visit appears,
     // and the video that autoplays is held paused while it is open.
     const second = await context.newPage();
-    await second.goto(`${app.url}/watch/${videos[0]?.id}`);
+    await second.goto(`${suite.app.url}/watch/${suite.videos[0]?.id}`);
     const dialog = second.getByRole("dialog", { name: "About your last visit" });
     await dialog.waitFor();
     const video = second.locator("video");
@@ -234,7 +219,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     await answerSample(dialog);
     await dialog.getByRole("button", { name: "Submit" }).click();
     await dialog.waitFor({ state: "detached" });
-    const stored = await app.runtime.db("survey_responses").where({ survey_id: survey.id });
+    const stored = await suite.app.runtime.db("survey_responses").where({ survey_id: survey.id });
     expect(stored.map((r: { about_session_id: string }) => r.about_session_id)).toEqual([previousSession]);
 
     // With the survey gone, the video plays.
@@ -249,10 +234,9 @@ describe("the survey gate and the survey console in Chromium", () => {
 
   it("a researcher builds, activates and exports a survey in the console", async () => {
     const experiment = await study("running");
-    const admin = await (await browser.newContext({ acceptDownloads: true })).newPage();
-    contexts.push(admin.context());
-    await signInToConsole(admin, app.url);
-    await admin.goto(`${app.url}/admin/experiments/${experiment.id}`);
+    const admin = await (await suite.newContext({ acceptDownloads: true })).newPage();
+    await signInToConsole(admin, suite.app.url);
+    await admin.goto(`${suite.app.url}/admin/experiments/${experiment.id}`);
     const section = admin.getByRole("region", { name: "Surveys" });
     await section.getByText("No pre-study surveys.").waitFor();
 
@@ -318,8 +302,9 @@ describe("the survey gate and the survey console in Chromium", () => {
     await row.getByText("Active", { exact: true }).waitFor();
     await saveScreenshot(admin, "surveys-console-list");
 
-    const [created] = (await api.get<AdminSurvey[]>(`/api/v1/admin/experiments/${experiment.id}/surveys`))
-      .body;
+    const [created] = (
+      await suite.api.get<AdminSurvey[]>(`/api/v1/admin/experiments/${experiment.id}/surveys`)
+    ).body;
     expect(created).toMatchObject({
       kind: "pre",
       name: "Baseline questionnaire",
@@ -342,7 +327,7 @@ describe("the survey gate and the survey console in Chromium", () => {
     ]);
 
     // A second pre survey cannot be activated while this one is.
-    await createSurvey(api, experiment.id, { kind: "pre", name: "Second pre" });
+    await createSurvey(suite.api, experiment.id, { kind: "pre", name: "Second pre" });
     await admin.reload();
     await section
       .getByRole("row", { name: /Second pre/ })
@@ -352,7 +337,7 @@ describe("the survey gate and the survey console in Chromium", () => {
 
     // A participant answers it; the researcher downloads the CSV.
     const participant = await (await participantContext()).newPage();
-    await participant.goto(`${app.url}/join/${experiment.id}?login_id=console-1`);
+    await participant.goto(`${suite.app.url}/join/${experiment.id}?login_id=console-1`);
     const dialog = participant.getByRole("dialog", { name: "Before you start" });
     await dialog.getByRole("radio", { name: "Daily" }).check();
     await dialog.getByRole("checkbox", { name: "Laptop" }).check();

@@ -2,11 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Video } from "@feedlab/schemas";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { launchBrowser, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import { demoMedia, type RecordingProxy, startRecordingProxy } from "./harness/participant.ts";
 
 const FIXTURES = path.resolve(import.meta.dirname, "fixtures/media");
@@ -19,19 +18,15 @@ const fixture = (name: string) => path.join(FIXTURES, name);
 const PLAYBACK = new Set(["VIDEO_PLAY", "VIDEO_PAUSE", "VIDEO_SEEK", "VIDEO_WATCHED_1S", "VIDEO_ENDED"]);
 
 describe("the researcher's own videos, uploaded in the console and played by a participant (Chromium)", () => {
-  let app: TestApp;
+  const mediaDir = mkdtempSync(path.join(tmpdir(), "feedlab-uploads-"));
+  const suite = e2eSuite({ app: { env: { FEEDLAB_MEDIA_DIR: mediaDir, FEEDLAB_MAX_UPLOAD_MB: "1" } } });
   let wire: RecordingProxy;
-  let browser: Browser;
-  let mediaDir: string;
   let experimentId: string;
   let demo: Video;
   beforeAll(async () => {
-    mediaDir = mkdtempSync(path.join(tmpdir(), "feedlab-uploads-"));
-    app = await startTestApp("pglite", { env: { FEEDLAB_MEDIA_DIR: mediaDir, FEEDLAB_MAX_UPLOAD_MB: "1" } });
-    wire = await startRecordingProxy(app.url);
-    browser = await launchBrowser();
+    wire = await startRecordingProxy(suite.app.url);
     // A study with one demo video in its pool; the researcher adds the uploads in the console.
-    const admin = await app.admin();
+    const admin = suite.api;
     const exp = await admin.post<{ id: string }>("/api/v1/admin/experiments", { name: "Own videos" });
     experimentId = exp.body.id;
     await admin.post(`/api/v1/admin/experiments/${experimentId}/groups`, {
@@ -61,17 +56,15 @@ describe("the researcher's own videos, uploaded in the console and played by a p
     await admin.put(`/api/v1/admin/experiments/${experimentId}/videos`, { video_ids: [demo.id] });
   });
   afterAll(async () => {
-    await browser?.close();
     await wire?.close();
-    await app?.stop();
     rmSync(mediaDir, { recursive: true, force: true });
   });
 
   it("names a file that is not a video in plain words and keeps the upload button disabled until a video is chosen", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+    const context = await suite.newContext({ viewport: { width: 1366, height: 850 } });
     const admin = await context.newPage();
-    await signInToConsole(admin, app.url);
-    await admin.goto(`${app.url}/admin/videos`);
+    await signInToConsole(admin, suite.app.url);
+    await admin.goto(`${suite.app.url}/admin/videos`);
     await admin.getByRole("button", { name: "Upload videos" }).click();
     const upload = admin.getByRole("dialog", { name: "Upload videos" });
     const button = upload.getByRole("button", { name: /^Upload/ });
@@ -116,9 +109,9 @@ describe("the researcher's own videos, uploaded in the console and played by a p
   });
 
   it("uploads two MP4s with captions, pools them, and a participant plays, seeks and reads captions", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await suite.newContext({ viewport: { width: 1280, height: 900 } });
     const admin = await context.newPage();
-    await signInToConsole(admin, app.url);
+    await signInToConsole(admin, suite.app.url);
     await admin.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Videos" }).click();
     await admin.getByRole("heading", { name: "Videos", level: 1 }).waitFor();
 
@@ -204,14 +197,14 @@ describe("the researcher's own videos, uploaded in the console and played by a p
     await addCaptions("clip 2", [["captions-en.vtt", "en"]]);
 
     // The pool picker: search, select all matching, save.
-    await admin.goto(`${app.url}/admin/experiments/${experimentId}`);
+    await admin.goto(`${suite.app.url}/admin/experiments/${experimentId}`);
     const pool = admin.getByRole("region", { name: "Video pool" });
     await pool.getByLabel("Search").fill("clip");
     await pool.getByLabel("Select all 2 matching").check();
     await pool.getByRole("button", { name: "Save pool" }).click();
     await admin.getByText("Pool saved: 3 videos.").waitFor();
     await saveScreenshot(admin, "uploads-pool");
-    const adminClient = await app.admin();
+    const adminClient = await suite.app.admin();
     await adminClient.patch(`/api/v1/admin/experiments/${experimentId}`, { status: "running" });
     const videos = (await adminClient.get<Video[]>("/api/v1/admin/videos")).body;
     const clip = videos.find((v) => v.title === "clip 1") as Video;

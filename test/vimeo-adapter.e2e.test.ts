@@ -1,8 +1,8 @@
 import type { Video } from "@feedlab/schemas";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import {
   createParticipantStudy,
   type ParticipantStudy,
@@ -25,18 +25,15 @@ const seek = async (page: Page, how: "seek" | "quietSeek", to: number) =>
   (await fake(page, how, to)) as unknown as Jump;
 
 describe("the Vimeo adapter against a stand-in of the provider's Player API", () => {
-  let app: TestApp;
+  const suite = e2eSuite();
   let wire: RecordingProxy;
   let vimeo: Awaited<ReturnType<typeof serveProviderScript>>;
-  let browser: Browser;
   let study: ParticipantStudy;
   let clip: Video;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    wire = await startRecordingProxy(app.url);
+    wire = await startRecordingProxy(suite.app.url);
     vimeo = await serveProviderScript("/api/player.js", vimeoStandIn());
-    browser = await launchBrowser();
-    study = await createParticipantStudy(await app.admin(), {
+    study = await createParticipantStudy(suite.api, {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },
       videoCount: 4,
       extra: [
@@ -54,15 +51,13 @@ describe("the Vimeo adapter against a stand-in of the provider's Player API", ()
     expect(clip.type).toBe("vimeo");
   });
   afterAll(async () => {
-    await browser?.close();
     await vimeo?.close();
     await wire?.close();
-    await app?.stop();
   });
 
   it("derives the playback events from the API's events and polls, and marks them source vimeo", async () => {
     // The app's CSP admits the provider's script origin only; the stand-in lives on a local port.
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    const context = await suite.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
     await context.addInitScript((url) => {
       (window as unknown as { FEEDLAB_VIMEO_API_URL: string }).FEEDLAB_VIMEO_API_URL = url;
     }, vimeo.url);

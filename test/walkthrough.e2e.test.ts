@@ -1,8 +1,8 @@
 import type { Video } from "@feedlab/schemas";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { describe, expect, it } from "vitest";
+import { ADMIN } from "./harness/app.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 
 const DEMO_FILES = [
   "sourdough-basics",
@@ -12,20 +12,11 @@ const DEMO_FILES = [
 ];
 
 describe("an admin sets up a study in the console and a participant joins and watches", () => {
-  let app: TestApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    app = await startTestApp("pglite");
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = e2eSuite();
 
   it("creates an experiment with an arm and a pool, and the participant sees the feed and plays a video", async () => {
     // Videos come from the API (the console's import is covered by its own test); media are the demo files.
-    const api = await app.admin();
+    const api = await suite.app.admin();
     const { body } = await api.post<{ videos: Video[] }>("/api/v1/admin/videos", {
       videos: DEMO_FILES.map((name, i) => ({
         external_id: `e2e-${name}`,
@@ -40,8 +31,8 @@ describe("an admin sets up a study in the console and a participant joins and wa
     });
     expect(body.videos).toHaveLength(DEMO_FILES.length);
 
-    const admin = await browser.newPage();
-    await admin.goto(`${app.url}/admin`);
+    const admin = await suite.browser.newPage();
+    await admin.goto(`${suite.app.url}/admin`);
     await admin.waitForURL(/\/admin\/login/);
     await admin.getByLabel("Username").fill(ADMIN.username);
     await admin.getByLabel("Password").fill(ADMIN.password);
@@ -102,10 +93,10 @@ describe("an admin sets up a study in the console and a participant joins and wa
       expect.objectContaining({ name: "Arm A", algorithm_config: { feed: "recency", watch: "random" } }),
     ]);
 
-    const participantContext = await browser.newContext();
+    const participantContext = await suite.newContext();
     const participant = await participantContext.newPage();
-    await participant.goto(`${app.url}/join/${experimentId}?login_id=walker-1`);
-    await participant.waitForURL(`${app.url}/`);
+    await participant.goto(`${suite.app.url}/join/${experimentId}?login_id=walker-1`);
+    await participant.waitForURL(`${suite.app.url}/`);
     const cards = participant.getByRole("list", { name: "Recommended videos" }).getByRole("link");
     await expect.poll(() => cards.count()).toBe(DEMO_FILES.length);
     // Recency: the newest video comes first.
@@ -130,7 +121,7 @@ describe("an admin sets up a study in the console and a participant joins and wa
     // What the participant's browser logged shows on their trajectory in the console.
     const sessionId = await participant.evaluate(() => sessionStorage.getItem("feedlab.session_id"));
     const videoId = body.videos.at(-1)?.external_id;
-    const sent = await participantContext.request.post(`${app.url}/api/v1/events`, {
+    const sent = await participantContext.request.post(`${suite.app.url}/api/v1/events`, {
       data: {
         session_id: sessionId,
         events: [

@@ -1,8 +1,8 @@
 import type { Video } from "@feedlab/schemas";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "./harness/app.ts";
-import { launchBrowser, saveScreenshot } from "./harness/browser.ts";
+import { saveScreenshot } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
 import {
   createParticipantStudy,
   type ParticipantStudy,
@@ -24,18 +24,15 @@ interface Jump {
 const seek = async (page: Page, to: number) => (await fake(page, "seek", to)) as unknown as Jump;
 
 describe("the YouTube adapter against a fake of the provider's iframe API", () => {
-  let app: TestApp;
+  const suite = e2eSuite();
   let wire: RecordingProxy;
   let youtube: Awaited<ReturnType<typeof serveProviderScript>>;
-  let browser: Browser;
   let study: ParticipantStudy;
   let clip: Video;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
-    wire = await startRecordingProxy(app.url);
+    wire = await startRecordingProxy(suite.app.url);
     youtube = await serveProviderScript("/iframe_api", youtubeStandIn());
-    browser = await launchBrowser();
-    study = await createParticipantStudy(await app.admin(), {
+    study = await createParticipantStudy(suite.api, {
       ui: { feed: "grid-desktop", watch: "grid-desktop" },
       videoCount: 4,
       extra: [
@@ -53,15 +50,13 @@ describe("the YouTube adapter against a fake of the provider's iframe API", () =
     expect(clip.type).toBe("youtube");
   });
   afterAll(async () => {
-    await browser?.close();
     await youtube?.close();
     await wire?.close();
-    await app?.stop();
   });
 
   it("derives the playback events by polling, seeks from jumps, and marks them source youtube", async () => {
     // The app's CSP admits the provider's script origin only; the fake lives on a local port.
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    const context = await suite.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
     await context.addInitScript((url) => {
       (window as unknown as { FEEDLAB_YOUTUBE_API_URL: string }).FEEDLAB_YOUTUBE_API_URL = url;
     }, youtube.url);

@@ -1,8 +1,14 @@
 import type { Video } from "@feedlab/schemas";
-import type { Browser, BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type LaunchOptions,
+} from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { type AppOptions, type Backend, type Client, startTestApp, type TestApp } from "./app.ts";
-import { launchBrowser } from "./browser.ts";
+import { chromiumLaunchOptions, launchBrowser } from "./browser.ts";
 import { addDemoVideos } from "./fixtures.ts";
 
 /** What a browser suite over one server shares: filled in before its first test. */
@@ -20,17 +26,28 @@ export interface E2eSuite {
 export interface E2eSuiteOptions {
   /** The app's database (default: the embedded PGlite) and options. */
   readonly backend?: Backend;
-  readonly app?: AppOptions;
+  /** The app's options, or how to work them out when the suite starts (a free port they name). */
+  readonly app?: AppOptions | (() => Promise<AppOptions>);
+  /**
+   * The admin's client holds a session issued by the service rather than one from signing in: for
+   * settings whose sign-in a plain-HTTP client cannot make, or a suite that counts sign-ins.
+   */
+  readonly adminBySession?: boolean;
   /** Chromium flags: a browser of the suite's own instead of a connection to the run's shared one. */
   readonly browser?: LaunchOptions;
+  /**
+   * A browser of the suite's own even without flags, for what a connection cannot do: a download's
+   * `path()` is only there when the browser runs in the test's process.
+   */
+  readonly ownBrowser?: boolean;
   /** Demo videos to add: external ids start with `prefix`, titles with `title`. */
   readonly videos?: readonly { readonly prefix: string; readonly title: string }[];
 }
 
 /**
  * Registers, in the calling `describe`, the setup the browser suites share: a server (embedded PGlite
- * unless told), Chromium (the run's shared browser unless given flags), the admin's client and demo
- * videos; and the teardown that closes every context, the browser and the server.
+ * unless told), Chromium (the run's shared browser unless given flags or `ownBrowser`), the admin's
+ * client and demo videos; and the teardown that closes every context, the browser and the server.
  */
 export function e2eSuite(options: E2eSuiteOptions = {}): E2eSuite {
   const contexts: BrowserContext[] = [];
@@ -43,11 +60,14 @@ export function e2eSuite(options: E2eSuiteOptions = {}): E2eSuite {
     },
   } as E2eSuite;
   beforeAll(async () => {
+    const appOptions = typeof options.app === "function" ? await options.app() : options.app;
     [suite.app, suite.browser] = await Promise.all([
-      startTestApp(options.backend ?? "pglite", options.app),
-      launchBrowser(options.browser),
+      startTestApp(options.backend ?? "pglite", appOptions),
+      options.ownBrowser
+        ? chromium.launch(chromiumLaunchOptions(options.browser))
+        : launchBrowser(options.browser),
     ]);
-    suite.api = await suite.app.admin();
+    suite.api = await (options.adminBySession ? suite.app.adminBySession() : suite.app.admin());
     for (const { prefix, title } of options.videos ?? [])
       suite.videos.push(...(await addDemoVideos(suite.api, prefix, title)));
   });

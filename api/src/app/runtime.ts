@@ -133,6 +133,7 @@ export async function openRuntime(
     startProjector: () => projecting.start(),
     /** Drains the projector, then closes the log and the database. */
     close: async () => {
+      services.dryRuns.stop();
       await projecting.close();
       await eventLog.close();
       await changes.stop();

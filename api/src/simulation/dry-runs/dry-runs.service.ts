@@ -82,6 +82,8 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
   const { db, newId, now, log } = deps;
   let queue: Promise<void> = Promise.resolve();
   const inFlight = new Set<Promise<void>>();
+  /** Set when the process stops: queued runs no longer start (their database is closing). */
+  let stopping = false;
 
   async function find(experimentId: string, runId: string): Promise<DryRunRow> {
     const row = (await db("dry_runs").where({ id: runId, experiment_id: experimentId }).first()) as
@@ -91,10 +93,12 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
     return row;
   }
 
+  /** Runs one dry run; never rejects: a failure, the database's included, is the run's, logged. */
   async function execute(runId: string, baseUrl: string): Promise<void> {
-    const row = (await db("dry_runs").where({ id: runId }).first()) as DryRunRow;
-    await db("dry_runs").where({ id: runId }).update({ status: "running", started_at: now() });
+    if (stopping) return;
     try {
+      const row = (await db("dry_runs").where({ id: runId }).first()) as DryRunRow;
+      await db("dry_runs").where({ id: runId }).update({ status: "running", started_at: now() });
       const outcome = await runDryRun(
         { db, ...deps.runner },
         {
@@ -166,9 +170,9 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
       };
       await db("dry_runs").insert(row);
       const run = queue.then(() => execute(row.id, baseUrl));
-      queue = run.catch(() => {});
+      queue = run;
       inFlight.add(run);
-      void run.finally(() => inFlight.delete(run));
+      void run.then(() => inFlight.delete(run));
       return present((await db("dry_runs").where({ id: row.id }).first()) as DryRunRow);
     },
 
@@ -196,6 +200,14 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
     /** Waits for the runs this process started (shutdown, tests). */
     async drain(): Promise<void> {
       await Promise.allSettled([...inFlight]);
+    },
+
+    /**
+     * The process stops: runs still queued do not start (they stay `queued`, as after a crash), and
+     * the one running ends as failed when its database closes under it.
+     */
+    stop(): void {
+      stopping = true;
     },
   };
 }

@@ -1,11 +1,10 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Experiment, FeedPage, Group, JoinResult } from "@feedlab/schemas";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "./harness/app.ts";
 import { axeViolations } from "./harness/axe.ts";
-import { resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { downloadedBytes, resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { e2eSuite } from "./harness/e2e-suite.ts";
 
 /**
@@ -15,8 +14,8 @@ import { e2eSuite } from "./harness/e2e-suite.ts";
  * study crosses servers as it does between labs.
  */
 describe("a study moves between servers as a file, through the console", () => {
-  /** Server A, where the study starts, with the demo videos and a browser whose downloads have paths. */
-  const suite = e2eSuite({ ownBrowser: true, videos: [{ prefix: "study-file", title: "Study file video" }] });
+  /** Server A, where the study starts, with the demo videos. */
+  const suite = e2eSuite({ videos: [{ prefix: "study-file", title: "Study file video" }] });
   let serverB: TestApp;
   let adminB: Client;
   let experimentA: Experiment;
@@ -94,7 +93,7 @@ describe("a study moves between servers as a file, through the console", () => {
       section.getByRole("link", { name: "Export study" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/\.ya?ml$/);
-    exported = await readFile(await download.path(), "utf8");
+    exported = (await downloadedBytes(download)).toString("utf8");
     expect(exported).toMatch(/^feedlab_study: 1$/m);
     expect(exported).toContain("Treatment");
     for (const v of suite.videos) expect(exported).toContain(v.external_id);
@@ -111,7 +110,7 @@ describe("a study moves between servers as a file, through the console", () => {
       `/api/v1/admin/experiments/${experimentA.id}/package?pseudonymize=true`,
     );
     const [zip] = await Promise.all([page.waitForEvent("download"), packageLink.click()]);
-    expect((await readFile(await zip.path())).subarray(0, 2).toString("latin1")).toBe("PK");
+    expect((await downloadedBytes(zip)).subarray(0, 2).toString("latin1")).toBe("PK");
     await page.context().close();
   });
 

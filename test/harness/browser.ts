@@ -1,7 +1,8 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type LaunchOptions, type Page } from "playwright-core";
+import { type Browser, chromium, type Download, type LaunchOptions, type Page } from "playwright-core";
 import { inject } from "vitest";
 import { ADMIN } from "./app.ts";
 
@@ -62,6 +63,21 @@ export async function resizeTo(page: Page, size: { width: number; height: number
   await page.evaluate(
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
+}
+
+/**
+ * A download's bytes, from a browser of this process or a connection to the run's shared one
+ * (`Download.path()` exists only for the first; `saveAs` streams the file to this process either way).
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), "feedlab-download-"));
+  try {
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Saves a full-page PNG as `test-results/<name>.png` and returns its path. */

@@ -1,14 +1,8 @@
 import type { Video } from "@feedlab/schemas";
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  type LaunchOptions,
-} from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { type AppOptions, type Backend, type Client, startTestApp, type TestApp } from "./app.ts";
-import { chromiumLaunchOptions, launchBrowser } from "./browser.ts";
+import { launchBrowser } from "./browser.ts";
 import { addDemoVideos } from "./fixtures.ts";
 
 /** What a browser suite over one server shares: filled in before its first test. */
@@ -35,18 +29,13 @@ export interface E2eSuiteOptions {
   readonly adminBySession?: boolean;
   /** Chromium flags: a browser of the suite's own instead of a connection to the run's shared one. */
   readonly browser?: LaunchOptions;
-  /**
-   * A browser of the suite's own even without flags, for what a connection cannot do: a download's
-   * `path()` is only there when the browser runs in the test's process.
-   */
-  readonly ownBrowser?: boolean;
   /** Demo videos to add: external ids start with `prefix`, titles with `title`. */
   readonly videos?: readonly { readonly prefix: string; readonly title: string }[];
 }
 
 /**
  * Registers, in the calling `describe`, the setup the browser suites share: a server (embedded PGlite
- * unless told), Chromium (the run's shared browser unless given flags or `ownBrowser`), the admin's
+ * unless told), Chromium (the run's shared browser unless given flags), the admin's
  * client and demo videos; and the teardown that closes every context, the browser and the server.
  */
 export function e2eSuite(options: E2eSuiteOptions = {}): E2eSuite {
@@ -63,9 +52,7 @@ export function e2eSuite(options: E2eSuiteOptions = {}): E2eSuite {
     const appOptions = typeof options.app === "function" ? await options.app() : options.app;
     [suite.app, suite.browser] = await Promise.all([
       startTestApp(options.backend ?? "pglite", appOptions),
-      options.ownBrowser
-        ? chromium.launch(chromiumLaunchOptions(options.browser))
-        : launchBrowser(options.browser),
+      launchBrowser(options.browser),
     ]);
     suite.api = await (options.adminBySession ? suite.app.adminBySession() : suite.app.admin());
     for (const { prefix, title } of options.videos ?? [])

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { axeViolations } from "./harness/axe.ts";
 import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { e2eSuite } from "./harness/e2e-suite.ts";
-import { sendEvents, wireEvent } from "./harness/events.ts";
+import { deliverEvents, wireEvent } from "./harness/events.ts";
 import { createStudy } from "./harness/fixtures.ts";
 import { type JoinedParticipant, joinParticipant } from "./harness/surveys.ts";
 
@@ -37,7 +37,7 @@ describe("names beside ids in the console (Chromium)", () => {
       if (participant.user.group_id === control.id) break;
     }
     const { client, sessionId } = participant;
-    await sendEvents({ client, sessionId, userId: participant.user.user_id }, [
+    await deliverEvents({ client, sessionId, userId: participant.user.user_id }, [
       wireEvent("PAGE_LOAD", { seq: 1 }),
     ]);
     expect(

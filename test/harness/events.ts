@@ -46,5 +46,26 @@ export interface BatchReply {
   position: string;
 }
 
+/** Posts one batch and answers whatever the server said (for tests of the answers themselves). */
 export const sendEvents = (p: Joined, events: unknown[]) =>
   p.client.post<BatchReply>("/api/v1/events", { session_id: p.sessionId, events });
+
+/** Statuses the browser's tracker tries again (web/src/lib/platform/tracking/transport.ts). */
+const RETRYABLE = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
+
+/**
+ * Posts one batch as the browser's tracker does: a batch the server could not take now (a 503 when
+ * the log did not acknowledge in time, a 429) is sent again, with the same event ids, until it is
+ * accepted; any other refusal throws. A test that reads the log's position or the read models
+ * afterwards must deliver this way: a send the log answered late can still land in the log after
+ * a 503, so a batch whose answer is ignored may be stored or not, now or later.
+ */
+export async function deliverEvents(p: Joined, events: unknown[]): Promise<BatchReply> {
+  for (let attempt = 1; ; attempt++) {
+    const r = await sendEvents(p, events);
+    if (r.status === 200 || r.status === 202) return r.body;
+    if (!RETRYABLE(r.status) || attempt >= 10)
+      throw new Error(`events batch refused: ${r.status} ${JSON.stringify(r.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** Math.min(attempt, 5)));
+  }
+}

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionOf } from "../../../ingest/src/log/kafka-topics.ts";
 import { startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { deliverEvents, joinWithSession, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -34,7 +34,7 @@ describe("a data engineer decodes the topic with Kafka's tools and Apache Avro's
     const p = await joinWithSession(app.client(), study.experiment.id, "engineer");
     const video = study.videos[0]?.external_id as string;
     const events = Array.from({ length: 12 }, () => wireEvent("VIDEO_PLAY", { video_id: video }));
-    await sendEvents(p, events);
+    await deliverEvents(p, events);
     const config = app.runtime.config;
     // The docs' broker and topic, swapped for this run's, and the partition of this session.
     const partition = partitionOf(p.sessionId, config.kafkaPartitions);

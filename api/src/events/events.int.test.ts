@@ -11,7 +11,13 @@ import {
   startTestApp,
   type TestApp,
 } from "../../../test/harness/app.ts";
-import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import {
+  deliverEvents,
+  type Joined,
+  joinWithSession,
+  sendEvents,
+  wireEvent,
+} from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 
 describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => {
@@ -63,7 +69,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
   it("stamps user, experiment, group, the recommender keys in force and received_at on every event", async () => {
     const e = wireEvent("LIKE", { payload: { videoId: ext(1) } });
     const before = Date.now();
-    await sendEvents(viewer, [e]);
+    await deliverEvents(viewer, [e]);
     await settle();
     const row = await db()("events").where({ event_id: e.event_id }).first();
     expect(row).toMatchObject({
@@ -84,7 +90,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
       algorithm_config: { feed: "random", watch: "popularity" },
     });
     const later = wireEvent("PAGE_LOAD");
-    await sendEvents(viewer, [later]);
+    await deliverEvents(viewer, [later]);
     await settle();
     expect(
       await db()("events").where({ event_id: later.event_id }).first("algorithm_feed", "algorithm_watch"),
@@ -105,7 +111,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     const uiOf = async (e: { event_id: string }) =>
       db()("events").where({ event_id: e.event_id }).first("ui_feed", "ui_watch");
     const before = wireEvent("PAGE_LOAD");
-    await sendEvents(viewer, [before]);
+    await deliverEvents(viewer, [before]);
     const source = (label: string) =>
       `import { FeedSurface } from "@feedlab/surfaces";\nexport default function Page() {\n  return <FeedSurface><p>${label}</p></FeedSurface>;\n}\n`;
     const template = await admin.post<{ id: string }>("/api/v1/admin/ui-templates", {
@@ -118,11 +124,11 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     const id = template.body.id;
     expect((await admin.patch(group, { ui_config: { feed: id, watch: "none" } })).status).toBe(200);
     const first = wireEvent("PAGE_LOAD");
-    await sendEvents(viewer, [first]);
+    await deliverEvents(viewer, [first]);
     // A new version of the template stamps later events with it, at once.
     await admin.patch(`/api/v1/admin/ui-templates/${id}`, { source: source("two") });
     const second = wireEvent("PAGE_LOAD");
-    await sendEvents(viewer, [second]);
+    await deliverEvents(viewer, [second]);
     await settle();
     expect(await uiOf(before)).toEqual({ ui_feed: "grid-desktop", ui_watch: "grid-desktop" });
     expect(await uiOf(first)).toEqual({ ui_feed: `${id}@1`, ui_watch: "none" });
@@ -228,7 +234,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
 
   it("builds watched history, view counts, training interactions with the spec's weights, co-views and session activity", async () => {
     const p = await joinWithSession(app.client(), study.experiment.id, "projections");
-    await sendEvents(p, [
+    await deliverEvents(p, [
       wireEvent("VIDEO_PLAY", { video_id: ext(3) }),
       wireEvent("VIDEO_PLAY", { video_id: ext(3) }),
       wireEvent("VIDEO_WATCHED_1S", { video_id: ext(3) }),
@@ -315,7 +321,7 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
       wireEvent("WINDOW_FOCUS"),
       wireEvent("LAYOUT_CHANGE", { payload: { from: "a,b", to: 'say "hi"', context: "line\nbreak" } }),
     ];
-    await sendEvents(p, events);
+    await deliverEvents(p, events);
     await settle();
     const nd = await admin.get(
       `/api/v1/admin/experiments/${study.experiment.id}/events?format=ndjson&types=PAGE_LOAD,LAYOUT_CHANGE`,
@@ -387,8 +393,8 @@ describe.each(EVENT_BACKENDS)("event intake and read models (%s)", (backend) => 
     const tie = (seq: number | undefined) => ({ ...wireEvent("WINDOW_FOCUS"), timestamp: at, seq });
     const [a3, a1, a2, aNone] = [tie(3), tie(1), tie(2), tie(undefined)];
     const [b2, b1] = [tie(2), tie(1)];
-    await sendEvents(b, [b2, b1]);
-    await sendEvents(a, [a3, aNone, a1, a2]);
+    await deliverEvents(b, [b2, b1]);
+    await deliverEvents(a, [a3, aNone, a1, a2]);
     await settle();
     const [first, second] = [a.sessionId, b.sessionId].sort();
     const bySession = { [a.sessionId]: [a1, a2, a3, aNone], [b.sessionId]: [b1, b2] };

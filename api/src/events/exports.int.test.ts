@@ -5,7 +5,13 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { duckdb, duckdbTypes, pandasReadCsv, withFiles } from "../../../test/harness/analysis.ts";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import {
+  deliverEvents,
+  type Joined,
+  joinWithSession,
+  sendEvents,
+  wireEvent,
+} from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
@@ -155,10 +161,10 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     });
     expect(layout.status).toBe(201);
     const viewer = await joinWithSession(app.client(), own.experiment.id, "layout-viewer");
-    await sendEvents(viewer, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+    await deliverEvents(viewer, [wireEvent("PAGE_LOAD", { seq: 1 })]);
     const arm = `/api/v1/admin/groups/${own.groups[0]?.id}`;
     expect((await admin.patch(arm, { ui_config: { feed: layout.body.id, watch: "none" } })).status).toBe(200);
-    await sendEvents(viewer, [wireEvent("PAGE_LOAD", { seq: 2 })]);
+    await deliverEvents(viewer, [wireEvent("PAGE_LOAD", { seq: 2 })]);
     expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 15_000)).toBe(true);
     // Renamed after the events: the export gives the name it has now.
     await admin.patch(`/api/v1/admin/ui-templates/${layout.body.id}`, { name: "Tall cards, final" });

@@ -4,7 +4,7 @@ import { encodeLoggedEvent, forgetWriterSchema, type Video } from "@feedlab/sche
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, EVENT_BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { deliverEvents, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import {
   NEXT_EVENT_TYPE,
@@ -48,7 +48,7 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
     await producer.disconnect();
   };
   const settle = async () => {
-    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 10_000)).toBe(true);
+    expect(await app.runtime.progress.waitFor(await app.runtime.eventLog.position(), 60_000)).toBe(true);
   };
   const snapshot = async () => {
     const out: Record<string, unknown[]> = {};
@@ -89,8 +89,8 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
       // second session sends its own.
       sends.push(
         (async () => {
-          await sendEvents(p, events.slice(0, 10));
-          await sendEvents(p, events.slice(5));
+          await deliverEvents(p, events.slice(0, 10));
+          await deliverEvents(p, events.slice(5));
         })(),
         (async () => {
           for (let i = 0; i < again.length; i += 2) await sendEvents(second, again.slice(i, i + 2));
@@ -157,7 +157,7 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
     });
     await writeRaw(p.sessionId, unappliable);
     const after = wireEvent("PAGE_LOAD");
-    await sendEvents(p, [after]);
+    await deliverEvents(p, [after]);
     await settle();
     const dead = (await db()("dead_letters").select("reason", "log_offset")) as { reason: string }[];
     expect(dead.map((d) => d.reason)).toEqual([
@@ -197,7 +197,7 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
     });
     // Written before its writer published the schema (a release that skipped that step, say).
     await writeRaw(p.sessionId, value, eventId);
-    await sendEvents(p, [wireEvent("PAGE_LOAD")]);
+    await deliverEvents(p, [wireEvent("PAGE_LOAD")]);
     await settle();
     const reasons = async () =>
       ((await db()("dead_letters").orderBy("id").select("reason")) as { reason: string }[]).map(
@@ -263,7 +263,7 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
 
   it("refuses to replay a log whose oldest records are gone, and leaves the read models as they were", async () => {
     const p = await joinWithSession(app.client(), study.experiment.id, "retention");
-    await sendEvents(p, [wireEvent("PAGE_LOAD"), wireEvent("PAGE_LOAD")]);
+    await deliverEvents(p, [wireEvent("PAGE_LOAD"), wireEvent("PAGE_LOAD")]);
     await settle();
     const before = await snapshot();
     if (backend === "kafka") {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { deliverEvents, joinWithSession, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import { runFeedlabAsync } from "../../../test/harness/processes.ts";
 
@@ -35,7 +35,7 @@ describe.each(["postgres", "kafka"] as const)("feedlab tail (%s)", (backend) => 
     for (const [i, study] of studies.entries()) {
       const p = await joinWithSession(app.client(), study.experiment.id, `tail-${i}`);
       const events = [wireEvent("PAGE_LOAD"), wireEvent("SCROLL"), wireEvent("PAGE_LOAD")];
-      await sendEvents(p, events);
+      await deliverEvents(p, events);
       sent.push(...events.map((e) => e.event_id));
     }
     const config = app.runtime.config;
@@ -120,7 +120,7 @@ describe.each(["postgres", "kafka"] as const)("feedlab tail (%s)", (backend) => 
     const deadline = Date.now() + 60_000;
     let attempt = fresh;
     while (!out.includes(attempt.event_id) && Date.now() < deadline) {
-      await sendEvents(p, [attempt]);
+      await deliverEvents(p, [attempt]);
       await new Promise((r) => setTimeout(r, 1000));
       if (!out.includes(attempt.event_id)) attempt = wireEvent("PAGE_LOAD");
     }

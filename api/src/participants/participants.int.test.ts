@@ -7,7 +7,7 @@ import {
 } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { deliverEvents, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { joinSimulated } from "./simulated.fixture.ts";
 
@@ -329,7 +329,7 @@ describe.each(BACKENDS)("participants (%s)", (backend) => {
       await admin.post(base, { login_id: login, group_id: groups[i % 2]?.id });
     const started = await joinWithSession(app.client(), experiment.id, "gamma-1");
     expect((await started.client.post("/api/v1/participants/consent", { agree: true })).status).toBe(204);
-    await sendEvents(started, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+    await deliverEvents(started, [wireEvent("PAGE_LOAD", { seq: 1 })]);
     const declined = await joinWithSession(app.client(), experiment.id, "delta-1");
     expect((await declined.client.post("/api/v1/participants/consent", { agree: false })).status).toBe(204);
     await joinSimulated(app, experiment.id, "sim-alpha");

@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { FeedPage, Group, Video } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import {
+  deliverEvents,
+  type Joined,
+  joinWithSession,
+  sendEvents,
+  wireEvent,
+} from "../../../test/harness/events.ts";
 
 let serial = 0;
 
@@ -144,8 +150,8 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
           video_id: s.v(name).external_id,
           payload: { currentTime: 0, duration: 30, playbackRate: 1, autoplay },
         });
-      await sendEvents(a, [play("v1"), play("v1"), play("v3", true)]);
-      await sendEvents(b, [play("v1", true), play("v3"), play("v0")]);
+      await deliverEvents(a, [play("v1"), play("v1"), play("v3", true)]);
+      await deliverEvents(b, [play("v1", true), play("v3"), play("v0")]);
       await settle();
       const viewer = await joinWithSession(app.client(), s.experimentId, "p3");
       expect(names(s, await feed(viewer))).toEqual(["v1", "v3", "v0", "v5", "v4", "v2"]);
@@ -231,7 +237,7 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
       // Two participants watched both "lonely" and "other", which share no metadata.
       for (const login of ["co1", "co2"]) {
         const p = await joinWithSession(app.client(), s.experimentId, login);
-        await sendEvents(p, [
+        await deliverEvents(p, [
           wireEvent("VIDEO_WATCHED_1S", { video_id: s.v("lonely").external_id }),
           wireEvent("VIDEO_WATCHED_1S", { video_id: s.v("other").external_id }),
         ]);
@@ -246,7 +252,7 @@ describe.each(BACKENDS)("built-in recommenders through the feed (%s)", (backend)
     it("falls back to popularity then recency on the feed until the trainer stored a ranking, then follows it", async () => {
       const s = await study({ feed: "learned_model", watch: "learned_model" }, plain(6));
       const p = await joinWithSession(app.client(), s.experimentId, "lm1");
-      await sendEvents(p, [wireEvent("VIDEO_PLAY", { video_id: s.v("v1").external_id })]);
+      await deliverEvents(p, [wireEvent("VIDEO_PLAY", { video_id: s.v("v1").external_id })]);
       await settle();
       expect(names(s, await feed(p))).toEqual(["v1", "v5", "v4", "v3", "v2", "v0"]);
       await app.runtime.db("recommendation_cache").insert(

@@ -1,7 +1,7 @@
 import type { ExperimentCompleteness, ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { deliverEvents, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { createSurvey, sampleAnswers } from "../../../test/harness/surveys.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
@@ -28,11 +28,11 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
   it("gives each participant's clock offset, counts client times in the future or a day before arrival, and keeps only clocks off with clock_off=true", async () => {
     const study = await createStudy(admin, { status: "running", weights: [1] });
     const right = await joinWithSession(app.client(), study.experiment.id, "right-clock");
-    await sendEvents(right, numbered(1, 3));
+    await deliverEvents(right, numbered(1, 3));
     const ahead = await joinWithSession(app.client(), study.experiment.id, "clock-ahead");
     // A clock ten minutes ahead, and one event stamped in 1970 (a clock reset).
     const tenAhead = () => new Date(Date.now() + 600_000).toISOString();
-    await sendEvents(ahead, [
+    await deliverEvents(ahead, [
       wireEvent("PAGE_LOAD", { seq: 1, timestamp: tenAhead() }),
       wireEvent("PAGE_LOAD", { seq: 2, timestamp: tenAhead() }),
       wireEvent("PAGE_LOAD", { seq: 3, timestamp: "1970-01-01T00:00:01.000Z" }),
@@ -74,12 +74,12 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
     const study = await createStudy(admin, { status: "running", weights: [1] });
     const lossy = await joinWithSession(app.client(), study.experiment.id, "lossy");
     // Three batches of five; the second never arrives.
-    await sendEvents(lossy, numbered(1, 5));
-    await sendEvents(lossy, numbered(11, 15));
+    await deliverEvents(lossy, numbered(1, 5));
+    await deliverEvents(lossy, numbered(11, 15));
     const whole = await joinWithSession(app.client(), study.experiment.id, "whole");
-    await sendEvents(whole, numbered(1, 10));
+    await deliverEvents(whole, numbered(1, 10));
     // An API client's events carry no seq: counted, never a gap.
-    await sendEvents(whole, [wireEvent("PAGE_LOAD", { timestamp: new Date().toISOString() })]);
+    await deliverEvents(whole, [wireEvent("PAGE_LOAD", { timestamp: new Date().toISOString() })]);
     await settled();
 
     const r = await admin.get<ExperimentCompleteness>(
@@ -126,7 +126,7 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
       // c-2 loses one event of ten (0.1, flagged at 0.05), c-4 one of thirty (0.033, a gap, not flagged).
       const last = i === 3 ? 30 : 10;
       const lost = i === 1 || i === 3 ? [last - 1] : [];
-      await sendEvents(
+      await deliverEvents(
         p,
         numbered(1, last).filter((_, k) => !lost.includes(k + 1)),
       );
@@ -169,7 +169,7 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
     }
     const survey = await createSurvey(admin, study.experiment.id, { kind: "pre", is_active: true });
     const active = await joinWithSession(app.client(), study.experiment.id, "active-one");
-    await sendEvents(active, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+    await deliverEvents(active, [wireEvent("PAGE_LOAD", { seq: 1 })]);
     const reply = await sendEvents(active, [wireEvent("PAGE_LOAD", { event_type: "NOT_A_TYPE" })]);
     expect(reply.body.rejected).toHaveLength(1);
     const answered = await active.client.post(`/api/v1/surveys/${survey.id}/responses`, {
@@ -201,10 +201,10 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
   it("leaves simulated participants out of completeness unless include_simulated=true", async () => {
     const study = await createStudy(admin, { status: "running", weights: [1] });
     const real = await joinWithSession(app.client(), study.experiment.id, "real");
-    await sendEvents(real, numbered(1, 4));
+    await deliverEvents(real, numbered(1, 4));
     // The simulated participant lost a batch: a gap that would flag them and the arm.
     const simulated = await joinSimulated(app, study.experiment.id, "sim-lossy");
-    await sendEvents(simulated, [...numbered(1, 2), ...numbered(5, 6)]);
+    await deliverEvents(simulated, [...numbered(1, 2), ...numbered(5, 6)]);
     await settled();
     const completeness = async (query: string) =>
       (
@@ -231,7 +231,7 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
     const real = await joinWithSession(app.client(), study.experiment.id, "real-a");
     await joinWithSession(app.client(), study.experiment.id, "real-b");
     for (const p of [simulated, real]) {
-      await sendEvents(p, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+      await deliverEvents(p, [wireEvent("PAGE_LOAD", { seq: 1 })]);
       const answered = await p.client.post(`/api/v1/surveys/${survey.id}/responses`, {
         session_id: p.sessionId,
         answers: sampleAnswers(),
@@ -259,7 +259,7 @@ describe.each(BACKENDS)("completeness and live monitoring (%s)", (backend) => {
   it("answers results over time per arm: counts and joins per bucket", async () => {
     const study = await createStudy(admin, { status: "running", weights: [1] });
     const p = await joinWithSession(app.client(), study.experiment.id, "t1");
-    await sendEvents(p, [
+    await deliverEvents(p, [
       wireEvent("IMPRESSION", { payload: { context: "feed" } }),
       wireEvent("IMPRESSION", { payload: { context: "feed" } }),
       wireEvent("FEED_CLICK"),

@@ -9,7 +9,7 @@ import {
   startTestApp,
   type TestApp,
 } from "../../../test/harness/app.ts";
-import { joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import { deliverEvents, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
 import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
 
@@ -106,7 +106,7 @@ describe.each(BACKENDS)("power analysis (%s)", (backend) => {
     }
     // A simulated participant who clicks everything is left out, as /stats leaves them out.
     const simulated = await joinSimulated(app, study.experiment.id, "sim-1");
-    await sendEvents(simulated, [
+    await deliverEvents(simulated, [
       ...times(10, () => wireEvent("IMPRESSION", { payload: { context: "feed" } })),
       ...times(10, () => wireEvent("FEED_CLICK")),
     ]);

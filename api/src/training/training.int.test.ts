@@ -12,7 +12,13 @@ import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, codeOf, startTestApp, type TestApp } from "../../../test/harness/app.ts";
-import { type Joined, joinWithSession, sendEvents, wireEvent } from "../../../test/harness/events.ts";
+import {
+  deliverEvents,
+  type Joined,
+  joinWithSession,
+  sendEvents,
+  wireEvent,
+} from "../../../test/harness/events.ts";
 import { createAppTrainer } from "./trainer.ts";
 
 const INTERVAL_MS = 600_000;
@@ -579,7 +585,7 @@ describe.each(BACKENDS)("learned model training (%s)", (backend) => {
       const s = await study("learned_model", [{ name: "lonely", title: "Qzxv", tags: ["qzxv"] }]);
       await watchClusters(s, 2);
       const player = await joinWithSession(app.client(), s.experimentId, `player-${randomUUID()}`);
-      await sendEvents(player, [
+      await deliverEvents(player, [
         wireEvent("VIDEO_PLAY", { video_id: s.v("a3").external_id }),
         wireEvent("VIDEO_PLAY", { video_id: s.v("a3").external_id }),
         wireEvent("VIDEO_PLAY", { video_id: s.v("b0").external_id }),

@@ -30,6 +30,30 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
   const readAfter = (ctx: AppContext, token: string | undefined) =>
     readAfterPosition(progress, ctx, token, readAfterTimeoutMs);
 
+  /**
+   * A page of the feed, or of the related list of `currentVideoId` (a pool video, else 404): the
+   * participant admitted, the session theirs, the events sent before it read, and the answer held
+   * back to the experiment's `min_response_ms` from when the request reached the route.
+   */
+  async function servePage(ctx: AppContext, query: FeedQuery, currentVideoId?: string): Promise<void> {
+    const started = performance.now();
+    const p = await study.admit(participantOf(ctx), "pages");
+    await feed.checkSession(query.session_id, p.userId);
+    if (currentVideoId !== undefined) await feed.poolVideo(p.experimentId, currentVideoId);
+    await readAfter(ctx, query.after);
+    const page = await feed.page({
+      userId: p.userId,
+      experimentId: p.experimentId,
+      groupId: p.groupId,
+      sessionId: query.session_id,
+      limit: query.limit,
+      offset: query.offset,
+      ...(currentVideoId === undefined ? {} : { currentVideoId }),
+    });
+    await feed.pad(p.experimentId, started);
+    answer(ctx, page);
+  }
+
   return [
     route({
       method: "get",
@@ -46,22 +70,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
           schema: ErrorBody,
         },
       },
-      handler: async (ctx, { query }) => {
-        const started = performance.now();
-        const p = await study.admit(participantOf(ctx), "pages");
-        await feed.checkSession(query.session_id, p.userId);
-        await readAfter(ctx, query.after);
-        const page = await feed.page({
-          userId: p.userId,
-          experimentId: p.experimentId,
-          groupId: p.groupId,
-          sessionId: query.session_id,
-          limit: query.limit,
-          offset: query.offset,
-        });
-        await feed.pad(p.experimentId, started);
-        answer(ctx, page);
-      },
+      handler: (ctx, { query }) => servePage(ctx, query),
     }),
     route({
       method: "get",
@@ -80,24 +89,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
           schema: ErrorBody,
         },
       },
-      handler: async (ctx, { params, query }) => {
-        const started = performance.now();
-        const p = await study.admit(participantOf(ctx), "pages");
-        await feed.checkSession(query.session_id, p.userId);
-        await feed.poolVideo(p.experimentId, params.id);
-        await readAfter(ctx, query.after);
-        const page = await feed.page({
-          userId: p.userId,
-          experimentId: p.experimentId,
-          groupId: p.groupId,
-          sessionId: query.session_id,
-          limit: query.limit,
-          offset: query.offset,
-          currentVideoId: params.id,
-        });
-        await feed.pad(p.experimentId, started);
-        answer(ctx, page);
-      },
+      handler: (ctx, { params, query }) => servePage(ctx, query, params.id),
     }),
     route({
       method: "get",

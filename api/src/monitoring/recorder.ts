@@ -1,7 +1,7 @@
 import { minuteOf } from "@feedlab/projector";
 import type { Db } from "@feedlab/sql";
 import type { Logger } from "pino";
-import type { FailureKind } from "../recommenders/external-http/client.ts";
+import type { CallFailed, PageServed } from "../recommenders/calls.ts";
 import { healthFailureOf } from "../recommenders/external-http/failures.ts";
 import { addTo } from "./latency.ts";
 import { addCalls, type CallRecord, callKey } from "./queries.ts";
@@ -115,20 +115,14 @@ export function createMonitoringRecorder({ db, now, log, flushMs = 5000 }: Recor
 
   return {
     /** A recommendation page: its recommender's latency and whether nothing was left to show. */
-    page(p: { experimentId: string; recommender: string; surface: string; ms: number; empty: boolean }) {
+    page(p: PageServed) {
       const b = callBucket(p.experimentId, p.recommender, p.surface);
       b.calls++;
       if (p.empty) b.empty_results++;
       addTo(b.latency, p.ms);
     },
     /** An external recommender's call failed (it served an empty list). */
-    failure(p: {
-      experimentId: string;
-      recommender: string;
-      surface: string;
-      kind: FailureKind;
-      message: string;
-    }) {
+    failure(p: CallFailed) {
       const b = callBucket(p.experimentId, p.recommender, p.surface);
       const kind = healthFailureOf(p.kind);
       b.failures[kind] = (b.failures[kind] ?? 0) + 1;

@@ -1,6 +1,7 @@
-import { ErrorBody, IdParams, STUDY_SCHEMA_URL } from "@feedlab/schemas";
+import { ErrorBody, IdParams } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { route } from "../http/route.ts";
+import { studySchemaUrl } from "../study-files/export.ts";
 import type { PackageService } from "./package.service.ts";
 
 const PackageQuery = Type.Object({
@@ -34,7 +35,7 @@ export function packageRoutes({ packages }: { readonly packages: PackageService 
       handler: async (ctx, { params, query }) => {
         const pkg = await packages.build(params.id, {
           pseudonymize: query.pseudonymize === true,
-          schemaUrl: ctx.host ? `${ctx.protocol}://${ctx.host}${STUDY_SCHEMA_URL}` : STUDY_SCHEMA_URL,
+          schemaUrl: studySchemaUrl(ctx),
         });
         ctx.type = "application/zip";
         ctx.attachment(pkg.filename);

@@ -6,14 +6,24 @@ import type { FailureKind } from "./external-http/client.ts";
  * so the recommenders import nothing of monitoring (which reads them).
  */
 export interface CallMonitor {
-  /** A recommendation page: its recommender's latency and whether nothing was left to show. */
-  page(p: { experimentId: string; recommender: string; surface: string; ms: number; empty: boolean }): void;
-  /** An external recommender's call failed (it served an empty list). */
-  failure(p: {
-    experimentId: string;
-    recommender: string;
-    surface: string;
-    kind: FailureKind;
-    message: string;
-  }): void;
+  page(p: PageServed): void;
+  failure(p: CallFailed): void;
+}
+
+/** A recommendation page: its recommender's latency and whether nothing was left to show. */
+export interface PageServed {
+  readonly experimentId: string;
+  readonly recommender: string;
+  readonly surface: string;
+  readonly ms: number;
+  readonly empty: boolean;
+}
+
+/** An external recommender's call failed (it served an empty list). */
+export interface CallFailed {
+  readonly experimentId: string;
+  readonly recommender: string;
+  readonly surface: string;
+  readonly kind: FailureKind;
+  readonly message: string;
 }

@@ -1,7 +1,7 @@
-import type { StudyDocument } from "@feedlab/schemas";
+import { STUDY_SCHEMA_URL, type StudyDocument } from "@feedlab/schemas";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { studyYaml } from "./export.ts";
+import { studySchemaUrl, studyYaml } from "./export.ts";
 
 /** Issue 52: a study document reads the same in YAML 1.1 readers (PyYAML) as in YAML 1.2 ones. */
 describe("studyYaml", () => {
@@ -58,5 +58,14 @@ describe("studyYaml", () => {
     // Plain words stay plain: only what needs quotes has them.
     expect(text).toContain("text: Agree?");
     expect(text).toContain('title: "off"');
+  });
+});
+
+describe("studySchemaUrl", () => {
+  it("names the schema on the host and protocol the request reached, and stays relative without a host", () => {
+    expect(studySchemaUrl({ host: "lab.example:8443", protocol: "https" })).toBe(
+      `https://lab.example:8443${STUDY_SCHEMA_URL}`,
+    );
+    expect(studySchemaUrl({ host: "", protocol: "http" })).toBe(STUDY_SCHEMA_URL);
   });
 });

@@ -1,5 +1,5 @@
 import type { AdminSurvey, Experiment, Group, RecommenderView, UiTemplate, Video } from "@feedlab/schemas";
-import { DEFAULT_LANGUAGE, STUDY_FORMAT, StudyDocument } from "@feedlab/schemas";
+import { DEFAULT_LANGUAGE, STUDY_FORMAT, STUDY_SCHEMA_URL, StudyDocument } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { Document, parse, visit } from "yaml";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
@@ -220,6 +220,13 @@ function readsOtherwiseInYaml11(text: string): boolean {
     return false; // not a plain scalar at all: the 1.2 writer quotes it anyway
   }
 }
+
+/**
+ * The study schema's address on this server as a request reached it (relative without a Host
+ * header): what an exported document's first line names, in a download or a package.
+ */
+export const studySchemaUrl = (request: { readonly host: string; readonly protocol: string }) =>
+  request.host ? `${request.protocol}://${request.host}${STUDY_SCHEMA_URL}` : STUDY_SCHEMA_URL;
 
 /**
  * The document as YAML, with a first line that tells editors where its schema is. Strings a YAML 1.1

@@ -10,7 +10,7 @@ import {
 import { Type } from "@sinclair/typebox";
 import { adminOf } from "../auth/auth.middleware.ts";
 import { route } from "../http/route.ts";
-import { studyYaml } from "./export.ts";
+import { studySchemaUrl, studyYaml } from "./export.ts";
 import type { StudyFilesService } from "./study-files.service.ts";
 
 /** The largest study document accepted (a pool of many thousand videos fits). */
@@ -67,10 +67,7 @@ export function studyFileRoutes({ studyFiles }: { studyFiles: StudyFilesService 
           return;
         }
         ctx.attachment(fileName(doc.name, "yaml"));
-        ctx.body = studyYaml(
-          doc,
-          ctx.host ? `${ctx.protocol}://${ctx.host}${STUDY_SCHEMA_URL}` : STUDY_SCHEMA_URL,
-        );
+        ctx.body = studyYaml(doc, studySchemaUrl(ctx));
         // After the body: a string body would otherwise leave the type Koa guessed.
         ctx.type = "application/yaml; charset=utf-8";
       },

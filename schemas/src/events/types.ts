@@ -1,3 +1,15 @@
+/** The spec's eight playback types: every one carries `video_id` on the row (`VIDEO_ID_REQUIRED`). */
+const PLAYBACK_TYPES = [
+  "VIDEO_PLAY",
+  "VIDEO_PAUSE",
+  "VIDEO_SEEK",
+  "VIDEO_ENDED",
+  "VIDEO_PROGRESS",
+  "VIDEO_WATCHED_1S",
+  "VIDEO_WATCHED_5S",
+  "VIDEO_BUFFERING",
+] as const;
+
 /**
  * The 33 event types of the spec ("Event types (33)"), grouped as the spec groups them. Adding a
  * type: add it here with its payload schema (payloads.ts); if it is high-frequency or flushes
@@ -15,14 +27,7 @@ export const EVENT_TYPES = [
   // Video metadata (1)
   "VIDEO_META_CAPTURED",
   // Playback (8)
-  "VIDEO_PLAY",
-  "VIDEO_PAUSE",
-  "VIDEO_SEEK",
-  "VIDEO_ENDED",
-  "VIDEO_PROGRESS",
-  "VIDEO_WATCHED_1S",
-  "VIDEO_WATCHED_5S",
-  "VIDEO_BUFFERING",
+  ...PLAYBACK_TYPES,
   // Player controls (3)
   "PLAYBACK_RATE_CHANGE",
   "VOLUME_CHANGE",
@@ -92,16 +97,7 @@ export function bufferOf(type: EventType): BufferName {
  * the row"). The player controls and the card interactions carry it when the client has it, and are
  * accepted without it, as the spec leaves it optional for them.
  */
-export const VIDEO_ID_REQUIRED = set(
-  "VIDEO_PLAY",
-  "VIDEO_PAUSE",
-  "VIDEO_SEEK",
-  "VIDEO_ENDED",
-  "VIDEO_PROGRESS",
-  "VIDEO_WATCHED_1S",
-  "VIDEO_WATCHED_5S",
-  "VIDEO_BUFFERING",
-);
+export const VIDEO_ID_REQUIRED = set(...PLAYBACK_TYPES);
 
 /** Types whose `video_id` the surfaces send whenever they know it, though the spec does not require it. */
 export const VIDEO_ID_EXPECTED = set(

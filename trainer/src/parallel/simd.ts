@@ -112,7 +112,33 @@ const hsum = (v: number) => [
   ...op.f32Add,
 ];
 
-/** A function body: locals grouped by type, then the code. */
+/** `kb = k · 4`: the byte length of a row of `k` f32s (locals). */
+const rowBytes = (k: number, kb: number) => [...op.get(k), ...op.i32(4), ...op.mul, ...op.set(kb)];
+
+/** The address `base + i` (locals; `i` in bytes). */
+const at = (base: number, i: number) => [...op.get(base), ...op.get(i), ...op.add];
+
+/** The address of the 4-byte element `i` of the array at `base` (locals): `base + 4i`. */
+const element = (base: number, i: number) => [
+  ...op.get(base),
+  ...op.get(i),
+  ...op.i32(4),
+  ...op.mul,
+  ...op.add,
+];
+
+/** Closes a loop: `x += step`, and round again while `x < limit` (locals, signed). */
+const repeatWhileBelow = (x: number, step: number, limit: number) => [
+  ...op.get(x),
+  ...op.i32(step),
+  ...op.add,
+  ...op.tee(x),
+  ...op.get(limit),
+  ...op.ltS,
+  ...op.brIf(0),
+  ...op.end,
+];
+
 /**
  * Accumulates the dot product of two f32 rows at addresses `a` and `b` (locals), `kb` bytes long (a
  * multiple of 16), four lanes at a time into the v128 local `acc` (`j` counts bytes); `hsum(acc)`
@@ -125,27 +151,17 @@ const dot = (a: number, b: number, acc: number, j: number, kb: number) => [
   ...op.set(j),
   ...op.loop,
   ...op.get(acc),
-  ...op.get(a),
-  ...op.get(j),
-  ...op.add,
+  ...at(a, j),
   ...op.v128Load,
-  ...op.get(b),
-  ...op.get(j),
-  ...op.add,
+  ...at(b, j),
   ...op.v128Load,
   ...op.vMul,
   ...op.vAdd,
   ...op.set(acc),
-  ...op.get(j),
-  ...op.i32(16),
-  ...op.add,
-  ...op.tee(j),
-  ...op.get(kb),
-  ...op.ltS,
-  ...op.brIf(0),
-  ...op.end,
+  ...repeatWhileBelow(j, 16, kb),
 ];
 
+/** A function body: locals grouped by type, then the code. */
 const body = (locals: [number, number][], code: number[]) => {
   const inner = [...vec(locals.map(([n, t]) => [...uleb(n), t])), ...code, ...op.end];
   return [...uleb(inner.length), ...inner];
@@ -157,10 +173,7 @@ function matvecBody(): number[] {
   const [G, v, out, k, i, j, kb, row, vv] = [0, 1, 2, 3, 4, 5, 6, 7, 12];
   const acc = [8, 9, 10, 11];
   const code = [
-    ...op.get(k),
-    ...op.i32(4),
-    ...op.mul,
-    ...op.set(kb),
+    ...rowBytes(k, kb),
     ...op.get(G),
     ...op.set(row),
     ...op.i32(0),
@@ -170,16 +183,12 @@ function matvecBody(): number[] {
     ...op.i32(0),
     ...op.set(j),
     ...op.loop, // columns, four at a time (j in bytes)
-    ...op.get(v),
-    ...op.get(j),
-    ...op.add,
+    ...at(v, j),
     ...op.v128Load,
     ...op.set(vv),
     ...acc.flatMap((a, r) => [
       ...op.get(a),
-      ...op.get(row),
-      ...op.get(j),
-      ...op.add,
+      ...at(row, j),
       ...(r > 0 ? [...op.get(kb), ...op.i32(r), ...op.mul, ...op.add] : []),
       ...op.v128Load,
       ...op.get(vv),
@@ -187,30 +196,17 @@ function matvecBody(): number[] {
       ...op.vAdd,
       ...op.set(a),
     ]),
-    ...op.get(j),
-    ...op.i32(16),
-    ...op.add,
-    ...op.tee(j),
-    ...op.get(kb),
-    ...op.ltS,
-    ...op.brIf(0),
-    ...op.end,
+    ...repeatWhileBelow(j, 16, kb),
     // out[row + r] = hsum(acc_r): f32.store at out + i with a static offset of 4r bytes.
-    ...acc.flatMap((a, r) => [...op.get(out), ...op.get(i), ...op.add, ...hsum(a), 0x38, 2, ...uleb(4 * r)]),
+    ...acc.flatMap((a, r) => [...at(out, i), ...hsum(a), 0x38, 2, ...uleb(4 * r)]),
+    // row += 4 rows
     ...op.get(row),
     ...op.get(kb),
     ...op.i32(4),
     ...op.mul,
     ...op.add,
     ...op.set(row),
-    ...op.get(i),
-    ...op.i32(16),
-    ...op.add,
-    ...op.tee(i),
-    ...op.get(kb),
-    ...op.ltS,
-    ...op.brIf(0),
-    ...op.end,
+    ...repeatWhileBelow(i, 16, kb),
   ];
   return body(
     [
@@ -229,10 +225,7 @@ function accumBody(): number[] {
   const [Y, indices, conf, lo, hi, v, out, k, residual] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
   const [q, yp, j, kb, c, d, acc, cv] = [9, 10, 11, 12, 13, 14, 15, 16];
   const code = [
-    ...op.get(k),
-    ...op.i32(4),
-    ...op.mul,
-    ...op.set(kb),
+    ...rowBytes(k, kb),
     ...op.get(lo),
     ...op.set(q),
     ...op.block,
@@ -243,22 +236,14 @@ function accumBody(): number[] {
     ...op.loop, // interactions
     // yp = Y + indices[q] * kb
     ...op.get(Y),
-    ...op.get(indices),
-    ...op.get(q),
-    ...op.i32(4),
-    ...op.mul,
-    ...op.add,
+    ...element(indices, q),
     ...op.i32Load,
     ...op.get(kb),
     ...op.mul,
     ...op.add,
     ...op.set(yp),
     // c = conf[q]
-    ...op.get(conf),
-    ...op.get(q),
-    ...op.i32(4),
-    ...op.mul,
-    ...op.add,
+    ...element(conf, q),
     ...op.f32Load,
     ...op.set(c),
     // d = y · v
@@ -284,37 +269,17 @@ function accumBody(): number[] {
     ...op.i32(0),
     ...op.set(j),
     ...op.loop,
-    ...op.get(out),
-    ...op.get(j),
-    ...op.add,
-    ...op.get(out),
-    ...op.get(j),
-    ...op.add,
+    ...at(out, j),
+    ...at(out, j),
     ...op.v128Load,
     ...op.get(cv),
-    ...op.get(yp),
-    ...op.get(j),
-    ...op.add,
+    ...at(yp, j),
     ...op.v128Load,
     ...op.vMul,
     ...op.vAdd,
     ...op.v128Store,
-    ...op.get(j),
-    ...op.i32(16),
-    ...op.add,
-    ...op.tee(j),
-    ...op.get(kb),
-    ...op.ltS,
-    ...op.brIf(0),
-    ...op.end,
-    ...op.get(q),
-    ...op.i32(1),
-    ...op.add,
-    ...op.tee(q),
-    ...op.get(hi),
-    ...op.ltS,
-    ...op.brIf(0),
-    ...op.end, // loop
+    ...repeatWhileBelow(j, 16, kb),
+    ...repeatWhileBelow(q, 1, hi), // the interactions' loop
     ...op.end, // block
   ];
   return body(
@@ -333,10 +298,7 @@ function dotsBody(): number[] {
   const [qp, T, n, k, out] = [0, 1, 2, 3, 4];
   const [t, j, kb, tp, acc] = [5, 6, 7, 8, 9];
   const code = [
-    ...op.get(k),
-    ...op.i32(4),
-    ...op.mul,
-    ...op.set(kb),
+    ...rowBytes(k, kb),
     ...op.get(T),
     ...op.set(tp),
     ...op.i32(0),
@@ -348,26 +310,15 @@ function dotsBody(): number[] {
     ...op.brIf(0),
     ...op.loop,
     ...dot(tp, qp, acc, j, kb),
-    ...op.get(out),
-    ...op.get(t),
-    ...op.i32(4),
-    ...op.mul,
-    ...op.add,
+    ...element(out, t),
     ...hsum(acc),
     ...op.f32Store,
     ...op.get(tp),
     ...op.get(kb),
     ...op.add,
     ...op.set(tp),
-    ...op.get(t),
-    ...op.i32(1),
-    ...op.add,
-    ...op.tee(t),
-    ...op.get(n),
-    ...op.ltS,
-    ...op.brIf(0),
-    ...op.end,
-    ...op.end,
+    ...repeatWhileBelow(t, 1, n),
+    ...op.end, // block
   ];
   return body(
     [

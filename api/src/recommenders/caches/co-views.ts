@@ -1,9 +1,7 @@
 import { topCoViewed } from "@feedlab/projector";
-import type { Db } from "@feedlab/sql";
-import type { ChangeBus } from "../../changes/change-bus.ts";
 import { RefreshingCache } from "../../system/refreshing-cache.ts";
 import type { Pool } from "../pool.ts";
-import { keyOf, perVideo, REFRESH_BATCH_MS } from "./keys.ts";
+import { keyOf, perVideo, REFRESH_BATCH_MS, type ReadModelCacheOptions } from "./keys.ts";
 import { createPoolWarmer } from "./warm.ts";
 
 /** How many co-viewed partners of a video are read (the most co-viewed ones). */
@@ -19,12 +17,7 @@ const samePairs = (a: Partners, b: Partners) =>
  * Videos' most co-viewed partners (`co_views`), kept per video and re-read in the background once
  * older than `refreshMs`; a `resync` drops them.
  */
-export function createCoViewsCache(options: {
-  readonly db: Db;
-  readonly bus: ChangeBus;
-  readonly refreshMs: number;
-  readonly now: () => number;
-}) {
+export function createCoViewsCache(options: ReadModelCacheOptions) {
   const { db, bus, refreshMs, now } = options;
   /** Top-N through an index on each side of the pair (a < b). */
   const cache = new RefreshingCache<Partners>(

@@ -1,4 +1,16 @@
+import type { Db } from "@feedlab/sql";
+import type { ChangeBus } from "../../changes/change-bus.ts";
 import type { Pool } from "../pool.ts";
+
+/** What a read model's cache is built with (`createCaches` gives each the same, but for `refreshMs`). */
+export interface ReadModelCacheOptions {
+  readonly db: Db;
+  /** Its changes (`resync`; `model` for the trainer's output) drop what the cache holds. */
+  readonly bus: ChangeBus;
+  /** Age after which an entry is re-read in the background while the old one keeps serving. */
+  readonly refreshMs: number;
+  readonly now: () => number;
+}
 
 /** A cache key: an experiment and a video's external id (or a participant), `experiment\0id`. */
 export const keyOf = (experimentId: string, id: string) => `${experimentId}\u0000${id}`;

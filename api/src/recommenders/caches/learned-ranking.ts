@@ -1,21 +1,14 @@
-import type { Db } from "@feedlab/sql";
 import { learnedRanking } from "@feedlab/trainer";
-import type { ChangeBus } from "../../changes/change-bus.ts";
 import { RefreshingCache } from "../../system/refreshing-cache.ts";
 import type { Pool } from "../pool.ts";
-import { indicesOf, keyOf, split } from "./keys.ts";
+import { indicesOf, keyOf, type ReadModelCacheOptions, split } from "./keys.ts";
 
 /**
  * The trainer's collaborative-filtering ranking of participants (`recommendation_cache`), by rank,
  * kept per participant and re-read in the background once older than `refreshMs`; a new model
  * (`model`) or a `resync` drops them.
  */
-export function createLearnedRankingCache(options: {
-  readonly db: Db;
-  readonly bus: ChangeBus;
-  readonly refreshMs: number;
-  readonly now: () => number;
-}) {
+export function createLearnedRankingCache(options: ReadModelCacheOptions) {
   const { db, bus, refreshMs, now } = options;
   const cache = new RefreshingCache<readonly string[]>(
     async (keys) => {

@@ -1,9 +1,7 @@
-import type { Db } from "@feedlab/sql";
 import { learnedNeighbours } from "@feedlab/trainer";
-import type { ChangeBus } from "../../changes/change-bus.ts";
 import { RefreshingCache } from "../../system/refreshing-cache.ts";
 import type { Pool } from "../pool.ts";
-import { indicesOf, keyOf, perVideo, REFRESH_BATCH_MS } from "./keys.ts";
+import { indicesOf, keyOf, perVideo, REFRESH_BATCH_MS, type ReadModelCacheOptions } from "./keys.ts";
 import { createPoolWarmer } from "./warm.ts";
 
 /** How many learned neighbours of a video are read. */
@@ -14,12 +12,7 @@ const LEARNED_NEIGHBOURS_KEPT = 1000;
  * and re-read in the background once older than `refreshMs`; a new model (`model`) or a `resync`
  * drops them.
  */
-export function createLearnedSimilarCache(options: {
-  readonly db: Db;
-  readonly bus: ChangeBus;
-  readonly refreshMs: number;
-  readonly now: () => number;
-}) {
+export function createLearnedSimilarCache(options: ReadModelCacheOptions) {
   const { db, bus, refreshMs, now } = options;
   const cache = new RefreshingCache<readonly string[]>(
     (keys) =>

@@ -1,7 +1,6 @@
 import { parsePlayCounts, playCountsText } from "@feedlab/projector";
-import type { Db } from "@feedlab/sql";
-import type { ChangeBus } from "../../changes/change-bus.ts";
 import type { Pool } from "../pool.ts";
+import type { ReadModelCacheOptions } from "./keys.ts";
 
 /** Popularity of a pool: indices by VIDEO_PLAY count (descending), ties newest first. */
 export interface PopularityOrder {
@@ -47,12 +46,7 @@ export function popularityOrder(recency: Int32Array, plays: Float64Array): Popul
  * recomputed in the background once older than `refreshMs` while the old one keeps serving; a
  * `resync` drops them.
  */
-export function createPopularityCache(options: {
-  readonly db: Db;
-  readonly bus: ChangeBus;
-  readonly refreshMs: number;
-  readonly now: () => number;
-}) {
+export function createPopularityCache(options: ReadModelCacheOptions) {
   const { db, bus, refreshMs, now } = options;
   const byExperiment = new Map<string, PopularityEntry>();
 

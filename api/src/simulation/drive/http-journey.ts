@@ -6,6 +6,8 @@ import {
   dwell,
   leave,
   listItem,
+  MAX_SURVEYS_IN_A_ROW,
+  PAGE_SIZE,
   play,
   seeCards,
   trackHover,
@@ -26,15 +28,11 @@ import {
 } from "./journey.ts";
 import type { ParticipantClient, Reply } from "./participant-client.ts";
 
-/** Most cards a feed or related request asks for (the participant pages' page size). */
-const PAGE_SIZE = 20;
 /**
  * Looks at the feed in a session before a dry run's participant opens its best match anyway, so every
  * session reaches the watch page (the click counts like any other, in every arm alike).
  */
 export const FEED_LOOKS = 3;
-/** Surveys answered in a row at one point before the journey calls it a loop. */
-const MAX_SURVEYS_IN_A_ROW = 5;
 /** Videos watched in one session at most, whatever the minutes say (keeps a dry run short). */
 const MAX_VIDEOS_PER_SESSION = 6;
 

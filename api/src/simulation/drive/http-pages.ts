@@ -9,6 +9,12 @@ import type { EventSender, RowFields } from "./event-sender.ts";
 /** Cards a page shows without scrolling; going further down is a SCROLL. */
 const CARDS_ABOVE_FOLD = 4;
 
+/** Most cards a feed or related request asks for (the participant pages' page size). */
+export const PAGE_SIZE = 20;
+
+/** Surveys answered in a row at one point at most (a journey that meets more calls it a loop). */
+export const MAX_SURVEYS_IN_A_ROW = 5;
+
 export const cardOf = (v: Video, position: number): Card => ({
   video: { id: v.id, category: v.category, tags: v.tags, duration_seconds: v.duration_seconds },
   position,

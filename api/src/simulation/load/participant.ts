@@ -8,6 +8,8 @@ import {
   dwell,
   leave,
   listItem,
+  MAX_SURVEYS_IN_A_ROW,
+  PAGE_SIZE,
   seeCards,
   trackHover,
   trackRelatedClick,
@@ -21,14 +23,10 @@ import { playbackTimeline } from "./playback.ts";
 
 /** The normal buffer's age limit (spec: Batching): a load participant sends one batch this often. */
 const BATCH_EVERY_MS = 5000;
-/** Cards a feed or related request asks for (the participant pages' page size). */
-const PAGE_SIZE = 20;
 /** A participant whose request failed waits this long before going on (a person trying again). */
 const AFTER_FAILURE_MS = 2000;
 /** The shortest look at a list of cards, so a participant who opens nothing does not reload at once. */
 const MIN_LOOK_MS = 1500;
-/** Surveys answered in a row at one point at most. */
-const MAX_SURVEYS_IN_A_ROW = 5;
 /** The lag probe's endpoint in the report: a feed request that waits for the batch just sent. */
 const LAG_ENDPOINT = "GET /feed?after";
 

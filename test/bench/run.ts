@@ -31,29 +31,38 @@ const SMOKE: Record<string, Record<string, string> | { readonly skip: string }> 
   },
   "big-study.bench.ts": { skip: "starts PostgreSQL and a browser, and seeds a study before it measures" },
   "change-propagation.bench.ts": { skip: "starts PostgreSQL and two server processes" },
-  "external.bench.ts": { skip: "serves a recommender with a fixed delay for BENCH_SECONDS at a steady rate" },
-  "feed.bench.ts": { skip: "seeds BENCH_EVENTS into a server process and warms it before a timed load" },
+  "external.bench.ts": {
+    BENCH_EXTERNAL_USERS: "20",
+    BENCH_EXTERNAL_DELAY_MS: "50",
+    BENCH_BUILTIN_RATE: "20",
+    BENCH_SECONDS: "2",
+    BENCH_VIDEOS: "100",
+    BENCH_EVENTS: "1000",
+  },
+  "feed.bench.ts": {
+    skip: "seeds and warms a server process before its timed load: 83 s at its smallest sizes on 2 busy cores",
+  },
   "intake-kafka.bench.ts": { skip: "starts PostgreSQL and a Kafka broker of its own" },
   "intake.bench.ts": { skip: "drives a server process and its floors for a fixed time" },
   "log-encryption.bench.ts": { BENCH_RECORDS: "5000" },
   "participant-page.bench.ts": { skip: "needs a browser" },
   "power.bench.ts": { BENCH_PER_ARM: "60", BENCH_EFFECT: "0.1", BENCH_REPEATS: "1" },
-  "results.bench.ts": {
-    skip: "starts a server process and a floor process, over a minute even at its smallest",
-  },
-  "simulate.bench.ts": { skip: "runs simulated participants for a fixed time against a server process" },
+  "results.bench.ts": { BENCH_EVENTS: "2000" },
+  "simulate.bench.ts": { BENCH_PARTICIPANTS: "3", BENCH_SECONDS: "3" },
   "surveys-csv.bench.ts": {
-    skip: "starts server processes in three memory settings, two minutes even at its smallest",
+    skip: "starts server processes in three memory settings: 64 s at its smallest sizes on 2 busy cores",
   },
   "template-editor.bench.ts": { skip: "needs a browser" },
-  "uploads.bench.ts": { skip: "starts a server process and a floor server beside it" },
+  "uploads.bench.ts": { BENCH_UPLOAD_MB: "4" },
 };
 
 const dir = import.meta.dirname;
 const smoke = process.argv.includes("--smoke");
 const wanted = new Set(process.argv.slice(2).filter((a) => a !== "--smoke"));
+/** A benchmark's name is its file's, without `.bench.ts` (checked when it loads). */
 const files = readdirSync(dir)
   .filter((f) => f.endsWith(".bench.ts"))
+  .filter((f) => wanted.size === 0 || wanted.has(f.replace(/\.bench\.ts$/, "")))
   .sort();
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
@@ -72,7 +81,8 @@ for (const file of files) {
     Object.assign(process.env, sizes);
   }
   const bench = (await import(path.join(dir, file))) as Benchmark;
-  if (wanted.size > 0 && !wanted.has(bench.name)) continue;
+  if (`${bench.name}.bench.ts` !== file)
+    throw new Error(`${file} names itself ${bench.name}: name it as its file`);
   ran++;
   console.log(`\n== ${bench.name}: ${bench.description}`);
   const started = performance.now();

@@ -3,6 +3,7 @@ export * from "./events/catalog.ts";
 export * from "./events/examples.ts";
 export * from "./events/json-schema.ts";
 export * from "./events/payloads.ts";
+export * from "./events/stamp.ts";
 export * from "./events/types.ts";
 export * from "./events/wire.ts";
 export * from "./http/audit.ts";

@@ -6,11 +6,11 @@ import {
   type EventType,
   type Payloads,
 } from "@feedlab/schemas";
+import { type RowFields, type StampedEvent, stampEvent } from "@feedlab/schemas/events/stamp.ts";
 import { flushRule } from "@feedlab/schemas/events/types.ts";
-import { type RowFields, type StampedEvent, stampEvent } from "@feedlab/schemas/events/wire.ts";
 import type { ParticipantClient } from "./participant-client.ts";
 
-export type { RowFields } from "@feedlab/schemas/events/wire.ts";
+export type { RowFields } from "@feedlab/schemas/events/stamp.ts";
 
 /** An event the server refused, with its type. */
 export interface Rejection {

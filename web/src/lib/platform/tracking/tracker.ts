@@ -1,6 +1,6 @@
 import type { EventType, Payloads } from "@feedlab/schemas";
+import { type RowFields, stampEvent } from "@feedlab/schemas/events/stamp.ts";
 import { type BufferName, bufferOf, flushRule } from "@feedlab/schemas/events/types.ts";
-import { type RowFields, stampEvent } from "@feedlab/schemas/events/wire.ts";
 import type { Batch, OutgoingEvent } from "./outbox.ts";
 import type { KeyValueStore } from "./storage.ts";
 import type { Transport } from "./transport.ts";
@@ -13,7 +13,7 @@ import type { Transport } from "./transport.ts";
  */
 export type PayloadOf<K extends EventType> = Payloads[K] & { readonly [extra: string]: unknown };
 
-export type { RowFields } from "@feedlab/schemas/events/wire.ts";
+export type { RowFields } from "@feedlab/schemas/events/stamp.ts";
 
 /**
  * The per-session sequence number: 1 for a session's first event, then +1 for every event, kept in

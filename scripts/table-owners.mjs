@@ -9,9 +9,6 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 
-/** The api's state its features still join in their own queries: one owner each is the next step. */
-const API_JOINED = "its features still read it in their own joins; a function of the owner for each is to do";
-
 /**
  * Each table's owner (a folder, or a file) and why it is that one. `readers`: other folders or files
  * that may read it in their own SQL, each with why it cannot call the owner's functions.
@@ -88,7 +85,6 @@ const OWNERS = {
   app_settings: {
     owner: "api/src/packages/",
     why: "settings of the installation (the pseudonym secret)",
-    readers: { "api/src/demo/": API_JOINED },
   },
   admins: { owner: "api/src/auth/", why: "the console's accounts" },
   auth_sessions: { owner: "api/src/auth/", why: "the console's and participants' signed-in sessions" },
@@ -97,7 +93,6 @@ const OWNERS = {
     owner: "api/src/experiments/",
     why: "the studies",
     readers: {
-      "api/src/": API_JOINED,
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
     },
@@ -105,13 +100,11 @@ const OWNERS = {
   exclusion_rule_changes: {
     owner: "api/src/experiments/",
     why: "the history of an experiment's exclusion rules",
-    readers: { "api/src/results/": API_JOINED },
   },
   groups: {
     owner: "api/src/groups/",
     why: "the arms of an experiment",
     readers: {
-      "api/src/": API_JOINED,
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
     },
@@ -121,7 +114,6 @@ const OWNERS = {
     owner: "api/src/videos/",
     why: "the video library",
     readers: {
-      "api/src/": API_JOINED,
       "trainer/src/": "the pool's videos and their metadata in training: the trainer is below the api",
     },
   },
@@ -129,7 +121,6 @@ const OWNERS = {
     owner: "api/src/videos/",
     why: "an experiment's pool",
     readers: {
-      "api/src/": API_JOINED,
       "trainer/src/": "the pool's videos in training: the trainer is below the api",
     },
   },
@@ -137,7 +128,6 @@ const OWNERS = {
     owner: "api/src/participants/",
     why: "the participants",
     readers: {
-      "api/src/": API_JOINED,
       "projector/src/read-models/interactions/interactions.queries.ts":
         "leaves out simulated and excluded participants in the query: the projector is below the api",
       "projector/src/read-models/response-latency/response-latency.queries.ts":
@@ -149,38 +139,110 @@ const OWNERS = {
   sessions: {
     owner: "api/src/sessions/",
     why: "participants' visits",
-    readers: { "api/src/": API_JOINED },
   },
-  surveys: { owner: "api/src/surveys/", why: "an experiment's surveys", readers: { "api/src/": API_JOINED } },
+  surveys: { owner: "api/src/surveys/", why: "an experiment's surveys" },
   survey_responses: {
     owner: "api/src/surveys/",
     why: "participants' answers",
-    readers: { "api/src/": API_JOINED },
   },
   survey_dismissals: {
     owner: "api/src/surveys/",
     why: "surveys a participant dismissed",
-    readers: { "api/src/": API_JOINED },
   },
   participant_survey_measures: { owner: "api/src/quality/", why: "the quality measures of survey answers" },
-  ui_templates: { owner: "api/src/ui/", why: "the layouts", readers: { "api/src/": API_JOINED } },
+  ui_templates: { owner: "api/src/ui/", why: "the layouts" },
   recommenders: {
     owner: "api/src/recommenders/",
     why: "registered external recommenders",
-    readers: { "api/src/": API_JOINED },
   },
   recommender_calls: { owner: "api/src/monitoring/", why: "the calls to recommenders, for monitoring" },
   rejected_events: {
     owner: "api/src/monitoring/",
     why: "batches intake refused, for monitoring",
-    readers: { "api/src/results/": API_JOINED },
   },
   media_files: {
     owner: "api/src/media/",
     why: "uploaded media",
-    readers: { "api/src/study-files/": API_JOINED },
   },
   dry_runs: { owner: "api/src/simulation/dry-runs/", why: "the dry runs and their reports" },
+};
+
+/**
+ * Files of the api that still query another feature's tables in their own SQL, with those tables: each
+ * goes from this list once the tables' owners export what it needs (docs/architecture.md, "Tables and
+ * their owners"). Nothing is added to it.
+ */
+const PENDING = {
+  "api/src/audit/arm-changes.ts": ["groups", "ui_templates"],
+  "api/src/audit/audit.service.ts": ["experiments", "users"],
+  "api/src/audit/audit.subjects.ts": ["experiments", "recommenders"],
+  "api/src/auth/auth.service.ts": ["users"],
+  "api/src/demo/seed.ts": ["app_settings", "experiments", "videos"],
+  "api/src/erasure/erasure.service.ts": [
+    "experiments",
+    "sessions",
+    "survey_dismissals",
+    "survey_responses",
+    "users",
+  ],
+  "api/src/events/event-store.read.ts": ["experiments", "groups", "ui_templates", "users"],
+  "api/src/events/events.service.ts": ["experiments", "groups", "sessions", "ui_templates", "users"],
+  "api/src/experiments/readiness.ts": [
+    "experiment_videos",
+    "groups",
+    "recommenders",
+    "surveys",
+    "ui_templates",
+  ],
+  "api/src/experiments/translations.ts": ["surveys"],
+  "api/src/feed/feed.service.ts": ["experiments", "groups"],
+  "api/src/groups/groups.service.ts": ["experiments", "users"],
+  "api/src/monitoring/health.service.ts": ["experiments", "users"],
+  "api/src/packages/package.service.ts": ["ui_templates"],
+  "api/src/packages/pseudonyms.ts": ["users"],
+  "api/src/participants/participants.export.ts": ["experiments", "groups"],
+  "api/src/participants/participants.list.ts": ["survey_dismissals", "survey_responses"],
+  "api/src/participants/participants.service.ts": ["experiments", "groups"],
+  "api/src/quality/quality.service.ts": ["users"],
+  "api/src/quality/survey-measures.ts": ["survey_responses", "surveys", "users"],
+  "api/src/recommenders/pool.ts": ["experiment_videos", "videos"],
+  "api/src/recommenders/recommenders.service.ts": ["experiments", "groups"],
+  "api/src/recommenders/registry.service.ts": ["experiments", "groups"],
+  "api/src/results/arms.ts": ["groups", "users"],
+  "api/src/results/completeness.service.ts": ["users"],
+  "api/src/results/monitor.service.ts": [
+    "experiments",
+    "rejected_events",
+    "survey_responses",
+    "surveys",
+    "users",
+  ],
+  "api/src/results/rule-exclusions.ts": ["exclusion_rule_changes"],
+  "api/src/simulation/dry-runs/dry-runs.service.ts": ["experiments", "groups"],
+  "api/src/simulation/dry-runs/runner.ts": [
+    "experiment_videos",
+    "experiments",
+    "groups",
+    "surveys",
+    "videos",
+  ],
+  "api/src/study-files/export.ts": ["recommenders", "videos"],
+  "api/src/study-files/resources.ts": ["experiments", "videos"],
+  "api/src/study/language.ts": ["experiments", "users"],
+  "api/src/study/study.service.ts": [
+    "experiments",
+    "groups",
+    "survey_dismissals",
+    "survey_responses",
+    "surveys",
+    "users",
+  ],
+  "api/src/surveys/responses.csv.ts": ["groups", "users"],
+  "api/src/surveys/responses.service.ts": ["sessions"],
+  "api/src/surveys/surveys.service.ts": ["experiments"],
+  "api/src/training/training.service.ts": ["experiments"],
+  "api/src/ui/templates.service.ts": ["experiments", "groups"],
+  "api/src/videos/videos.service.ts": ["experiments"],
 };
 
 /** Files that define migrations: they may touch any table of their own workspace. */
@@ -222,6 +284,7 @@ const allowed = (file, table) => {
   const entry = OWNERS[table];
   if (file.startsWith(entry.owner)) return true;
   if (MIGRATION.test(file) && workspace(file) === workspace(entry.owner)) return true;
+  if (PENDING[file]?.includes(table)) return true;
   return Object.keys(entry.readers ?? {}).some((reader) => file.startsWith(reader));
 };
 

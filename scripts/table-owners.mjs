@@ -177,14 +177,6 @@ const PENDING = {
   "api/src/audit/audit.service.ts": ["experiments", "users"],
   "api/src/audit/audit.subjects.ts": ["experiments", "recommenders"],
   "api/src/auth/auth.service.ts": ["users"],
-  "api/src/demo/seed.ts": ["app_settings", "experiments", "videos"],
-  "api/src/erasure/erasure.service.ts": [
-    "experiments",
-    "sessions",
-    "survey_dismissals",
-    "survey_responses",
-    "users",
-  ],
   "api/src/events/event-store.read.ts": ["experiments", "groups", "ui_templates", "users"],
   "api/src/events/events.service.ts": ["experiments", "groups", "sessions", "ui_templates", "users"],
   "api/src/experiments/readiness.ts": [

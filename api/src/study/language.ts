@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, languageFor } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { json } from "../db/present.ts";
+import { setParticipantLanguage } from "../participants/queries/users.queries.ts";
 
 /** A participant's language and the study's (api.md "Participant languages"). */
 export interface ParticipantLanguage {
@@ -65,7 +66,7 @@ export async function storeLanguage(
   to: string,
   at: Date,
 ): Promise<void> {
-  await trx("users").where({ id: userId }).update({ language: to });
+  await setParticipantLanguage(trx, userId, to);
   if (from !== null && from !== to)
     await trx("participant_language_changes").insert({
       user_id: userId,

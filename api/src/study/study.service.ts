@@ -11,6 +11,11 @@ import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
+import {
+  markParticipantFinished,
+  recordConsent,
+  recordConsentDeclined,
+} from "../participants/queries/users.queries.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
   completionInForce,
@@ -187,8 +192,7 @@ export function createStudyService(
     let finished = r.finished_at !== null;
     if (!finished && completion && reached && !consentPending(r)) {
       finished = finishesStudy(completion, await postSurvey(r.experiment_id, r.user_id));
-      if (finished)
-        await db("users").where({ id: r.user_id }).whereNull("finished_at").update({ finished_at: now() });
+      if (finished) await markParticipantFinished(db, r.user_id, now());
     }
     return { completion, reached: reached || finished, finished, progress: current };
   }
@@ -294,15 +298,9 @@ export function createStudyService(
         );
       const at = now();
       if (agree) {
-        await db("users")
-          .where({ id: userId })
-          .update({
-            consented_at: r.consented_at ?? at,
-            consent_version: current,
-            consent_declined_at: null,
-          });
+        await recordConsent(db, userId, { consented_at: r.consented_at ?? at, consent_version: current });
       } else if (r.consented_at === null) {
-        await db("users").where({ id: userId }).update({ consent_declined_at: at });
+        await recordConsentDeclined(db, userId, at);
       }
       gateCache.delete(userId);
     },

@@ -16,6 +16,7 @@ import {
   recordConsent,
   recordConsentDeclined,
 } from "../participants/queries/users.queries.ts";
+import { postSurveyStateOf } from "../surveys/queries/answers.queries.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
   completionInForce,
@@ -143,21 +144,7 @@ export function createStudyService(
 
   /** The experiment's active post survey for the participant: whether there is one, answered or dismissed. */
   async function postSurvey(experimentId: string, userId: string): Promise<PostSurveyState> {
-    const r = await db("surveys as s")
-      .where({ "s.experiment_id": experimentId, "s.kind": "post", "s.is_active": true })
-      .first<{ answered: boolean; dismissed: boolean } | undefined>(
-        db.raw(
-          "exists (select 1 from survey_responses r where r.survey_id = s.id and r.user_id = ?) as answered",
-          [userId],
-        ),
-        db.raw(
-          "exists (select 1 from survey_dismissals d where d.survey_id = s.id and d.user_id = ?) as dismissed",
-          [userId],
-        ),
-      );
-    return r
-      ? { active: true, answered: r.answered, dismissed: r.dismissed }
-      : { active: false, answered: false, dismissed: false };
+    return postSurveyStateOf(db, experimentId, userId);
   }
 
   /** Agreeing records both the time and the version, together. */

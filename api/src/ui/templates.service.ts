@@ -12,6 +12,7 @@ import { treeToTsx } from "@feedlab/schemas/ui/blocks/tree-to-tsx.ts";
 import { platformModulesOf } from "@feedlab/schemas/ui/compile.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { armRow } from "../groups/queries/groups.queries.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import { compileTemplate } from "./compile.ts";
 import { isKnownUiKey } from "./presets.ts";
@@ -299,9 +300,7 @@ export function createTemplatesService({
 
   async function usedBy(id: string, groupId: string): Promise<TemplateRow> {
     const r = await row(id);
-    const group = (await db("groups").where({ id: groupId }).first("ui_feed", "ui_watch")) as
-      | { ui_feed: string; ui_watch: string }
-      | undefined;
+    const group = await armRow<{ ui_feed: string; ui_watch: string }>(db, groupId, "ui_feed", "ui_watch");
     if (!group || (group.ui_feed !== id && group.ui_watch !== id)) throw notFound("UI template");
     return r;
   }

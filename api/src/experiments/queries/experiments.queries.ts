@@ -14,3 +14,24 @@ export async function experimentExists(db: Q, id: string): Promise<boolean> {
 export async function eraseExperiment(trx: Knex.Transaction, id: string): Promise<void> {
   await trx("experiments").where({ id }).delete();
 }
+
+/** Columns of the experiment's row (every column when none is named); undefined when it does not exist. */
+export async function experimentRow<T>(db: Q, id: string, ...columns: string[]): Promise<T | undefined> {
+  const q = db("experiments").where({ id });
+  return (await (columns.length > 0 ? q.first(...columns) : q.first())) as T | undefined;
+}
+
+/**
+ * Columns of the experiment's row, locked (FOR UPDATE) until the transaction ends, so what is decided
+ * under the lock (a join's assignment, a pool's replacement) sees every other such decision before it.
+ */
+export async function lockExperiment<T>(
+  trx: Knex.Transaction,
+  id: string,
+  ...columns: string[]
+): Promise<T | undefined> {
+  return (await trx("experiments")
+    .where({ id })
+    .forUpdate()
+    .first(...columns)) as T | undefined;
+}

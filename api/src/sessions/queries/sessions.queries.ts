@@ -10,3 +10,26 @@ export async function sessionIdsOf(trx: Knex.Transaction, userIds: readonly stri
     .select("id")) as { id: string }[];
   return rows.map((r) => r.id);
 }
+
+/** The participant's session before this one (the newest other); undefined for their first. */
+export async function previousSessionOf(
+  db: Knex,
+  userId: string,
+  sessionId: string,
+): Promise<string | undefined> {
+  const row = await db("sessions")
+    .where({ user_id: userId })
+    .whereNot({ id: sessionId })
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .first<{ id: string } | undefined>("id");
+  return row?.id;
+}
+
+/** The session's id as stored, when it is the participant's; undefined otherwise. */
+export async function ownSession(db: Knex, sessionId: string, userId: string): Promise<string | undefined> {
+  const row = await db("sessions")
+    .where({ id: sessionId, user_id: userId })
+    .first<{ id: string } | undefined>("id");
+  return row?.id;
+}

@@ -17,3 +17,51 @@ export async function answersOf(
   const dismissals = await count(trx("survey_dismissals").whereRaw(`user_id in ${JSON_IDS}`, [ids]));
   return { responses, dismissals };
 }
+
+/** Columns of the experiment's surveys (only its active ones with `active`), oldest first. */
+export async function surveysOf<T>(
+  db: Knex | Knex.Transaction,
+  experimentId: string,
+  { active = false }: { active?: boolean },
+  ...columns: string[]
+): Promise<T[]> {
+  return (await db("surveys")
+    .where(active ? { experiment_id: experimentId, is_active: true } : { experiment_id: experimentId })
+    .orderBy("created_at")
+    .select(...columns)) as T[];
+}
+
+/** Whether the experiment has an active post survey. */
+export async function hasActivePostSurvey(
+  db: Knex | Knex.Transaction,
+  experimentId: string,
+): Promise<boolean> {
+  return (
+    (await db("surveys")
+      .where({ experiment_id: experimentId, kind: "post", is_active: true })
+      .first("id")) !== undefined
+  );
+}
+
+/** The experiment's active post survey for the participant: whether there is one, answered or dismissed. */
+export async function postSurveyStateOf(
+  db: Knex,
+  experimentId: string,
+  userId: string,
+): Promise<{ active: boolean; answered: boolean; dismissed: boolean }> {
+  const r = await db("surveys as s")
+    .where({ "s.experiment_id": experimentId, "s.kind": "post", "s.is_active": true })
+    .first<{ answered: boolean; dismissed: boolean } | undefined>(
+      db.raw(
+        "exists (select 1 from survey_responses r where r.survey_id = s.id and r.user_id = ?) as answered",
+        [userId],
+      ),
+      db.raw(
+        "exists (select 1 from survey_dismissals d where d.survey_id = s.id and d.user_id = ?) as dismissed",
+        [userId],
+      ),
+    );
+  return r
+    ? { active: true, answered: r.answered, dismissed: r.dismissed }
+    : { active: false, answered: false, dismissed: false };
+}

@@ -13,3 +13,11 @@ export async function videoIdsByExternalId(
     external_id: string;
   }[];
 }
+
+/** How many videos the experiment's pool holds. */
+export async function poolSize(db: Knex | Knex.Transaction, experimentId: string): Promise<number> {
+  const row = (await db("experiment_videos")
+    .where({ experiment_id: experimentId })
+    .first(db.raw("count(*) as n"))) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}

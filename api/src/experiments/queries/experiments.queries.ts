@@ -35,3 +35,25 @@ export async function lockExperiment<T>(
     .forUpdate()
     .first(...columns)) as T | undefined;
 }
+
+/** Every change made to the experiment's exclusion rules, oldest first. */
+export async function exclusionRuleChangesOf(
+  db: Q,
+  experimentId: string,
+): Promise<{ at: Date; admin: string | null; status: string; before: unknown; after: unknown }[]> {
+  return (await db("exclusion_rule_changes")
+    .where({ experiment_id: experimentId })
+    .orderBy("seq")
+    .select("at", "admin", "status", "before", "after")) as {
+    at: Date;
+    admin: string | null;
+    status: string;
+    before: unknown;
+    after: unknown;
+  }[];
+}
+
+/** The ids of the experiments in this status. */
+export async function experimentIdsWithStatus(db: Q, status: string): Promise<string[]> {
+  return db("experiments").where({ status }).pluck("id");
+}

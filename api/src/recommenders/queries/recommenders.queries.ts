@@ -12,3 +12,22 @@ export async function recommenderKeysAmong(
     .select("key")) as { key: string }[];
   return new Set(rows.map((r) => r.key));
 }
+
+/** Which of the keys are registered external recommenders. */
+export async function externalRecommenderKeysAmong(db: Knex, keys: readonly string[]): Promise<string[]> {
+  return db("recommenders")
+    .whereIn("key", [...keys])
+    .where({ kind: "external_http" })
+    .pluck("key");
+}
+
+/** The labels of the keys that have a row, by key. */
+export async function storedRecommenderLabels(
+  db: Knex,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = (await db("recommenders")
+    .whereIn("key", [...keys])
+    .select("key", "label")) as { key: string; label: string }[];
+  return new Map(rows.map((r) => [r.key, r.label]));
+}

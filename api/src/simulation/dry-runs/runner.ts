@@ -7,6 +7,7 @@ import { json } from "../../db/present.ts";
 import { experimentRow } from "../../experiments/queries/experiments.queries.ts";
 import { armsOf } from "../../groups/queries/groups.queries.ts";
 import { surveysOf } from "../../surveys/queries/answers.queries.ts";
+import { poolVideos } from "../../videos/queries/videos.queries.ts";
 import { createParticipantModel } from "../behaviour.ts";
 import { createBrowserJourney } from "../drive/browser-journey.ts";
 import { launchChromium } from "../drive/chromium.ts";
@@ -127,13 +128,14 @@ export async function runDryRun(
     "algorithm_feed",
     "algorithm_watch",
   );
-  const pool = (await db("experiment_videos as p")
-    .join("videos as v", "v.id", "p.video_id")
-    .where("p.experiment_id", plan.experimentId)
-    .select("v.id", "v.category", "v.tags", "v.duration_seconds")) as Pick<
-    Video,
-    "id" | "category" | "tags" | "duration_seconds"
-  >[];
+  const pool = await poolVideos<Pick<Video, "id" | "category" | "tags" | "duration_seconds">>(
+    db,
+    plan.experimentId,
+    "id",
+    "category",
+    "tags",
+    "duration_seconds",
+  );
   const attentionAnswers = await attentionAnswersOf(db, plan.experimentId);
   const design = {
     completion,

@@ -65,3 +65,27 @@ export async function postSurveyStateOf(
     ? { active: true, answered: r.answered, dismissed: r.dismissed }
     : { active: false, answered: false, dismissed: false };
 }
+
+/** The experiment's surveys, oldest first, each named in `language` (a text written per language). */
+export async function surveyNamesOf(
+  db: Knex,
+  experimentId: string,
+  language: string,
+): Promise<{ id: string; name: string; kind: string }[]> {
+  return (await db("surveys")
+    .where({ experiment_id: experimentId })
+    .orderBy("created_at")
+    .select("id", "kind", db.raw("feedlab_text_in(name, ?) as name", [language]))) as {
+    id: string;
+    name: string;
+    kind: string;
+  }[];
+}
+
+/** The participants who answered a survey (whose survey measures its changes touch). */
+export async function respondentsOf(db: Knex | Knex.Transaction, surveyId: string): Promise<string[]> {
+  const rows = (await db("survey_responses").where({ survey_id: surveyId }).distinct("user_id")) as {
+    user_id: string;
+  }[];
+  return rows.map((r) => r.user_id);
+}

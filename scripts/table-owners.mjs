@@ -9,6 +9,22 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 
+/** Why an api file that reads several features' tables in one query is listed as a reader of each. */
+const INTAKE =
+  "intake resolves a batch's session to its participant, arm, experiment and layouts' versions in one query, cached per session";
+const GATE =
+  "the gate and /me read the participant, their arm and their experiment's study flow in one query on every participant request";
+const ANSWERS_CSV =
+  "the responses and dismissals CSVs stream each answer with its participant's login and arm name in one keyset-paged query";
+const RESULT_ARMS =
+  "the results' arms count their participants (in the study, excluded, assigned) in the grouped query that lists the arms";
+const SURVEY_MEASURES =
+  "re-summing survey measures locks the participants' rows (FOR NO KEY UPDATE) and upserts their responses' sums in one statement; duplicate recruiting ids are compared in one statement";
+const MONITOR =
+  "the monitor counts active real participants per arm over the session-activity read model, and each survey's respondents per arm, in one grouped query each";
+const PARTICIPANT_PAGE =
+  "the participants page counts each one's survey answers and dismissals in its one paged, sorted query";
+
 /**
  * Each table's owner (a folder, or a file) and why it is that one. `readers`: other folders or files
  * that may read it in their own SQL, each with why it cannot call the owner's functions.
@@ -93,6 +109,18 @@ const OWNERS = {
     owner: "api/src/experiments/",
     why: "the studies",
     readers: {
+      "api/src/audit/audit.subjects.ts":
+        "names a subject (arm, survey, participant) with its experiment in one lookup over whichever table holds it, a survey's name in its experiment's default language",
+      "api/src/events/events.service.ts": INTAKE,
+      "api/src/groups/groups.service.ts":
+        "an arm's update locks the arm and its experiment (FOR UPDATE) in one query, reading the status that decides whether the change is recorded",
+      "api/src/groups/queries/groups.queries.ts":
+        "the arms using a recommender or a layout are listed with their experiment's name, ordered by both names, in one query",
+      "api/src/study-files/resources.ts":
+        "names the first other experiment whose arms or pool hold a resource, in one query over them joined to the experiments",
+      "api/src/study/study.service.ts": GATE,
+      "api/src/videos/videos.service.ts":
+        "the experiments whose pools hold a video, running ones first then by name, in one query over the pool joined to the experiments",
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
     },
@@ -105,6 +133,10 @@ const OWNERS = {
     owner: "api/src/groups/",
     why: "the arms of an experiment",
     readers: {
+      "api/src/events/events.service.ts": INTAKE,
+      "api/src/results/arms.ts": RESULT_ARMS,
+      "api/src/study/study.service.ts": GATE,
+      "api/src/surveys/responses.csv.ts": ANSWERS_CSV,
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
     },
@@ -128,6 +160,18 @@ const OWNERS = {
     owner: "api/src/participants/",
     why: "the participants",
     readers: {
+      "api/src/auth/auth.service.ts":
+        "a request's session token resolves to its admin or participant in one query on every request",
+      "api/src/events/events.service.ts": INTAKE,
+      "api/src/quality/quality.service.ts":
+        "the quality report reads each participant with their events' and surveys' sums beside them in one statement",
+      "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
+      "api/src/results/arms.ts": RESULT_ARMS,
+      "api/src/results/completeness.service.ts":
+        "the completeness report reads each participant with their sessions' sums beside them in one statement",
+      "api/src/results/monitor.service.ts": MONITOR,
+      "api/src/study/study.service.ts": GATE,
+      "api/src/surveys/responses.csv.ts": ANSWERS_CSV,
       "projector/src/read-models/interactions/interactions.queries.ts":
         "leaves out simulated and excluded participants in the query: the projector is below the api",
       "projector/src/read-models/response-latency/response-latency.queries.ts":
@@ -139,18 +183,41 @@ const OWNERS = {
   sessions: {
     owner: "api/src/sessions/",
     why: "participants' visits",
+    readers: {
+      "api/src/events/events.service.ts": INTAKE,
+    },
   },
-  surveys: { owner: "api/src/surveys/", why: "an experiment's surveys" },
+  surveys: {
+    owner: "api/src/surveys/",
+    why: "an experiment's surveys",
+    readers: {
+      "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
+    },
+  },
   survey_responses: {
     owner: "api/src/surveys/",
     why: "participants' answers",
+    readers: {
+      "api/src/participants/participants.list.ts": PARTICIPANT_PAGE,
+      "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
+      "api/src/results/monitor.service.ts": MONITOR,
+    },
   },
   survey_dismissals: {
     owner: "api/src/surveys/",
     why: "surveys a participant dismissed",
+    readers: {
+      "api/src/participants/participants.list.ts": PARTICIPANT_PAGE,
+    },
   },
   participant_survey_measures: { owner: "api/src/quality/", why: "the quality measures of survey answers" },
-  ui_templates: { owner: "api/src/ui/", why: "the layouts" },
+  ui_templates: {
+    owner: "api/src/ui/",
+    why: "the layouts",
+    readers: {
+      "api/src/events/events.service.ts": INTAKE,
+    },
+  },
   recommenders: {
     owner: "api/src/recommenders/",
     why: "registered external recommenders",
@@ -165,29 +232,6 @@ const OWNERS = {
     why: "uploaded media",
   },
   dry_runs: { owner: "api/src/simulation/dry-runs/", why: "the dry runs and their reports" },
-};
-
-/**
- * Files of the api that still query another feature's tables in their own SQL, with those tables: each
- * goes from this list once the tables' owners export what it needs (docs/architecture.md, "Tables and
- * their owners"). Nothing is added to it.
- */
-const PENDING = {
-  "api/src/audit/audit.subjects.ts": ["experiments"],
-  "api/src/auth/auth.service.ts": ["users"],
-  "api/src/events/events.service.ts": ["experiments", "groups", "sessions", "ui_templates", "users"],
-  "api/src/groups/groups.service.ts": ["experiments"],
-  "api/src/groups/queries/groups.queries.ts": ["experiments"],
-  "api/src/participants/participants.list.ts": ["survey_dismissals", "survey_responses"],
-  "api/src/quality/quality.service.ts": ["users"],
-  "api/src/quality/survey-measures.ts": ["survey_responses", "surveys", "users"],
-  "api/src/results/arms.ts": ["groups", "users"],
-  "api/src/results/completeness.service.ts": ["users"],
-  "api/src/results/monitor.service.ts": ["survey_responses", "users"],
-  "api/src/study-files/resources.ts": ["experiments"],
-  "api/src/study/study.service.ts": ["experiments", "groups", "users"],
-  "api/src/surveys/responses.csv.ts": ["groups", "users"],
-  "api/src/videos/videos.service.ts": ["experiments"],
 };
 
 /** Files that define migrations: they may touch any table of their own workspace. */
@@ -229,7 +273,6 @@ const allowed = (file, table) => {
   const entry = OWNERS[table];
   if (file.startsWith(entry.owner)) return true;
   if (MIGRATION.test(file) && workspace(file) === workspace(entry.owner)) return true;
-  if (PENDING[file]?.includes(table)) return true;
   return Object.keys(entry.readers ?? {}).some((reader) => file.startsWith(reader));
 };
 

@@ -9,8 +9,21 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 
-/** The api's state its features still join in their own queries: one owner each is the next step. */
-const API_JOINED = "its features still read it in their own joins; a function of the owner for each is to do";
+/** Why an api file that reads several features' tables in one query is listed as a reader of each. */
+const INTAKE =
+  "intake resolves a batch's session to its participant, arm, experiment and layouts' versions in one query, cached per session";
+const GATE =
+  "the gate and /me read the participant, their arm and their experiment's study flow in one query on every participant request";
+const ANSWERS_CSV =
+  "the responses and dismissals CSVs stream each answer with its participant's login and arm name in one keyset-paged query";
+const RESULT_ARMS =
+  "the results' arms count their participants (in the study, excluded, assigned) in the grouped query that lists the arms";
+const SURVEY_MEASURES =
+  "re-summing survey measures locks the participants' rows (FOR NO KEY UPDATE) and upserts their responses' sums in one statement; duplicate recruiting ids are compared in one statement";
+const MONITOR =
+  "the monitor counts active real participants per arm over the session-activity read model, and each survey's respondents per arm, in one grouped query each";
+const PARTICIPANT_PAGE =
+  "the participants page counts each one's survey answers and dismissals in its one paged, sorted query";
 
 /**
  * Each table's owner (a folder, or a file) and why it is that one. `readers`: other folders or files
@@ -88,7 +101,6 @@ const OWNERS = {
   app_settings: {
     owner: "api/src/packages/",
     why: "settings of the installation (the pseudonym secret)",
-    readers: { "api/src/demo/": API_JOINED },
   },
   admins: { owner: "api/src/auth/", why: "the console's accounts" },
   auth_sessions: { owner: "api/src/auth/", why: "the console's and participants' signed-in sessions" },
@@ -97,7 +109,18 @@ const OWNERS = {
     owner: "api/src/experiments/",
     why: "the studies",
     readers: {
-      "api/src/": API_JOINED,
+      "api/src/audit/audit.subjects.ts":
+        "names a subject (arm, survey, participant) with its experiment in one lookup over whichever table holds it, a survey's name in its experiment's default language",
+      "api/src/events/events.service.ts": INTAKE,
+      "api/src/groups/groups.service.ts":
+        "an arm's update locks the arm and its experiment (FOR UPDATE) in one query, reading the status that decides whether the change is recorded",
+      "api/src/groups/queries/groups.queries.ts":
+        "the arms using a recommender or a layout are listed with their experiment's name, ordered by both names, in one query",
+      "api/src/study-files/resources.ts":
+        "names the first other experiment whose arms or pool hold a resource, in one query over them joined to the experiments",
+      "api/src/study/study.service.ts": GATE,
+      "api/src/videos/videos.service.ts":
+        "the experiments whose pools hold a video, running ones first then by name, in one query over the pool joined to the experiments",
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
     },
@@ -105,13 +128,15 @@ const OWNERS = {
   exclusion_rule_changes: {
     owner: "api/src/experiments/",
     why: "the history of an experiment's exclusion rules",
-    readers: { "api/src/results/": API_JOINED },
   },
   groups: {
     owner: "api/src/groups/",
     why: "the arms of an experiment",
     readers: {
-      "api/src/": API_JOINED,
+      "api/src/events/events.service.ts": INTAKE,
+      "api/src/results/arms.ts": RESULT_ARMS,
+      "api/src/study/study.service.ts": GATE,
+      "api/src/surveys/responses.csv.ts": ANSWERS_CSV,
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
     },
@@ -121,7 +146,6 @@ const OWNERS = {
     owner: "api/src/videos/",
     why: "the video library",
     readers: {
-      "api/src/": API_JOINED,
       "trainer/src/": "the pool's videos and their metadata in training: the trainer is below the api",
     },
   },
@@ -129,7 +153,6 @@ const OWNERS = {
     owner: "api/src/videos/",
     why: "an experiment's pool",
     readers: {
-      "api/src/": API_JOINED,
       "trainer/src/": "the pool's videos in training: the trainer is below the api",
     },
   },
@@ -137,7 +160,18 @@ const OWNERS = {
     owner: "api/src/participants/",
     why: "the participants",
     readers: {
-      "api/src/": API_JOINED,
+      "api/src/auth/auth.service.ts":
+        "a request's session token resolves to its admin or participant in one query on every request",
+      "api/src/events/events.service.ts": INTAKE,
+      "api/src/quality/quality.service.ts":
+        "the quality report reads each participant with their events' and surveys' sums beside them in one statement",
+      "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
+      "api/src/results/arms.ts": RESULT_ARMS,
+      "api/src/results/completeness.service.ts":
+        "the completeness report reads each participant with their sessions' sums beside them in one statement",
+      "api/src/results/monitor.service.ts": MONITOR,
+      "api/src/study/study.service.ts": GATE,
+      "api/src/surveys/responses.csv.ts": ANSWERS_CSV,
       "projector/src/read-models/interactions/interactions.queries.ts":
         "leaves out simulated and excluded participants in the query: the projector is below the api",
       "projector/src/read-models/response-latency/response-latency.queries.ts":
@@ -149,36 +183,53 @@ const OWNERS = {
   sessions: {
     owner: "api/src/sessions/",
     why: "participants' visits",
-    readers: { "api/src/": API_JOINED },
+    readers: {
+      "api/src/events/events.service.ts": INTAKE,
+    },
   },
-  surveys: { owner: "api/src/surveys/", why: "an experiment's surveys", readers: { "api/src/": API_JOINED } },
+  surveys: {
+    owner: "api/src/surveys/",
+    why: "an experiment's surveys",
+    readers: {
+      "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
+    },
+  },
   survey_responses: {
     owner: "api/src/surveys/",
     why: "participants' answers",
-    readers: { "api/src/": API_JOINED },
+    readers: {
+      "api/src/participants/participants.list.ts": PARTICIPANT_PAGE,
+      "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
+      "api/src/results/monitor.service.ts": MONITOR,
+    },
   },
   survey_dismissals: {
     owner: "api/src/surveys/",
     why: "surveys a participant dismissed",
-    readers: { "api/src/": API_JOINED },
+    readers: {
+      "api/src/participants/participants.list.ts": PARTICIPANT_PAGE,
+    },
   },
   participant_survey_measures: { owner: "api/src/quality/", why: "the quality measures of survey answers" },
-  ui_templates: { owner: "api/src/ui/", why: "the layouts", readers: { "api/src/": API_JOINED } },
+  ui_templates: {
+    owner: "api/src/ui/",
+    why: "the layouts",
+    readers: {
+      "api/src/events/events.service.ts": INTAKE,
+    },
+  },
   recommenders: {
     owner: "api/src/recommenders/",
     why: "registered external recommenders",
-    readers: { "api/src/": API_JOINED },
   },
   recommender_calls: { owner: "api/src/monitoring/", why: "the calls to recommenders, for monitoring" },
   rejected_events: {
     owner: "api/src/monitoring/",
     why: "batches intake refused, for monitoring",
-    readers: { "api/src/results/": API_JOINED },
   },
   media_files: {
     owner: "api/src/media/",
     why: "uploaded media",
-    readers: { "api/src/study-files/": API_JOINED },
   },
   dry_runs: { owner: "api/src/simulation/dry-runs/", why: "the dry runs and their reports" },
 };

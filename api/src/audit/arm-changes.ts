@@ -1,4 +1,6 @@
 import type { Knex } from "knex";
+import { armRow } from "../groups/queries/groups.queries.ts";
+import { templateNames } from "../ui/queries/templates.queries.ts";
 import { recommenderLabels } from "./audit.subjects.ts";
 
 /** An arm's settings as the audit log compares them (a row of `groups`). */
@@ -22,17 +24,17 @@ export interface FieldChange {
 
 /** The arm's settings now, or null when it is gone. */
 export async function armState(db: Knex, id: string): Promise<ArmState | null> {
-  const row = (await db("groups")
-    .where({ id })
-    .first(
-      "name",
-      "weight",
-      "algorithm_feed",
-      "algorithm_watch",
-      "ui_feed",
-      "ui_watch",
-      "recommender_params",
-    )) as ArmState | undefined;
+  const row = await armRow<ArmState>(
+    db,
+    id,
+    "name",
+    "weight",
+    "algorithm_feed",
+    "algorithm_watch",
+    "ui_feed",
+    "ui_watch",
+    "recommender_params",
+  );
   return row ?? null;
 }
 
@@ -95,12 +97,10 @@ export async function armChanges(db: Knex, before: ArmState, after: ArmState): P
   const [labels, layouts] = await Promise.all([
     recommenderLabels(db, keysOf("recommender")),
     keysOf("layout").some(isUuid)
-      ? (db("ui_templates").whereIn("id", keysOf("layout").filter(isUuid)).select("id", "name") as Promise<
-          { id: string; name: string }[]
-        >)
-      : [],
+      ? templateNames(db, keysOf("layout").filter(isUuid))
+      : new Map<string, string>(),
   ]);
-  const names = new Map(layouts.map((l) => [l.id, l.name]));
+  const names = layouts;
   const inWords = (value: unknown, words: (typeof changed)[number]["words"]): string => {
     if (words === "params") return paramsText(value);
     const text = String(value);

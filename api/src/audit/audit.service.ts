@@ -1,6 +1,8 @@
 import type { AuditAction, AuditEntry } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import type { ServiceDeps } from "../deps.ts";
+import { experimentRow } from "../experiments/queries/experiments.queries.ts";
+import { loginIdsOf } from "../participants/queries/users.queries.ts";
 import { type ArmState, armChanges, armState } from "./arm-changes.ts";
 import { type Subject, subjectsOf } from "./audit.subjects.ts";
 
@@ -36,11 +38,7 @@ export function createAuditService({ db, now }: ServiceDeps) {
       ),
     ];
     if (ids.length === 0) return;
-    const rows = (await db("users").whereIn("id", ids).select("id", "login_id")) as {
-      id: string;
-      login_id: string;
-    }[];
-    const logins = new Map(rows.map((r) => [r.id, r.login_id]));
+    const logins = await loginIdsOf(db, ids);
     for (const e of entries) {
       const about = subjectsIn(e.details);
       if (!about.some((s) => s.kind === "participant")) continue;
@@ -78,7 +76,7 @@ export function createAuditService({ db, now }: ServiceDeps) {
 
     /** An experiment's row as the log compares it before and after an update, or null when it is gone. */
     experiment: async (id: string): Promise<Record<string, unknown> | null> =>
-      ((await db("experiments").where({ id }).first()) as Record<string, unknown> | undefined) ?? null,
+      (await experimentRow<Record<string, unknown>>(db, id)) ?? null,
 
     /** The fields an arm's update changed, in words. */
     armChanges: (before: ArmState, after: ArmState) => armChanges(db, before, after),

@@ -1,6 +1,7 @@
 import type { AuditAction } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { BUILTIN_RECOMMENDERS } from "../recommenders/builtins.ts";
+import { storedRecommenderLabels } from "../recommenders/queries/recommenders.queries.ts";
 
 /** The kinds of things an audit entry names. */
 type SubjectKind = "experiment" | "arm" | "survey" | "layout" | "recommender" | "video" | "participant";
@@ -33,13 +34,7 @@ export async function recommenderLabels(db: Knex, keys: readonly string[]): Prom
   const labels = new Map<string, string>();
   for (const b of BUILTIN_RECOMMENDERS) if (keys.includes(b.key)) labels.set(b.key, b.label);
   if (keys.length === 0) return labels;
-  const rows = (await db("recommenders")
-    .whereIn("key", [...keys])
-    .select("key", "label")) as {
-    key: string;
-    label: string;
-  }[];
-  for (const r of rows) labels.set(r.key, r.label);
+  for (const [key, label] of await storedRecommenderLabels(db, keys)) labels.set(key, label);
   return labels;
 }
 

@@ -4,7 +4,10 @@ import type { Experiment } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import type { Logger } from "pino";
 import type { ExperimentsService } from "../experiments/experiments.service.ts";
+import { experimentExists } from "../experiments/queries/experiments.queries.ts";
 import type { GroupsService } from "../groups/groups.service.ts";
+import { setSettingOnce, settingOf } from "../packages/queries/settings.queries.ts";
+import { videoIdsByExternalId } from "../videos/queries/videos.queries.ts";
 import { importVideos, parseImport } from "../videos/videos.import.ts";
 import type { VideosService } from "../videos/videos.service.ts";
 
@@ -28,12 +31,10 @@ export interface DemoDeps {
  */
 export async function seedDemo(deps: DemoDeps): Promise<{ experiment: Experiment; seeded: boolean } | null> {
   const { db, log, experiments, groups, videos } = deps;
-  const marker = await db("app_settings")
-    .where({ key: SEED_KEY })
-    .first<{ value: { experiment_id?: string } }>();
+  const marker = await settingOf<{ experiment_id?: string }>(db, SEED_KEY);
   if (marker) {
     const id = marker.value?.experiment_id;
-    const exists = id ? await db("experiments").where({ id }).first("id") : undefined;
+    const exists = id ? await experimentExists(db, id) : false;
     return exists && id ? { experiment: await experiments.get(id), seeded: false } : null;
   }
   const parsed = parseImport(readFileSync(path.join(DEMO_DIR, "videos.json"), "utf8"), "json");
@@ -41,10 +42,7 @@ export async function seedDemo(deps: DemoDeps): Promise<{ experiment: Experiment
   if (summary.rejected.length > 0)
     log.warn({ rejected: summary.rejected }, "some demo videos were not imported");
   const externalIds = (parsed.rows as { external_id: string }[]).map((r) => r.external_id);
-  const poolRows = (await db("videos").whereIn("external_id", externalIds).select("id", "external_id")) as {
-    id: string;
-    external_id: string;
-  }[];
+  const poolRows = await videoIdsByExternalId(db, externalIds);
   const order = new Map(externalIds.map((id, i) => [id, i]));
   poolRows.sort((a, b) => (order.get(a.external_id) ?? 0) - (order.get(b.external_id) ?? 0));
 
@@ -70,14 +68,7 @@ export async function seedDemo(deps: DemoDeps): Promise<{ experiment: Experiment
     experiment.id,
     poolRows.map((r) => r.id),
   );
-  await db("app_settings")
-    .insert({
-      key: SEED_KEY,
-      value: JSON.stringify({ experiment_id: experiment.id }),
-      updated_at: new Date(),
-    })
-    .onConflict("key")
-    .ignore();
+  await setSettingOnce(db, SEED_KEY, { experiment_id: experiment.id }, new Date());
   log.info({ experiment_id: experiment.id, videos: poolRows.length }, "demo study seeded");
   return { experiment, seeded: true };
 }

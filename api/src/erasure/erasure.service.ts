@@ -3,7 +3,15 @@ import { deleteSessionsDeadLetters, eraseReadModels } from "@feedlab/projector";
 import type { Knex } from "knex";
 import type { AuditService } from "../audit/audit.service.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { eraseExperiment, experimentExists } from "../experiments/queries/experiments.queries.ts";
 import { notFound } from "../http/errors.ts";
+import {
+  eraseParticipants,
+  participantExists,
+  participantIdsOf,
+} from "../participants/queries/users.queries.ts";
+import { sessionIdsOf } from "../sessions/queries/sessions.queries.ts";
+import { answersOf } from "../surveys/queries/answers.queries.ts";
 
 export interface ErasureServiceDeps extends ServiceDeps {
   readonly log: Pick<EventLog, "erase">;
@@ -29,11 +37,6 @@ export interface ErasureCounts {
 /** Participants erased per transaction when a whole experiment goes. */
 const ERASE_CHUNK = 500;
 
-const count = async (q: Knex.QueryBuilder): Promise<number> =>
-  Number(((await q.count({ n: "*" }).first()) as { n?: string | number } | undefined)?.n ?? 0);
-
-const JSON_IDS = "(select value::uuid from json_array_elements_text(?::json))";
-
 /**
  * Erasure (api.md, participant rights): a participant, or every participant of an experiment, goes
  * from every table and read model and from the event log (deleted on the embedded log; unreadable on
@@ -43,24 +46,20 @@ const JSON_IDS = "(select value::uuid from json_array_elements_text(?::json))";
 export function createErasureService({ db, log, audit, onErased }: ErasureServiceDeps) {
   /** Erases the participants in one transaction; the caller commits and then runs `after`. */
   async function eraseIn(trx: Knex.Transaction, userIds: readonly string[]) {
-    const ids = JSON.stringify(userIds);
-    const sessionIds = (
-      (await trx("sessions").whereRaw(`user_id in ${JSON_IDS}`, [ids]).select("id")) as { id: string }[]
-    ).map((r) => r.id);
-    const surveyResponses = await count(trx("survey_responses").whereRaw(`user_id in ${JSON_IDS}`, [ids]));
-    const surveyDismissals = await count(trx("survey_dismissals").whereRaw(`user_id in ${JSON_IDS}`, [ids]));
+    const sessionIds = await sessionIdsOf(trx, userIds);
+    const answers = await answersOf(trx, userIds);
     const logged: LogErasure = await log.erase({ userIds, sessionIds }, trx);
     const readModels = await eraseReadModels(trx, userIds);
     // Dead letters of their records (kept with the record's key, the session id).
     readModels.dead_letters = await deleteSessionsDeadLetters(trx, sessionIds);
     // Sessions, cookies, survey responses and dismissals, and learned recommendations go with the
     // participant (ON DELETE CASCADE).
-    const participants = await trx("users").whereRaw(`id in ${JSON_IDS}`, [ids]).delete();
+    const participants = await eraseParticipants(trx, userIds);
     const counts: ErasureCounts = {
       participants,
       sessions: sessionIds.length,
-      survey_responses: surveyResponses,
-      survey_dismissals: surveyDismissals,
+      survey_responses: answers.responses,
+      survey_dismissals: answers.dismissals,
       log_records: logged.records,
       log_keys: logged.keys,
       read_models: readModels,
@@ -114,7 +113,7 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
      * Erasing someone already erased finishes what may be left (the keys' tombstones) and succeeds.
      */
     async participant(userId: string, by: string | null): Promise<ErasureCounts> {
-      const known = await db("users").where({ id: userId }).first("id");
+      const known = await participantExists(db, userId);
       if (!known) {
         const erased = erasedOf(await erasedAmongStatement(db, [userId]));
         if (!erased.has(userId)) throw notFound("participant");
@@ -142,12 +141,7 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
     async simulated(experimentId: string): Promise<ErasureCounts> {
       let total = none();
       for (;;) {
-        const batch = (
-          (await db("users")
-            .where({ experiment_id: experimentId, simulated: true })
-            .limit(ERASE_CHUNK)
-            .select("id")) as { id: string }[]
-        ).map((r) => r.id);
+        const batch = await participantIdsOf(db, experimentId, { limit: ERASE_CHUNK, simulatedOnly: true });
         if (batch.length === 0) break;
         total = add(total, await erase(batch));
       }
@@ -156,21 +150,17 @@ export function createErasureService({ db, log, audit, onErased }: ErasureServic
 
     /** Erases an experiment's participants (in batches), then the experiment itself. */
     async experiment(experimentId: string, by: string): Promise<ErasureCounts> {
-      if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       // Named while it exists, so the log still reads well once it is gone.
       const about = await audit.subjects("experiment.delete", { id: experimentId }, {});
       let total = none();
       for (;;) {
-        const batch = (
-          (await db("users").where({ experiment_id: experimentId }).limit(ERASE_CHUNK).select("id")) as {
-            id: string;
-          }[]
-        ).map((r) => r.id);
+        const batch = await participantIdsOf(db, experimentId, { limit: ERASE_CHUNK });
         if (batch.length === 0) break;
         total = add(total, await erase(batch));
       }
       await db.transaction(async (trx) => {
-        await trx("experiments").where({ id: experimentId }).delete();
+        await eraseExperiment(trx, experimentId);
         await audit.record(
           { admin: by, action: "experiment.delete", target: experimentId, details: { rows: total, about } },
           trx,

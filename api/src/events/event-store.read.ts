@@ -10,8 +10,12 @@ import { EVENT_TYPES, type StoredEvent, TRAJECTORY_EXCLUDED } from "@feedlab/sch
 import type { Db, OpenDb } from "@feedlab/sql";
 import { iso, json } from "../db/present.ts";
 import { assertExperiment } from "../experiments/exists.ts";
+import { experimentRow } from "../experiments/queries/experiments.queries.ts";
+import { armsOf } from "../groups/queries/groups.queries.ts";
 import { csvRow } from "../http/csv.ts";
 import { notFound } from "../http/errors.ts";
+import { participantRow, simulatedParticipantIds } from "../participants/queries/users.queries.ts";
+import { templateNames } from "../ui/queries/templates.queries.ts";
 import { EXPORT_COLUMNS, type ExportContext, uiName } from "./event-columns.ts";
 import type { EventExportJob } from "./event-export.worker.ts";
 import { parquetExport, type SendParquet } from "./parquet.ts";
@@ -70,19 +74,15 @@ export interface ExportFilter extends EventFilter {
 export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
   async function contextOf(experimentId: string): Promise<ExportContext> {
     const [groups, experiment, templates] = await Promise.all([
-      db("groups").where({ experiment_id: experimentId }).select("id", "name") as Promise<
-        { id: string; name: string }[]
-      >,
-      db("experiments").where({ id: experimentId }).first("created_at") as Promise<
-        { created_at: Date } | undefined
-      >,
+      armsOf<{ id: string; name: string }>(db, experimentId, "id", "name"),
+      experimentRow<{ created_at: Date }>(db, experimentId, "created_at"),
       // Every layout: an event may have been shown one that no arm of the study uses any more.
-      db("ui_templates").select("id", "name") as Promise<{ id: string; name: string }[]>,
+      templateNames(db),
     ]);
     return {
       groupNames: new Map(groups.map((g) => [g.id, g.name])),
       createdMs: experiment ? new Date(experiment.created_at).getTime() : 0,
-      templateNames: new Map(templates.map((l) => [l.id, l.name])),
+      templateNames: templates,
     };
   }
 
@@ -93,10 +93,7 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
    */
   async function leftOut(filter: ExportFilter): Promise<Set<string>> {
     if (filter.includeSimulated === true) return new Set();
-    const rows = (await db("users")
-      .where({ experiment_id: filter.experimentId, simulated: true })
-      .select("id")) as { id: string }[];
-    return new Set(rows.map((r) => r.id));
+    return new Set(await simulatedParticipantIds(db, filter.experimentId));
   }
 
   async function* pages(filter: ExportFilter): AsyncGenerator<ExportedEvent[]> {
@@ -161,9 +158,7 @@ export function createEventStoreReader(db: Db, link: OpenDb["link"]) {
 
     /** A participant's events in time order, without the high-frequency and tab-state types. */
     async trajectory(userId: string): Promise<StoredEvent[]> {
-      const user = (await db("users").where({ id: userId }).first("experiment_id")) as
-        | { experiment_id: string }
-        | undefined;
+      const user = await participantRow<{ experiment_id: string }>(db, userId, "experiment_id");
       if (!user) throw notFound("participant");
       const [rows, context] = await Promise.all([
         participantEvents(db, userId, TRAJECTORY_TYPES),

@@ -1,7 +1,12 @@
 import type { Knex } from "knex";
 import { json } from "../db/present.ts";
+import { armsOf } from "../groups/queries/groups.queries.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
+import { recommenderKeysAmong } from "../recommenders/queries/recommenders.queries.ts";
+import { hasActivePostSurvey } from "../surveys/queries/answers.queries.ts";
 import { isKnownUiKey } from "../ui/presets.ts";
+import { templateIdsAmong } from "../ui/queries/templates.queries.ts";
+import { poolSize } from "../videos/queries/videos.queries.ts";
 import { type TranslationProblem, translationProblems } from "./translations.ts";
 
 /** One reason an experiment cannot start, as the console's checklist shows it. */
@@ -28,26 +33,19 @@ export async function readinessProblems(
   experimentId: string,
 ): Promise<ReadinessProblem[]> {
   const [groups, pool, experiment, post, translations] = await Promise.all([
-    db("groups")
-      .where({ experiment_id: experimentId })
-      .orderBy("created_at")
-      .select("id", "name", "algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch") as Promise<
-      {
-        id: string;
-        name: string;
-        algorithm_feed: string;
-        algorithm_watch: string;
-        ui_feed: string;
-        ui_watch: string;
-      }[]
-    >,
-    db("experiment_videos").where({ experiment_id: experimentId }).first(db.raw("count(*) as n")) as Promise<
-      { n: number | string } | undefined
-    >,
+    armsOf<{
+      id: string;
+      name: string;
+      algorithm_feed: string;
+      algorithm_watch: string;
+      ui_feed: string;
+      ui_watch: string;
+    }>(db, experimentId, "id", "name", "algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch"),
+    poolSize(db, experimentId),
     db("experiments").where({ id: experimentId }).first("completion") as Promise<
       { completion: unknown } | undefined
     >,
-    db("surveys").where({ experiment_id: experimentId, kind: "post", is_active: true }).first("id"),
+    hasActivePostSurvey(db, experimentId),
     translationProblems(db, experimentId),
   ]);
   const problems: ReadinessProblem[] = [];
@@ -56,7 +54,7 @@ export async function readinessProblems(
       problem: "no_groups",
       message: "Add at least one arm: participants are assigned to arms.",
     });
-  if (Number(pool?.n ?? 0) === 0)
+  if (pool === 0)
     problems.push({
       problem: "empty_pool",
       message: "Add videos to the pool: participants would see an empty feed.",
@@ -69,23 +67,11 @@ export async function readinessProblems(
         "The completion waits for an answer to the post-study survey, but no post-study survey is active. Activate one under Surveys, or untick “Only after an answer to the post-study survey”.",
     });
   const recommenderKeys = [...new Set(groups.flatMap((g) => [g.algorithm_feed, g.algorithm_watch]))];
-  const registered = new Set(
-    ((await db("recommenders").whereIn("key", recommenderKeys).select("key")) as { key: string }[]).map(
-      (r) => r.key,
-    ),
-  );
+  const registered = await recommenderKeysAmong(db, recommenderKeys);
   const templateIds = [...new Set(groups.flatMap((g) => [g.ui_feed, g.ui_watch]))].filter(
     (k) => !isKnownUiKey(k),
   );
-  const templates = new Set(
-    templateIds.length === 0
-      ? []
-      : (
-          (await db("ui_templates")
-            .whereRaw(`cast(id as text) in (${templateIds.map(() => "?").join(", ")})`, templateIds)
-            .select(db.raw("cast(id as text) as id"))) as { id: string }[]
-        ).map((t) => t.id),
-  );
+  const templates = await templateIdsAmong(db, templateIds);
   for (const g of groups)
     for (const page of ["feed", "watch"] as const) {
       const key = page === "feed" ? g.algorithm_feed : g.algorithm_watch;

@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, defaultText, type LocalizedText, missingLanguages } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { json } from "../db/present.ts";
+import { surveysOf } from "../surveys/queries/answers.queries.ts";
 
 /** A text of the study that lacks some of its languages: which text, where, and which languages. */
 interface MissingText {
@@ -89,12 +90,15 @@ export async function translationProblems(
       .first("consent_text", "languages", "default_language") as Promise<
       { consent_text: LocalizedText | null; languages: unknown; default_language: string } | undefined
     >,
-    db("surveys")
-      .where({ experiment_id: experimentId, is_active: true })
-      .orderBy("created_at")
-      .select("id", "kind", "name", "questions") as Promise<
-      { id: string; kind: string; name: LocalizedText; questions: unknown }[]
-    >,
+    surveysOf<{ id: string; kind: string; name: LocalizedText; questions: unknown }>(
+      db,
+      experimentId,
+      { active: true },
+      "id",
+      "kind",
+      "name",
+      "questions",
+    ),
   ]);
   if (experiment === undefined) return [];
   const languages = json<string[]>(experiment.languages, [DEFAULT_LANGUAGE]);

@@ -2,6 +2,8 @@ import type { Video } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import { json } from "../db/present.ts";
+import { experimentRow } from "../experiments/queries/experiments.queries.ts";
+import { armRow } from "../groups/queries/groups.queries.ts";
 import type { Dispatcher, FeedPageJson } from "../recommenders/dispatcher.ts";
 import type { Surface } from "../recommenders/recommender.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
@@ -79,9 +81,11 @@ export function createFeedService({
   /** The experiment's `min_response_ms`, 0 when unset. */
   async function minResponseMs(experimentId: string): Promise<number> {
     return (await minResponse.fetch(experimentId, async () => {
-      const row = (await db("experiments").where({ id: experimentId }).first("min_response_ms")) as
-        | { min_response_ms: number | string | null }
-        | undefined;
+      const row = await experimentRow<{ min_response_ms: number | string | null }>(
+        db,
+        experimentId,
+        "min_response_ms",
+      );
       return Number(row?.min_response_ms ?? 0);
     })) as number;
   }
@@ -91,11 +95,11 @@ export function createFeedService({
   }
 
   async function readAlgorithms(groupId: string): Promise<GroupAlgorithms> {
-    const row = (await db("groups")
-      .where({ id: groupId })
-      .first("algorithm_feed", "algorithm_watch", "recommender_params")) as
-      | { algorithm_feed: string; algorithm_watch: string; recommender_params: unknown }
-      | undefined;
+    const row = await armRow<{
+      algorithm_feed: string;
+      algorithm_watch: string;
+      recommender_params: unknown;
+    }>(db, groupId, "algorithm_feed", "algorithm_watch", "recommender_params");
     // A participant's group cannot be deleted while they exist (users.group_id is RESTRICT).
     return {
       feed: row?.algorithm_feed ?? "",

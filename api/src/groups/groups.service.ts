@@ -2,7 +2,9 @@ import type { ArmChange, Group, GroupCreate, GroupPatch, SurfaceConfig } from "@
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { assertExperiment } from "../experiments/exists.ts";
+import { experimentExists } from "../experiments/queries/experiments.queries.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import { participantCountsByArm } from "../participants/queries/users.queries.ts";
 import type { RecommenderCatalog } from "../recommenders/catalog.ts";
 
 interface GroupRow {
@@ -109,28 +111,31 @@ export function createGroupsService(deps: GroupsServiceDeps) {
     }
   }
 
-  const withCounts = () =>
-    db("groups as g")
-      .select("g.*")
-      .select(db.raw("(select count(*) from users u where u.group_id = g.id) as participant_count"))
-      .select(
-        db.raw(
-          "(select count(*) from users u where u.group_id = g.id and u.simulated) as simulated_participant_count",
-        ),
-      );
+  /** The arms with how many participants each has (the participants' owner counts them). */
+  async function withCounts(rows: GroupRow[]): Promise<GroupRow[]> {
+    const counts = await participantCountsByArm(
+      db,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => ({
+      ...r,
+      participant_count: counts.get(r.id)?.participants ?? 0,
+      simulated_participant_count: counts.get(r.id)?.simulated ?? 0,
+    }));
+  }
 
   async function get(id: string): Promise<Group> {
-    const row = await withCounts().where("g.id", id).first<GroupRow>();
+    const row = (await db("groups").where({ id }).first()) as GroupRow | undefined;
     if (!row) throw notFound("group", "arm");
-    return presentGroup(row);
+    const [counted] = await withCounts([row]);
+    return presentGroup(counted as GroupRow);
   }
 
   return {
     get,
 
     async create(experimentId: string, input: GroupCreate): Promise<Group> {
-      const exists = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exists) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       await checkConfig(input);
       const at = now();
       const row: GroupRow = {
@@ -156,10 +161,11 @@ export function createGroupsService(deps: GroupsServiceDeps) {
     },
 
     async list(experimentId: string): Promise<Group[]> {
-      const exists = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exists) throw notFound("experiment");
-      const rows = await withCounts().where("g.experiment_id", experimentId).orderBy("g.created_at", "asc");
-      return (rows as GroupRow[]).map(presentGroup);
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
+      const rows = (await db("groups")
+        .where({ experiment_id: experimentId })
+        .orderBy("created_at", "asc")) as GroupRow[];
+      return (await withCounts(rows)).map(presentGroup);
     },
 
     /**
@@ -233,11 +239,10 @@ export function createGroupsService(deps: GroupsServiceDeps) {
       await db.transaction(async (trx) => {
         const group = await trx("groups").where({ id }).forUpdate().first("id");
         if (!group) throw notFound("group", "arm");
-        const [{ n, sim } = { n: 0, sim: 0 }] = await trx("users")
-          .where({ group_id: id })
-          .select(trx.raw("count(*) as n"), trx.raw("count(*) filter (where simulated) as sim"));
-        const participants = Number(n);
-        const simulated = Number(sim);
+        const { participants, simulated } = (await participantCountsByArm(trx, [id])).get(id) ?? {
+          participants: 0,
+          simulated: 0,
+        };
         if (participants > 0)
           throw conflict("group_has_participants", assignedMessage(participants, simulated), {
             participants,

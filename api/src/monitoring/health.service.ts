@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { FEED_DEFAULT_LIMIT } from "@feedlab/schemas";
 import type { ServiceDeps } from "../deps.ts";
+import { experimentExists } from "../experiments/queries/experiments.queries.ts";
 import { notFound, unprocessable, validationFailed } from "../http/errors.ts";
+import { firstParticipantOf } from "../participants/queries/users.queries.ts";
 import type { RecommenderRecord } from "../recommenders/builtins.ts";
 import type { RecommenderCatalog } from "../recommenders/catalog.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
@@ -27,7 +29,7 @@ export interface HealthDeps extends ServiceDeps {
  */
 export function createHealthService({ db, now, catalog, instance, build, pools, monitoring }: HealthDeps) {
   async function assertExperiment(id: string) {
-    if (!(await db("experiments").where({ id }).first("id")))
+    if (!(await experimentExists(db, id)))
       throw unprocessable("unknown_experiment", "No experiment has this id.", { field: "experiment_id" });
   }
 
@@ -102,10 +104,8 @@ export function createHealthService({ db, now, catalog, instance, build, pools, 
             field: "experiment_id",
           },
         );
-      const participant = (await db("users")
-        .where({ experiment_id: body.experiment_id })
-        .orderBy("created_at")
-        .first("id")) as { id: string } | undefined;
+      const participantId = await firstParticipantOf(db, body.experiment_id);
+      const participant = participantId === undefined ? undefined : { id: participantId };
       const request = {
         surface: body.surface,
         experimentId: body.experiment_id,

@@ -102,3 +102,20 @@ export function sumCalls(
 
 export const failureCount = (c: Pick<CallCounts, "failures">): number =>
   Object.values(c.failures).reduce((a: number, b) => a + (b ?? 0), 0);
+
+/** The experiment's refused events since `since`, added up per minute and error code. */
+export async function rejectionsSince(
+  db: Db,
+  experimentId: string,
+  since: Date,
+): Promise<{ minute: Date; code: string; n: number | string }[]> {
+  return (await db("rejected_events")
+    .where({ experiment_id: experimentId })
+    .where("minute", ">=", since)
+    .groupBy("minute", "code")
+    .select("minute", "code", db.raw("sum(count) as n"))) as {
+    minute: Date;
+    code: string;
+    n: number | string;
+  }[];
+}

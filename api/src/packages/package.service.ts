@@ -7,6 +7,7 @@ import type { GroupsService } from "../groups/groups.service.ts";
 import type { StatsService } from "../results/stats.service.ts";
 import { studyYaml } from "../study-files/export.ts";
 import { researcherSurvey, type SurveysService } from "../surveys/surveys.service.ts";
+import { templateNames as layoutNames } from "../ui/queries/templates.queries.ts";
 import { analysisScript } from "./analysis-script.ts";
 import { codebook } from "./codebook.ts";
 import { dataPackage, type PackageFile, slugOf } from "./datapackage.ts";
@@ -73,10 +74,10 @@ export function createPackageService(deps: {
         deps.stats.forExperiment(experimentId),
         deps.groups.list(experimentId),
         deps.surveys.list(experimentId),
-        db("ui_templates").select("id", "name") as Promise<{ id: string; name: string }[]>,
+        layoutNames(db),
         pseudonymized ? createPseudonymizer(db, experimentId) : null,
       ]);
-      const templateNames = new Map(templates.map((l) => [l.id, l.name]));
+      const templateNames = templates;
       const created = deps.now().toISOString();
       const tables: Table[] = [
         armsTable(groups, stats.groups, templateNames),

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { RECRUITING_PARAMETERS } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { json } from "../db/present.ts";
+import { participantsOf } from "../participants/queries/users.queries.ts";
 
 /**
  * The app_settings key of the secret that pseudonyms derive from: 32 random bytes made on the first
@@ -75,13 +76,13 @@ export async function createPseudonymizer(db: Db, experimentId: string) {
     .digest();
   const pseudonymOf = (loginId: string) =>
     `p-${createHmac("sha256", key).update(loginId, "utf8").digest("hex").slice(0, 16)}`;
-  const users = (await db("users")
-    .where({ experiment_id: experimentId })
-    .select("id", "login_id", "recruiting")) as {
-    id: string;
-    login_id: string;
-    recruiting: unknown;
-  }[];
+  const users = await participantsOf<{ id: string; login_id: string; recruiting: unknown }>(
+    db,
+    experimentId,
+    "id",
+    "login_id",
+    "recruiting",
+  );
   const identities = new Map<string, Identity>();
   for (const u of users) {
     const pseudonym = pseudonymOf(u.login_id);

@@ -5,6 +5,8 @@ import type { Db } from "@feedlab/sql";
 import { manyRows } from "@feedlab/sql";
 import type { Knex } from "knex";
 import { json } from "../db/present.ts";
+import { experimentRow } from "../experiments/queries/experiments.queries.ts";
+import { armsOf } from "../groups/queries/groups.queries.ts";
 import { csvRow } from "../http/csv.ts";
 import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";
 import { participantQualities } from "../quality/quality.service.ts";
@@ -32,7 +34,6 @@ const PAGE_COLUMNS = [
   "id",
   "login_id",
   "group_id",
-  "group_name",
   "created_at",
   "recruiting",
   "consented_at",
@@ -116,17 +117,21 @@ export async function participantRecords(
     // appended per row: a few hundred bytes per participant, however many events they sent.
     // Whole-experiment reads and pages come through manyRows (one JSON text on the embedded engine):
     // timestamps may then come as text, which iso() reads as well as Dates.
-    const [qualities, activity, study] = await Promise.all([
+    const [qualities, activity, study, arms] = await Promise.all([
       participantQualities(db, experimentId, { includeSimulated: options.includeSimulated === true }),
       manyRows<Omit<ParticipantActivity, "last_seen_at"> & { last_seen_at: Date | string }>(
         db,
         participantActivity(db, experimentId),
       ),
-      db("experiments").where({ id: experimentId }).first("languages", "default_language") as Promise<{
-        languages: unknown;
-        default_language: string;
-      }>,
+      experimentRow<{ languages: unknown; default_language: string }>(
+        db,
+        experimentId,
+        "languages",
+        "default_language",
+      ) as Promise<{ languages: unknown; default_language: string }>,
+      armsOf<{ id: string; name: string }>(db, experimentId, "id", "name"),
     ]);
+    const armName = new Map(arms.map((a) => [a.id, a.name]));
     const languages = json<string[]>(study.languages, [DEFAULT_LANGUAGE]);
     const languageOfRow = (language: string | null) =>
       chosenLanguage(language, languages, study.default_language);
@@ -138,7 +143,6 @@ export async function participantRecords(
         id: string;
         login_id: string;
         group_id: string;
-        group_name: string;
         created_at: Date | string;
         recruiting: Record<string, string> | string | null;
         consented_at: Date | string | null;
@@ -152,7 +156,6 @@ export async function participantRecords(
       }>(
         db,
         db("users as u")
-          .join("groups as g", "g.id", "u.group_id")
           .where("u.experiment_id", experimentId)
           .modify(realUnlessAsked, "u.simulated")
           .modify((q) => {
@@ -166,7 +169,6 @@ export async function participantRecords(
             "u.id",
             "u.login_id",
             "u.group_id",
-            "g.name as group_name",
             "u.created_at",
             "u.recruiting",
             "u.consented_at",
@@ -188,7 +190,7 @@ export async function participantRecords(
           r.id,
           r.login_id,
           r.group_id,
-          r.group_name,
+          armName.get(r.group_id) ?? null,
           participantStatus({ ...r, events }),
           iso(r.created_at),
           iso(r.consented_at),

@@ -10,11 +10,14 @@ import {
 import type { Knex } from "knex";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { experimentExists, lockExperiment } from "../experiments/queries/experiments.queries.ts";
+import { armsOf, isArmOf } from "../groups/queries/groups.queries.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { type LanguageColumns, languageFrom, storeLanguage } from "../study/language.ts";
 import { pickGroup } from "./assignment.ts";
 import { validJoinSignature } from "./join-signature.ts";
 import { participantPage, type UserRow } from "./participants.list.ts";
+import { participantCountsByArm } from "./queries/users.queries.ts";
 
 const OPEN_STATUSES = new Set(["running", "completed"]);
 
@@ -50,8 +53,7 @@ const presentParticipant = (r: UserRow): Participant => ({
 
 /** 422 `unknown_group` unless the group is one of the experiment's arms. */
 async function assertGroupOf(trx: Knex.Transaction, experimentId: string, groupId: string): Promise<void> {
-  const g = await trx("groups").where({ id: groupId, experiment_id: experimentId }).first("id");
-  if (!g)
+  if (!(await isArmOf(trx, experimentId, groupId)))
     throw unprocessable("unknown_group", "The arm does not belong to this experiment.", {
       field: "group_id",
     });
@@ -87,17 +89,17 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
     if (existing) return { user: existing, created: false };
     let chosen = options.groupId ?? null;
     if (!chosen) {
-      const loads = (await trx("groups as g")
-        .where("g.experiment_id", experimentId)
-        .select("g.id", "g.weight")
-        .select(
-          trx.raw("(select count(*) from users u where u.group_id = g.id and u.simulated = ?) as count", [
-            simulated,
-          ]),
-        )
-        .orderBy("g.created_at")
-        .orderBy("g.id")) as { id: string; weight: number; count: string | number }[];
-      chosen = pickGroup(loads.map((l) => ({ id: l.id, weight: Number(l.weight), count: Number(l.count) })));
+      const arms = await armsOf<{ id: string; weight: number }>(trx, experimentId, "id", "weight");
+      const counts = await participantCountsByArm(
+        trx,
+        arms.map((a) => a.id),
+      );
+      // Real and simulated participants are balanced apart: each kind counts only its own.
+      const countOf = (id: string) => {
+        const c = counts.get(id) ?? { participants: 0, simulated: 0 };
+        return simulated ? c.simulated : c.participants - c.simulated;
+      };
+      chosen = pickGroup(arms.map((a) => ({ id: a.id, weight: Number(a.weight), count: countOf(a.id) })));
       if (!chosen)
         throw conflict("experiment_has_no_groups", "The experiment has no arms to assign participants to.");
     }
@@ -156,15 +158,14 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
           "This study link is not valid for this participant ID. Please use the link you were given.",
         );
       const user = await db.transaction(async (trx) => {
-        const exp = await trx("experiments")
-          .where({ id: experimentId })
-          .forUpdate()
-          .first<({ status: string } & Omit<LanguageColumns, "language">) | undefined>(
-            "status",
-            "languages",
-            "default_language",
-            "language_switch",
-          );
+        const exp = await lockExperiment<{ status: string } & Omit<LanguageColumns, "language">>(
+          trx,
+          experimentId,
+          "status",
+          "languages",
+          "default_language",
+          "language_switch",
+        );
         if (!exp) throw notFound("experiment");
         // api.md join rules: newcomers only while running; a returning participant of a completed
         // study comes back for its post survey and completion page; a paused study says so.
@@ -212,7 +213,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
     async create(experimentId: string, loginId: string, groupId?: string): Promise<Participant> {
       try {
         return await db.transaction(async (trx) => {
-          const exp = await trx("experiments").where({ id: experimentId }).forUpdate().first("id");
+          const exp = await lockExperiment(trx, experimentId, "id");
           if (!exp) throw notFound("experiment");
           if (groupId) await assertGroupOf(trx, experimentId, groupId);
           const { user, created } = await assign(trx, experimentId, loginId, { groupId });
@@ -239,10 +240,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
         );
       try {
         return await db.transaction(async (trx) => {
-          const exp = await trx("experiments")
-            .where({ id: experimentId })
-            .forUpdate()
-            .first<{ status: string } | undefined>("status");
+          const exp = await lockExperiment<{ status: string }>(trx, experimentId, "status");
           if (!exp) throw notFound("experiment");
           if (!DRY_RUN_STATUSES.has(exp.status))
             throw conflict(
@@ -262,8 +260,7 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
 
     /** A page of the experiment's participants (participants.list.ts); 404 for an unknown experiment. */
     async list(experimentId: string, query: ParticipantListQuery = {}): Promise<ParticipantPage> {
-      const exp = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exp) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       return participantPage(db, experimentId, query, { now: now(), joinSecret });
     },
 

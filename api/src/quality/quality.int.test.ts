@@ -8,6 +8,7 @@ import { untilWaitingForLocks } from "../../../test/harness/locks.ts";
 import { createSurvey } from "../../../test/harness/surveys.ts";
 import { MIGRATIONS } from "../db/migrations/index.ts";
 import { joinSimulated } from "../participants/simulated.fixture.ts";
+import { respondentsOf } from "../surveys/queries/answers.queries.ts";
 import { rejudgeSurvey } from "../surveys/verdicts.ts";
 import { QUALITY_CSV_COLUMNS } from "./quality.csv.ts";
 import {
@@ -18,7 +19,7 @@ import {
   surveyAnswers,
 } from "./quality.fixture.ts";
 import { excludedByRules } from "./quality.service.ts";
-import { refreshSurveyMeasures, respondentsOf } from "./survey-measures.ts";
+import { refreshSurveyMeasures } from "./survey-measures.ts";
 
 /** Varied answers on the five items, and the attentive answer to the check. */
 const VARIED = [1, 2, 4, 5, 3] as const;

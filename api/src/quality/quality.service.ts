@@ -16,6 +16,7 @@ import { manyRows } from "@feedlab/sql";
 import { exclusionRulesOf } from "../experiments/exclusion-rules.ts";
 import { groupsOf } from "../groups/names.ts";
 import { joinedUs, joinOrderPage, type Place } from "../http/join-order.ts";
+import { participantRow } from "../participants/queries/users.queries.ts";
 import { ruleHolds, rulesHolding } from "./rules.ts";
 import {
   duplicateRecruitingIds,
@@ -195,9 +196,7 @@ export function createQualityService({ db }: { db: Db }) {
      * null for an unknown participant.
      */
     async forParticipant(userId: string): Promise<ParticipantQuality | null> {
-      const user = (await db("users").where({ id: userId }).first("experiment_id")) as
-        | { experiment_id: string }
-        | undefined;
+      const user = await participantRow<{ experiment_id: string }>(db, userId, "experiment_id");
       if (user === undefined) return null;
       const [one] = await participantQualities(db, user.experiment_id, { includeSimulated: true, userId });
       return one ?? null;

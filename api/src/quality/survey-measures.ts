@@ -99,14 +99,6 @@ export async function refreshSurveyMeasures(
   );
 }
 
-/** The participants who answered a survey (whose survey measures its changes touch). */
-export async function respondentsOf(db: Knex | Knex.Transaction, surveyId: string): Promise<string[]> {
-  const rows = (await db("survey_responses").where({ survey_id: surveyId }).distinct("user_id")) as {
-    user_id: string;
-  }[];
-  return rows.map((r) => r.user_id);
-}
-
 /** The recruiting parameters that identify a person on a recruiting platform. */
 const PERSON_IDS = ["PROLIFIC_PID", "workerId"] as const;
 

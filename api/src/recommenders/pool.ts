@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Video } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
-import { rowsOf } from "@feedlab/sql";
 import type { ChangeBus } from "../changes/change-bus.ts";
+import { poolVideosJson } from "../videos/queries/videos.queries.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 
 /**
@@ -123,12 +123,7 @@ export function createPoolCache(options: PoolCacheOptions) {
     // One JSON text rather than a row per video: pools hold thousands of videos, and text is far
     // cheaper to move than rows (PGlite's worker, the pg wire protocol). Timestamps arrive as ISO
     // strings and jsonb columns as JSON, which presentVideo takes as they are.
-    const result = await db.raw(
-      `select coalesce(json_agg(v), '[]')::text as videos from videos v
-       join experiment_videos p on p.video_id = v.id where p.experiment_id = ?`,
-      [experimentId],
-    );
-    const text = rowsOf<{ videos: string }>(result)[0]?.videos ?? "[]";
+    const text = await poolVideosJson(db, experimentId);
     return {
       digest: createHash("sha256").update(text).digest("base64"),
       build: () => buildPool(experimentId, JSON.parse(text) as VideoRow[]),

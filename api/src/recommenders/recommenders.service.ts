@@ -1,6 +1,8 @@
 import type { Logger } from "pino";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { experimentIdsWithStatus } from "../experiments/queries/experiments.queries.ts";
+import { armAlgorithmsOf } from "../groups/queries/groups.queries.ts";
 import type { Metrics } from "../system/metrics.ts";
 import { createLearnedModelRecommender } from "./builtins/learned-model.recommender.ts";
 import { createPopularityRecommender } from "./builtins/popularity.recommender.ts";
@@ -84,14 +86,7 @@ export function createRecommenderServices(deps: RecommenderServicesDeps) {
    * pages find them ready. Resolves with how many pools were warmed.
    */
   async function warmRunning(): Promise<number> {
-    const rows = (await db("groups as g")
-      .join("experiments as e", "e.id", "g.experiment_id")
-      .where("e.status", "running")
-      .distinct("g.experiment_id", "g.algorithm_feed", "g.algorithm_watch")) as {
-      experiment_id: string;
-      algorithm_feed: string;
-      algorithm_watch: string;
-    }[];
+    const rows = await armAlgorithmsOf(db, await experimentIdsWithStatus(db, "running"));
     let warmed = 0;
     for (const experimentId of new Set(rows.map((r) => r.experiment_id))) {
       const keys = new Set(

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { armsUsing } from "../groups/queries/groups.queries.ts";
 import { badRequest, conflict, notFound, unprocessable, validationFailed } from "../http/errors.ts";
 import { BUILTIN_RECOMMENDERS, isBuiltinKey, type RecommenderRecord } from "./builtins.ts";
 import type { RecommenderCatalog } from "./catalog.ts";
@@ -142,35 +143,13 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
   }
 
   async function usage(keys: readonly string[] | null): Promise<Map<string, RecommenderUsage[]>> {
-    let q = db("groups as g")
-      .join("experiments as e", "e.id", "g.experiment_id")
-      .select(
-        "g.id as group_id",
-        "g.name as group_name",
-        "g.experiment_id",
-        "e.name as experiment_name",
-        "g.algorithm_feed",
-        "g.algorithm_watch",
-      )
-      .orderBy([
-        { column: "e.name", order: "asc" },
-        { column: "g.name", order: "asc" },
-      ]);
-    if (keys) q = q.where((w) => w.whereIn("g.algorithm_feed", keys).orWhereIn("g.algorithm_watch", keys));
-    const rows = (await q) as {
-      group_id: string;
-      group_name: string;
-      experiment_id: string;
-      experiment_name: string;
-      algorithm_feed: string;
-      algorithm_watch: string;
-    }[];
+    const rows = await armsUsing(db, "algorithm", keys);
     const out = new Map<string, RecommenderUsage[]>();
     for (const r of rows) {
-      for (const key of new Set([r.algorithm_feed, r.algorithm_watch])) {
+      for (const key of new Set([r.feed, r.watch])) {
         const pages: ("feed" | "watch")[] = [];
-        if (r.algorithm_feed === key) pages.push("feed");
-        if (r.algorithm_watch === key) pages.push("watch");
+        if (r.feed === key) pages.push("feed");
+        if (r.watch === key) pages.push("watch");
         const list = out.get(key) ?? [];
         list.push({
           group_id: r.group_id,

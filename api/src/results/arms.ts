@@ -1,6 +1,7 @@
 import type { EvaluationRow } from "@feedlab/projector";
 import type { Db } from "@feedlab/sql";
 import { assertExperiment } from "../experiments/exists.ts";
+import { leftOutParticipantIds } from "../participants/queries/users.queries.ts";
 
 /** An experiment's group as the results read it, with the participants assigned to it. */
 export interface Arm {
@@ -37,11 +38,7 @@ export async function leftOutUsers(
   experimentId: string,
   { includeSimulated = false }: SimulatedOption = {},
 ): Promise<Set<string>> {
-  const q = db("users").where({ experiment_id: experimentId });
-  if (includeSimulated) q.whereNotNull("excluded_at");
-  else q.where((w) => w.whereNotNull("excluded_at").orWhere("simulated", true));
-  const rows = (await q.select("id")) as { id: string }[];
-  return new Set(rows.map((r) => r.id));
+  return new Set(await leftOutParticipantIds(db, experimentId, includeSimulated));
 }
 
 /** An experiment's groups in creation order, with their participants; 404 for an unknown experiment. */

@@ -8,8 +8,11 @@ import {
 import type { ExperimentMonitor, ExperimentTimeline } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import type { ServiceDeps } from "../deps.ts";
-import { callRecords, failureCount, windowStart } from "../monitoring/queries.ts";
+import { experimentRow } from "../experiments/queries/experiments.queries.ts";
+import { callRecords, failureCount, rejectionsSince, windowStart } from "../monitoring/queries.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
+import { realJoinSpan, realJoinsByArm } from "../participants/queries/users.queries.ts";
+import { surveyNamesOf } from "../surveys/queries/answers.queries.ts";
 import { armsOf } from "./arms.ts";
 import { sampleRatioTest } from "./sample-ratio.ts";
 
@@ -56,20 +59,10 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const [activeBy, calls, rejections, surveys, responded] = await Promise.all([
         activeByGroup(db, experimentId, activeSince),
         callRecords(db, { experiment_id: experimentId }, daySince),
-        db("rejected_events")
-          .where({ experiment_id: experimentId })
-          .where("minute", ">=", daySince)
-          .groupBy("minute", "code")
-          .select("minute", "code", db.raw("sum(count) as n")) as Promise<
-          { minute: Date; code: string; n: number | string }[]
-        >,
-        db("surveys as s")
-          .join("experiments as e", "e.id", "s.experiment_id")
-          .where("s.experiment_id", experimentId)
-          .orderBy("s.created_at")
-          .select("s.id", "s.kind", db.raw("feedlab_text_in(s.name, e.default_language) as name")) as Promise<
-          { id: string; name: string; kind: string }[]
-        >,
+        rejectionsSince(db, experimentId, daySince),
+        experimentRow<{ default_language: string }>(db, experimentId, "default_language").then((e) =>
+          e === undefined ? [] : surveyNamesOf(db, experimentId, e.default_language),
+        ),
         db("survey_responses as r")
           .join("users as u", "u.id", "r.user_id")
           .where("u.experiment_id", experimentId)
@@ -159,11 +152,7 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const groups = await armsOf(db, experimentId);
       const [span, joinSpan] = await Promise.all([
         evaluationSpan(db, experimentId),
-        db("users")
-          .where({ experiment_id: experimentId, simulated: false })
-          .first(db.raw("min(created_at) as first"), db.raw("max(created_at) as last")) as Promise<
-          { first: Date | null; last: Date | null } | undefined
-        >,
+        realJoinSpan(db, experimentId),
       ]);
       const times = [span?.first, span?.last, joinSpan?.first, joinSpan?.last]
         .filter((t): t is Date => t !== null && t !== undefined)
@@ -171,16 +160,9 @@ export function createMonitorService({ db, now, monitoring, activeMinutes = 5 }:
       const bucket =
         requested ?? (times.length ? bucketFor(Math.max(...times) - Math.min(...times)) : "minute");
       const seconds = BUCKET_SECONDS[bucket];
-      // A literal from the table above (never input): the select and the grouping are one expression.
-      const joinedAt = `floor(extract(epoch from created_at) / ${seconds}) * ${seconds}`;
       const [points, joins] = await Promise.all([
         evaluationTimeline(db, experimentId, bucket),
-        db("users")
-          .where({ experiment_id: experimentId, simulated: false })
-          .groupByRaw(`group_id, ${joinedAt}`)
-          .select("group_id", db.raw(`${joinedAt} as at`), db.raw("count(*) as n")) as Promise<
-          { group_id: string; at: number | string; n: number | string }[]
-        >,
+        realJoinsByArm(db, experimentId, seconds),
       ]);
       const zero = { impressions: 0, feed_clicks: 0, plays: 0, completions: 0, likes: 0, joined: 0 };
       const series = new Map<string, Map<number, typeof zero>>(groups.map((g) => [g.id, new Map()]));

@@ -2,6 +2,7 @@ import type { ExclusionRule, RuleChange } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { iso, json } from "../db/present.ts";
 import { exclusionRulesOf } from "../experiments/exclusion-rules.ts";
+import { exclusionRuleChangesOf } from "../experiments/queries/experiments.queries.ts";
 import { ruleText } from "../quality/rules.ts";
 import { chisquareCdf } from "./sample-ratio.ts";
 
@@ -58,10 +59,7 @@ export async function rulesOf(
 ): Promise<{ rules: ExclusionRule[]; changes: RuleChange[] }> {
   const [rules, changes] = await Promise.all([
     exclusionRulesOf(db, experimentId),
-    db("exclusion_rule_changes")
-      .where({ experiment_id: experimentId })
-      .orderBy("seq")
-      .select("at", "admin", "status", "before", "after"),
+    exclusionRuleChangesOf(db, experimentId),
   ]);
   return {
     rules,

@@ -3,6 +3,8 @@ import { DEFAULT_LANGUAGE, STUDY_FORMAT, STUDY_SCHEMA_URL, StudyDocument } from 
 import type { Db } from "@feedlab/sql";
 import { Document, parse, visit } from "yaml";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
+import { externalRecommenderKeysAmong } from "../recommenders/queries/recommenders.queries.ts";
+import { videoRowsByIds } from "../videos/queries/videos.queries.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 import { namedByContent } from "./media.ts";
 import type { StudyServices } from "./services.ts";
@@ -86,7 +88,7 @@ async function poolVideos(db: Db, s: StudyServices, experimentId: string): Promi
   const ids = await s.videos.getPool(experimentId);
   const byId = new Map<string, Video>();
   for (let i = 0; i < ids.length; i += 1000) {
-    const rows = (await db("videos").whereIn("id", ids.slice(i, i + 1000))) as VideoRow[];
+    const rows = await videoRowsByIds<VideoRow>(db, ids.slice(i, i + 1000));
     for (const r of rows) byId.set(r.id, presentVideo(r));
   }
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -128,12 +130,7 @@ export async function exportStudy(db: Db, s: StudyServices, experimentId: string
     ),
   ].filter((k) => !isBuiltinKey(k));
   const externalKeys: string[] =
-    recommenderKeys.length === 0
-      ? []
-      : await db("recommenders")
-          .whereIn("key", recommenderKeys)
-          .where({ kind: "external_http" })
-          .pluck("key");
+    recommenderKeys.length === 0 ? [] : await externalRecommenderKeysAmong(db, recommenderKeys);
   const registered = await Promise.all(externalKeys.map((key) => s.registry.read(key)));
   const arm = (g: Group): Arm => ({
     name: g.name,

@@ -12,6 +12,7 @@ import { json } from "../db/present.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
 import { sameOrigin, storedHeaders } from "../recommenders/external-http/header-secrets.ts";
+import { videoRowsByExternalIds } from "../videos/queries/videos.queries.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 import { emptyMetadata, headerEnvName, layoutOf, poolVideoOf } from "./export.ts";
 import { resolveContent } from "./media.ts";
@@ -251,7 +252,7 @@ const fullPatch = ({ external_id: _e, ...v }: VideoInput) => ({ ...emptyMetadata
 async function storedVideos(db: Db, externalIds: readonly string[]): Promise<Map<string, VideoRow>> {
   const out = new Map<string, VideoRow>();
   for (let i = 0; i < externalIds.length; i += 1000) {
-    const rows = (await db("videos").whereIn("external_id", externalIds.slice(i, i + 1000))) as VideoRow[];
+    const rows = await videoRowsByExternalIds<VideoRow>(db, externalIds.slice(i, i + 1000));
     for (const r of rows) out.set(r.external_id, r);
   }
   return out;

@@ -1,6 +1,8 @@
 import { DEFAULT_LANGUAGE, languageFor } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { json } from "../db/present.ts";
+import { experimentRow } from "../experiments/queries/experiments.queries.ts";
+import { participantRow, setParticipantLanguage } from "../participants/queries/users.queries.ts";
 
 /** A participant's language and the study's (api.md "Participant languages"). */
 export interface ParticipantLanguage {
@@ -50,11 +52,21 @@ export async function languageOf(
   db: Knex | Knex.Transaction,
   userId: string,
 ): Promise<ParticipantLanguage | null> {
-  const r = (await db("users as u")
-    .join("experiments as e", "e.id", "u.experiment_id")
-    .where("u.id", userId)
-    .first(...LANGUAGE_COLUMNS)) as LanguageColumns | undefined;
-  return r === undefined ? null : languageFrom(r);
+  const user = await participantRow<{ language: string | null; experiment_id: string }>(
+    db,
+    userId,
+    "language",
+    "experiment_id",
+  );
+  if (user === undefined) return null;
+  const study = await experimentRow<Omit<LanguageColumns, "language">>(
+    db,
+    user.experiment_id,
+    "languages",
+    "default_language",
+    "language_switch",
+  );
+  return study === undefined ? null : languageFrom({ ...study, language: user.language });
 }
 
 /** Stores a participant's language, recording the change from the one they had (none when the same). */
@@ -65,7 +77,7 @@ export async function storeLanguage(
   to: string,
   at: Date,
 ): Promise<void> {
-  await trx("users").where({ id: userId }).update({ language: to });
+  await setParticipantLanguage(trx, userId, to);
   if (from !== null && from !== to)
     await trx("participant_language_changes").insert({
       user_id: userId,

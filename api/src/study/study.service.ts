@@ -11,6 +11,12 @@ import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
+import {
+  markParticipantFinished,
+  recordConsent,
+  recordConsentDeclined,
+} from "../participants/queries/users.queries.ts";
+import { postSurveyStateOf } from "../surveys/queries/answers.queries.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
   completionInForce,
@@ -138,21 +144,7 @@ export function createStudyService(
 
   /** The experiment's active post survey for the participant: whether there is one, answered or dismissed. */
   async function postSurvey(experimentId: string, userId: string): Promise<PostSurveyState> {
-    const r = await db("surveys as s")
-      .where({ "s.experiment_id": experimentId, "s.kind": "post", "s.is_active": true })
-      .first<{ answered: boolean; dismissed: boolean } | undefined>(
-        db.raw(
-          "exists (select 1 from survey_responses r where r.survey_id = s.id and r.user_id = ?) as answered",
-          [userId],
-        ),
-        db.raw(
-          "exists (select 1 from survey_dismissals d where d.survey_id = s.id and d.user_id = ?) as dismissed",
-          [userId],
-        ),
-      );
-    return r
-      ? { active: true, answered: r.answered, dismissed: r.dismissed }
-      : { active: false, answered: false, dismissed: false };
+    return postSurveyStateOf(db, experimentId, userId);
   }
 
   /** Agreeing records both the time and the version, together. */
@@ -187,8 +179,7 @@ export function createStudyService(
     let finished = r.finished_at !== null;
     if (!finished && completion && reached && !consentPending(r)) {
       finished = finishesStudy(completion, await postSurvey(r.experiment_id, r.user_id));
-      if (finished)
-        await db("users").where({ id: r.user_id }).whereNull("finished_at").update({ finished_at: now() });
+      if (finished) await markParticipantFinished(db, r.user_id, now());
     }
     return { completion, reached: reached || finished, finished, progress: current };
   }
@@ -294,15 +285,9 @@ export function createStudyService(
         );
       const at = now();
       if (agree) {
-        await db("users")
-          .where({ id: userId })
-          .update({
-            consented_at: r.consented_at ?? at,
-            consent_version: current,
-            consent_declined_at: null,
-          });
+        await recordConsent(db, userId, { consented_at: r.consented_at ?? at, consent_version: current });
       } else if (r.consented_at === null) {
-        await db("users").where({ id: userId }).update({ consent_declined_at: at });
+        await recordConsentDeclined(db, userId, at);
       }
       gateCache.delete(userId);
     },

@@ -14,6 +14,7 @@ import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, notFound, unauthorized, unprocessable } from "../http/errors.ts";
 import { refreshSurveyMeasures } from "../quality/survey-measures.ts";
+import { ownSession, previousSessionOf } from "../sessions/queries/sessions.queries.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
 import { languageOf, type ParticipantLanguage } from "../study/language.ts";
 import type { StudyService } from "../study/study.service.ts";
@@ -111,14 +112,9 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
       }
 
       if (inter && !ended) {
-        const previous = await db("sessions")
-          .where({ user_id: p.userId })
-          .whereNot({ id: sessionId })
-          .orderBy("created_at", "desc")
-          .orderBy("id", "desc")
-          .first<{ id: string }>("id");
-        if (previous && !(await hasResponse(inter.id, p.userId, previous.id))) {
-          return { survey: presented(inter), forced: false, about_session_id: previous.id };
+        const previous = await previousSessionOf(db, p.userId, sessionId);
+        if (previous !== undefined && !(await hasResponse(inter.id, p.userId, previous))) {
+          return { survey: presented(inter), forced: false, about_session_id: previous };
         }
       }
       return null;
@@ -190,10 +186,8 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
             },
           ]);
         }
-        const own = await db("sessions")
-          .where({ id: body.about_session_id, user_id: p.userId })
-          .first<{ id: string }>("id");
-        if (!own) {
+        const own = await ownSession(db, body.about_session_id, p.userId);
+        if (own === undefined) {
           throw invalidAnswers([
             {
               field: "about_session_id",
@@ -202,7 +196,7 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
             },
           ]);
         }
-        about = own.id;
+        about = own;
       }
 
       // The answers keep the texts the participant read, in their language.

@@ -16,10 +16,12 @@ import {
 } from "@feedlab/schemas";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { experimentExists, experimentRow } from "../experiments/queries/experiments.queries.ts";
 import { canonicalSurveyTexts } from "../experiments/texts.ts";
 import { conflict, type HttpError, notFound, unprocessable } from "../http/errors.ts";
-import { refreshSurveyMeasures, respondentsOf } from "../quality/survey-measures.ts";
+import { refreshSurveyMeasures } from "../quality/survey-measures.ts";
 import type { ParticipantLanguage } from "../study/language.ts";
+import { respondentsOf } from "./queries/answers.queries.ts";
 import { rejudgeSurvey } from "./verdicts.ts";
 
 export interface SurveyRow {
@@ -148,13 +150,17 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
   }
 
   async function activeConflict(experimentId: string, kind: SurveyKind): Promise<HttpError> {
-    const active = (await db("surveys as s")
-      .join("experiments as e", "e.id", "s.experiment_id")
-      .where({ "s.experiment_id": experimentId, "s.kind": kind, "s.is_active": true })
-      .first("s.id", "s.name", "e.default_language")) as
-      | { id: string; name: LocalizedText; default_language: string }
-      | undefined;
-    const name = active === undefined ? null : defaultText(active.name, active.default_language);
+    const active = (await db("surveys")
+      .where({ experiment_id: experimentId, kind, is_active: true })
+      .first("id", "name")) as { id: string; name: LocalizedText } | undefined;
+    const experiment =
+      active === undefined
+        ? undefined
+        : await experimentRow<{ default_language: string }>(db, experimentId, "default_language");
+    const name =
+      active === undefined || experiment === undefined
+        ? null
+        : defaultText(active.name, experiment.default_language);
     return conflict(
       "active_survey_exists",
       `Another ${kind} survey${name === null ? "" : ` ("${name}")`} is active in this experiment; deactivate it first.`,
@@ -220,8 +226,7 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
     async create(experimentId: string, given: SurveyCreate): Promise<AdminSurvey> {
       assertShape(given.questions);
       const input = { ...given, ...canonicalSurveyTexts(given.name, given.questions) };
-      const exp = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exp) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       const at = now();
       const row: SurveyRow = {
         id: newId(),
@@ -247,8 +252,7 @@ export function createSurveysService({ db, newId, now }: ServiceDeps) {
 
     /** The experiment's surveys, oldest first, each with its question and response counts. */
     async list(experimentId: string): Promise<AdminSurvey[]> {
-      const exp = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exp) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       const rows = (await db("surveys as s")
         .where("s.experiment_id", experimentId)
         .select("s.*")

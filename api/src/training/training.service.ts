@@ -2,6 +2,7 @@ import type { ModelRun } from "@feedlab/schemas";
 import { listRuns, type ModelRunRow, queueRun } from "@feedlab/trainer";
 import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { experimentExists } from "../experiments/queries/experiments.queries.ts";
 import { notFound } from "../http/errors.ts";
 
 const presentModelRun = (r: ModelRunRow): ModelRun => ({
@@ -26,21 +27,19 @@ const presentModelRun = (r: ModelRunRow): ModelRun => ({
  * interval, in this process or another) and lists an experiment's runs.
  */
 export function createTrainingService({ db, newId, now }: ServiceDeps) {
-  const experimentExists = async (id: string) =>
-    (await db("experiments").where({ id }).first("id")) !== undefined;
   return {
     /**
      * Queues a manual run, which trains even when nothing changed since the last model. A run of the
      * experiment that is already queued is answered instead of queueing a second one.
      */
     async requestRun(experimentId: string): Promise<{ run_id: string }> {
-      if (!(await experimentExists(experimentId))) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       return { run_id: await queueRun(db, experimentId, newId, now()) };
     },
 
     /** The experiment's runs, newest first. */
     async list(experimentId: string, limit: number): Promise<ModelRun[]> {
-      if (!(await experimentExists(experimentId))) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       const rows = await listRuns(db, experimentId, limit);
       return rows.map(presentModelRun);
     },

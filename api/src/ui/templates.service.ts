@@ -12,6 +12,7 @@ import { treeToTsx } from "@feedlab/schemas/ui/blocks/tree-to-tsx.ts";
 import { platformModulesOf } from "@feedlab/schemas/ui/compile.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { armRow, armsUsing } from "../groups/queries/groups.queries.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import { compileTemplate } from "./compile.ts";
 import { isKnownUiKey } from "./presets.ts";
@@ -130,20 +131,9 @@ export function createTemplatesService({
   onVersion?: (templateId: string) => void;
 }) {
   async function usage(ids?: readonly string[]): Promise<Usage[]> {
-    let q = db("groups as g")
-      .join("experiments as e", "e.id", "g.experiment_id")
-      .select(
-        "g.id as group_id",
-        "g.name as group_name",
-        "e.id as experiment_id",
-        "e.name as experiment_name",
-        "g.ui_feed",
-        "g.ui_watch",
-      );
-    if (ids) q = q.where((w) => w.whereIn("g.ui_feed", [...ids]).orWhereIn("g.ui_watch", [...ids]));
-    const rows = (await q) as (Omit<Usage, "template_id"> & { ui_feed: string; ui_watch: string })[];
-    return rows.flatMap(({ ui_feed, ui_watch, ...u }) =>
-      [...new Set([ui_feed, ui_watch])].filter((k) => isUuid(k)).map((k) => ({ ...u, template_id: k })),
+    const rows = await armsUsing(db, "ui", ids ?? null);
+    return rows.flatMap(({ feed, watch, ...u }) =>
+      [...new Set([feed, watch])].filter((k) => isUuid(k)).map((k) => ({ ...u, template_id: k })),
     );
   }
 
@@ -299,9 +289,7 @@ export function createTemplatesService({
 
   async function usedBy(id: string, groupId: string): Promise<TemplateRow> {
     const r = await row(id);
-    const group = (await db("groups").where({ id: groupId }).first("ui_feed", "ui_watch")) as
-      | { ui_feed: string; ui_watch: string }
-      | undefined;
+    const group = await armRow<{ ui_feed: string; ui_watch: string }>(db, groupId, "ui_feed", "ui_watch");
     if (!group || (group.ui_feed !== id && group.ui_watch !== id)) throw notFound("UI template");
     return r;
   }

@@ -2,6 +2,7 @@ import type { Caption, Video, VideoInput, VideoPatch, VideoType } from "@feedlab
 import type { Knex } from "knex";
 import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { experimentExists, lockExperiment } from "../experiments/queries/experiments.queries.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import { resolveVideoUrl } from "./video-url.ts";
 
@@ -251,8 +252,7 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
     },
 
     async getPool(experimentId: string): Promise<string[]> {
-      const exists = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exists) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       const rows = await db("experiment_videos")
         .where({ experiment_id: experimentId })
         .orderBy("position")
@@ -263,8 +263,7 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
     /** Replaces the pool in one transaction; unknown video ids refuse the whole request. */
     async setPool(experimentId: string, videoIds: readonly string[]): Promise<string[]> {
       const stored = await db.transaction(async (trx) => {
-        const exists = await trx("experiments").where({ id: experimentId }).forUpdate().first("id");
-        if (!exists) throw notFound("experiment");
+        if (!(await lockExperiment(trx, experimentId, "id"))) throw notFound("experiment");
         const found = new Set<string>();
         for (let i = 0; i < videoIds.length; i += 1000) {
           const rows = await trx("videos")

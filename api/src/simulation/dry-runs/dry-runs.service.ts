@@ -2,6 +2,8 @@ import type { DryRun, DryRunArm, DryRunCreate, DryRunStatus } from "@feedlab/sch
 import type { Logger } from "pino";
 import { iso, isoOrNull, json } from "../../db/present.ts";
 import type { ServiceDeps } from "../../deps.ts";
+import { experimentExists, experimentRow } from "../../experiments/queries/experiments.queries.ts";
+import { armCount } from "../../groups/queries/groups.queries.ts";
 import { conflict, notFound, unprocessable } from "../../http/errors.ts";
 import { findChromium } from "../drive/chromium.ts";
 import type { RunnerDeps } from "./runner.ts";
@@ -135,9 +137,7 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
   return {
     /** Queues a dry run of a draft or running experiment; `baseUrl` is this server's own address. */
     async create(experimentId: string, body: DryRunCreate, baseUrl: string): Promise<DryRun> {
-      const exp = (await db("experiments").where({ id: experimentId }).first("status")) as
-        | { status: string }
-        | undefined;
+      const exp = await experimentRow<{ status: string }>(db, experimentId, "status");
       if (!exp) throw notFound("experiment");
       if (exp.status !== "draft" && exp.status !== "running")
         throw conflict(
@@ -151,10 +151,7 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
           "A browser dry run needs Chromium, and this server has none. Install it (Debian or Ubuntu: apt-get install -y chromium), set FEEDLAB_CHROMIUM to its path, or run the dry run without a browser.",
           { install: "apt-get install -y chromium", setting: "FEEDLAB_CHROMIUM" },
         );
-      const groups = await db("groups")
-        .where({ experiment_id: experimentId })
-        .count<{ n: string }[]>("* as n");
-      if (Number(groups[0]?.n ?? 0) === 0)
+      if ((await armCount(db, experimentId)) === 0)
         throw unprocessable(
           "experiment_not_ready",
           "The experiment has no arms to run simulated participants in.",
@@ -177,8 +174,7 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
     },
 
     async list(experimentId: string): Promise<DryRun[]> {
-      const exp = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exp) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       const rows = (await db("dry_runs")
         .where({ experiment_id: experimentId })
         .orderBy("created_at", "desc")
@@ -192,8 +188,7 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
 
     /** Erases every simulated participant of the experiment; the reports stay. */
     async erase(experimentId: string): Promise<void> {
-      const exp = await db("experiments").where({ id: experimentId }).first("id");
-      if (!exp) throw notFound("experiment");
+      if (!(await experimentExists(db, experimentId))) throw notFound("experiment");
       await deps.eraseSimulated(experimentId);
     },
 

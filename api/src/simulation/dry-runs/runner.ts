@@ -4,6 +4,10 @@ import { rankedUsers } from "@feedlab/trainer";
 import type { Knex } from "knex";
 import { Agent } from "undici";
 import { json } from "../../db/present.ts";
+import { experimentRow } from "../../experiments/queries/experiments.queries.ts";
+import { armsOf } from "../../groups/queries/groups.queries.ts";
+import { surveysOf } from "../../surveys/queries/answers.queries.ts";
+import { poolVideos } from "../../videos/queries/videos.queries.ts";
 import { createParticipantModel } from "../behaviour.ts";
 import { createBrowserJourney } from "../drive/browser-journey.ts";
 import { launchChromium } from "../drive/chromium.ts";
@@ -76,9 +80,7 @@ async function attentionAnswersOf(
   db: Knex,
   experimentId: string,
 ): Promise<Map<string, number | readonly number[]>> {
-  const rows = (await db("surveys").where({ experiment_id: experimentId }).select("questions")) as {
-    questions: unknown;
-  }[];
+  const rows = await surveysOf<{ questions: unknown }>(db, experimentId, {}, "questions");
   const out = new Map<string, number | readonly number[]>();
   for (const r of rows)
     for (const q of json<Question[]>(r.questions, []))
@@ -111,28 +113,29 @@ export async function runDryRun(
   onProgress: (done: number, total: number) => Promise<void>,
 ): Promise<RunOutcome> {
   const { db } = deps;
-  const exp = (await db("experiments").where({ id: plan.experimentId }).first("completion")) as {
-    completion: Completion | string | null;
-  };
+  const exp = (await experimentRow<{ completion: Completion | string | null }>(
+    db,
+    plan.experimentId,
+    "completion",
+  )) as { completion: Completion | string | null };
   const completion: Completion | null =
     typeof exp.completion === "string" ? (JSON.parse(exp.completion) as Completion) : exp.completion;
-  const groups = (await db("groups")
-    .where({ experiment_id: plan.experimentId })
-    .orderBy("created_at")
-    .orderBy("id")
-    .select("id", "name", "algorithm_feed", "algorithm_watch")) as {
-    id: string;
-    name: string;
-    algorithm_feed: string;
-    algorithm_watch: string;
-  }[];
-  const pool = (await db("experiment_videos as p")
-    .join("videos as v", "v.id", "p.video_id")
-    .where("p.experiment_id", plan.experimentId)
-    .select("v.id", "v.category", "v.tags", "v.duration_seconds")) as Pick<
-    Video,
-    "id" | "category" | "tags" | "duration_seconds"
-  >[];
+  const groups = await armsOf<{ id: string; name: string; algorithm_feed: string; algorithm_watch: string }>(
+    db,
+    plan.experimentId,
+    "id",
+    "name",
+    "algorithm_feed",
+    "algorithm_watch",
+  );
+  const pool = await poolVideos<Pick<Video, "id" | "category" | "tags" | "duration_seconds">>(
+    db,
+    plan.experimentId,
+    "id",
+    "category",
+    "tags",
+    "duration_seconds",
+  );
   const attentionAnswers = await attentionAnswersOf(db, plan.experimentId);
   const design = {
     completion,

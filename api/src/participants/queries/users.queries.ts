@@ -1,0 +1,160 @@
+// The participants' table (`users`), for the api's other features: they call these, never its SQL
+// (docs/architecture.md, "Tables and their owners"). This folder imports no feature, so any feature
+// can call it without an import circle.
+import type { Knex } from "knex";
+import { JSON_IDS } from "../../db/id-list.ts";
+
+type Q = Knex | Knex.Transaction;
+
+/** Whether the participant exists. */
+export async function participantExists(db: Q, userId: string): Promise<boolean> {
+  return (await db("users").where({ id: userId }).first("id")) !== undefined;
+}
+
+/** Up to `limit` of an experiment's participants, or of its simulated ones only. */
+export async function participantIdsOf(
+  db: Q,
+  experimentId: string,
+  { limit, simulatedOnly = false }: { limit: number; simulatedOnly?: boolean },
+): Promise<string[]> {
+  const rows = (await db("users")
+    .where(simulatedOnly ? { experiment_id: experimentId, simulated: true } : { experiment_id: experimentId })
+    .limit(limit)
+    .select("id")) as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Erasure's step for participants: deletes them, and with them (ON DELETE CASCADE) their sessions,
+ * cookies, survey responses and dismissals and learned recommendations. Returns how many went.
+ */
+export async function eraseParticipants(trx: Knex.Transaction, userIds: readonly string[]): Promise<number> {
+  return trx("users")
+    .whereRaw(`id in ${JSON_IDS}`, [JSON.stringify(userIds)])
+    .delete();
+}
+
+/** Stores a participant's language. */
+export async function setParticipantLanguage(trx: Q, userId: string, language: string): Promise<void> {
+  await trx("users").where({ id: userId }).update({ language });
+}
+
+/** Marks a participant finished with the study, unless they already were. */
+export async function markParticipantFinished(db: Q, userId: string, at: Date): Promise<void> {
+  await db("users").where({ id: userId }).whereNull("finished_at").update({ finished_at: at });
+}
+
+/** Records a participant's consent to a version of the consent text, clearing a decline. */
+export async function recordConsent(
+  db: Q,
+  userId: string,
+  consent: { consented_at: Date; consent_version: string },
+): Promise<void> {
+  await db("users")
+    .where({ id: userId })
+    .update({ ...consent, consent_declined_at: null });
+}
+
+/** Records that a participant declined consent. */
+export async function recordConsentDeclined(db: Q, userId: string, at: Date): Promise<void> {
+  await db("users").where({ id: userId }).update({ consent_declined_at: at });
+}
+
+/** How many participants each arm has, and how many of them are simulated; arms with none are left out. */
+export async function participantCountsByArm(
+  db: Q,
+  groupIds: readonly string[],
+): Promise<Map<string, { participants: number; simulated: number }>> {
+  const rows = (await db("users")
+    .whereIn("group_id", [...groupIds])
+    .groupBy("group_id")
+    .select("group_id", db.raw("count(*) as n"), db.raw("count(*) filter (where simulated) as sim"))) as {
+    group_id: string;
+    n: number | string;
+    sim: number | string;
+  }[];
+  return new Map(rows.map((r) => [r.group_id, { participants: Number(r.n), simulated: Number(r.sim) }]));
+}
+
+/** Columns of the participant's row; undefined when they do not exist. */
+export async function participantRow<T>(db: Q, userId: string, ...columns: string[]): Promise<T | undefined> {
+  return (await db("users")
+    .where({ id: userId })
+    .first(...columns)) as T | undefined;
+}
+
+/** Columns of every participant of the experiment, in no order. */
+export async function participantsOf<T>(db: Q, experimentId: string, ...columns: string[]): Promise<T[]> {
+  return (await db("users")
+    .where({ experiment_id: experimentId })
+    .select(...columns)) as T[];
+}
+
+/** The login ids of the participants still there, by id. */
+export async function loginIdsOf(db: Q, userIds: readonly string[]): Promise<Map<string, string>> {
+  const rows = (await db("users")
+    .whereIn("id", [...userIds])
+    .select("id", "login_id")) as { id: string; login_id: string }[];
+  return new Map(rows.map((r) => [r.id, r.login_id]));
+}
+
+/** The experiment's simulated participants (dry runs). */
+export async function simulatedParticipantIds(db: Q, experimentId: string): Promise<string[]> {
+  const rows = (await db("users").where({ experiment_id: experimentId, simulated: true }).select("id")) as {
+    id: string;
+  }[];
+  return rows.map((r) => r.id);
+}
+
+/** The experiment's first participant to join; undefined when none has. */
+export async function firstParticipantOf(db: Q, experimentId: string): Promise<string | undefined> {
+  const row = (await db("users").where({ experiment_id: experimentId }).orderBy("created_at").first("id")) as
+    | { id: string }
+    | undefined;
+  return row?.id;
+}
+
+/**
+ * The experiment's excluded participants, and its simulated ones unless `includeSimulated`: the
+ * participants the results leave out.
+ */
+export async function leftOutParticipantIds(
+  db: Q,
+  experimentId: string,
+  includeSimulated: boolean,
+): Promise<string[]> {
+  const q = db("users").where({ experiment_id: experimentId });
+  if (includeSimulated) q.whereNotNull("excluded_at");
+  else q.where((w) => w.whereNotNull("excluded_at").orWhere("simulated", true));
+  return ((await q.select("id")) as { id: string }[]).map((r) => r.id);
+}
+
+/** When the experiment's first and last real participants joined (both null before any did). */
+export async function realJoinSpan(
+  db: Q,
+  experimentId: string,
+): Promise<{ first: Date | null; last: Date | null } | undefined> {
+  return (await db("users")
+    .where({ experiment_id: experimentId, simulated: false })
+    .first(db.raw("min(created_at) as first"), db.raw("max(created_at) as last"))) as
+    | { first: Date | null; last: Date | null }
+    | undefined;
+}
+
+/** How many real participants joined each arm in each bucket of `seconds` (a bucket's start in epoch seconds). */
+export async function realJoinsByArm(
+  db: Q,
+  experimentId: string,
+  seconds: number,
+): Promise<{ group_id: string; at: number | string; n: number | string }[]> {
+  // `seconds` is a number: the select and the grouping are one expression.
+  const joinedAt = `floor(extract(epoch from created_at) / ${Number(seconds)}) * ${Number(seconds)}`;
+  return (await db("users")
+    .where({ experiment_id: experimentId, simulated: false })
+    .groupByRaw(`group_id, ${joinedAt}`)
+    .select("group_id", db.raw(`${joinedAt} as at`), db.raw("count(*) as n"))) as {
+    group_id: string;
+    at: number | string;
+    n: number | string;
+  }[];
+}

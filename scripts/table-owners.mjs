@@ -116,10 +116,8 @@ const OWNERS = {
         "an arm's update locks the arm and its experiment (FOR UPDATE) in one query, reading the status that decides whether the change is recorded",
       "api/src/groups/queries/groups.queries.ts":
         "the arms using a recommender or a layout are listed with their experiment's name, ordered by both names, in one query",
-      "api/src/study-files/resources.ts":
-        "names the first other experiment whose arms or pool hold a resource, in one query over them joined to the experiments",
       "api/src/study/study.service.ts": GATE,
-      "api/src/videos/videos.service.ts":
+      "api/src/videos/queries/videos.queries.ts":
         "the experiments whose pools hold a video, running ones first then by name, in one query over the pool joined to the experiments",
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
@@ -300,7 +298,10 @@ for (const file of files) {
       const callee = node.expression;
       const table = TABLE_ARG.exec(node.arguments[0].text)?.[1];
       const method = ts.isPropertyAccessExpression(callee) ? callee.name.text : null;
-      const handle = ts.isIdentifier(callee) && KNEX_HANDLES.test(callee.text);
+      // `db("t")`, and a handle reached through an object: `run.db("t")`, `this.trx("t")`.
+      const handle =
+        (ts.isIdentifier(callee) && KNEX_HANDLES.test(callee.text)) ||
+        (ts.isPropertyAccessExpression(callee) && KNEX_HANDLES.test(callee.name.text));
       if (table && (handle || TABLE_METHODS.has(method))) {
         if (method === "createTable" || method === "createTableIfNotExists") created.add(table);
         if (Object.hasOwn(OWNERS, table)) named.push([table, line()]);

@@ -9,10 +9,13 @@ import {
 } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { json } from "../db/present.ts";
+import { armsUsing } from "../groups/queries/groups.queries.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
 import { sameOrigin, storedHeaders } from "../recommenders/external-http/header-secrets.ts";
-import { videoRowsByExternalIds } from "../videos/queries/videos.queries.ts";
+import { externalRecommenderRow, recommenderConfig } from "../recommenders/queries/recommenders.queries.ts";
+import { templateIdsNamed } from "../ui/queries/templates.queries.ts";
+import { poolsHolding, videoRowsByExternalIds } from "../videos/queries/videos.queries.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
 import { emptyMetadata, headerEnvName, layoutOf, poolVideoOf } from "./export.ts";
 import { resolveContent } from "./media.ts";
@@ -48,9 +51,7 @@ async function storedOf(
   run: Run,
   key: string,
 ): Promise<{ url: string | null; headers: Record<string, string> }> {
-  const row = (await run.db("recommenders").where({ key }).first("config")) as
-    | { config: unknown }
-    | undefined;
+  const row = await recommenderConfig(run.db, key);
   const config = json<{ url?: unknown }>(row?.config, {});
   return { url: typeof config.url === "string" ? config.url : null, headers: storedHeaders(config) };
 }
@@ -119,19 +120,16 @@ interface StoredRecommender {
 }
 
 /** The registered recommender of a key, as stored. */
-const find = async (run: Run, key: string) =>
-  (await run.db("recommenders").where({ key, kind: "external_http" }).first()) as
-    | StoredRecommender
-    | undefined;
+const find = (run: Run, key: string) => externalRecommenderRow<StoredRecommender>(run.db, key);
 
-/** Elsewhere-usage: the first other experiment whose arms (or pool) hold it, by name. */
-async function otherExperiment(run: Run, q: ReturnType<Db>): Promise<string | null> {
-  const row = (await q
-    .join("experiments as e", "e.id", "x.experiment_id")
-    .whereNot("x.experiment_id", run.experimentId)
-    .first("e.name")) as { name: string } | undefined;
-  return row ? `"${row.name}"` : null;
-}
+/** Elsewhere-usage: the first of `holders` (experiments by name) other than the study's, quoted. */
+const otherExperiment = (
+  run: Run,
+  holders: readonly { readonly id: string; readonly name: string }[],
+): string | null => {
+  const other = holders.find((h) => h.id !== run.experimentId);
+  return other ? `"${other.name}"` : null;
+};
 
 /** The document's external recommenders, registered or found; answers each document key's stored key. */
 export async function applyRecommenders(run: Run): Promise<Map<string, string>> {
@@ -173,12 +171,13 @@ export async function applyRecommenders(run: Run): Promise<Map<string, string>> 
         const row = await find(run, key);
         return row ? [row] : [];
       },
-      usedElsewhere: (v) =>
+      usedElsewhere: async (v) =>
         otherExperiment(
           run,
-          run
-            .db("groups as x")
-            .where((w) => w.where("x.algorithm_feed", v.key).orWhere("x.algorithm_watch", v.key)),
+          (await armsUsing(run.db, "algorithm", [v.key])).map((a) => ({
+            id: a.experiment_id,
+            name: a.experiment_name,
+          })),
         ),
       same: (v) =>
         isDeepStrictEqual(
@@ -217,10 +216,8 @@ export async function applyLayouts(run: Run): Promise<Map<string, string>> {
       path: `layouts[${i}]`,
       copyName: (n) => `${l.name} (copy${n === 1 ? "" : ` ${n}`})`,
       find: async (name) => {
-        const rows = (await run.db("ui_templates").where({ name }).orderBy("created_at").select("id")) as {
-          id: string;
-        }[];
-        return Promise.all(rows.map((r) => run.s.templates.get(r.id)));
+        const ids = await templateIdsNamed(run.db, name);
+        return Promise.all(ids.map((id) => run.s.templates.get(id)));
       },
       usedElsewhere: async (t) => {
         const other = t.used_by.find((u) => u.experiment_id !== run.experimentId);
@@ -320,9 +317,8 @@ export async function applyPool(run: Run): Promise<void> {
       path: `pool[${i}]`,
       copyName: (n) => `${v.external_id}-copy${n === 1 ? "" : `-${n}`}`,
       find: async (external_id) =>
-        ((await run.db("videos").where({ external_id })) as VideoRow[]).map(presentVideo),
-      usedElsewhere: (video) =>
-        otherExperiment(run, run.db("experiment_videos as x").where("x.video_id", video.id)),
+        (await videoRowsByExternalIds<VideoRow>(run.db, [external_id])).map(presentVideo),
+      usedElsewhere: async (video) => otherExperiment(run, await poolsHolding(run.db, video.id)),
       same: (video) => isDeepStrictEqual(poolVideoOf(video), { ...wanted, external_id: video.external_id }),
       create: async (external_id) => {
         const [made] = await run.s.videos.createMany([{ ...v, external_id }]);

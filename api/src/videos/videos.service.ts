@@ -4,6 +4,7 @@ import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { experimentExists, lockExperiment } from "../experiments/queries/experiments.queries.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
+import { type PoolHolder, poolsHolding } from "./queries/videos.queries.ts";
 import { resolveVideoUrl } from "./video-url.ts";
 
 export interface VideoRow {
@@ -92,23 +93,6 @@ function changesOf(patch: VideoPatch, at: Date): Record<string, unknown> {
 export interface VideosServiceDeps extends ServiceDeps {
   /** Called after a change that cached pools must see: a video edited or deleted, a pool replaced. */
   readonly onChange?: (change: { type: "videos" } | { type: "pool"; experiment_id: string }) => void;
-}
-
-/** An experiment whose pool holds a video. */
-interface PoolHolder {
-  readonly id: string;
-  readonly name: string;
-  readonly status: string;
-}
-
-/** The experiments whose pool holds the video: running ones first, then by name. */
-function poolsHolding(db: Knex | Knex.Transaction, videoId: string): Promise<PoolHolder[]> {
-  return db("experiment_videos as p")
-    .join("experiments as e", "e.id", "p.experiment_id")
-    .where("p.video_id", videoId)
-    .orderByRaw("case when e.status = 'running' then 0 else 1 end")
-    .orderBy("e.name")
-    .select("e.id", "e.name", "e.status") as Promise<PoolHolder[]>;
 }
 
 export function createVideosService({ db, newId, now, onChange }: VideosServiceDeps) {

@@ -31,3 +31,13 @@ export async function storedRecommenderLabels(
     .select("key", "label")) as { key: string; label: string }[];
   return new Map(rows.map((r) => [r.key, r.label]));
 }
+
+/** The stored config of a key's row (none when the key has no row). */
+export async function recommenderConfig(db: Knex, key: string): Promise<{ config: unknown } | undefined> {
+  return (await db("recommenders").where({ key }).first("config")) as { config: unknown } | undefined;
+}
+
+/** The row of a registered external recommender, as stored (none when the key is not one). */
+export async function externalRecommenderRow<T>(db: Knex, key: string): Promise<T | undefined> {
+  return (await db("recommenders").where({ key, kind: "external_http" }).first()) as T | undefined;
+}

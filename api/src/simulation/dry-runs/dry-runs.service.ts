@@ -166,11 +166,14 @@ export function createDryRunsService(deps: DryRunsServiceDeps) {
         created_at: now(),
       };
       await db("dry_runs").insert(row);
+      // Read before it is queued: the answer is the run as queued, which an idle queue would
+      // otherwise start (and mark running) while this read waits.
+      const queued = (await db("dry_runs").where({ id: row.id }).first()) as DryRunRow;
       const run = queue.then(() => execute(row.id, baseUrl));
       queue = run;
       inFlight.add(run);
       void run.then(() => inFlight.delete(run));
-      return present((await db("dry_runs").where({ id: row.id }).first()) as DryRunRow);
+      return present(queued);
     },
 
     async list(experimentId: string): Promise<DryRun[]> {

@@ -21,3 +21,8 @@ export async function templateNames(db: Knex, ids?: readonly string[]): Promise<
   const rows = (await q.select("id", "name")) as { id: string; name: string }[];
   return new Map(rows.map((l) => [l.id, l.name]));
 }
+
+/** The ids of the layouts named `name`, oldest first. */
+export async function templateIdsNamed(db: Knex, name: string): Promise<string[]> {
+  return db("ui_templates").where({ name }).orderBy("created_at").pluck("id");
+}

@@ -54,3 +54,20 @@ export async function poolVideosJson(db: Knex, experimentId: string): Promise<st
   );
   return rowsOf<{ videos: string }>(result)[0]?.videos ?? "[]";
 }
+
+/** An experiment whose pool holds a video. */
+export interface PoolHolder {
+  readonly id: string;
+  readonly name: string;
+  readonly status: string;
+}
+
+/** The experiments whose pool holds the video: running ones first, then by name. */
+export function poolsHolding(db: Knex | Knex.Transaction, videoId: string): Promise<PoolHolder[]> {
+  return db("experiment_videos as p")
+    .join("experiments as e", "e.id", "p.experiment_id")
+    .where("p.video_id", videoId)
+    .orderByRaw("case when e.status = 'running' then 0 else 1 end")
+    .orderBy("e.name")
+    .select("e.id", "e.name", "e.status") as Promise<PoolHolder[]>;
+}

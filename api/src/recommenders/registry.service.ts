@@ -17,19 +17,7 @@ import { type AddressPolicy, createAddressPolicy } from "./external-http/address
 import { checkConfig } from "./external-http/config.ts";
 import { loggableUrl } from "./external-http/external-http.recommender.ts";
 import { maskedConfig, storedHeaders, unmaskHeaders } from "./external-http/header-secrets.ts";
-
-interface RecommenderRow {
-  key: string;
-  kind: "builtin" | "external_http";
-  label: string;
-  description: string;
-  category: string;
-  supports_feed: boolean;
-  supports_watch: boolean;
-  config: unknown;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+import type { RecommenderRow } from "./queries/recommenders.queries.ts";
 
 /** Defaults the spec leaves open (documented in the OpenAPI descriptions and docs/recommenders.md). */
 const REGISTRATION_DEFAULTS = Object.freeze({

@@ -13,7 +13,11 @@ import { armsUsing } from "../groups/queries/groups.queries.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { checkConfig } from "../recommenders/external-http/config.ts";
 import { sameOrigin, storedHeaders } from "../recommenders/external-http/header-secrets.ts";
-import { externalRecommenderRow, recommenderConfig } from "../recommenders/queries/recommenders.queries.ts";
+import {
+  externalRecommenderRow,
+  type RecommenderRow,
+  recommenderConfig,
+} from "../recommenders/queries/recommenders.queries.ts";
 import { templateIdsNamed } from "../ui/queries/templates.queries.ts";
 import { poolsHolding, videoRowsByExternalIds } from "../videos/queries/videos.queries.ts";
 import { presentVideo, type VideoRow } from "../videos/videos.service.ts";
@@ -109,18 +113,11 @@ async function resolveHeaders(
   return ok ? out : null;
 }
 
-interface StoredRecommender {
-  key: string;
-  label: string;
-  description: string;
-  category: string;
-  supports_feed: boolean;
-  supports_watch: boolean;
-  config: unknown;
-}
+/** A registered recommender as a document places it: its row but for kind and times. */
+type StoredRecommender = Omit<RecommenderRow, "kind" | "created_at" | "updated_at">;
 
 /** The registered recommender of a key, as stored. */
-const find = (run: Run, key: string) => externalRecommenderRow<StoredRecommender>(run.db, key);
+const find = (run: Run, key: string) => externalRecommenderRow(run.db, key);
 
 /** Elsewhere-usage: the first of `holders` (experiments by name) other than the study's, quoted. */
 const otherExperiment = (

@@ -2,6 +2,20 @@
 // never its SQL (docs/architecture.md, "Tables and their owners"). This folder imports no feature.
 import type { Knex } from "knex";
 
+/** A row of `recommenders`, as the drivers answer it. */
+export interface RecommenderRow {
+  key: string;
+  kind: "builtin" | "external_http";
+  label: string;
+  description: string;
+  category: string;
+  supports_feed: boolean;
+  supports_watch: boolean;
+  config: unknown;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
 /** Which of the keys have a row (a registered recommender, or a built-in whose texts an admin changed). */
 export async function recommenderKeysAmong(
   db: Knex | Knex.Transaction,
@@ -38,6 +52,8 @@ export async function recommenderConfig(db: Knex, key: string): Promise<{ config
 }
 
 /** The row of a registered external recommender, as stored (none when the key is not one). */
-export async function externalRecommenderRow<T>(db: Knex, key: string): Promise<T | undefined> {
-  return (await db("recommenders").where({ key, kind: "external_http" }).first()) as T | undefined;
+export async function externalRecommenderRow(db: Knex, key: string): Promise<RecommenderRow | undefined> {
+  return (await db("recommenders").where({ key, kind: "external_http" }).first()) as
+    | RecommenderRow
+    | undefined;
 }

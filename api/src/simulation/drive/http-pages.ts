@@ -1,5 +1,6 @@
 import type { EventType, JourneyAction, Video } from "@feedlab/schemas";
-import { playbackSequence, type SequencedEvent, videoMeta } from "@feedlab/schemas/events/player.ts";
+import { playbackSequence, type SequencedEvent } from "@feedlab/schemas/events/player.ts";
+import { videoMeta } from "@feedlab/schemas/events/video-meta.ts";
 import type { Card } from "../browse.ts";
 import type { WatchPlan } from "../watch.ts";
 import type { EventSender, RowFields } from "./event-sender.ts";

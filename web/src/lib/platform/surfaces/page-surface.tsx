@@ -1,4 +1,4 @@
-import { videoMeta } from "@feedlab/schemas/events/player.ts";
+import { videoMeta } from "@feedlab/schemas/events/video-meta.ts";
 import type { ComponentChildren, HTMLAttributes } from "preact";
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import type { Video } from "../../types.ts";

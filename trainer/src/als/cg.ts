@@ -86,11 +86,7 @@ export interface SolveArgs {
 
 export const solveChunks = (rows: number) => Math.ceil(rows / SOLVE_CHUNK);
 
-/**
- * out = G v (k x k times k), four partial sums per row for instruction-level parallelism. Its row
- * loop is `dotRow`'s on a Float64Array, but one function reading both array types in the same solve
- * measured 10-20% slower over it (its loads stop being monomorphic), so each keeps its own.
- */
+/** out = G v (k x k times k), four partial sums per row for instruction-level parallelism. */
 function matvec(G: Float64Array, v: Float64Array, out: Float64Array, k: number): void {
   const k4 = k - (k % 4);
   for (let i = 0; i < k; i++) {
@@ -134,34 +130,11 @@ function axpyRow(Y: Float32Array, off: number, s: number, out: Float64Array, k: 
   for (let f = 0; f < k; f++) out[f] = (out[f] as number) + s * (Y[off + f] as number);
 }
 
-/** A k-vector of a solve: double precision here, single in the SIMD kernels' memory. */
-type Vector = Float64Array | Float32Array;
-
-const dot = (a: Vector, b: Vector, k: number) => {
+const dot = (a: Float64Array, b: Float64Array, k: number) => {
   let s = 0;
   for (let f = 0; f < k; f++) s += (a[f] as number) * (b[f] as number);
   return s;
 };
-
-/**
- * A conjugate-gradient step once Ap = A p is known: x += α p and r -= α Ap with α = rsold / (p · Ap),
- * then p = r + β p with β = rsnew / rsold. Answers rsnew = r · r, or null when p · Ap is not positive
- * (the solve stops there, x as it is). Both solvers share it: the trainer runs one of them (SIMD
- * wherever the runtime has it), so its loads still see one array type.
- */
-function cgUpdate(x: Vector, r: Vector, p: Vector, Ap: Vector, rsold: number, k: number): number | null {
-  const pAp = dot(p, Ap, k);
-  if (!(pAp > 0)) return null;
-  const alpha = rsold / pAp;
-  for (let f = 0; f < k; f++) {
-    x[f] = (x[f] as number) + alpha * (p[f] as number);
-    r[f] = (r[f] as number) - alpha * (Ap[f] as number);
-  }
-  const rsnew = dot(r, r, k);
-  const beta = rsnew / rsold;
-  for (let f = 0; f < k; f++) p[f] = (r[f] as number) + beta * (p[f] as number);
-  return rsnew;
-}
 
 /**
  * Solves the rows of chunk c: for each row u, a few conjugate-gradient steps on
@@ -203,8 +176,16 @@ export function solveChunk(a: SolveArgs, chunk: number): void {
         const yo = (indices[q] as number) * k;
         axpyRow(Y, yo, (conf[q] as number) * dotRow(Y, yo, p, k), Ap, k);
       }
-      const rsnew = cgUpdate(x, r, p, Ap, rsold, k);
-      if (rsnew === null) break;
+      const pAp = dot(p, Ap, k);
+      if (!(pAp > 0)) break;
+      const alpha = rsold / pAp;
+      for (let f = 0; f < k; f++) {
+        x[f] = (x[f] as number) + alpha * (p[f] as number);
+        r[f] = (r[f] as number) - alpha * (Ap[f] as number);
+      }
+      const rsnew = dot(r, r, k);
+      const beta = rsnew / rsold;
+      for (let f = 0; f < k; f++) p[f] = (r[f] as number) + beta * (p[f] as number);
       rsold = rsnew;
     }
     for (let f = 0; f < k; f++) X[off + f] = x[f] as number;
@@ -235,6 +216,11 @@ export function solveChunkSimd(a: SolveSimdArgs, chunk: number, ctx: KernelConte
   const Ap = scratch.subarray(base + 3 * k, base + 4 * k);
   const [xo, ro, po, apo] = [x.byteOffset, r.byteOffset, p.byteOffset, Ap.byteOffset];
   const [go, yo, io, co] = [G.byteOffset, Y.byteOffset, indices.byteOffset, conf.byteOffset];
+  const dot32 = (u: Float32Array, v: Float32Array) => {
+    let s = 0;
+    for (let f = 0; f < k; f++) s += (u[f] as number) * (v[f] as number);
+    return s;
+  };
   for (let u = start; u < end; u++) {
     const lo = indptr[u] as number;
     const hi = indptr[u + 1] as number;
@@ -249,13 +235,21 @@ export function solveChunkSimd(a: SolveSimdArgs, chunk: number, ctx: KernelConte
     for (let f = 0; f < k; f++) r[f] = -(r[f] as number);
     K.accum(yo, io, co, lo, hi, xo, ro, k, 1);
     p.set(r);
-    let rsold = dot(r, r, k);
+    let rsold = dot32(r, r);
     // 2. Conjugate-gradient steps from the warm start.
     for (let step = 0; step < cgSteps && rsold > 1e-20; step++) {
       K.matvec(go, po, apo, k);
       K.accum(yo, io, co, lo, hi, po, apo, k, 0);
-      const rsnew = cgUpdate(x, r, p, Ap, rsold, k);
-      if (rsnew === null) break;
+      const pAp = dot32(p, Ap);
+      if (!(pAp > 0)) break;
+      const alpha = rsold / pAp;
+      for (let f = 0; f < k; f++) {
+        x[f] = (x[f] as number) + alpha * (p[f] as number);
+        r[f] = (r[f] as number) - alpha * (Ap[f] as number);
+      }
+      const rsnew = dot32(r, r);
+      const beta = rsnew / rsold;
+      for (let f = 0; f < k; f++) p[f] = (r[f] as number) + beta * (p[f] as number);
       rsold = rsnew;
     }
     X.set(x, off);

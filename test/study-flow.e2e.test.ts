@@ -450,6 +450,17 @@ describe("a study from invitation to completion in Chromium", () => {
       errors,
     );
     await laptop.clock.install();
+    // The page's events stay on their way until the minutes have been read again: the visit shown is
+    // this session's whether or not the server has counted the session yet (a slow network, a busy
+    // server).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await laptop.route("**/api/v1/events", async (route) => {
+      await held;
+      await route.continue().catch(() => {}); // the page gave up on it meanwhile and sends it again
+    });
     await laptop.goto(`${suite.app.url}/join/${experiment.id}?login_id=progress-en`);
     await feedList(laptop).waitFor();
     await banner(laptop).getByRole("link", { name: "Evening screens study" }).waitFor();
@@ -462,12 +473,16 @@ describe("a study from invitation to completion in Chromium", () => {
     await laptop.clock.fastForward("01:05");
     await banner(laptop).getByText("Visit 1 of 3 · About 1 minute left").waitFor();
     // When the time runs out on the page, it asks the server once (the server counts the minutes).
-    const asked = laptop.waitForRequest((r) => r.url().endsWith("/api/v1/me") && r.method() === "GET");
+    const asked = laptop.waitForRequest(
+      (r) => new URL(r.url()).pathname === "/api/v1/me" && r.method() === "GET",
+    );
     await laptop.clock.fastForward("01:05");
-    await asked;
+    // About this page's session, so the visit it shows is this one's.
+    expect(new URL((await asked).url()).searchParams.get("session_id")).toMatch(/^[0-9a-f-]{36}$/);
     await banner(laptop)
       .getByText(/^Visit 1 of 3/)
       .waitFor();
+    release();
 
     // A watch page carries the study's name in its title too.
     await feedList(laptop).getByRole("link").first().click();

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type EventType, EXAMPLE_PAYLOADS, exampleRowFields } from "@feedlab/schemas";
+import { isRetryableStatus } from "@feedlab/schemas/events/retry.ts";
 import type { Client } from "./app.ts";
 
 let clock = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -50,9 +51,6 @@ export interface BatchReply {
 export const sendEvents = (p: Joined, events: unknown[]) =>
   p.client.post<BatchReply>("/api/v1/events", { session_id: p.sessionId, events });
 
-/** Statuses the browser's tracker tries again (web/src/lib/platform/tracking/transport.ts). */
-const RETRYABLE = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
-
 /**
  * Posts one batch as the browser's tracker does: a batch the server could not take now (a 503 when
  * the log did not acknowledge in time, a 429) is sent again, with the same event ids, until it is
@@ -63,8 +61,8 @@ const RETRYABLE = (status: number) => status === 408 || status === 425 || status
 export async function deliverEvents(p: Joined, events: unknown[]): Promise<BatchReply> {
   for (let attempt = 1; ; attempt++) {
     const r = await sendEvents(p, events);
-    if (r.status === 200 || r.status === 202) return r.body;
-    if (!RETRYABLE(r.status) || attempt >= 10)
+    if (r.status === 202) return r.body;
+    if (!isRetryableStatus(r.status) || attempt >= 10)
       throw new Error(`events batch refused: ${r.status} ${JSON.stringify(r.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** Math.min(attempt, 5)));
   }

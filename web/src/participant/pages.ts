@@ -127,7 +127,7 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
   }
   // Feedlab's strings follow the participant's language before anything of the page shows.
   participantLanguage.choices = me.language_switch ? me.languages : [];
-  studyStatus.update(me);
+  studyStatus.update(me, sessionId);
   await participantLanguage.use(me.language);
   if (me.consent && !me.consent.consented_at) {
     const { renderMarkdown } = await import("#lib/markdown.ts");

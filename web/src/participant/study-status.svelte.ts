@@ -35,9 +35,18 @@ class StudyStatus {
   #timer: ReturnType<typeof setInterval> | undefined;
   #recheckAt = 0;
   #recheckWait = FIRST_RECHECK_MS;
+  /** The page's session, which /me is asked about so that `progress.visit` stays this visit's. */
+  #sessionId: string | undefined;
 
-  /** What /me says; the progress counts while the participant is active. */
-  update(me: Pick<ParticipantMe, "experiment_name" | "status" | "progress"> | null): void {
+  /**
+   * What /me says; the progress counts while the participant is active. `sessionId` is the page's
+   * session (kept until a later call names another, or `me` is null).
+   */
+  update(
+    me: Pick<ParticipantMe, "experiment_name" | "status" | "progress"> | null,
+    sessionId?: string,
+  ): void {
+    this.#sessionId = me === null ? undefined : (sessionId ?? this.#sessionId);
     this.name = me?.experiment_name ?? null;
     const progress = me?.status === "active" ? me.progress : null;
     const before = this.#progress;
@@ -113,7 +122,9 @@ class StudyStatus {
     if (this.minutesLeft !== null || this.#now < this.#recheckAt) return;
     this.#recheckWait = Math.min(this.#recheckWait * 2, LAST_RECHECK_MS);
     this.#recheckAt = this.#now + this.#recheckWait;
-    api.participantMe().then(
+    // Asked about the page's session: without it, /me counts the visit among the sessions the
+    // server has counted, and this one is not among them until its events have been projected.
+    api.participantMe(this.#sessionId).then(
       (me) => this.update(me),
       () => {}, // the next page load reads it again
     );

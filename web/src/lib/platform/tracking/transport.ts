@@ -1,3 +1,4 @@
+import { isRetryableStatus } from "@feedlab/schemas/events/retry.ts";
 import type { Batch, Outbox } from "./outbox.ts";
 
 /** `POST /api/v1/events` (api.md). */
@@ -39,8 +40,6 @@ export interface TransportStats {
 }
 
 type Outcome = { kind: "ok" } | { kind: "drop" } | { kind: "retry"; afterMs: number | null };
-
-const RETRYABLE = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
 
 function retryAfterMs(header: string | null, now: number): number | null {
   if (!header) return null;
@@ -259,7 +258,7 @@ export class Transport {
       for (const listener of [...this.#acknowledged]) listener(batch, position);
       return { kind: "ok" };
     }
-    if (RETRYABLE(response.status)) {
+    if (isRetryableStatus(response.status)) {
       return { kind: "retry", afterMs: retryAfterMs(response.headers.get("retry-after"), this.#deps.now()) };
     }
     this.stats.droppedBatches++;

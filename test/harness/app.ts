@@ -42,11 +42,12 @@ export interface AppOptions {
 }
 
 /**
- * Starts the API in this process on a fresh database of the given backend, on a free port, with the
- * first admin created. The demo study is seeded only when asked.
+ * Starts the API in this process on a fresh database of the given backend (a copy of the run's
+ * migrated one), on a free port, with the first admin created. The demo study is seeded only when
+ * asked.
  */
 export async function startTestApp(backend: Backend, options: AppOptions = {}): Promise<TestApp> {
-  return startTestAppOn(await createTestStorage(backend), backend, options);
+  return startTestAppOn(await createTestStorage(backend, { migrated: true }), backend, options);
 }
 
 /** Starts the API on a database made beforehand (an older release's, say); `stop` drops it. */

@@ -58,14 +58,19 @@ export async function dropTestDatabase(name: string): Promise<void> {
 }
 
 /**
- * Creates an empty database `<prefix>_<random>` on the server from `inject("postgresUrl")`.
+ * Creates a database `<prefix>_<random>` on the server from `inject("postgresUrl")`: empty, or
+ * `migrated` (a copy of the run's migrated template, as an app leaves it at its first start).
  * Call it once per test file (in `beforeAll`) and `drop()` it in `afterAll`, so files running in
  * parallel never see each other's rows.
  */
-export async function createTestDatabase(prefix = "feedlab_test"): Promise<TestDatabase> {
+export async function createTestDatabase(
+  prefix = "feedlab_test",
+  options: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   assertTestDatabaseName(name);
-  await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
+  const template = options.migrated ? ` TEMPLATE "${inject("postgresTemplate")}"` : "";
+  await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"${template}`));
   return {
     name,
     url: databaseUrl(inject("postgresUrl"), name),

@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { startKafka } from "./kafka.ts";
 import { checkPostgres, startPostgres } from "./postgres.ts";
+import { makeMigratedTemplates } from "./templates.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -14,34 +15,54 @@ declare module "vitest" {
      * `npm run kafka`. Each test uses its own topic (and so its own consumer groups).
      */
     kafkaBrokers: string;
+    /** A folder whose `pgdata` is a migrated embedded database, copied by `createTestStorage`. */
+    pgliteTemplate: string;
+    /** A migrated database on `postgresUrl`'s server, the template of `createTestDatabase`'s. */
+    postgresTemplate: string;
   }
 }
 
 /**
- * Provides `postgresUrl` to the int and e2e projects. DATABASE_URL names an existing server the run
- * may create and drop `*test*` databases on; without it a cluster is started from the machine's
- * PostgreSQL binaries and torn down when the run ends.
+ * Provides `postgresUrl`, the migrated templates and `kafkaBrokers` to the int and e2e projects.
+ * DATABASE_URL names an existing server the run may create and drop `*test*` databases on; without it
+ * a cluster is started from the machine's PostgreSQL binaries and torn down when the run ends.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stops: (() => Promise<void>)[] = [];
   const external = process.env.DATABASE_URL;
+  let postgresUrl: string;
   if (external !== undefined && external !== "") {
     await checkPostgres(external);
-    project.provide("postgresUrl", external);
+    postgresUrl = external;
   } else {
     const server = await startPostgres();
-    project.provide("postgresUrl", server.url);
+    postgresUrl = server.url;
     stops.push(() => server.stop());
   }
-
-  const brokers = process.env.KAFKA_BROKERS;
-  if (brokers !== undefined && brokers !== "") project.provide("kafkaBrokers", brokers);
-  else {
-    const broker = await startKafka();
-    project.provide("kafkaBrokers", broker.brokers);
-    stops.push(() => broker.stop());
-  }
-  return async () => {
+  project.provide("postgresUrl", postgresUrl);
+  const stopAll = async () => {
     for (const stop of stops.reverse()) await stop();
   };
+
+  // The templates' migrations and the broker's start (a JVM) overlap: one waits on the other's disk.
+  const brokers = process.env.KAFKA_BROKERS;
+  const started = await Promise.allSettled([
+    makeMigratedTemplates(postgresUrl).then((templates) => {
+      project.provide("pgliteTemplate", templates.pgliteDir);
+      project.provide("postgresTemplate", templates.postgresName);
+      stops.push(() => templates.remove());
+    }),
+    brokers !== undefined && brokers !== ""
+      ? project.provide("kafkaBrokers", brokers)
+      : startKafka().then((broker) => {
+          project.provide("kafkaBrokers", broker.brokers);
+          stops.push(() => broker.stop());
+        }),
+  ]);
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  return stopAll;
 }

@@ -1,6 +1,6 @@
 // A fresh database (and event log) per test file, for every workspace's integration tests: it opens
 // nothing of the api, so a test of sql, ingest or the projector reaches the database without it.
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
@@ -21,9 +21,16 @@ export interface TestStorage {
   cleanup(): Promise<void>;
 }
 
-export async function createTestStorage(backend: Backend): Promise<TestStorage> {
+/**
+ * A new database of `backend`: empty, or `migrated` (a copy of the run's migrated template: what an
+ * app's first start leaves, made once per run by the global setup instead of once per app).
+ */
+export async function createTestStorage(
+  backend: Backend,
+  options: { migrated?: boolean } = {},
+): Promise<TestStorage> {
   if (backend === "postgres" || backend === "kafka") {
-    const db: TestDatabase = await createTestDatabase();
+    const db: TestDatabase = await createTestDatabase("feedlab_test", options);
     const kafka: Record<string, string> =
       backend === "kafka"
         ? {
@@ -35,6 +42,9 @@ export async function createTestStorage(backend: Backend): Promise<TestStorage> 
     return { env: { DATABASE_URL: db.url, ...kafka }, cleanup: () => db.drop() };
   }
   const dir = mkdtempSync(path.join(tmpdir(), "feedlab-test-"));
+  if (options.migrated) {
+    cpSync(path.join(inject("pgliteTemplate"), "pgdata"), path.join(dir, "pgdata"), { recursive: true });
+  }
   return {
     env: { FEEDLAB_DATA_DIR: dir },
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),

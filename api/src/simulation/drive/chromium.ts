@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 
 /** Where Chromium usually is on Linux; `FEEDLAB_CHROMIUM` names another. */
 const CHROMIUM_PATHS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
@@ -26,9 +26,13 @@ export function findChromium(configured: string | null): string | null {
   return CHROMIUM_PATHS.find((p) => existsSync(p)) ?? null;
 }
 
-/** Launches headless Chromium (the machine's: nothing is downloaded). */
+/**
+ * Launches headless Chromium (the machine's: nothing is downloaded). Playwright is loaded here, by the
+ * first browser dry run, not when the server starts: its modules took a tenth of the api's import.
+ */
 export async function launchChromium(configured: string | null): Promise<Browser> {
   const executablePath = findChromium(configured);
   if (executablePath === null) throw new Error("Chromium is not installed on this server.");
+  const { chromium } = await import("playwright-core");
   return chromium.launch({ headless: true, executablePath, args: CHROMIUM_ARGS });
 }

@@ -25,8 +25,15 @@ export const COMPILE_CACHE_DIR = path.join(root, ".cache", "node-compile-cache")
  * surveys CSV export of 1M rows on PostgreSQL peaked at 150 MB with 8 MB, 168 MB with 4 MB (the
  * earlier setting) and 156 MB with 16 MB (idle 124, 116 and 138 MB); the feed's throughput and tails
  * were the same with all three within the machine's noise.
+ *
+ * `--no-wasm-code-gc`: V8 13.6 (Node 24.21) can free a wasm-to-JS import wrapper twice when one tiers
+ * up while wasm code GC has marked it dying, and aborts the process ("Check failed:
+ * jit_page_->allocations_.erase(addr) == 1", nodejs/node#66366; fixed in V8 upstream, not yet in a
+ * 24.x release). The embedded database is WebAssembly, and a server that opens more than one (dry
+ * runs, exports) churns such wrappers; the tests' workers hit it once a run. The engine's code is
+ * compiled once per process (sql/src/pglite-proxy.ts), so without the GC only a few wrappers stay.
  */
-export const SERVER_V8_FLAGS = ["--max-semi-space-size=8"];
+export const SERVER_V8_FLAGS = ["--max-semi-space-size=8", "--no-wasm-code-gc"];
 
 /**
  * Environment of the long-running server, each variable set only where the environment does not set

@@ -10,9 +10,9 @@ describe("the launcher's Node flags", () => {
   });
 
   it("adds a flag only when neither the command line nor NODE_OPTIONS sets that option", () => {
-    expect(missingFlags(SERVER_V8_FLAGS, [], "")).toEqual(["--max-semi-space-size=8"]);
-    expect(missingFlags(SERVER_V8_FLAGS, ["--max-semi-space-size=16"], "")).toEqual([]);
-    expect(missingFlags(SERVER_V8_FLAGS, [], "--max_semi_space_size=16")).toEqual([]);
+    expect(missingFlags(SERVER_V8_FLAGS, [], "")).toEqual(["--max-semi-space-size=8", "--no-wasm-code-gc"]);
+    expect(missingFlags(SERVER_V8_FLAGS, ["--max-semi-space-size=16"], "")).toEqual(["--no-wasm-code-gc"]);
+    expect(missingFlags(SERVER_V8_FLAGS, [], "--max_semi_space_size=16")).toEqual(["--no-wasm-code-gc"]);
     expect(missingFlags(["--disable-warning=TimeoutNegativeWarning"], [], "--inspect")).toHaveLength(1);
   });
 

@@ -8,9 +8,9 @@
 // file never ended, no test of it failed) runs once more on its own, and the summary names it. A file
 // with a failing test never runs again: only a dead process is retried, never a wrong answer. The crash
 // seen on 2026-12-02 (Node 24.21, in a worker running the embedded database's WebAssembly) was V8's own
-// check "jit_page_->allocations_.erase(addr) == 1", in Runtime_TierUpWasmToJSWrapper freeing a dead
-// wrapper of the process-wide import wrapper cache (WasmImportWrapperCache::Free); it killed one file's
-// worker in each of that day's two integration runs, a different file each time.
+// check "jit_page_->allocations_.erase(addr) == 1": a wasm-to-JS import wrapper freed twice when it tiers
+// up while wasm code GC has marked it dying (nodejs/node#66366). The workers now run without wasm code
+// GC (vitest.config.ts), which removes that race; the retry stays for whatever else kills a worker.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";

@@ -1,0 +1,3 @@
+import { plantedTasteSuite } from "./planted-taste.fixture.ts";
+
+plantedTasteSuite("postgres");

@@ -10,10 +10,11 @@ const globalSetup = "test/harness/global-setup.ts";
  * V8 13.6 (Node 24.21) can free a wasm-to-JS import wrapper twice when one tiers up while wasm code GC
  * has marked it dying, and aborts the whole worker ("Check failed: jit_page_->allocations_.erase(addr)
  * == 1"; nodejs/node#66366, fixed upstream in V8 by "[wasm] Fix lookup of wrappers marked is_dying",
- * not yet in a 24.x release). It killed a worker in three of the four runs of 2026-12-02 here. Without
- * wasm code GC there is no dying wrapper; the engine's code is compiled once per process anyway
- * (sql/src/pglite-proxy.ts), so what is kept is a few import wrappers. The server runs with the same
- * flag (bin/node-settings.mjs). Node refuses it in NODE_OPTIONS, hence here.
+ * not yet in a 24.x release). It killed a worker in three runs of a tier on 2026-12-02, a different
+ * file each time. Without wasm code GC no wrapper is marked dying; what stays is code the engine no
+ * longer runs (replaced by optimised code, dead wrappers) of one module compiled once per process
+ * (sql/src/pglite-proxy.ts). The server runs with the same flag (bin/node-settings.mjs). Node refuses
+ * it in NODE_OPTIONS, hence here.
  */
 const execArgv = ["--no-wasm-code-gc"];
 

@@ -30,8 +30,9 @@ export const COMPILE_CACHE_DIR = path.join(root, ".cache", "node-compile-cache")
  * up while wasm code GC has marked it dying, and aborts the process ("Check failed:
  * jit_page_->allocations_.erase(addr) == 1", nodejs/node#66366; fixed in V8 upstream, not yet in a
  * 24.x release). The embedded database is WebAssembly, and a server that opens more than one (dry
- * runs, exports) churns such wrappers; the tests' workers hit it once a run. The engine's code is
- * compiled once per process (sql/src/pglite-proxy.ts), so without the GC only a few wrappers stay.
+ * runs, exports) churns such wrappers; the tests' workers hit it now and then. Without the GC, what
+ * stays is code the engine no longer runs (replaced by optimised code, dead wrappers) of one module
+ * compiled once per process (sql/src/pglite-proxy.ts).
  */
 export const SERVER_V8_FLAGS = ["--max-semi-space-size=8", "--no-wasm-code-gc"];
 

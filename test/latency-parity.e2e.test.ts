@@ -114,7 +114,7 @@ describe("latency parity across arms", () => {
   it("reports each feed and related load's latency_ms, the external arm's at least its 400 ms", async () => {
     const from = Date.now();
     for (let i = 0; i < PARTICIPANTS; i++) {
-      const context = await suite.newContext({ viewport: VIEWPORTS.desktop });
+      const context = await suite.newContext({ viewport: VIEWPORTS.desktop }, "suite");
       contexts.push(context);
       const page = await context.newPage();
       await page.goto(`${wire.url}/join/${study.experiment.id}?login_id=parity-${i}`);

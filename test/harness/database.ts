@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { inject } from "vitest";
+import { withServer } from "./templates.ts";
 
 /** A database of its own for one test file, on the server the global setup provides. */
 export interface TestDatabase {
@@ -38,14 +39,8 @@ function databaseUrl(serverUrl: string, name: string): string {
   return url.href;
 }
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: inject("postgresUrl") });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withServer(inject("postgresUrl"), work);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Video } from "@feedlab/schemas";
 import type { Browser, BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 import { type AppOptions, type Backend, type Client, startTestApp, type TestApp } from "./app.ts";
 import { launchBrowser } from "./browser.ts";
 import { addDemoVideos } from "./fixtures.ts";
@@ -13,8 +13,11 @@ export interface E2eSuite {
   api: Client;
   /** The demo videos asked for in `videos` (three per prefix), added before the first test. */
   videos: Video[];
-  /** A new browser context, closed after the suite's last test. */
-  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /**
+   * A new browser context: made in a test, it closes when the test ends, unless `lasts` is "suite";
+   * made in `beforeAll` or lasting the suite, after the suite's last test.
+   */
+  newContext(options?: BrowserContextOptions, lasts?: "test" | "suite"): Promise<BrowserContext>;
 }
 
 export interface E2eSuiteOptions {
@@ -42,9 +45,9 @@ export function e2eSuite(options: E2eSuiteOptions = {}): E2eSuite {
   const contexts: BrowserContext[] = [];
   const suite = {
     videos: [] as Video[],
-    async newContext(contextOptions?: BrowserContextOptions) {
+    async newContext(contextOptions?: BrowserContextOptions, lasts: "test" | "suite" = "test") {
       const context = await suite.browser.newContext(contextOptions);
-      contexts.push(context);
+      if (lasts === "suite" || !closesWithTest(context)) contexts.push(context);
       return context;
     },
   } as E2eSuite;
@@ -64,6 +67,20 @@ export function e2eSuite(options: E2eSuiteOptions = {}): E2eSuite {
     await suite.app?.stop();
   });
   return suite;
+}
+
+/**
+ * Closes the context when the running test ends, so that what its pages still do (a watch page's
+ * video plays to its end: half a core in Chromium for a 240p clip, 2026-12-02) does not slow the
+ * next tests. False outside a test (in `beforeAll`), where the suite closes it after its last test.
+ */
+function closesWithTest(context: BrowserContext): boolean {
+  try {
+    onTestFinished(() => context.close().catch(() => {}));
+    return true;
+  } catch {
+    return false; // not in a running test
+  }
 }
 
 /** The common case: the embedded server, the shared browser and three demo videos. */

@@ -7,6 +7,8 @@ import type { Reporter, TestModule } from "vitest/node";
 
 interface FileTime {
   readonly file: string;
+  /** When the file started (epoch ms), to line its minutes up with a machine's load over the run. */
+  readonly start: number;
   /** From the file's start to its end in the run; for a file that never ended, to the run's end. */
   readonly ms: number;
   /** "passed", "failed", "skipped", or "pending" for a file whose worker exited before it ended. */
@@ -31,6 +33,7 @@ export default class SuiteReporter implements Reporter {
     const now = Date.now();
     const files: FileTime[] = modules.map((m) => ({
       file: relative(process.cwd(), m.moduleId),
+      start: this.started.get(m.moduleId) ?? now,
       ms: (this.ended.get(m.moduleId) ?? now) - (this.started.get(m.moduleId) ?? now),
       state: m.state(),
     }));

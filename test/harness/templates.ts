@@ -22,7 +22,8 @@ export interface MigratedTemplates {
   remove(): Promise<void>;
 }
 
-async function withServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection to the server at `serverUrl` (its maintenance database), then closes it. */
+export async function withServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -24,6 +24,22 @@ const execArgv = ["--no-wasm-code-gc"];
  */
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL(".cache/node-compile-cache", import.meta.url));
 
+/**
+ * The browser tier's files that drive processes (the CLI, killed servers, a broker outage) and no
+ * browser: a lane of their own ("e2e-processes"), which `npm test` runs beside the browser files. They
+ * spend half their time waiting on processes, and the browser files leave a third of the 2 cores idle
+ * (2026-12-02: 2,480 CPU-seconds in a 31-minute tier); one after the other they added 6 minutes to it.
+ */
+const PROCESS_E2E_FILES = [
+  "test/faults/faults.e2e.test.ts",
+  "test/cli.e2e.test.ts",
+  "test/backup.e2e.test.ts",
+  "test/simulate.e2e.test.ts",
+  "test/study-cli.e2e.test.ts",
+  "test/learned-model.multiprocess.e2e.test.ts",
+  "test/recommenders.multiprocess.e2e.test.ts",
+];
+
 /** web/ runs its own tests with its own (Svelte) tooling. */
 const notOurs = [...configDefaults.exclude, "web/**"];
 
@@ -62,7 +78,7 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/**/*.e2e.test.ts"],
-          exclude: notOurs,
+          exclude: [...notOurs, ...PROCESS_E2E_FILES],
           // One Chromium for the run: launchBrowser() connects to it (harness/browser-server.ts).
           globalSetup: [globalSetup, "test/harness/browser-server.ts"],
           testTimeout: 120_000,
@@ -78,6 +94,21 @@ export default defineConfig({
           // unique names, set no environment and mock nothing. A fresh process per file imported
           // playwright, the server and the harness again each time (the 39 files' imports took 6 s
           // in all this way on 2026-12-02).
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: "e2e-processes",
+          environment: "node",
+          include: PROCESS_E2E_FILES,
+          exclude: notOurs,
+          globalSetup,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          execArgv,
+          // One file at a time, in one process, as in the browser lane; beside it, not after it.
+          fileParallelism: false,
           isolate: false,
         },
       },

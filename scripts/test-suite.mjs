@@ -25,21 +25,31 @@ const TIERS = [
   { name: "types", commands: [["npm", "run", "--silent", "typecheck"]] },
   { name: "unit", project: "unit", commands: [["npm", "test", "--silent", "-w", "web"]] },
   { name: "int", project: "int", commands: [] },
-  { name: "e2e", project: "e2e", commands: [] },
+  // The browser files, and beside them the lane of files that drive processes only (vitest.config.ts):
+  // its output is printed when it ends, after the browser files' so far.
+  { name: "e2e", project: "e2e", beside: "e2e-processes", commands: [] },
 ];
 
-function run([command, ...args], env = {}) {
+/** Runs a command; its exit code. With `quiet`, its output is kept and printed when it ends. */
+function run([command, ...args], env = {}, quiet = false) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const stdio = quiet ? ["ignore", "pipe", "pipe"] : "inherit";
+    const child = spawn(command, args, { cwd: ROOT, stdio, env: { ...process.env, ...env } });
+    const kept = [];
+    child.stdout?.on("data", (d) => kept.push(d));
+    child.stderr?.on("data", (d) => kept.push(d));
+    child.on("exit", (code, signal) => {
+      if (quiet) process.stdout.write(Buffer.concat(kept));
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 
 /** Runs a vitest project (or some of its files); the files' times and states, and the exit code. */
-async function vitest(project, files = [], report = `${TIMES}/${project}.json`) {
+async function vitest(project, files = [], report = `${TIMES}/${project}.json`, quiet = false) {
   const args = ["npx", "vitest", "run", "--project", project, "--reporter=default"];
   args.push("--reporter=./test/harness/suite-reporter.ts", ...files);
-  const code = await run(args, { FEEDLAB_TEST_TIMES: report });
+  const code = await run(args, { FEEDLAB_TEST_TIMES: report }, quiet);
   try {
     return { code, files: JSON.parse(readFileSync(report, "utf8")) };
   } catch {
@@ -48,13 +58,13 @@ async function vitest(project, files = [], report = `${TIMES}/${project}.json`) 
 }
 
 /** A vitest tier: the run, then once more the files whose worker died, if nothing else failed. */
-async function vitestTier(project, notes) {
-  const first = await vitest(project);
+async function vitestTier(project, notes, quiet = false) {
+  const first = await vitest(project, [], undefined, quiet);
   const died = first.files.filter((f) => f.state === "pending").map((f) => f.file);
   const failed = first.files.filter((f) => f.state === "failed");
   if (first.code === 0 || died.length === 0 || failed.length > 0) return first;
   notes.push(`${project}: the worker of ${died.join(", ")} exited before the file ended; it ran again`);
-  const again = await vitest(project, died, `${TIMES}/${project}-again.json`);
+  const again = await vitest(project, died, `${TIMES}/${project}-again.json`, quiet);
   const rest = first.files.filter((f) => f.state !== "pending");
   const passed = again.code === 0 && again.files.every((f) => f.state !== "pending");
   return { code: passed ? 0 : 1, files: [...rest, ...again.files] };
@@ -92,7 +102,13 @@ for (const tier of TIERS) {
   const start = Date.now();
   let code = 0;
   let files = [];
-  if (tier.project) ({ code, files } = await vitestTier(tier.project, notes));
+  if (tier.project) {
+    const lanes = [vitestTier(tier.project, notes)];
+    if (tier.beside) lanes.push(vitestTier(tier.beside, notes, true));
+    const ended = await Promise.all(lanes);
+    code = ended.find((lane) => lane.code !== 0)?.code ?? 0;
+    files = ended.flatMap((lane) => lane.files);
+  }
   for (const command of tier.commands) {
     if (code !== 0) break;
     code = await run(command);

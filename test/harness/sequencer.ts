@@ -1,12 +1,13 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The integration tier's files that take minutes, longest first (the browser tier's lanes run one file
- * at a time each, so their order does not change their length). With two files at once, a tier ends no sooner than its
- * longest file; started last, one adds its whole length to the tier. Vitest starts first the files it
- * remembers as slowest, but a fresh clone (CI) has no such memory and starts the largest files first:
- * on 2026-12-02 the two planted-taste files (3 lines each, 1.6 and 2.2 minutes) and the benchmarks'
- * smoke run (2.5 minutes) started last. Times are those of that day's runs on 2 cores.
+ * The integration tier's files that take minutes, longest first (the browser tier's two lanes run one
+ * file at a time each, so their order does not change their length). With two files at once, a tier
+ * ends no sooner than its longest file; started last, one adds its whole length to the tier. Vitest
+ * starts first the files it remembers as slowest, but a fresh clone (CI) has no such memory and starts
+ * the largest files first: on 2026-12-02 the two planted-taste files (3 lines each, 1.6 and 2.2
+ * minutes) and the benchmarks' smoke run (2.5 minutes) started last. Times are those of that day's
+ * runs on 2 cores.
  */
 const LONGEST_FILES = [
   "api/src/simulation/dry-runs/planted-taste.pglite.int.test.ts",

@@ -40,6 +40,25 @@ const PROCESS_E2E_FILES = [
   "test/recommenders.multiprocess.e2e.test.ts",
 ];
 
+/**
+ * How both lanes of the browser tier run: one file at a time, in one process that keeps its imported
+ * modules. One file at a time: two browser files at once (2026-12-02) overloaded the 2 cores (each
+ * file's browser and server doubled the load, average 13; files took 1.5-3.4 times as long, and two
+ * timed tests failed: participant-journey's flush timing, new-researcher's 120 s), for a tier 1.3 times
+ * as fast at best. One process: each file starts its own server and contexts, and the harness's modules
+ * keep only counters for unique names, set no environment and mock nothing; a fresh process per file
+ * imported playwright, the server and the harness again each time (the 39 files' imports took 6 s in
+ * all this way on 2026-12-02).
+ */
+const e2eLane = {
+  environment: "node",
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  execArgv,
+  fileParallelism: false,
+  isolate: false,
+} as const;
+
 /** web/ runs its own tests with its own (Svelte) tooling. */
 const notOurs = [...configDefaults.exclude, "web/**"];
 
@@ -71,45 +90,33 @@ export default defineConfig({
           execArgv,
           // Both cores: one file at a time left one idle (21:36 against 15:07 for the tier on 2026-12-02).
           maxWorkers: 2,
+          // Each worker keeps its imported modules from file to file, as the browser tier's do: the api,
+          // knex and the embedded database's compiled engine are loaded (and the engine's code optimised)
+          // once per worker instead of once per file. Twelve files took 103 CPU-seconds this way against
+          // 159 with a process per file (2026-12-02). What files share this way: the environment (a file
+          // that sets a variable others read puts it back: media.int's S3 keys) and module-level caches,
+          // which hold nothing of one app (each file starts its own).
+          isolate: false,
         },
       },
       {
         test: {
+          ...e2eLane,
           name: "e2e",
-          environment: "node",
           include: ["test/**/*.e2e.test.ts"],
           exclude: [...notOurs, ...PROCESS_E2E_FILES],
           // One Chromium for the run: launchBrowser() connects to it (harness/browser-server.ts).
           globalSetup: [globalSetup, "test/harness/browser-server.ts"],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          execArgv,
-          // One file at a time. Two at once (2026-12-02) overloaded the 2 cores: each file's browser and
-          // server doubled the load (average 13), files took 1.5-3.4 times as long, and two timed tests
-          // failed (participant-journey's flush timing, new-researcher's 120 s), for a tier 1.3 times as
-          // fast at best.
-          fileParallelism: false,
-          // The files run one after another in one process that keeps its imported modules: each
-          // file starts its own server and contexts, and the harness's modules keep only counters for
-          // unique names, set no environment and mock nothing. A fresh process per file imported
-          // playwright, the server and the harness again each time (the 39 files' imports took 6 s
-          // in all this way on 2026-12-02).
-          isolate: false,
         },
       },
       {
+        // Beside the browser files, not after them (scripts/test-suite.mjs).
         test: {
+          ...e2eLane,
           name: "e2e-processes",
-          environment: "node",
           include: PROCESS_E2E_FILES,
           exclude: notOurs,
           globalSetup,
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          execArgv,
-          // One file at a time, in one process, as in the browser lane; beside it, not after it.
-          fileParallelism: false,
-          isolate: false,
         },
       },
     ],

@@ -46,7 +46,7 @@ function run([command, ...args], env = {}, quiet = false) {
 }
 
 /** Runs a vitest project (or some of its files); the files' times and states, and the exit code. */
-async function vitest(project, files = [], report = `${TIMES}/${project}.json`, quiet = false) {
+async function vitest(project, files, report, quiet) {
   const args = ["npx", "vitest", "run", "--project", project, "--reporter=default"];
   args.push("--reporter=./test/harness/suite-reporter.ts", ...files);
   const code = await run(args, { FEEDLAB_TEST_TIMES: report }, quiet);
@@ -59,7 +59,7 @@ async function vitest(project, files = [], report = `${TIMES}/${project}.json`, 
 
 /** A vitest tier: the run, then once more the files whose worker died, if nothing else failed. */
 async function vitestTier(project, notes, quiet = false) {
-  const first = await vitest(project, [], undefined, quiet);
+  const first = await vitest(project, [], `${TIMES}/${project}.json`, quiet);
   const died = first.files.filter((f) => f.state === "pending").map((f) => f.file);
   const failed = first.files.filter((f) => f.state === "failed");
   if (first.code === 0 || died.length === 0 || failed.length > 0) return first;

@@ -2,7 +2,7 @@ import { createEventValidator } from "@feedlab/ingest";
 import { EVENT_TYPES, HIGH_FREQUENCY_TYPES, IMMEDIATE_TYPES, type Video } from "@feedlab/schemas";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveScreenshot } from "./harness/browser.ts";
+import { FULL_CHROMIUM, saveScreenshot } from "./harness/browser.ts";
 import { e2eSuite } from "./harness/e2e-suite.ts";
 import {
   createParticipantStudy,
@@ -39,7 +39,9 @@ async function setTabHidden(page: Page, hidden: boolean): Promise<void> {
 const idOfHref = (href: string | null) => href?.split("/").pop() ?? "";
 
 describe("a participant's journey in Chromium, on the wire and in the events store", () => {
-  const suite = e2eSuite();
+  // The whole browser, not the headless shell the other files drive: switching tabs moves real window
+  // focus there (WINDOW_BLUR, WINDOW_FOCUS), and the shell's pages have no windows to move it between.
+  const suite = e2eSuite({ browser: { executablePath: FULL_CHROMIUM } });
   let study: ParticipantStudy;
   let wire: RecordingProxy;
   beforeAll(async () => {

@@ -25,7 +25,7 @@ import { createQualityService, excludedByRules } from "../../api/src/quality/qua
 import { createCompletenessService } from "../../api/src/results/completeness.service.ts";
 import { createStatsService } from "../../api/src/results/stats.service.ts";
 import { exportWideCsv } from "../../api/src/surveys/responses.csv.ts";
-import { launchBrowser } from "../harness/browser.ts";
+import { FULL_CHROMIUM, launchBrowser } from "../harness/browser.ts";
 import { startPostgres } from "../harness/postgres.ts";
 import { memoryOf } from "./proc.ts";
 import { insertEvaluationCounts, insertStudy, insertSurveyResponses } from "./study-seed.ts";
@@ -285,7 +285,7 @@ async function measure(
     }
     if (process.env.BENCH_BROWSER !== "0") {
       progress("opening the console's pages in Chromium");
-      const browser = await launchBrowser();
+      const browser = await launchBrowser({ executablePath: FULL_CHROMIUM });
       try {
         Object.assign(figures, await firstScreens(browser, server.url, client.cookies, study));
       } finally {

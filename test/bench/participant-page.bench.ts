@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { startTestApp, type TestApp } from "../harness/app.ts";
-import { launchBrowser } from "../harness/browser.ts";
+import { FULL_CHROMIUM, launchBrowser } from "../harness/browser.ts";
 import { createParticipantStudy, presetStarter, VIEWPORTS } from "../harness/participant.ts";
 
 export const name = "participant-page";
@@ -142,7 +142,7 @@ const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
 
 export async function run(): Promise<Record<string, number | string>> {
   const app = await startTestApp("pglite");
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ executablePath: FULL_CHROMIUM });
   try {
     const preset = await measure(app, browser, "grid-desktop");
     // The same page as a code template (the preset's starter, as the console's editor offers it).

@@ -9,7 +9,7 @@ import type * as Esbuild from "esbuild-wasm";
 import type { Page } from "playwright-core";
 import { REPO_ROOT } from "../../api/src/app/build.ts";
 import { startTestApp } from "../harness/app.ts";
-import { launchBrowser, signInToConsole } from "../harness/browser.ts";
+import { FULL_CHROMIUM, launchBrowser, signInToConsole } from "../harness/browser.ts";
 import { createParticipantStudy, presetStarter } from "../harness/participant.ts";
 
 export const name = "template-editor";
@@ -81,7 +81,7 @@ async function elapsed(page: Page, text: string): Promise<number> {
 
 export async function run(): Promise<Record<string, number | string>> {
   const app = await startTestApp("pglite");
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ executablePath: FULL_CHROMIUM });
   try {
     const admin = await app.admin();
     const study = await createParticipantStudy(admin, {

@@ -4,10 +4,21 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Download, type LaunchOptions, type Page } from "playwright-core";
 import { inject } from "vitest";
+import { findChromium } from "../../api/src/simulation/drive/chromium.ts";
 import { ADMIN } from "./app.ts";
 
-/** The system Chromium (Debian's `chromium` package); FEEDLAB_CHROMIUM points elsewhere. */
-const chromiumPath = process.env.FEEDLAB_CHROMIUM || "/usr/bin/chromium";
+/**
+ * The browser the tests drive: the machine's, found as a browser dry run finds it (Debian's headless
+ * shell first, then `chromium`); FEEDLAB_CHROMIUM points elsewhere.
+ */
+const chromiumPath = findChromium(process.env.FEEDLAB_CHROMIUM?.trim() || null);
+
+/**
+ * Debian's `chromium`, the whole browser in headless mode: closer to a participant's than the headless
+ * shell the tests drive, for the benchmarks' measures of participants' pages and the tests that need
+ * windows (a tab switch that moves window focus).
+ */
+export const FULL_CHROMIUM = "/usr/bin/chromium";
 
 /** Where screenshots go; `test-results/` at the repository root is gitignored. */
 export const resultsDir = fileURLToPath(new URL("../../test-results/", import.meta.url));
@@ -28,9 +39,13 @@ const CHROMIUM_ARGS = [
 
 /** Headless Chromium's launch options: `options.args` are added to the defaults. */
 export function chromiumLaunchOptions(options: LaunchOptions = {}): LaunchOptions {
+  if (chromiumPath === null && !options.executablePath)
+    throw new Error(
+      "No Chromium: apt-get install -y chromium-headless-shell chromium, or set FEEDLAB_CHROMIUM to its path",
+    );
   return {
     headless: true,
-    executablePath: chromiumPath,
+    executablePath: chromiumPath ?? undefined,
     ...options,
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
   };

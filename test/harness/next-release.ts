@@ -1,4 +1,9 @@
-import { LOGGED_EVENT_SCHEMA, type LoggedEvent, schemaFingerprint } from "@feedlab/schemas";
+import {
+  LOGGED_EVENT_SCHEMA,
+  LOGGED_EVENT_VERSION,
+  type LoggedEvent,
+  schemaFingerprint,
+} from "@feedlab/schemas";
 import avro from "avsc";
 import { Kafka, logLevel } from "kafkajs";
 import type { Knex } from "knex";
@@ -44,8 +49,11 @@ export function writtenByNextRelease(e: LoggedEvent, clientTimezone?: string | n
   ]);
 }
 
+/** The next release's revision of the schema. */
+const NEXT_VERSION = LOGGED_EVENT_VERSION + 1;
+
 /** What the next release publishes in a schema store: `{version, schema}`. */
-const NEXT_STORED = JSON.stringify({ version: 3, schema: NEXT_SCHEMA });
+const NEXT_STORED = JSON.stringify({ version: NEXT_VERSION, schema: NEXT_SCHEMA });
 
 /** Publishes the next release's schema where its writer would: the log's schema store (topic or table). */
 export async function publishNextSchema(
@@ -54,7 +62,7 @@ export async function publishNextSchema(
   if ("db" in store) {
     await store
       .db("event_log_schemas")
-      .insert({ fingerprint: NEXT_FINGERPRINT, version: 3, schema: JSON.stringify(NEXT_SCHEMA) });
+      .insert({ fingerprint: NEXT_FINGERPRINT, version: NEXT_VERSION, schema: JSON.stringify(NEXT_SCHEMA) });
     return;
   }
   const kafka = new Kafka({

@@ -66,6 +66,11 @@ function folderStore(): StoreUnderTest {
   };
 }
 
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
 /** An S3-compatible server (s3rver) standing in for the object store a deployment would use. */
 async function s3Store(): Promise<StoreUnderTest> {
   const dir = mkdtempSync(path.join(tmpdir(), "feedlab-s3-"));
@@ -78,7 +83,9 @@ async function s3Store(): Promise<StoreUnderTest> {
   });
   const { port } = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${port}`;
-  // The AWS SDK reads its credentials from the environment (s3rver accepts these).
+  // The AWS SDK reads its credentials from the environment (s3rver accepts these); they go with the
+  // server, as the next file in this worker shares the environment.
+  const before = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
   process.env.AWS_ACCESS_KEY_ID = "S3RVER";
   process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
   const client = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true });
@@ -97,6 +104,8 @@ async function s3Store(): Promise<StoreUnderTest> {
       client.destroy();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
+      restoreEnv("AWS_ACCESS_KEY_ID", before.id);
+      restoreEnv("AWS_SECRET_ACCESS_KEY", before.secret);
     },
   };
 }

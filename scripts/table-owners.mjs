@@ -102,7 +102,8 @@ const OWNERS = {
     owner: "api/src/packages/",
     why: "settings of the installation (the pseudonym secret)",
   },
-  admins: { owner: "api/src/auth/", why: "the console's accounts" },
+  admins: { owner: "api/src/auth/", why: "the console's accounts and their roles" },
+  experiment_members: { owner: "api/src/auth/", why: "who works on an experiment, and as what" },
   auth_sessions: { owner: "api/src/auth/", why: "the console's and participants' signed-in sessions" },
   audit_log: { owner: "api/src/audit/", why: "who changed what" },
   experiments: {

@@ -190,15 +190,23 @@ describe("the feedlab process on the embedded defaults", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("creates an admin with a generated password shown once, and refuses a duplicate", () => {
+  it("creates an owner with a generated password shown once, a researcher when told, and refuses a duplicate or another role", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "feedlab-admin-test-"));
     const env = { FEEDLAB_DATA_DIR: dir, FEEDLAB_DEMO: "0" };
     const r = runCli(["admin", "create", "--username", "second"], env);
     expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Created admin "second" (owner).');
     expect(r.stdout).toMatch(/Password: \S{20}/);
     const dup = runCli(["admin", "create", "--username", "second"], env);
     expect(dup.status).toBe(2);
     expect(dup.stderr).toContain("already exists");
+    const researcher = runCli(["admin", "create", "--username", "third", "--role", "researcher"], env);
+    expect(researcher.stdout, researcher.stderr).toContain('Created admin "third" (researcher).');
+    const other = runCli(["admin", "create", "--username", "fourth", "--role", "admin"], env);
+    expect([other.status, other.stderr]).toEqual([
+      2,
+      expect.stringContaining("--role must be one of owner, researcher"),
+    ]);
     rmSync(dir, { recursive: true, force: true });
   });
 });

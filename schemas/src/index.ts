@@ -24,6 +24,7 @@ export * from "./http/participants.ts";
 export * from "./http/power.ts";
 export * from "./http/quality.ts";
 export * from "./http/recommenders.ts";
+export * from "./http/roles.ts";
 export * from "./http/settings.ts";
 export * from "./http/stats.ts";
 export * from "./http/study.ts";

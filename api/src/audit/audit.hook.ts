@@ -8,7 +8,7 @@ import type { AuditService } from "./audit.service.ts";
 import type { Subject } from "./audit.subjects.ts";
 
 /** Values short and harmless enough to name in the log (a status, a flag, a format), by field. */
-const NAMED_VALUES = new Set(["status", "is_active", "excluded", "format", "surface", "kind"]);
+const NAMED_VALUES = new Set(["status", "is_active", "excluded", "format", "surface", "kind", "role"]);
 
 /** A request part that is a plain object (a JSON body, the query), or an empty one. */
 const fieldsOf = (part: unknown): Record<string, unknown> =>

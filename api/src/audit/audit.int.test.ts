@@ -67,7 +67,10 @@ describe.each(BACKENDS)("audit log (%s)", (backend) => {
       details: { fields: ["consent_text", "status"], status: "paused" },
     });
     expect(byAction("export.events")?.details).toMatchObject({ format: "csv" });
-    expect(byAction("admin.add")).toMatchObject({ target: "erin", details: { fields: ["username"] } });
+    expect(byAction("admin.add")).toMatchObject({
+      target: "erin",
+      details: { fields: ["username", "role"], role: "researcher" },
+    });
     expect(byAction("auth.login_failed")).toMatchObject({ admin: null, target: ADMIN.username });
     const text = JSON.stringify(entries);
     for (const secret of ["Secret consent wording", "Private reason", "erin-password", "wrong-one"])

@@ -21,12 +21,13 @@ describe.each(BACKENDS)("admin authentication (%s)", (backend) => {
     expect(login.status).toBe(200);
     expect(login.body).toEqual({
       username: ADMIN.username,
+      role: "owner",
       console_token: expect.stringMatching(/^[\w-]{43}$/),
     });
     const cookie = login.headers.getSetCookie().find((s) => s.startsWith("feedlab_admin="));
     expect(cookie).toMatch(/httponly/i);
     expect(cookie).toMatch(/samesite=lax/i);
-    expect((await c.get("/api/v1/auth/me")).body).toEqual({ username: ADMIN.username });
+    expect((await c.get("/api/v1/auth/me")).body).toEqual({ username: ADMIN.username, role: "owner" });
   });
 
   it("answers 401 when the password is wrong, and stores no session", async () => {
@@ -112,7 +113,7 @@ describe.each(BACKENDS)("admin authentication (%s)", (backend) => {
       // ... and signs in from anywhere else: no remote lockout.
       const admin = from("198.51.100.21");
       expect((await admin.post(LOGIN, ADMIN)).status).toBe(200);
-      expect((await admin.get("/api/v1/auth/me")).body).toEqual({ username: ADMIN.username });
+      expect((await admin.get("/api/v1/auth/me")).body).toEqual({ username: ADMIN.username, role: "owner" });
     } finally {
       verify.mockRestore();
     }

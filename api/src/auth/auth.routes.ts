@@ -1,7 +1,10 @@
 import {
+  AccountRoleSchema,
   AdminAccount,
   AdminCreate,
+  AdminCreated,
   AdminMe,
+  AdminRoleChange,
   AdminSignedIn,
   ErrorBody,
   LoginBody,
@@ -86,7 +89,8 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
         });
         const { token, expiresAt } = await auth.issueAdminSession(admin.adminId);
         setSessionCookie(ctx, ADMIN_COOKIE, token, expiresAt, cookies);
-        ctx.body = { username: admin.username, console_token: consoleCredential(token) };
+        const role = (await auth.roleOf(admin.adminId)) ?? "researcher";
+        ctx.body = { username: admin.username, role, console_token: consoleCredential(token) };
       },
     }),
     route({
@@ -123,9 +127,12 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
         200: { description: "Signed in", schema: AdminMe },
         401: { description: "Not signed in" },
       },
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const p = ctx.state.principal;
-        ctx.body = { username: p?.role === "admin" ? p.username : "" };
+        if (p?.role !== "admin") throw unauthorized();
+        const role = await auth.roleOf(p.adminId);
+        if (role === null) throw unauthorized();
+        ctx.body = { username: p.username, role };
       },
     }),
     route({
@@ -169,33 +176,58 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       method: "post",
       path: "/api/v1/admin/admins",
       tag: "auth",
-      summary: "Add an admin",
+      summary: "Add an account",
       audit: "admin.add",
-      description: "Username: 1-64 letters, digits and . _ @ -; password: at least 8 characters.",
+      description:
+        "Username: 1-64 letters, digits and . _ @ -; password: at least 8 characters, or none to have one generated, answered this once. Role: researcher unless told (docs/teams.md).",
       access: "admin",
       body: AdminCreate,
       responses: {
-        201: { description: "Added", schema: AdminAccount },
+        201: { description: "Added", schema: AdminCreated },
         409: { description: "duplicate_username", schema: ErrorBody },
       },
       handler: async (ctx, { body }) => {
-        ctx.body = await auth.addAdmin(body.username, body.password);
+        ctx.body = await auth.addAdmin(body.username, body.password, body.role ?? "researcher");
         ctx.status = 201;
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/v1/admin/admins/{username}",
+      tag: "auth",
+      summary: "Change an account's role (never the last owner's)",
+      audit: "admin.role_change",
+      description:
+        "Applies at once, to the account's sessions already signed in. Demoting the last owner -> 409 last_owner.",
+      access: "admin",
+      params: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }) }),
+      body: AdminRoleChange,
+      responses: {
+        200: {
+          description: "Changed",
+          schema: Type.Object({ username: Type.String(), role: AccountRoleSchema }),
+        },
+        404: { description: "Unknown admin", schema: ErrorBody },
+        409: { description: "last_owner", schema: ErrorBody },
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = await auth.setAdminRole(params.username, body.role);
       },
     }),
     route({
       method: "delete",
       path: "/api/v1/admin/admins/{username}",
       tag: "auth",
-      summary: "Remove an admin (never the last one)",
+      summary: "Remove an account (never the only one, nor the last owner)",
       audit: "admin.remove",
-      description: "Their sessions end at once. Removing the only admin -> 409 last_admin.",
+      description:
+        "Their sessions end at once. Removing the only account -> 409 last_admin; the last owner -> 409 last_owner.",
       access: "admin",
       params: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }) }),
       responses: {
         204: { description: "Removed" },
         404: { description: "Unknown admin", schema: ErrorBody },
-        409: { description: "last_admin", schema: ErrorBody },
+        409: { description: "last_admin, last_owner", schema: ErrorBody },
       },
       handler: async (ctx, { params }) => {
         await auth.removeAdmin(params.username);

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { AccountRole } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
+import type { Knex } from "knex";
 import { isUniqueViolation } from "../db/present.ts";
 import type { AdminPrincipal, ParticipantPrincipal, Principal } from "../http/context.ts";
 import { conflict, forbidden, notFound } from "../http/errors.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
-import { DUMMY_HASH, hashPassword, verifyPassword } from "./passwords.ts";
+import { DUMMY_HASH, generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 
 /** Lifetime of an admin session cookie. */
 const ADMIN_SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -64,19 +66,22 @@ export function createAuthService(
       return Number(row?.n ?? 0);
     },
 
+    /** Makes an account (the first one, the CLI's and the console's all come here). */
     async createAdmin(
       username: string,
       password: string,
-    ): Promise<{ id: string; username: string; created_at: string }> {
+      role: AccountRole,
+    ): Promise<{ id: string; username: string; role: AccountRole; created_at: string }> {
       const id = newId();
       const at = now();
       await db("admins").insert({
         id,
         username,
+        role,
         password_hash: await hashPassword(password),
         created_at: at,
       });
-      return { id, username, created_at: at.toISOString() };
+      return { id, username, role, created_at: at.toISOString() };
     },
 
     async setAdminPassword(username: string, password: string): Promise<boolean> {
@@ -87,22 +92,35 @@ export function createAuthService(
     },
 
     /** Every admin, oldest first (never their password hashes). */
-    async listAdmins(): Promise<{ username: string; created_at: string }[]> {
+    async listAdmins(): Promise<{ username: string; role: AccountRole; created_at: string }[]> {
       const rows = (await db("admins")
         .orderBy("created_at")
         .orderBy("username")
-        .select("username", "created_at")) as {
+        .select("username", "role", "created_at")) as {
         username: string;
+        role: AccountRole;
         created_at: Date;
       }[];
-      return rows.map((r) => ({ username: r.username, created_at: new Date(r.created_at).toISOString() }));
+      return rows.map((r) => ({
+        username: r.username,
+        role: r.role,
+        created_at: new Date(r.created_at).toISOString(),
+      }));
     },
 
-    /** Adds an admin; a username taken -> 409 duplicate_username (the unique index decides). */
-    async addAdmin(username: string, password: string): Promise<{ username: string; created_at: string }> {
+    /**
+     * Adds an account; a username taken -> 409 duplicate_username (the unique index decides). Without
+     * a password one is generated and answered this once.
+     */
+    async addAdmin(
+      username: string,
+      password: string | undefined,
+      role: AccountRole,
+    ): Promise<{ username: string; role: AccountRole; created_at: string; password?: string }> {
+      const generated = password === undefined ? generatePassword() : undefined;
       try {
-        const { created_at } = await this.createAdmin(username, password);
-        return { username, created_at };
+        const { created_at } = await this.createAdmin(username, password ?? (generated as string), role);
+        return { username, role, created_at, ...(generated ? { password: generated } : {}) };
       } catch (err) {
         if (isUniqueViolation(err))
           throw conflict("duplicate_username", `An admin named “${username}” already exists.`);
@@ -111,22 +129,50 @@ export function createAuthService(
     },
 
     /**
-     * Removes an admin and ends their sessions; never the last one (409 last_admin), under a lock so
-     * two admins removing each other at once cannot leave none.
+     * Changes an account's role; the last owner stays one (409 last_owner). Under the lock removals
+     * take, so two owners demoting each other at once cannot leave none. Sessions signed in already
+     * have the new role on their next request.
+     */
+    async setAdminRole(
+      username: string,
+      role: AccountRole,
+    ): Promise<{ username: string; role: AccountRole }> {
+      await db.transaction(async (trx) => {
+        const all = await lockedAccounts(trx);
+        const target = all.find((a) => a.username === username);
+        if (!target) throw notFound("admin");
+        if (role !== "owner" && isLastOwner(all, target))
+          throw conflict("last_owner", "This is the last owner: make another account an owner first.");
+        await trx("admins").where({ id: target.id }).update({ role });
+      });
+      resolved.clear();
+      return { username, role };
+    },
+
+    /**
+     * Removes an account and ends their sessions; never the only one (409 last_admin) nor the last
+     * owner (409 last_owner), under a lock so two owners removing each other at once cannot leave none.
      */
     async removeAdmin(username: string): Promise<void> {
       await db.transaction(async (trx) => {
-        const all = (await trx("admins").forUpdate().select("id", "username")) as {
-          id: string;
-          username: string;
-        }[];
+        const all = await lockedAccounts(trx);
         const target = all.find((a) => a.username === username);
         if (!target) throw notFound("admin");
         if (all.length === 1)
           throw conflict("last_admin", "This is the only admin: add another before removing it.");
+        if (isLastOwner(all, target))
+          throw conflict("last_owner", "This is the last owner: make another account an owner first.");
         await trx("admins").where({ id: target.id }).delete();
       });
       resolved.clear();
+    },
+
+    /** An account's role now (null: no such account): read on every admin request, so a change applies at once. */
+    async roleOf(adminId: string): Promise<AccountRole | null> {
+      const row = (await db("admins").where({ id: adminId }).first("role")) as
+        | { role: AccountRole }
+        | undefined;
+      return row?.role ?? null;
     },
 
     /**
@@ -230,5 +276,15 @@ export function createAuthService(
     return null;
   }
 }
+
+type Account = { id: string; username: string; role: AccountRole };
+
+/** Every account, locked for the transaction (FOR UPDATE): the last-owner checks read them all. */
+async function lockedAccounts(trx: Knex.Transaction): Promise<Account[]> {
+  return (await trx("admins").forUpdate().select("id", "username", "role")) as Account[];
+}
+
+const isLastOwner = (all: readonly Account[], target: Account) =>
+  target.role === "owner" && all.filter((a) => a.role === "owner").length === 1;
 
 export type AuthService = ReturnType<typeof createAuthService>;

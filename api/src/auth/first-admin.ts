@@ -19,6 +19,7 @@ export async function ensureFirstAdmin(
 ): Promise<FirstAdmin> {
   if ((await auth.adminCount()) > 0) return { username, generatedPassword: null, created: false };
   const generated = password === null ? generatePassword() : null;
-  await auth.createAdmin(username, password ?? (generated as string));
+  // The first account runs the server: an owner.
+  await auth.createAdmin(username, password ?? (generated as string), "owner");
   return { username, generatedPassword: generated, created: true };
 }

@@ -87,8 +87,10 @@ describe.each(BACKENDS)("upgrade from release 0.1.0 (%s)", (backend) => {
     expect(stamped).toBeUndefined();
   });
 
-  it("serves the old study: sign-in, its events export, and a returning participant's group", async () => {
+  it("serves the old study: sign-in as an owner, its events export, and a returning participant's group", async () => {
     const admin = await app.admin();
+    // The account 0.1.0 made, before roles: an owner, so nothing changes for it.
+    expect((await admin.get("/api/v1/auth/me")).body).toMatchObject({ role: "owner" });
     const experiments = await admin.get<{ id: string; name: string }[]>("/api/v1/admin/experiments");
     const study = experiments.body.find((e) => e.name === "Upgrade study");
     expect(study).toBeDefined();

@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = {
   "auth.login_failed": "Failed sign-in",
   "admin.add": "Added an admin",
   "admin.remove": "Removed an admin",
+  "admin.role_change": "Changed an account's role",
   "admin.password_change": "Changed their password",
   "experiment.create": "Created an experiment",
   "experiment.update": "Changed an experiment",

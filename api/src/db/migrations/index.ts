@@ -21,6 +21,7 @@ import * as surveyVerdicts from "./032-survey-verdicts.ts";
 import * as surveyMeasures from "./033-survey-measures.ts";
 import * as languages from "./034-languages.ts";
 import * as localizedTexts from "./035-localized-texts.ts";
+import * as teams from "./036-teams.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -45,6 +46,7 @@ const API_MIGRATIONS = {
   surveyMeasures: { name: "033-survey-measures", ...surveyMeasures },
   languages: { name: "034-languages", ...languages },
   localizedTexts: { name: "035-localized-texts", ...localizedTexts },
+  teams: { name: "036-teams", ...teams },
 } satisfies Record<string, Migration>;
 
 /**
@@ -74,6 +76,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.surveyMeasures,
   API_MIGRATIONS.languages,
   API_MIGRATIONS.localizedTexts,
+  API_MIGRATIONS.teams,
 ];
 
 /**

@@ -5,7 +5,7 @@ import { type ApiClient, enc } from "./client.ts";
 export const adminsApi = {
   list: (client: ApiClient) => client.request<AdminAccount[]>("GET", "/api/v1/admin/admins"),
 
-  add: (client: ApiClient, body: { username: string; password: string }) =>
+  add: (client: ApiClient, body: { username: string; password: string; role: "owner" | "researcher" }) =>
     client.request<AdminAccount>("POST", "/api/v1/admin/admins", { body }),
 
   remove: (client: ApiClient, username: string) =>

@@ -8,7 +8,7 @@ export const authApi = {
   async login(client: ApiClient, body: LoginRequest): Promise<AdminUser> {
     const signedIn = await client.request<AdminSignedIn>("POST", "/api/v1/auth/login", { body });
     setConsoleCredential(signedIn.console_token);
-    return { username: signedIn.username };
+    return { username: signedIn.username, role: signedIn.role };
   },
 
   async logout(client: ApiClient): Promise<void> {

@@ -25,12 +25,13 @@ const execArgv = ["--no-wasm-code-gc"];
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL(".cache/node-compile-cache", import.meta.url));
 
 /**
- * The browser tier's files that drive processes (the CLI, killed servers, a broker outage) and no
- * browser: a lane of their own ("e2e-processes"), which `npm test` runs beside the browser files. They
- * spend half their time waiting on processes, and the browser files leave a third of the 2 cores idle
- * (2026-12-02: 2,480 CPU-seconds in a 31-minute tier); one after the other they added 6 minutes to it.
+ * The browser tier's second lane ("e2e-beside"), which `npm test` runs beside the browser files: the
+ * files that drive processes (the CLI, killed servers, a broker outage) and no browser, which spend
+ * half their time waiting on processes, and console files that time nothing. With the browser files
+ * one after the other, the tier's last third left more than half of the 2 cores idle (2026-12-02: the
+ * browser lane 21 minutes, this one 10 with the process files alone).
  */
-const PROCESS_E2E_FILES = [
+const BESIDE_E2E_FILES = [
   "test/faults/faults.e2e.test.ts",
   "test/cli.e2e.test.ts",
   "test/backup.e2e.test.ts",
@@ -38,14 +39,27 @@ const PROCESS_E2E_FILES = [
   "test/study-cli.e2e.test.ts",
   "test/learned-model.multiprocess.e2e.test.ts",
   "test/recommenders.multiprocess.e2e.test.ts",
+  "test/results.e2e.test.ts",
+  "test/uploads.e2e.test.ts",
+  "test/study-files.e2e.test.ts",
+  "test/console-pages.e2e.test.ts",
+  "test/languages.e2e.test.ts",
+  "test/admins.e2e.test.ts",
+  "test/audit-names.e2e.test.ts",
+  "test/erasure.e2e.test.ts",
+  "test/walkthrough.e2e.test.ts",
+  "test/recommenders.e2e.test.ts",
+  "test/dry-run-console.e2e.test.ts",
+  "test/quality.e2e.test.ts",
+  "test/surveys.e2e.test.ts",
 ];
 
 /**
  * How both lanes of the browser tier run: one file at a time, in one process that keeps its imported
- * modules. One file at a time: two browser files at once (2026-12-02) overloaded the 2 cores (each
- * file's browser and server doubled the load, average 13; files took 1.5-3.4 times as long, and two
- * timed tests failed: participant-journey's flush timing, new-researcher's 120 s), for a tier 1.3 times
- * as fast at best. One process: each file starts its own server and contexts, and the harness's modules
+ * modules. One file at a time in a lane: two browser files of any kind at once (2026-12-02, in the whole
+ * chromium) overloaded the 2 cores (average load 13; files took 1.5-3.4 times as long, and two timed
+ * tests failed: participant-journey's flush timing, new-researcher's 120 s); the files that time
+ * something stay in the first lane. One process: each file starts its own server and contexts, and the harness's modules
  * keep only counters for unique names, set no environment and mock nothing; a fresh process per file
  * imported playwright, the server and the harness again each time (the 39 files' imports took 6 s in
  * all this way on 2026-12-02).
@@ -104,8 +118,8 @@ export default defineConfig({
           ...e2eLane,
           name: "e2e",
           include: ["test/**/*.e2e.test.ts"],
-          exclude: [...notOurs, ...PROCESS_E2E_FILES],
-          // One Chromium for the run: launchBrowser() connects to it (harness/browser-server.ts).
+          exclude: [...notOurs, ...BESIDE_E2E_FILES],
+          // One Chromium for the lane: launchBrowser() connects to it (harness/browser-server.ts).
           globalSetup: [globalSetup, "test/harness/browser-server.ts"],
         },
       },
@@ -113,10 +127,10 @@ export default defineConfig({
         // Beside the browser files, not after them (scripts/test-suite.mjs).
         test: {
           ...e2eLane,
-          name: "e2e-processes",
-          include: PROCESS_E2E_FILES,
+          name: "e2e-beside",
+          include: BESIDE_E2E_FILES,
           exclude: notOurs,
-          globalSetup,
+          globalSetup: [globalSetup, "test/harness/browser-server.ts"],
         },
       },
     ],

@@ -25,9 +25,9 @@ const TIERS = [
   { name: "types", commands: [["npm", "run", "--silent", "typecheck"]] },
   { name: "unit", project: "unit", commands: [["npm", "test", "--silent", "-w", "web"]] },
   { name: "int", project: "int", commands: [] },
-  // The browser files, and beside them the lane of files that drive processes only (vitest.config.ts):
-  // its output is printed when it ends, after the browser files' so far.
-  { name: "e2e", project: "e2e", beside: "e2e-processes", commands: [] },
+  // The browser files, and beside them a second lane (the files that drive processes, and console files
+  // that time nothing: vitest.config.ts); its output is printed when it ends.
+  { name: "e2e", project: "e2e", beside: "e2e-beside", commands: [] },
 ];
 
 /** Runs a command; its exit code. With `quiet`, its output is kept and printed when it ends. */

@@ -179,7 +179,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       summary: "Add an account",
       audit: "admin.add",
       description:
-        "Username: 1-64 letters, digits and . _ @ -; password: at least 8 characters, or none to have one generated, answered this once. Role: researcher unless told (docs/teams.md).",
+        "Username: 1-64 letters, digits and . _ @ -; password: at least 8 characters, or none to have one generated, answered this once. Role: researcher unless told.",
       access: "admin",
       body: AdminCreate,
       responses: {

@@ -167,7 +167,7 @@ export function createAuthService(
       resolved.clear();
     },
 
-    /** An account's role now (null: no such account): read on every admin request, so a change applies at once. */
+    /** An account's role now (null: no such account), never cached, so a change shows at once. */
     async roleOf(adminId: string): Promise<AccountRole | null> {
       const row = (await db("admins").where({ id: adminId }).first("role")) as
         | { role: AccountRole }

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 
 /**
- * Teams (api.md "Teams (wave 4)", docs/teams.md):
+ * Teams (api.md "Teams (wave 4)"):
  *
  * - each account's `role`: `owner` (every experiment, the accounts and the settings) or `researcher`
  *   (the experiments they are a member of, and the shared library). Accounts made before roles are

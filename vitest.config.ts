@@ -52,6 +52,7 @@ const BESIDE_E2E_FILES = [
   "test/dry-run-console.e2e.test.ts",
   "test/quality.e2e.test.ts",
   "test/surveys.e2e.test.ts",
+  "test/experiment-page.e2e.test.ts",
 ];
 
 /**
@@ -59,10 +60,10 @@ const BESIDE_E2E_FILES = [
  * modules. One file at a time in a lane: two browser files of any kind at once (2026-12-02, in the whole
  * chromium) overloaded the 2 cores (average load 13; files took 1.5-3.4 times as long, and two timed
  * tests failed: participant-journey's flush timing, new-researcher's 120 s); the files that time
- * something stay in the first lane. One process: each file starts its own server and contexts, and the harness's modules
- * keep only counters for unique names, set no environment and mock nothing; a fresh process per file
- * imported playwright, the server and the harness again each time (the 39 files' imports took 6 s in
- * all this way on 2026-12-02).
+ * something stay in the first lane. One process: each file starts its own server and contexts, and the
+ * harness's modules keep only counters for unique names, set no environment and mock nothing; a fresh
+ * process per file imported playwright, the server and the harness again each time (the 39 files'
+ * imports took 6 s in all this way on 2026-12-02).
  */
 const e2eLane = {
   environment: "node",

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every tier in order (lint, types, unit, integration, browser), stopping at the first that
+// `npm test`: every tier in order (lint and types, unit, integration, browser), stopping at the first that
 // fails, then each tier's time and the ten slowest files of the vitest tiers, so a run says where its
 // minutes went (CI allows 90; the goal is under 30 on an ordinary day). The figures are printed even
 // when a tier fails; test/harness/suite-reporter.ts writes them to .cache/test-times/<tier>.json.
@@ -19,10 +19,20 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const TIMES = `${ROOT}.cache/test-times`;
 const SLOWEST = 10;
 
-/** The tiers, in order: a name and the commands it runs; `project` marks a vitest tier. */
+/**
+ * The tiers, in order: a name and the commands it runs (`together`: all at once, each one's output
+ * printed when it ends); `project` marks a vitest tier. The lint and the type check each keep about one
+ * core busy, so they run together.
+ */
 const TIERS = [
-  { name: "lint", commands: [["npm", "run", "--silent", "lint"]] },
-  { name: "types", commands: [["npm", "run", "--silent", "typecheck"]] },
+  {
+    name: "checks",
+    together: true,
+    commands: [
+      ["npm", "run", "--silent", "lint"],
+      ["npm", "run", "--silent", "typecheck"],
+    ],
+  },
   { name: "unit", project: "unit", commands: [["npm", "test", "--silent", "-w", "web"]] },
   { name: "int", project: "int", commands: [] },
   // The browser files, and beside them a second lane (the files that drive processes, and console files
@@ -109,10 +119,14 @@ for (const tier of TIERS) {
     code = ended.find((lane) => lane.code !== 0)?.code ?? 0;
     files = ended.flatMap((lane) => lane.files);
   }
-  for (const command of tier.commands) {
-    if (code !== 0) break;
-    code = await run(command);
-  }
+  if (tier.together) {
+    const codes = await Promise.all(tier.commands.map((command) => run(command, {}, true)));
+    code = codes.find((c) => c !== 0) ?? 0;
+  } else
+    for (const command of tier.commands) {
+      if (code !== 0) break;
+      code = await run(command);
+    }
   done.push({ tier, ms: Date.now() - start, code, files });
   if (code !== 0) {
     failed = tier.name;

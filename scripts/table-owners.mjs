@@ -22,6 +22,8 @@ const SURVEY_MEASURES =
   "re-summing survey measures locks the participants' rows (FOR NO KEY UPDATE) and upserts their responses' sums in one statement; duplicate recruiting ids are compared in one statement";
 const MONITOR =
   "the monitor counts active real participants per arm over the session-activity read model, and each survey's respondents per arm, in one grouped query each";
+const ROLE_CHECK =
+  "the role check of every admin route under an experiment reads the account's role, the experiment its resource belongs to and the account's membership of it in one query";
 const PARTICIPANT_PAGE =
   "the participants page counts each one's survey answers and dismissals in its one paged, sorted query";
 
@@ -112,6 +114,9 @@ const OWNERS = {
     readers: {
       "api/src/audit/audit.subjects.ts":
         "names a subject (arm, survey, participant) with its experiment in one lookup over whichever table holds it, a survey's name in its experiment's default language",
+      "api/src/auth/access.ts": ROLE_CHECK,
+      "api/src/auth/members.ts":
+        "replacing an experiment's members locks its row (FOR UPDATE) in the replacement's transaction: one change at a time, none once it is gone",
       "api/src/events/events.service.ts": INTAKE,
       "api/src/groups/groups.service.ts":
         "an arm's update locks the arm and its experiment (FOR UPDATE) in one query, reading the status that decides whether the change is recorded",
@@ -132,6 +137,7 @@ const OWNERS = {
     owner: "api/src/groups/",
     why: "the arms of an experiment",
     readers: {
+      "api/src/auth/access.ts": ROLE_CHECK,
       "api/src/events/events.service.ts": INTAKE,
       "api/src/results/arms.ts": RESULT_ARMS,
       "api/src/study/study.service.ts": GATE,
@@ -159,6 +165,7 @@ const OWNERS = {
     owner: "api/src/participants/",
     why: "the participants",
     readers: {
+      "api/src/auth/access.ts": ROLE_CHECK,
       "api/src/auth/auth.service.ts":
         "a request's session token resolves to its admin or participant in one query on every request",
       "api/src/events/events.service.ts": INTAKE,
@@ -190,6 +197,7 @@ const OWNERS = {
     owner: "api/src/surveys/",
     why: "an experiment's surveys",
     readers: {
+      "api/src/auth/access.ts": ROLE_CHECK,
       "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
     },
   },

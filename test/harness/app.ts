@@ -14,8 +14,13 @@ export interface TestApp {
   readonly runtime: Runtime;
   /** A new HTTP client with its own cookie jar. */
   client(): Client;
-  /** A client signed in as the admin. */
+  /** A client signed in as the admin (an account owner). */
   admin(): Promise<Client>;
+  /**
+   * A new account of the role given (default researcher), made by the admin, and a client signed in
+   * as it; its password is ACCOUNT_PASSWORD.
+   */
+  account(username: string, role?: "owner" | "researcher"): Promise<Client>;
   /**
    * A client holding an admin session issued by the service itself, for settings whose sign-in this
    * client cannot make (an https public URL reached over plain HTTP): the sign-in is what they test.
@@ -27,6 +32,7 @@ export interface TestApp {
 }
 
 export const ADMIN = { username: "admin", password: "correct-horse-battery" } as const;
+const ACCOUNT_PASSWORD = "staple-lantern-orbit";
 
 export interface AppOptions {
   /** Seed the demo study (default: no). */
@@ -100,6 +106,15 @@ async function boot(storage: TestStorage, backend: Backend, options: AppOptions)
       const c = new Client(url);
       const r = await c.post("/api/v1/auth/login", ADMIN);
       if (r.status !== 200) throw new Error(`admin login failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return c;
+    },
+    account: async (username, role = "researcher") => {
+      const owner = await app.admin();
+      const made = await owner.post("/api/v1/admin/admins", { username, password: ACCOUNT_PASSWORD, role });
+      if (made.status !== 201) throw new Error(`account ${username}: ${made.status} ${made.text}`);
+      const c = new Client(url);
+      const r = await c.post("/api/v1/auth/login", { username, password: ACCOUNT_PASSWORD });
+      if (r.status !== 200) throw new Error(`login of ${username} failed: ${r.status} ${r.text}`);
       return c;
     },
     adminBySession: async () => {

@@ -1,5 +1,6 @@
 import { auditRoutes } from "../audit/audit.routes.ts";
 import { authRoutes } from "../auth/auth.routes.ts";
+import { memberRoutes } from "../auth/members.routes.ts";
 import { eventRoutes } from "../events/events.routes.ts";
 import { schemaRoutes } from "../events/schemas.routes.ts";
 import { experimentRoutes } from "../experiments/experiments.routes.ts";
@@ -30,7 +31,8 @@ export function routeTable(rt: Runtime) {
   const cookies = { secure: config.secureCookies };
   return [
     ...authRoutes({ auth: services.auth, cookies, audit: services.audit }),
-    ...auditRoutes({ audit: services.audit }),
+    ...auditRoutes({ audit: services.audit, members: services.members }),
+    ...memberRoutes(services),
     ...experimentRoutes(services),
     ...groupRoutes(services),
     ...videoRoutes(services),

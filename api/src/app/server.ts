@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { auditHook } from "../audit/audit.hook.ts";
+import { createAccessCheck, refuseIdentities } from "../auth/access.ts";
 import { createAdminCheck, createAuthMiddleware } from "../auth/auth.middleware.ts";
 import { createConsoleCredentialSource } from "../auth/console-credential.ts";
 import { cookieGuard } from "../auth/cookies.ts";
@@ -24,6 +25,8 @@ export function buildApp(rt: Runtime, options: { webBuildDir?: string } = {}) {
     routes: routeTable(rt),
     version: VERSION,
     auth: createAuthMiddleware(services.auth),
+    authorize: createAccessCheck(db),
+    refuseIdentities,
     audit: auditHook(services.audit),
     ready: async () => {
       await db.raw("select 1");

@@ -5,6 +5,7 @@ import { trainSimulatedModel } from "@feedlab/trainer";
 import type { Logger } from "pino";
 import { createAuditService } from "../audit/audit.service.ts";
 import { createAuthService } from "../auth/auth.service.ts";
+import { createMembersService } from "../auth/members.ts";
 import type { ChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -101,6 +102,7 @@ export function createServices(clients: ServiceClients) {
   const feed = createFeedService({ db, dispatcher: recommenders.dispatcher, sessions, bus: changes });
   const services = {
     auth,
+    members: createMembersService(deps),
     experiments: createExperimentsService({
       ...deps,
       onStudyChange: () => {

@@ -86,6 +86,12 @@ export function auditHook(audit: AuditService) {
       details.address = ctx.ip;
       for (const [k, v] of Object.entries(sent))
         if (NAMED_VALUES.has(k) && (!(k in body) || fields.includes(k))) details[k] = v;
+      // Who the experiment's members are now, by name and role (the body is the whole list).
+      if (action === "experiment.members" && Array.isArray(input.body))
+        details.members = (input.body as { username: string; role: string }[]).map((m) => ({
+          username: m.username,
+          role: m.role,
+        }));
       const about = before.subjects ?? (await audit.subjects(action, params, created));
       if (about.length > 0) details.about = about;
       await audit.record({

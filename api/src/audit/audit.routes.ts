@@ -1,5 +1,8 @@
 import { AuditEntry, IntegerIn, SAFE_INTEGER_MAX } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { accessOf } from "../auth/access.ts";
+import { adminOf } from "../auth/auth.middleware.ts";
+import type { MembersService } from "../auth/members.ts";
 import { route } from "../http/route.ts";
 import type { AuditService } from "./audit.service.ts";
 
@@ -69,7 +72,7 @@ const AuditEntryServed = Type.Composite([
   }),
 ]);
 
-export function auditRoutes({ audit }: { audit: AuditService }) {
+export function auditRoutes({ audit, members }: { audit: AuditService; members: MembersService }) {
   return [
     route({
       method: "get",
@@ -77,12 +80,18 @@ export function auditRoutes({ audit }: { audit: AuditService }) {
       tag: "audit",
       summary: "Admin actions, newest first",
       description:
-        'Each `{at, admin, action, target, details}` (plus `cursor`, for `before=` to page back): sign-ins (and failed attempts), changes to experiments, arms, pools, surveys, layouts, recommenders, videos, participants and admins, exports and erasures. `details` names the fields sent, a few harmless values (status, format) and the client\'s address (as the trusted proxies tell, FEEDLAB_TRUST_PROXY), never the data. `details.about` names what the action concerns as it was called at the time (`[{kind: "experiment", id, name: "Pilot"}, {kind: "arm", id, name: "Control"}]`), so the entry reads well after a rename or a delete; participants appear by id, and get their login id as `name` only while they exist (it is looked up when the log is read, never stored). `arm.update` keeps only the fields that changed, in `fields`, and `details.changes`: `[{field, from, to}]` in words (a recommender\'s label, a layout\'s name or preset key).',
+        'Each `{at, admin, action, target, details}` (plus `cursor`, for `before=` to page back): sign-ins (and failed attempts), changes to experiments, arms, pools, surveys, layouts, recommenders, videos, participants and admins, exports and erasures. `details` names the fields sent, a few harmless values (status, format) and the client\'s address (as the trusted proxies tell, FEEDLAB_TRUST_PROXY), never the data. An account owner sees every entry; a researcher, their own and those about an experiment they are a member of (api.md, Teams). `details.about` names what the action concerns as it was called at the time (`[{kind: "experiment", id, name: "Pilot"}, {kind: "arm", id, name: "Control"}]`), so the entry reads well after a rename or a delete; participants appear by id, and get their login id as `name` only while they exist (it is looked up when the log is read, never stored). `arm.update` keeps only the fields that changed, in `fields`, and `details.changes`: `[{field, from, to}]` in words (a recommender\'s label, a layout\'s name or preset key).',
       access: "admin",
+      role: "researcher",
       query: AuditQuery,
       responses: { 200: { description: "Entries", schema: Type.Array(AuditEntryServed) } },
       handler: async (ctx, { query }) => {
-        const { entries } = await audit.list({ limit: query.limit ?? 100, before: query.before });
+        const { accountRole, adminId } = accessOf(ctx);
+        const visibleTo =
+          accountRole === "owner"
+            ? undefined
+            : { username: adminOf(ctx).username, experiments: await members.experimentsOf(adminId) };
+        const { entries } = await audit.list({ limit: query.limit ?? 100, before: query.before, visibleTo });
         ctx.body = entries;
       },
     }),

@@ -85,9 +85,27 @@ export function createAuditService({ db, now }: ServiceDeps) {
      * Newest first; `before` (an entry's `cursor`) pages further back. Participants named in
      * `details.about` get their login id as their name while they exist.
      */
-    async list(options: { limit: number; before?: number }): Promise<{ entries: AuditEntry[] }> {
+    async list(options: {
+      limit: number;
+      before?: number;
+      /** Only the entries of this account and of these experiments (a researcher's view, api.md "Teams"). */
+      visibleTo?: { readonly username: string; readonly experiments: readonly string[] };
+    }): Promise<{ entries: AuditEntry[] }> {
       const q = db<AuditRow>("audit_log").orderBy("seq", "desc").limit(options.limit);
       if (options.before !== undefined) q.where("seq", "<", options.before);
+      const visible = options.visibleTo;
+      if (visible) {
+        const ids = visible.experiments;
+        q.where((w) => {
+          w.where("admin", visible.username);
+          if (ids.length > 0)
+            w.orWhereRaw(
+              `exists (select 1 from jsonb_array_elements(case when jsonb_typeof(details->'about') = 'array' then details->'about' else '[]'::jsonb end) s
+                        where s->>'kind' = 'experiment' and s->>'id' in (${ids.map(() => "?").join(", ")}))`,
+              [...ids],
+            );
+        });
+      }
       const rows = (await q) as AuditRow[];
       const entries = rows.map((r) => ({
         cursor: Number(r.seq),

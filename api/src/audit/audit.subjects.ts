@@ -129,6 +129,10 @@ export async function subjectsOf(
       const key = str(params.key) ?? str(created.key);
       return key ? find.recommender(key) : [];
     }
+    case "study": {
+      const applied = str(created.experiment_id);
+      return applied ? find.experiment(applied) : [];
+    }
     case "layout":
       return id || made ? find.layout((id ?? made) as string) : [];
     case "video":

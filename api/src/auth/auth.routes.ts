@@ -11,7 +11,6 @@ import {
   PasswordChange,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
-import type { AuditService } from "../audit/audit.service.ts";
 import { addressGroup } from "../http/client-address.ts";
 import { tooManyRequests, unauthorized } from "../http/errors.ts";
 import { route } from "../http/route.ts";
@@ -25,8 +24,18 @@ export interface AuthRoutesDeps {
   readonly cookies: CookiePolicy;
   /** Sign-in attempts allowed per address group in 15 minutes, counted before the password is checked: 10. */
   readonly attempts?: FailureLimiter;
-  /** Sign-ins (and failed attempts) are recorded here. */
-  readonly audit?: AuditService;
+  /**
+   * Sign-ins (and failed attempts) are recorded here: the audit log's `record`, passed in by the
+   * composition root (the audit log's routes read accounts' memberships, so auth does not import it).
+   */
+  readonly audit?: {
+    record(entry: {
+      admin: string | null;
+      action: "auth.login" | "auth.login_failed";
+      target: string;
+      details: { address: string };
+    }): Promise<void>;
+  };
 }
 
 /** Failed sign-ins one address group may make in the window (api.md "Trust boundaries"). */
@@ -123,6 +132,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       tag: "auth",
       summary: "The signed-in admin",
       access: "admin",
+      role: "researcher",
       responses: {
         200: { description: "Signed in", schema: AdminMe },
         401: { description: "Not signed in" },
@@ -144,6 +154,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       description:
         "Needs the current password (403 wrong_password otherwise); the new one has at least 8 characters. The admin's other sessions end; this one stays signed in.",
       access: "admin",
+      role: "researcher",
       body: PasswordChange,
       responses: {
         204: { description: "Changed" },
@@ -167,6 +178,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       tag: "auth",
       summary: "The admins, oldest first",
       access: "admin",
+      role: "owner",
       responses: { 200: { description: "Admins", schema: Type.Array(AdminAccount) } },
       handler: async (ctx) => {
         ctx.body = await auth.listAdmins();
@@ -181,6 +193,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       description:
         "Username: 1-64 letters, digits and . _ @ -; password: at least 8 characters, or none to have one generated, answered this once. Role: researcher unless told.",
       access: "admin",
+      role: "owner",
       body: AdminCreate,
       responses: {
         201: { description: "Added", schema: AdminCreated },
@@ -200,6 +213,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       description:
         "Applies at once, to the account's sessions already signed in. Demoting the last owner -> 409 last_owner.",
       access: "admin",
+      role: "owner",
       params: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }) }),
       body: AdminRoleChange,
       responses: {
@@ -223,6 +237,7 @@ export function authRoutes({ auth, cookies, attempts, audit }: AuthRoutesDeps) {
       description:
         "Their sessions end at once. Removing the only account -> 409 last_admin; the last owner -> 409 last_owner.",
       access: "admin",
+      role: "owner",
       params: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }) }),
       responses: {
         204: { description: "Removed" },

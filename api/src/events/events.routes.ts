@@ -66,10 +66,12 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
       method: "get",
       path: "/api/v1/admin/experiments/{id}/events",
       audit: "export.events",
+      identifies: true,
       tag: "events",
       summary: "Export the experiment's events (NDJSON, CSV or Parquet, streamed)",
       description: `Columns: event_id, session_id, user_id, login_id, group_id, event_type, video_id, timestamp, received_at, watch_ratio, watch_duration, position_in_feed, algorithm_feed, algorithm_watch, payload (JSON text in CSV), experiment_id, group_name, seq, ui_feed, ui_watch (the UI in force when the event arrived: a preset key, none, or <template id>@<version>; empty on events logged before 0.2), timestamp_flag (future, before_study or stale when the client timestamp cannot be right; empty otherwise), ui_feed_name, ui_watch_name (the name of the layout in ui_feed/ui_watch as it is at export time, or the preset key itself, or none; empty when ui_feed/ui_watch is empty or the layout was deleted). Ordered by client timestamp, ties broken by session and seq (events without a seq last). \`types\` filters by event type (${EVENT_TYPES.length} types); \`since\`/\`until\` filter by client timestamp. Simulated participants' events (dry runs) are left out unless include_simulated=true.`,
       access: "admin",
+      role: "analyst",
       params: IdParams,
       query: ExportQuery,
       responses: {
@@ -121,6 +123,7 @@ export function eventRoutes({ events, eventStore }: { events: EventsService; eve
       description:
         "Leaves out MOUSE_MOVEMENT, SCROLL, VIEWPORT_VISIBILITY, VIDEO_PROGRESS, VISIBILITY_CHANGE, WINDOW_FOCUS and WINDOW_BLUR (spec).",
       access: "admin",
+      role: "analyst",
       params: Type.Object({ user_id: Uuid }),
       responses: {
         200: { description: "Events", schema: Type.Array(StoredEvent) },

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { EVENT_TYPES, EXAMPLE_PAYLOADS, exampleRowFields } from "@feedlab/schemas";
+import { EVENT_TYPES, EXAMPLE_PAYLOADS, exampleRowFields, LOGGED_EVENT_VERSION } from "@feedlab/schemas";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPkg from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,12 +25,15 @@ describe.each(BACKENDS)("the published schemas of the event log (%s)", (backend)
         "/api/v1/schemas/avro",
       );
     expect(r.status).toBe(200);
-    expect(r.body.map((s) => [s.version, s.current])).toEqual([
+    // This release's revisions; a newer writer's schema that this process read is served after them
+    // (another integration file of the same worker may have read one: vitest.config.ts).
+    const ours = r.body.filter((s) => s.version <= LOGGED_EVENT_VERSION);
+    expect(ours.map((s) => [s.version, s.current])).toEqual([
       [1, false],
       [2, false],
       [3, true],
     ]);
-    for (const s of r.body) {
+    for (const s of ours) {
       const file = path.join(ROOT, `schemas/avro/logged-event.v${s.version}.avsc`);
       expect(s.schema).toEqual(JSON.parse(readFileSync(file, "utf8")));
       expect(s.fingerprint).toMatch(/^[0-9a-f]{16}$/);

@@ -7,7 +7,9 @@ import {
   Readiness,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { accessOf } from "../auth/access.ts";
 import { adminOf } from "../auth/auth.middleware.ts";
+import type { MembersService } from "../auth/members.ts";
 import type { ErasureService } from "../erasure/erasure.service.ts";
 import { route } from "../http/route.ts";
 import type { ExperimentsService } from "./experiments.service.ts";
@@ -17,9 +19,11 @@ const notFound = { description: "Unknown experiment", schema: ErrorBody };
 export function experimentRoutes({
   experiments,
   erasure,
+  members,
 }: {
   experiments: ExperimentsService;
   erasure: ErasureService;
+  members: MembersService;
 }) {
   return [
     route({
@@ -29,11 +33,12 @@ export function experimentRoutes({
       tag: "experiments",
       summary: "Create an experiment (status starts as draft)",
       access: "admin",
+      role: "researcher",
       body: ExperimentCreate,
       responses: { 201: { description: "Created", schema: Experiment } },
       handler: async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await experiments.create(body);
+        ctx.body = await experiments.create(body, "draft", adminOf(ctx).adminId);
       },
     }),
     route({
@@ -41,10 +46,16 @@ export function experimentRoutes({
       path: "/api/v1/admin/experiments",
       tag: "experiments",
       summary: "List experiments, newest first",
+      description:
+        "An account owner sees every experiment; a researcher, those they are a member of (api.md, Teams).",
       access: "admin",
+      role: "researcher",
       responses: { 200: { description: "Experiments", schema: Type.Array(Experiment) } },
       handler: async (ctx) => {
-        ctx.body = await experiments.list();
+        const { accountRole, adminId } = accessOf(ctx);
+        ctx.body = await experiments.list(
+          accountRole === "owner" ? undefined : await members.experimentsOf(adminId),
+        );
       },
     }),
     route({
@@ -53,6 +64,7 @@ export function experimentRoutes({
       tag: "experiments",
       summary: "Read an experiment",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: { 200: { description: "The experiment", schema: Experiment }, 404: notFound },
       handler: async (ctx, { params }) => {
@@ -69,6 +81,7 @@ export function experimentRoutes({
       description:
         "Starting an experiment (status running) checks that it is ready: at least one group, a pool with videos, every group's recommenders and layouts still existing, an active post survey when the completion waits for one, and every text participants read (the consent text, each active survey's questions and options) in every language the study lists (a plain string is the default language's text). Otherwise 422 experiment_not_ready with details.problems: [{problem: no_groups | empty_pool | unknown_recommender | unknown_ui | no_post_survey | missing_translation, message, group_id?, page?, key?, survey_id?, fields?, languages?}], and nothing changes. `consent_text` (Markdown, a string or one text per language `{en: …, de: …}`; null or blank for none; a tag that is not BCP 47 -> 422 invalid_language) and `completion` (api.md, Study flow; a redirect that is not an http(s) URL or holds an unknown placeholder -> 422 invalid_completion) take effect at once for every participant. `exclusion_rules` (docs/quality.md): pre-registered rules over the quality measures, applied by `/stats?exclusions=rules`; every change is recorded with the admin, the time, the experiment's status and the rules before and after (`/stats?exclusions=rules` gives them as `rules.changes`). `min_response_ms` (0-10000, null for none): every feed and related answer of every arm takes at least this long (docs/results.md, Latency parity).",
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: ExperimentPatch,
       responses: {
@@ -88,6 +101,7 @@ export function experimentRoutes({
       description:
         "`problems` as PATCH status running would report them in experiment_not_ready; empty when it can start.",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: {
         200: {
@@ -110,6 +124,7 @@ export function experimentRoutes({
       description:
         "Every participant of the experiment is erased as `DELETE /admin/participants/{user_id}` erases one (rows, read models, the event log), in batches; then the experiment goes. The audit log records `experiment.delete` with the row counts.",
       access: "admin",
+      role: "study_owner",
       params: IdParams,
       responses: { 204: { description: "Deleted" }, 404: notFound },
       handler: async (ctx, { params }) => {

@@ -11,6 +11,7 @@ import {
   languageFor,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
+import { addExperimentOwner } from "../auth/members.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { notFound, unprocessable } from "../http/errors.ts";
@@ -161,7 +162,12 @@ async function recordRuleChange(
 
 export function createExperimentsService({ db, newId, now, onStudyChange }: ExperimentsServiceDeps) {
   return {
-    async create(input: ExperimentCreate, status: ExperimentStatus = "draft"): Promise<Experiment> {
+    /** A new experiment; `ownerId`: the account that creates it, which becomes its owner (api.md "Teams"). */
+    async create(
+      input: ExperimentCreate,
+      status: ExperimentStatus = "draft",
+      ownerId?: string,
+    ): Promise<Experiment> {
       const at = now();
       const row: ExperimentRow = {
         id: newId(),
@@ -178,17 +184,22 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         created_at: at,
         updated_at: at,
       };
-      await db("experiments").insert({
-        ...row,
-        exclusion_rules: "[]",
-        languages: JSON.stringify(row.languages),
+      await db.transaction(async (trx) => {
+        await trx("experiments").insert({
+          ...row,
+          exclusion_rules: "[]",
+          languages: JSON.stringify(row.languages),
+        });
+        if (ownerId !== undefined) await addExperimentOwner(trx, row.id, ownerId, at);
       });
       return presentExperiment(row);
     },
 
-    async list(): Promise<Experiment[]> {
-      const rows = await db<ExperimentRow>("experiments").select("*").orderBy("created_at", "desc");
-      return rows.map(presentExperiment);
+    /** Newest first; `only`: just these experiments (a researcher's, api.md "Teams"). */
+    async list(only?: readonly string[]): Promise<Experiment[]> {
+      const q = db<ExperimentRow>("experiments").select("*").orderBy("created_at", "desc");
+      if (only) q.whereIn("id", only);
+      return (await q).map(presentExperiment);
     },
 
     async get(id: string): Promise<Experiment> {

@@ -17,6 +17,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       tag: "groups",
       summary: "Create a group (arm) with its algorithm and UI configuration",
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: GroupCreate,
       responses: {
@@ -35,6 +36,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       tag: "groups",
       summary: "List an experiment's groups",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: { 200: { description: "Groups", schema: Type.Array(Group) } },
       handler: async (ctx, { params }) => {
@@ -47,6 +49,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       tag: "groups",
       summary: "Read a group",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: { 200: { description: "The group", schema: Group }, 404: { description: "Unknown group" } },
       handler: async (ctx, { params }) => {
@@ -62,6 +65,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       description:
         "While the experiment is running, a change of the arm's algorithm or UI is recorded (who, when, from what to what: GET .../experiments/{id}/changes), so analyses can split the arm's data at the change; the console asks for confirmation first.",
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: GroupPatch,
       responses: { 200: { description: "Updated", schema: Group }, 422: rejected },
@@ -82,6 +86,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       description:
         "Each: {group_id, group_name, field: algorithm_feed | algorithm_watch | ui_feed | ui_watch, old_value, new_value, admin, changed_at}. Split an arm's events at `changed_at` to compare before and after.",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: {
         200: {
@@ -101,6 +106,7 @@ export function groupRoutes({ groups }: { groups: GroupsService }) {
       tag: "groups",
       summary: "Delete a group that has no participants",
       access: "admin",
+      role: "editor",
       params: IdParams,
       responses: {
         204: { description: "Deleted" },

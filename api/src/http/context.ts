@@ -1,3 +1,4 @@
+import type { AccountRole, MemberRole } from "@feedlab/schemas";
 import type { ParameterizedContext } from "koa";
 import type { Logger } from "pino";
 import type { ClientOrigin } from "./client-address.ts";
@@ -20,12 +21,22 @@ export interface ParticipantPrincipal {
 
 export type Principal = AdminPrincipal | ParticipantPrincipal;
 
+/** What an admin route's role check found (auth/access.ts): the account's role, and its membership. */
+export interface Access {
+  readonly adminId: string;
+  readonly accountRole: AccountRole;
+  /** The account's membership of the route's experiment (null: none, or the route names none). */
+  readonly member: { readonly role: MemberRole; readonly pseudonymizedOnly: boolean } | null;
+}
+
 export interface AppState {
   requestId: string;
   /** Where the request came from, as the trusted proxies tell (`ctx.ip` is its address). */
   client: ClientOrigin;
   log: Logger;
   principal?: Principal;
+  /** Set by an admin route's role check. */
+  access?: Access;
   /** The route template that matched, for metrics labels. */
   routePath?: string;
 }

@@ -63,7 +63,10 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
     if (r.body) defaults["422"] = "validation_failed naming the field";
     if (r.access !== "public") {
       defaults["401"] = "No valid credential";
-      defaults["403"] = "A credential of the wrong role";
+      defaults["403"] =
+        r.access === "admin" && r.role !== "researcher"
+          ? `A credential of the wrong role; forbidden_role (details.needed: ${r.role}) for an account whose role does not allow this`
+          : "A credential of the wrong role";
     }
     for (const [status, description] of Object.entries(defaults)) {
       responses[status] ??= {
@@ -89,6 +92,16 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
       ...(r.description ? { description: r.description } : {}),
       operationId: `${r.method}${r.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
       security,
+      ...(r.access === "admin" ? { "x-feedlab-role": r.role } : {}),
+      ...(r.access === "admin" && r.roleOnBodyExperiment
+        ? { "x-feedlab-role-on-experiment": r.roleOnBodyExperiment }
+        : {}),
+      ...(r.identifies
+        ? {
+            "x-feedlab-identifies-participants":
+              r.identifies === true ? true : "for some requests (see the description)",
+          }
+        : {}),
       parameters: [...pathParams(r.path, r.params), ...queryParams(r.query)],
       ...(requestBody ? { requestBody } : {}),
       responses,
@@ -100,7 +113,7 @@ export function buildOpenApi(routes: readonly Route[], info: { version: string }
       title: "Feedlab API",
       version: info.version,
       description:
-        'Run user studies on video feeds. Errors are `{"error": {"code", "message", "details"}}` with a stable snake_case code.',
+        'Run user studies on video feeds. Errors are `{"error": {"code", "message", "details"}}` with a stable snake_case code. Each admin operation states the least role it needs as `x-feedlab-role`: `researcher` (any account), `analyst`, `editor` or `study_owner` (members of the experiment in its path in that role or above, or an account owner; a researcher who is not a member gets 404) and `owner` (account owners). A role that does not allow the operation answers 403 `forbidden_role` with `details.needed`. `x-feedlab-role-on-experiment`: the least role on the experiment a body names as `experiment_id`.',
     },
     servers: [{ url: "/" }],
     components: {

@@ -1,4 +1,5 @@
 import type { AuditAction } from "@feedlab/schemas/http/audit-actions.ts";
+import type { LeastRole } from "@feedlab/schemas/http/roles.ts";
 import { isStorableText } from "@feedlab/schemas/http/text.ts";
 import type Router from "@koa/router";
 import type { Static, TSchema } from "@sinclair/typebox";
@@ -20,6 +21,24 @@ interface ResponseSpec {
   readonly contentType?: string;
 }
 
+/**
+ * Who may call a route. An admin route names the least role it needs (api.md "Teams"; OpenAPI
+ * `x-feedlab-role`): on a path under an experiment (`/experiments/{id}`, `/groups/{id}`,
+ * `/surveys/{id}`, `/participants/{user_id}`) a role of its members, checked against that experiment
+ * (access.ts); elsewhere `researcher` (any account) or `owner` (account owners).
+ */
+type AccessSpec =
+  | {
+      readonly access: "admin";
+      readonly role: LeastRole;
+      /**
+       * The least role on the experiment a body names as `experiment_id`, when it names one (a study
+       * document applied onto an existing experiment); checked once the body is valid.
+       */
+      readonly roleOnBodyExperiment?: LeastRole;
+    }
+  | { readonly access: Exclude<Access, "admin">; readonly role?: undefined };
+
 /** What a route declares: the same schemas validate requests and generate the OpenAPI document. */
 interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
   readonly method: Method;
@@ -27,7 +46,6 @@ interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
   readonly path: string;
   readonly summary: string;
   readonly tag: string;
-  readonly access: Access;
   readonly body?: B;
   readonly query?: Q;
   /** Path parameters; a value that fails this schema (say, a non-UUID id) answers 404. */
@@ -59,6 +77,11 @@ interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
    * `insecure_request` when Secure cookies are required and the request did not arrive over HTTPS).
    */
   readonly setsCookie?: true;
+  /**
+   * The answer names participants by their login or recruiting ids (an export of raw data), or does
+   * for some requests: refused to a member whose exports are pseudonymized only (access.ts).
+   */
+  readonly identifies?: true | ((input: RouteInput<B, Q, P>) => boolean);
 }
 
 export interface RouteInput<B extends Schema, Q extends Schema, P extends Schema> {
@@ -69,10 +92,14 @@ export interface RouteInput<B extends Schema, Q extends Schema, P extends Schema
   readonly raw?: { mediaType: string; text: string };
 }
 
-export interface Route<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema>
-  extends RouteSpec<B, Q, P> {
-  readonly handler: (ctx: AppContext, input: RouteInput<B, Q, P>) => Promise<void> | void;
-}
+export type Route<
+  B extends Schema = Schema,
+  Q extends Schema = Schema,
+  P extends Schema = Schema,
+> = RouteSpec<B, Q, P> &
+  AccessSpec & {
+    readonly handler: (ctx: AppContext, input: RouteInput<B, Q, P>) => Promise<void> | void;
+  };
 
 /** Declares a route with typed inputs. */
 export function route<
@@ -91,6 +118,13 @@ const toKoaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 export interface MountDeps {
   /** The middleware that enforces an access policy (401/403). */
   readonly auth: (access: Exclude<Access, "public">) => Middleware<AppState>;
+  /**
+   * Checks the signed-in account's role for an admin route, after its path parameters and before its
+   * body (404 for a researcher who is not a member of the experiment, 403 `forbidden_role`).
+   */
+  readonly authorize: (ctx: AppContext, check: RoleCheck) => Promise<void>;
+  /** Refuses an answer that names participants to a member whose exports are pseudonymized only. */
+  readonly refuseIdentities: (ctx: AppContext) => void;
   /** Runs first on the routes that set cookies (`setsCookie`). */
   readonly cookieGuard?: Middleware<AppState>;
   /**
@@ -104,12 +138,53 @@ export interface MountDeps {
   ) => Promise<() => Promise<void>>;
 }
 
+/** What the role check of one request is given: the least role, and the experiment's resource, if any. */
+export interface RoleCheck {
+  readonly needed: LeastRole;
+  readonly scope: { readonly kind: ScopeKind; readonly id: string } | null;
+}
+
+/** The kinds of resource under an experiment that a path names by id. */
+export type ScopeKind = "experiment" | "group" | "survey" | "participant";
+
+/** The path prefixes that name a resource under an experiment, and the parameter holding its id. */
+const SCOPES: readonly { prefix: string; kind: ScopeKind; param: string }[] = [
+  { prefix: "/api/v1/admin/experiments/{id}", kind: "experiment", param: "id" },
+  { prefix: "/api/v1/admin/groups/{id}", kind: "group", param: "id" },
+  { prefix: "/api/v1/admin/surveys/{id}", kind: "survey", param: "id" },
+  { prefix: "/api/v1/admin/participants/{user_id}", kind: "participant", param: "user_id" },
+];
+
+/** The experiment's resource a path names, or null for a path outside any experiment. */
+function scopeOf(path: string): { kind: ScopeKind; param: string } | null {
+  const found = SCOPES.find((s) => path === s.prefix || path.startsWith(`${s.prefix}/`));
+  return found ? { kind: found.kind, param: found.param } : null;
+}
+
+/** A role that only a member can meet names an experiment; a path under one needs a member's role. */
+function assertRoleFits(r: Route): void {
+  if (r.access !== "admin") return;
+  const scoped = scopeOf(r.path) !== null;
+  const memberRole = (role: LeastRole) => role !== "researcher" && role !== "owner";
+  if (memberRole(r.role) && !scoped)
+    throw new Error(`${r.method} ${r.path}: role ${r.role} needs a path under an experiment`);
+  if (scoped && r.role === "researcher")
+    throw new Error(`${r.method} ${r.path}: a path under an experiment needs a member's role`);
+  if (r.roleOnBodyExperiment && (scoped || !memberRole(r.roleOnBodyExperiment)))
+    throw new Error(
+      `${r.method} ${r.path}: roleOnBodyExperiment is for a member's role off an experiment path`,
+    );
+}
+
 /**
  * Registers routes on a router. Each route's policy reads as its middleware chain:
- * cookie guard -> auth -> params -> query -> body -> handler. Validators are compiled here, once, at start-up.
+ * cookie guard -> auth -> params -> role -> query -> body -> (identities) -> handler. Validators are
+ * compiled here, once, at start-up.
  */
 export function mountRoutes(router: Router<AppState>, routes: readonly Route[], deps: MountDeps): void {
   for (const r of routes) {
+    assertRoleFits(r);
+    const scope = scopeOf(r.path);
     const chain: Middleware<AppState>[] = [];
     const path = toKoaPath(r.path);
     chain.push(async (ctx, next) => {
@@ -122,8 +197,18 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
     const query = r.query ? compileQuery<unknown>(r.query) : null;
     const body = r.body ? compileBody<unknown>(r.body) : null;
     chain.push(async (ctx) => {
+      const checkedParams = params ? check(params, { ...ctx.params }, "params") : undefined;
+      if (r.access === "admin") {
+        // A path under an experiment always holds its id (the template names it); unchecked when the
+        // route declares no params, so the check itself refuses an id that is not a UUID (404).
+        const values = (checkedParams ?? ctx.params) as Record<string, string>;
+        await deps.authorize(ctx as AppContext, {
+          needed: r.role,
+          scope: scope ? { kind: scope.kind, id: String(values[scope.param]) } : null,
+        });
+      }
       const input = {
-        params: params ? check(params, { ...ctx.params }, "params") : undefined,
+        params: checkedParams,
         query: query ? check(query, { ...ctx.query }, "query") : undefined,
         body: undefined as unknown,
         raw: undefined as { mediaType: string; text: string } | undefined,
@@ -143,6 +228,14 @@ export function mountRoutes(router: Router<AppState>, routes: readonly Route[], 
         } else input.raw = raw;
       }
       const typed = input as RouteInput<Schema, Schema, Schema>;
+      const named = (input.body as { experiment_id?: unknown } | undefined)?.experiment_id;
+      if (r.access === "admin" && r.roleOnBodyExperiment && typeof named === "string")
+        await deps.authorize(ctx as AppContext, {
+          needed: r.roleOnBodyExperiment,
+          scope: { kind: "experiment", id: named },
+        });
+      const identifies = typeof r.identifies === "function" ? r.identifies(typed) : r.identifies === true;
+      if (identifies) deps.refuseIdentities(ctx as AppContext);
       const action = typeof r.audit === "function" ? r.audit(typed) : r.audit;
       const audited = action && deps.audit ? await deps.audit(ctx as AppContext, action, typed) : null;
       await r.handler(ctx as AppContext, typed);

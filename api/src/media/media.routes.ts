@@ -226,6 +226,7 @@ export function mediaRoutes({
       summary: "The largest upload accepted and where uploads are kept",
       description: "The console checks a file's size against `max_upload_bytes` before sending it.",
       access: "admin",
+      role: "researcher",
       responses: { 200: { description: "Settings", schema: MediaSettings } },
       handler: (ctx) => {
         ctx.body = { max_upload_bytes: maxUploadBytes, store } satisfies MediaSettings;
@@ -240,6 +241,7 @@ export function mediaRoutes({
       description:
         "`multipart/form-data` with the file in a field named `file`: an MP4 or WebM video, a WebVTT file with `kind=captions&lang=xx` (query string, or form fields sent before the file), or a JPEG, PNG or WebP image with `kind=thumbnail`. The type is told from the file's first bytes. The file is stored whole or not at all, under a new name, and served at `url` with HTTP Range support and lasting cache headers. Put `url` in a video's `url`, `thumbnail_url` or `captions`.",
       access: "admin",
+      role: "researcher",
       streamedBody: {
         contentType: "multipart/form-data",
         schema: {
@@ -292,6 +294,7 @@ export function mediaRoutes({
       description:
         "Study documents name uploads by hash (`media:<sha256>/<file name>`): this tells whether the server holds that content, and where it is served. Uploads made before release 0.9 have no hash.",
       access: "admin",
+      role: "researcher",
       params: Type.Object({ sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }) }),
       responses: {
         200: { description: "The file", schema: MediaFile },

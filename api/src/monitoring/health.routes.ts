@@ -22,6 +22,7 @@ export function healthRoutes({ health }: { health: HealthService }) {
       description:
         "calls: pages it served, feed and watch (a built-in's too). failures by the spec's failure table: refused (connection refused, DNS error, connection dropped), timeout, http_5xx, invalid_json, not_a_list, no_valid_ids (every value an invalid UUID), outside_pool (every id outside the pool), blocked_address (the host is, or resolves to, a link-local or cloud metadata address: no connection was made), and other (another non-2xx status, a response over the size limit). empty_results: first pages with nothing left to show (a failure serves one). latency_ms: p50 and p95 of the recommender's answer, within 10% (log-spaced histogram). last_failure: the newest failure's minute and message. Each API process writes its sums every 5 seconds; the process answering writes its own first. `experiment_id` narrows it to one experiment.",
       access: "admin",
+      role: "researcher",
       params: RecommenderKeyParams,
       query: RecommenderHealthQuery,
       responses: {
@@ -40,6 +41,7 @@ export function healthRoutes({ health }: { health: HealthService }) {
       description:
         "Calls the recommender as the experiment's first participant would (a made-up participant when it has none), on the feed or on the watch page of the pool's first video, asking for 21 ids. Answers what came back (its JSON, or its first 4,096 bytes as text when the body is longer), how many values the path located (`returned`), how many pool videos were kept, and why others were dropped (not a UUID; outside the experiment's pool). It never changes anything and is not counted in the health. With `config`, tries that external_http config instead of the stored one, so a service can be tried before it is registered (the key then need not exist).",
       access: "admin",
+      role: "researcher",
       params: RecommenderKeyParams,
       body: RecommenderTestRequest,
       responses: {

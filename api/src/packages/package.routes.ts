@@ -1,5 +1,6 @@
 import { ErrorBody, IdParams } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { pseudonymizedOnly } from "../auth/access.ts";
 import { route } from "../http/route.ts";
 import { studySchemaUrl } from "../study-files/export.ts";
 import type { PackageService } from "./package.service.ts";
@@ -26,6 +27,7 @@ export function packageRoutes({ packages }: { readonly packages: PackageService 
       description:
         "A zip, streamed: datapackage.json (a Frictionless Tabular Data Package: every table's Table Schema with types, descriptions, primary and foreign keys), arms.csv, participants.csv, events.csv and survey_responses.csv (one row per response, a column per question) each with a Parquet copy beside it (declared as resources of format parquet), study.yaml (the study definition), stats.json (GET .../stats), codebook.md (every column, every event type's payload fields from the contract, what each arm changed) and analysis.py (recomputes stats.json's counts and rates from the tables with pandas). Simulated participants are left out. See docs/packages.md.",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       query: PackageQuery,
       responses: {
@@ -34,7 +36,8 @@ export function packageRoutes({ packages }: { readonly packages: PackageService 
       },
       handler: async (ctx, { params, query }) => {
         const pkg = await packages.build(params.id, {
-          pseudonymize: query.pseudonymize === true,
+          // A member whose exports are pseudonymized only gets the pseudonymized package, whatever they ask.
+          pseudonymize: query.pseudonymize === true || pseudonymizedOnly(ctx),
           schemaUrl: studySchemaUrl(ctx),
         });
         ctx.type = "application/zip";

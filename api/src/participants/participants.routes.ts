@@ -190,6 +190,7 @@ export function participantRoutes({
       tag: "participants",
       summary: "Register a participant (optionally into a given group)",
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: ParticipantCreate,
       responses: {
@@ -208,9 +209,11 @@ export function participantRoutes({
       tag: "participants",
       summary: "List an experiment's participants (JSON, or the participants CSV)",
       audit: ({ query }) => (query.format === "csv" ? "export.participants" : null),
+      identifies: ({ query }) => query.format === "csv",
       description:
         'format=csv: one row per participant (api.md): user_id, login_id, group_id, group_name, status (`joined`: no event yet; `started`), joined_at, consented_at, finished_at (empty until the study flow records them), sessions, events, last_seen_at (the last event received), then one column per recruiting parameter captured at join, simulated, excluded, excluded_reason, then the quality measures (docs/quality.md): active_seconds, visible_watch_seconds, watch_seconds, hidden_share, pointer_events, viewport_width, seconds_per_question, straight_lined, attention_passed, attention_failed, duplicate_recruiting_id, quality_flags (space-separated), excluded_by_rules. The CSV is one stream of every row, and leaves simulated participants (dry runs) out unless include_simulated=true. JSON (api.md "Lists at study scale"): `{items, next_cursor, total}`, one page of at most `limit` (default 100, at most 1000) participants in `sort` order (joined_at by default; last_seen_at, login_id; `-` for descending; ties by user_id), filtered by status, group_id, q (login id contains, any case) and simulated; pass next_cursor as `cursor` with the same sort for the next page (400 invalid_cursor for another). Simulated participants are listed, each with `simulated`, unless `simulated` asks for one kind. spreadsheet_safe=true puts an apostrophe before text a spreadsheet would run as a formula.',
       access: "admin",
+      role: "analyst",
       params: IdParams,
       query: ParticipantsQuery,
       responses: {
@@ -242,6 +245,7 @@ export function participantRoutes({
       description:
         "The list's item for this participant: status, sessions (every session they registered, as completion counts them), events, surveys, exclusion and whether they are simulated.",
       access: "admin",
+      role: "analyst",
       params: UserParams,
       responses: {
         200: { description: "The participant", schema: ParticipantSummary },
@@ -260,6 +264,7 @@ export function participantRoutes({
       description:
         "`{excluded: true, reason}`: the participant stays in the data; the participants CSV flags them (`excluded`, `excluded_reason`) and the stats leave them out of every count and rate (`excluded_participants` per arm). `{excluded: false}` includes them again. Excluding without a reason -> 422 reason_required.",
       access: "admin",
+      role: "editor",
       params: UserParams,
       body: ExclusionBody,
       responses: {
@@ -280,6 +285,7 @@ export function participantRoutes({
       description:
         "Erases the participant everywhere: the participant, their sessions, survey responses and dismissals, every read-model row (shared counts such as view counts and co-views lose their part), and their records in the event log (deleted on the embedded log; on Kafka their key is destroyed, so no export, tail or replay reads them). Their cookie answers 401 afterwards. The audit log records `participant.erase` with row counts. Erasing an erased participant again answers 204.",
       access: "admin",
+      role: "study_owner",
       params: UserParams,
       responses: {
         204: { description: "Erased" },

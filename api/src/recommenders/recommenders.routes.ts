@@ -23,6 +23,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       summary: "List recommenders (built-ins first, then registered services by key)",
       description: REGISTRY_NOTES,
       access: "admin",
+      role: "researcher",
       responses: { 200: { description: "Recommender records", schema: Type.Array(RecommenderView) } },
       handler: async (ctx) => {
         ctx.body = await registry.list();
@@ -36,6 +37,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       summary: "Register an external_http recommender",
       description: `Required: key, kind (external_http), label, config.url. Defaults: description "", category "external", supports_feed true, supports_watch false (set supports_watch, and keep supports_feed, only if the service accepts both a null and a set current_video_id: spec rule 6), config.method POST, config.timeout_seconds 5.0, config.headers {}, config.video_id_path video_ids, and the default body (user_id, experiment_id, limit, offset, current_video_id, exclude_video_ids) when config.body_template is absent. With GET, the body's fields are query parameters: lists repeat the name per element (exclude_video_ids=a&exclude_video_ids=b), null and empty lists are left out, objects are JSON text. The service answers JSON; video_id_path locates the list of video UUIDs (\`*\` iterates a list: items.*.video_id). Order is kept; non-UUIDs and ids outside the pool are dropped. Any failure (connection refused, DNS, timeout, 5xx or other non-2xx, invalid JSON, a path to a non-list, no usable id) is logged as a warning and gives an empty list, never a 5xx. The recommender is usable at once. ${REGISTRY_NOTES}`,
       access: "admin",
+      role: "researcher",
       body: RecommenderCreate,
       responses: {
         201: { description: "Registered: the record", schema: RecommenderView },
@@ -56,6 +58,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       summary: "Read one recommender",
       description: REGISTRY_NOTES,
       access: "admin",
+      role: "researcher",
       params: RecommenderKeyParams,
       responses: {
         200: { description: "The record", schema: RecommenderView },
@@ -74,6 +77,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       description:
         'Any of label, description, category, supports_feed, supports_watch, config. key and kind cannot change (a value equal to the current one is accepted, another is 422 immutable_field). config is merged field by field into the stored config and checked like a registration; body_template null restores the default body; a header sent as "********" keeps its stored value. Built-ins accept only label, description and category: anything else is 400 builtin_immutable. Groups already assigned are not re-checked against new supports_feed/supports_watch values; the check runs when a group is edited. The cached instance is rebuilt at once on this process and within a second on the others. Responds with the record.',
       access: "admin",
+      role: "researcher",
       params: RecommenderKeyParams,
       body: RecommenderPatch,
       responses: {
@@ -99,6 +103,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       description:
         "Succeeds even while groups use it (spec rule 5; see used_by): their participants' next feed or related request answers 503 recommender_unavailable until the group's algorithm_config names another recommender. Change those groups first to avoid that. Built-ins cannot be deleted (400 builtin_immutable).",
       access: "admin",
+      role: "researcher",
       params: RecommenderKeyParams,
       responses: {
         204: { description: "Removed" },

@@ -14,6 +14,7 @@ export function settingsRoutes({ config }: { config: Pick<Config, "publicUrl" | 
       description:
         "`public_url` is FEEDLAB_PUBLIC_URL, or by default http://HOST:PORT with the port the server answers on. `public_url_reachable` is false for a loopback, private, link-local or unspecified address and for a name without a dot; `public_url_problem` then says why and what to set.",
       access: "admin",
+      role: "researcher",
       responses: { 200: { description: "Settings", schema: AdminSettings } },
       handler: (ctx) => {
         // Without FEEDLAB_PUBLIC_URL, the port is the one this request reached (PORT=0 picks it at listen).

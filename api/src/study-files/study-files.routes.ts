@@ -54,6 +54,7 @@ export function studyFileRoutes({ studyFiles }: { studyFiles: StudyFilesService 
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference as a document writes it
         "The whole study by names, never ids: its fields, arms (algorithm and UI), the layouts and external recommenders the arms use (header values as `${FEEDLAB_SECRET_<KEY>_<HEADER>}` references, never the secrets), the pool with every metadata field, and the surveys. YAML comes as a download (Content-Disposition: attachment).",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       query: DefinitionQuery,
       responses: {
@@ -80,6 +81,8 @@ export function studyFileRoutes({ studyFiles }: { studyFiles: StudyFilesService 
       description:
         "Works the document out against the experiment (`experiment_id`) or a new one, exactly as applying would, and changes nothing. Each change: create, update (with the fields), unchanged, delete (an arm or survey of the experiment the document no longer names), or refused with the console's reason and code. A copy made because another experiment uses a layout, recommender or video says so in `reason`.",
       access: "admin",
+      role: "researcher",
+      roleOnBodyExperiment: "editor",
       body: StudyPlanBody,
       bodyLimitBytes: DEFINITION_LIMIT_BYTES,
       responses: {
@@ -100,6 +103,8 @@ export function studyFileRoutes({ studyFiles }: { studyFiles: StudyFilesService 
       description:
         "Applies the plan in one transaction, by names: into `experiment_id`, or a new experiment. Applying the same document twice changes nothing. A change the console would refuse (group_has_participants, template_in_use, active_survey_exists, survey_has_responses...) answers 409 with the refusals as `details` (its code is the first refusal's), and nothing is applied. Layouts, recommenders and videos another experiment uses are never changed: a copy is made, its name suffixed.",
       access: "admin",
+      role: "researcher",
+      roleOnBodyExperiment: "editor",
       body: StudyPlanBody,
       bodyLimitBytes: DEFINITION_LIMIT_BYTES,
       responses: {
@@ -109,7 +114,7 @@ export function studyFileRoutes({ studyFiles }: { studyFiles: StudyFilesService 
         422: problems,
       },
       handler: async (ctx, { body }) => {
-        ctx.body = await studyFiles.apply(body, adminOf(ctx).username);
+        ctx.body = await studyFiles.apply(body, adminOf(ctx));
       },
     }),
     route({

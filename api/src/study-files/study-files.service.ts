@@ -34,7 +34,7 @@ async function applyExperiment(
   ledger: Ledger,
   doc: StudyDocument,
   experimentId: string | undefined,
-  admin: string | null,
+  admin: Applier | null,
 ): Promise<string> {
   const patch = {
     name: doc.name,
@@ -49,18 +49,28 @@ async function applyExperiment(
   };
   const what = { resource: "experiment" as const, name: doc.name };
   if (experimentId === undefined) {
-    const made = await s.experiments.create({ name: doc.name, description: patch.description });
+    const made = await s.experiments.create(
+      { name: doc.name, description: patch.description },
+      "draft",
+      admin?.adminId,
+    );
     ledger.add({ ...what, action: "create" });
-    await ledger.attempt(what, "", () => s.experiments.update(made.id, patch, admin));
+    await ledger.attempt(what, "", () => s.experiments.update(made.id, patch, admin?.username ?? null));
     return made.id;
   }
   await ledger.update(
     what,
     "",
     () => s.experiments.get(experimentId),
-    () => s.experiments.update(experimentId, patch, admin),
+    () => s.experiments.update(experimentId, patch, admin?.username ?? null),
   );
   return experimentId;
+}
+
+/** Who applies a document: named in the records of what changed; the owner of an experiment it creates. */
+interface Applier {
+  readonly username: string;
+  readonly adminId: string;
 }
 
 /** Thrown to roll a plan's transaction back once it has been worked out. */
@@ -87,7 +97,7 @@ export interface StudyFilesDeps {
 export function createStudyFilesService(deps: StudyFilesDeps) {
   const { db, servicesOn, env = process.env, onApplied } = deps;
 
-  async function run(body: StudyPlanBody, commit: boolean, admin: string | null): Promise<StudyApplied> {
+  async function run(body: StudyPlanBody, commit: boolean, admin: Applier | null): Promise<StudyApplied> {
     const parsed = parseDefinition(body.definition);
     if (body.experiment_id !== undefined) await assertExperiment(db, body.experiment_id);
     let result: StudyApplied | null = null;
@@ -102,7 +112,7 @@ export function createStudyFilesService(deps: StudyFilesDeps) {
         await applyPool(r);
         // Arms naming a recommender or layout the document got wrong would only repeat the problem.
         if (ledger.problems.length > 0) throw invalidDefinition(ledger.problems);
-        await applyArms(r, keys, layouts, admin);
+        await applyArms(r, keys, layouts, admin?.username ?? null);
         await applySurveys(r);
         if (ledger.problems.length > 0) throw invalidDefinition(ledger.problems);
         result = { experiment_id: experimentId, changes: ledger.changes };
@@ -120,7 +130,7 @@ export function createStudyFilesService(deps: StudyFilesDeps) {
   return {
     export: (experimentId: string) => exportStudy(db, servicesOn(db), experimentId),
     plan: async (body: StudyPlanBody) => ({ changes: (await run(body, false, null)).changes }),
-    apply: (body: StudyPlanBody, admin: string | null) => run(body, true, admin),
+    apply: (body: StudyPlanBody, admin: Applier | null) => run(body, true, admin),
   };
 }
 

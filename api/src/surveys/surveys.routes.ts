@@ -71,10 +71,12 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       method: "get",
       path: spec.path,
       audit: spec.audit,
+      identifies: true,
       tag: "surveys",
       summary: spec.summary,
       description: spec.description + LEAVES_OUT_SIMULATED,
       access: "admin",
+      role: "analyst",
       params: IdParams,
       query: CsvQuery,
       responses: {
@@ -103,6 +105,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       summary: "Create a survey (kind pre, post or inter_session; a draft unless is_active)",
       description: SHAPE_RULES,
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: SurveyCreate,
       responses: {
@@ -122,6 +125,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "List an experiment's surveys with their question and response counts",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: {
         200: { description: "Surveys, oldest first", schema: Type.Array(AdminSurvey) },
@@ -137,6 +141,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "Read a survey",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: { 200: { description: "The survey", schema: AdminSurvey }, 404: unknownSurvey },
       handler: async (ctx, { params }) => {
@@ -151,6 +156,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       summary: "Replace a survey's name and questions (kind is fixed)",
       description: `${SHAPE_RULES} Submitted responses keep their own snapshot of the question texts and options.`,
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: SurveyUpdate,
       responses: {
@@ -169,6 +175,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "Delete a survey and its responses",
       access: "admin",
+      role: "editor",
       params: IdParams,
       responses: { 204: { description: "Deleted" }, 404: unknownSurvey },
       handler: async (ctx, { params }) => {
@@ -183,6 +190,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "Activate a survey (at most one active survey per experiment and kind)",
       access: "admin",
+      role: "editor",
       params: IdParams,
       responses: {
         200: { description: "The survey, active", schema: AdminSurvey },
@@ -200,6 +208,7 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "Deactivate a survey",
       access: "admin",
+      role: "editor",
       params: IdParams,
       responses: { 200: { description: "The survey, inactive", schema: AdminSurvey }, 404: unknownSurvey },
       handler: async (ctx, { params }) => {

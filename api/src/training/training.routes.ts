@@ -19,6 +19,7 @@ export function trainingRoutes({ training }: { training: TrainingService }) {
       summary: "Train the experiment's learned model now (even when nothing changed since the last model)",
       description: `Queues a manual run and answers its id at once; the trainer takes it within about 2 s and the run's progress shows in GET .../models. While a run of the experiment is still queued, its id is answered instead of a second run. ${NOTES}`,
       access: "admin",
+      role: "editor",
       params: IdParams,
       responses: { 202: { description: "Queued", schema: TrainAccepted }, 404: notFound },
       handler: async (ctx, { params }) => {
@@ -33,6 +34,7 @@ export function trainingRoutes({ training }: { training: TrainingService }) {
       summary: "List the experiment's model runs, newest first",
       description: `Each run: status, trigger, times, the size of its data (interactions, users, videos), metrics (offline evaluation against the popularity baseline, step timings) or its skipped_reason or error. ${NOTES}`,
       access: "admin",
+      role: "analyst",
       params: IdParams,
       query: ModelRunsQuery,
       responses: {

@@ -20,6 +20,7 @@ export function uiPresetRoutes() {
       summary: "The six bundled UI presets",
       description: "`none` is accepted wherever a UI key is, besides these keys.",
       access: "admin",
+      role: "researcher",
       responses: {
         200: {
           description: "Presets",

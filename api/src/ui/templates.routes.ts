@@ -35,6 +35,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       summary: "Create a UI template (a layout of one page: TSX code or a tree of blocks)",
       description: `The server compiles a code template with the same compiler the console's editor runs; what does not compile is not stored. Sources up to ${MAX_SOURCE_CHARS} characters. A blocks template's tree is checked against the ${BLOCK_TYPES.length} blocks and compiled from its exported TSX.`,
       access: "admin",
+      role: "researcher",
       body: UiTemplateCreate,
       bodyLimitBytes: TEMPLATE_BODY_LIMIT,
       responses: { 201: { description: "Created", schema: UiTemplate }, 422: rejected },
@@ -51,6 +52,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       description:
         "A blocks template's tree exported as a TSX module over @feedlab/blocks, which the code track accepts as it is and which renders the same page; a code template's own source.",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       responses: {
         200: { description: "The TSX module", contentType: "text/plain" },
@@ -69,6 +71,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       tag: "ui",
       summary: "List the UI templates, newest first, with the groups that use each",
       access: "admin",
+      role: "researcher",
       responses: { 200: { description: "Templates", schema: Type.Array(UiTemplate) } },
       handler: async (ctx) => {
         ctx.body = await templates.list();
@@ -80,6 +83,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       tag: "ui",
       summary: "Read a UI template",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       responses: {
         200: { description: "The template", schema: UiTemplate },
@@ -96,6 +100,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       tag: "ui",
       summary: "Change a UI template; a new source or tree makes a new version",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       body: UiTemplatePatch,
       bodyLimitBytes: TEMPLATE_BODY_LIMIT,
@@ -116,6 +121,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       tag: "ui",
       summary: "Delete a UI template no group uses",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       responses: { 204: { description: "Deleted" }, 404: { description: "Unknown" }, 409: inUse },
       handler: async (ctx, { params }) => {

@@ -37,6 +37,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       description:
         "`type` and `resolved_url` are derived from `url`: YouTube and Vimeo pages become their embeddable player URL, anything else is a native media file.",
       access: "admin",
+      role: "researcher",
       body: VideosCreate,
       bodyLimitBytes: 10 * 1024 * 1024,
       responses: {
@@ -58,6 +59,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       description:
         "The body is the file itself (`text/csv` or `application/json`). Each row is checked on its own; accepted rows are stored in one transaction and rejected rows are listed with their reasons. A row whose `external_id` exists is rejected, or, with `update=true`, updates that video (the fields it gives). CSV: a header row of video fields (a column that names none is the file's error: 422 `unknown_columns`, with the field it probably means); `tags` separated by `|` or `;`; `comments` and `captions` as JSON arrays.",
       access: "admin",
+      role: "researcher",
       rawBodyTypes: ["text/csv", "application/csv", "text/plain"],
       bodyLimitBytes: IMPORT_LIMIT_BYTES,
       responses: {
@@ -78,6 +80,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       tag: "videos",
       summary: "List videos",
       access: "admin",
+      role: "researcher",
       responses: { 200: { description: "Videos", schema: Type.Array(Video) } },
       handler: async (ctx) => {
         ctx.body = await videos.list();
@@ -89,6 +92,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       tag: "videos",
       summary: "Read a video",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       responses: { 200: { description: "The video", schema: Video }, 404: { description: "Unknown video" } },
       handler: async (ctx, { params }) => {
@@ -102,6 +106,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       tag: "videos",
       summary: "Update a video's metadata or URL",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       body: VideoPatch,
       responses: { 200: { description: "Updated", schema: Video } },
@@ -118,6 +123,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       description:
         "A video in the pool of a running experiment is refused (409 video_in_running_study, details.experiments: [{id, name}]): participants may be watching it. Remove it from those pools, or pause the studies, first.",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       responses: {
         204: { description: "Deleted" },
@@ -134,6 +140,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       tag: "videos",
       summary: "The experiments whose pool holds the video (the console asks before deleting)",
       access: "admin",
+      role: "researcher",
       params: IdParams,
       responses: {
         200: {
@@ -153,6 +160,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       tag: "videos",
       summary: "Replace the experiment's video pool",
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: PoolBody,
       responses: {
@@ -169,6 +177,7 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
       tag: "videos",
       summary: "The experiment's video pool",
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: { 200: { description: "The pool", schema: PoolBody } },
       handler: async (ctx, { params }) => {

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = {
   "experiment.create": "Created an experiment",
   "experiment.update": "Changed an experiment",
   "experiment.delete": "Deleted an experiment",
+  "experiment.members": "Changed an experiment's members",
   "arm.create": "Added an arm",
   "arm.update": "Changed an arm",
   "arm.delete": "Deleted an arm",

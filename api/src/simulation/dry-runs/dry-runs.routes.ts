@@ -34,6 +34,7 @@ export function dryRunRoutes({ dryRuns }: { dryRuns: DryRunsService }) {
       summary: "Start a dry run: simulated participants through every arm, with a report per arm",
       description: `${ABOUT} Answers 202 with the queued run; follow it with GET .../dry-runs/{run_id}. A draft or running experiment only (409 experiment_not_open); with browser true and no Chromium on the server, 422 no_browser with the command that installs it.`,
       access: "admin",
+      role: "editor",
       params: IdParams,
       body: DryRunCreate,
       responses: {
@@ -54,6 +55,7 @@ export function dryRunRoutes({ dryRuns }: { dryRuns: DryRunsService }) {
       summary: "The experiment's dry runs, newest first, with their reports",
       description: ABOUT,
       access: "admin",
+      role: "analyst",
       params: IdParams,
       responses: { 200: { description: "Dry runs", schema: Type.Array(DryRun) }, 404: unknown },
       handler: async (ctx, { params }) => {
@@ -68,6 +70,7 @@ export function dryRunRoutes({ dryRuns }: { dryRuns: DryRunsService }) {
       description:
         "`ok` is true when no arm has a problem (null until the run is done). Per arm: participants, finished, declined, `ctr` with its 95% interval, the event types that arrived, `missing_event_types` (those the contract's catalog says the journeys' actions produce that never arrived), the surveys met in order, one filled completion URL, `completion_not_tested` (why no simulated participant of the arm reached the completion, which gets participants paid, so it was not checked: a rule of minutes on the pages the run does not wait for, a study that ends when the researcher completes it, everyone declining; null when someone reached it, or when not reaching it is the arm's `completion_not_reached` problem), the time to the first card, and `problems` [{participant, user_id, page, kind, message}]. An arm without problems is green for what ran: read `completion_not_tested` beside `ok`. `warnings`: what the run could not check and why.",
       access: "admin",
+      role: "analyst",
       params: RunParams,
       responses: { 200: { description: "The dry run", schema: DryRun }, 404: unknown },
       handler: async (ctx, { params }) => {
@@ -83,6 +86,7 @@ export function dryRunRoutes({ dryRuns }: { dryRuns: DryRunsService }) {
       description:
         "Erases the simulated participants as erasure does (their rows, events and what the read models hold of them). The reports hold no participant data and stay.",
       access: "admin",
+      role: "editor",
       params: IdParams,
       responses: { 204: { description: "Erased" }, 404: unknown },
       handler: async (ctx, { params }) => {

@@ -53,6 +53,7 @@ const BESIDE_E2E_FILES = [
   "test/quality.e2e.test.ts",
   "test/surveys.e2e.test.ts",
   "test/experiment-page.e2e.test.ts",
+  "test/teams.e2e.test.ts",
 ];
 
 /**

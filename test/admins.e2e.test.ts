@@ -64,21 +64,23 @@ describe("admin accounts in the console (Chromium)", () => {
     await context.close();
   });
 
-  it("adds an admin, changes the password with the current one, and removes the other admin", async () => {
+  it("adds an account, changes the password with the current one, and removes the other account", async () => {
     const context = await suite.newContext();
     const page = await context.newPage();
     await signInToConsole(page, suite.app.url);
-    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Admins" }).click();
-    await page.getByRole("heading", { name: "Admins", level: 1 }).waitFor();
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Accounts" }).click();
+    await page.getByRole("heading", { name: "Accounts", level: 1 }).waitFor();
 
     // The form names what is wrong, on its fields.
-    const admins = page.getByRole("region", { name: "Admins" });
+    const admins = page.getByRole("region", { name: "Accounts" });
     await admins.getByLabel("Username").fill("bea");
     await admins.getByLabel("Password").fill("short");
-    await admins.getByRole("button", { name: "Add admin" }).click();
-    await admins.getByText("The password needs at least 8 characters.").waitFor();
+    await admins.getByRole("button", { name: "Add account" }).click();
+    await admins
+      .getByText("The password needs at least 8 characters, or leave it empty to generate one.")
+      .waitFor();
     await admins.getByLabel("Password").fill("bea-password-1");
-    await admins.getByRole("button", { name: "Add admin" }).click();
+    await admins.getByRole("button", { name: "Add account" }).click();
     await admins.getByRole("row", { name: /bea/ }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, "admins-console");
@@ -97,15 +99,18 @@ describe("admin accounts in the console (Chromium)", () => {
     expect(oldLogin.status).toBe(401);
 
     // Removing bea asks first; she is gone and cannot sign in.
-    await admins.getByRole("button", { name: "Remove admin bea" }).click();
-    await page.getByRole("dialog", { name: "Remove admin?" }).getByRole("button", { name: "Remove" }).click();
+    await admins.getByRole("button", { name: "Remove account bea" }).click();
+    await page
+      .getByRole("dialog", { name: "Remove account?" })
+      .getByRole("button", { name: "Remove" })
+      .click();
     await admins.getByRole("row", { name: /bea/ }).waitFor({ state: "detached" });
     expect(
       (await suite.app.client().post("/api/v1/auth/login", { username: "bea", password: "bea-password-1" }))
         .status,
     ).toBe(401);
     // Alone now: the last admin's Remove is disabled (and the server refuses it anyway).
-    expect(await admins.getByRole("button", { name: `Remove admin ${ADMIN.username}` }).isDisabled()).toBe(
+    expect(await admins.getByRole("button", { name: `Remove account ${ADMIN.username}` }).isDisabled()).toBe(
       true,
     );
 

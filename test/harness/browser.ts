@@ -104,10 +104,14 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
 }
 
 /** Signs the test admin in to the console at `baseUrl` and waits for the experiments list. */
-export async function signInToConsole(page: Page, baseUrl: string): Promise<void> {
+export async function signInToConsole(
+  page: Page,
+  baseUrl: string,
+  account: { readonly username: string; readonly password: string } = ADMIN,
+): Promise<void> {
   await page.goto(`${baseUrl}/admin/login`);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByLabel("Username").fill(account.username);
+  await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Experiments", exact: true }).waitFor();
 }

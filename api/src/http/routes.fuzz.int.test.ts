@@ -36,6 +36,7 @@ const STATE_TABLES = [
   "recommenders",
   "ui_templates",
   "admins",
+  "experiment_members",
   "event_log",
 ];
 

@@ -6,7 +6,9 @@
 import type { FeedQuery as ServerFeedQuery } from "@feedlab/schemas";
 
 export type {
+  AccountRole,
   AdminAccount,
+  AdminCreated,
   AdminMe as AdminUser,
   AdminSettings,
   AdminSignedIn,
@@ -42,6 +44,7 @@ export type {
   Me as ParticipantMe,
   MediaSettings,
   MediaUpload,
+  Member,
   ModelRun,
   ModelRunStatus,
   Participant,

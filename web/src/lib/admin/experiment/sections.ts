@@ -8,6 +8,7 @@ import type { ReadinessProblem } from "../../types.ts";
 export const EXPERIMENT_SECTIONS = [
   { id: "status-heading", label: "Status" },
   { id: "settings-heading", label: "Settings" },
+  { id: "members-heading", label: "Members" },
   { id: "groups-heading", label: "Arms" },
   { id: "pool-heading", label: "Video pool" },
   { id: "participants-heading", label: "Participants" },

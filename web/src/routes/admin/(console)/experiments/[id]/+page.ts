@@ -3,6 +3,7 @@ import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
 import { PARTICIPANTS_PAGE_SIZE } from "#lib/admin/participants/participants.ts";
 import { apiFor } from "#lib/api/client.ts";
 import { groupsApi } from "#lib/api/groups.ts";
+import { membersApi } from "#lib/api/members.ts";
 import { modelRunsApi } from "#lib/api/model-runs.ts";
 import { participantsApi } from "#lib/api/participants.ts";
 import { recommendersApi } from "#lib/api/recommenders.ts";
@@ -27,6 +28,7 @@ export const load = (async ({ fetch, params, url }) =>
       surveys,
       runs,
       monitor,
+      members,
     ] = await Promise.all([
       loadExperiment(client, params.id),
       groupsApi.list(client, params.id),
@@ -41,6 +43,7 @@ export const load = (async ({ fetch, params, url }) =>
       modelRunsApi.list(client, params.id),
       // Warnings about arms whose recommender fails; the page works without them.
       resultsApi.monitor(client, params.id).catch(() => null),
+      membersApi.list(client, params.id),
     ]);
     return {
       experiment,
@@ -54,5 +57,6 @@ export const load = (async ({ fetch, params, url }) =>
       surveys,
       runs,
       monitor,
+      members,
     };
   })) satisfies PageLoad;

@@ -76,6 +76,11 @@ describe("teams in the console (Chromium)", () => {
     const csv = downloads.getByRole("link", { name: "CSV" }).first();
     const href = await csv.getAttribute("href");
     expect((await page.request.get(`${suite.app.url}${href}`)).status()).toBe(200);
+    // The dry runs' reports are theirs to read; starting or erasing runs is not.
+    await page.goto(`${experimentPage}/dry-runs`);
+    await page.getByText("Dry runs are started by the experiment's editors and owners").waitFor();
+    expect(await page.getByRole("button", { name: "Start dry run" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Erase simulated participants" }).count()).toBe(0);
     // Another study's page is not theirs to see.
     await page.goto(`${suite.app.url}/admin/experiments/${other.experiment.id}`);
     await page.getByText("Experiment not found").waitFor();

@@ -117,10 +117,10 @@ export function createAuthService(
       password: string | undefined,
       role: AccountRole,
     ): Promise<{ username: string; role: AccountRole; created_at: string; password?: string }> {
-      const generated = password === undefined ? generatePassword() : undefined;
+      const secret = password ?? generatePassword();
       try {
-        const { created_at } = await this.createAdmin(username, password ?? (generated as string), role);
-        return { username, role, created_at, ...(generated ? { password: generated } : {}) };
+        const { created_at } = await this.createAdmin(username, secret, role);
+        return { username, role, created_at, ...(password === undefined ? { password: secret } : {}) };
       } catch (err) {
         if (isUniqueViolation(err))
           throw conflict("duplicate_username", `An admin named “${username}” already exists.`);

@@ -224,6 +224,17 @@ describe("roles on every admin operation", () => {
       expect.arrayContaining([theirs.experiment, other.experiment.id]),
     );
 
+    // Where a video is used: a researcher sees their experiments by name, the others only counted.
+    type Usage = { experiments: { id: string }[]; others: number; others_running: number };
+    const usage = async (who: Who) =>
+      (await as[who].get<Usage>(`/api/v1/admin/videos/${theirs.video}/usage`)).body;
+    expect(await usage("non-member")).toEqual({ experiments: [], others: 1, others_running: 1 });
+    expect(await usage("analyst")).toMatchObject({ experiments: [{ id: theirs.experiment }], others: 0 });
+    expect(await usage("account owner")).toMatchObject({
+      experiments: [{ id: theirs.experiment }],
+      others: 0,
+    });
+
     // An experiment a researcher creates is theirs, as its owner.
     const made = await as["non-member"].post<{ id: string }>("/api/v1/admin/experiments", { name: "Mine" });
     expect(made.status).toBe(201);

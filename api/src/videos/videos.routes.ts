@@ -10,6 +10,8 @@ import {
   VideoUsage,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { accessOf } from "../auth/access.ts";
+import type { MembersService } from "../auth/members.ts";
 import { badRequest } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import { importVideos, parseImport } from "./videos.import.ts";
@@ -26,7 +28,7 @@ const ImportQuery = Type.Object({
 /** Imports may be large files. */
 const IMPORT_LIMIT_BYTES = 50 * 1024 * 1024;
 
-export function videoRoutes({ videos }: { videos: VideosService }) {
+export function videoRoutes({ videos, members }: { videos: VideosService; members: MembersService }) {
   return [
     route({
       method: "post",
@@ -150,7 +152,17 @@ export function videoRoutes({ videos }: { videos: VideosService }) {
         404: { description: "Unknown video", schema: ErrorBody },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = { experiments: await videos.usage(params.id) };
+        const all = await videos.usage(params.id);
+        // A researcher sees the experiments they are a member of by name, the others only counted.
+        const { accountRole, adminId } = accessOf(ctx);
+        const mine = accountRole === "owner" ? null : new Set(await members.experimentsOf(adminId));
+        const experiments = mine ? all.filter((e) => mine.has(e.id)) : all;
+        const others = all.filter((e) => !experiments.includes(e));
+        ctx.body = {
+          experiments,
+          others: others.length,
+          others_running: others.filter((e) => e.status === "running").length,
+        };
       },
     }),
     route({

@@ -117,7 +117,14 @@ export type ImportSummary = Static<typeof ImportSummary>;
 
 /** The experiments whose pool holds a video (`GET /api/v1/admin/videos/{id}/usage`). */
 export const VideoUsage = Type.Object({
-  experiments: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() })),
+  experiments: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() }), {
+    description: "The experiments the account sees (an account owner, all) whose pool holds the video",
+  }),
+  others: Type.Integer({
+    minimum: 0,
+    description: "How many more experiments' pools hold it: experiments the account is not a member of",
+  }),
+  others_running: Type.Integer({ minimum: 0, description: "How many of those are running" }),
 });
 export type VideoUsage = Static<typeof VideoUsage>;
 

@@ -4,17 +4,19 @@ import { everyParticipant } from "#lib/admin/participants/participants.ts";
 import { apiFor } from "#lib/api/client.ts";
 import { dryRunsApi } from "#lib/api/dry-runs.ts";
 import { groupsApi } from "#lib/api/groups.ts";
+import { membersApi } from "#lib/api/members.ts";
 import type { PageLoad } from "./$types";
 
 export const load = (async ({ fetch, params, url }) =>
   guardAdmin(url, async () => {
     const client = apiFor(fetch);
-    const [experiment, groups, runs, simulated] = await Promise.all([
+    const [experiment, groups, runs, simulated, members] = await Promise.all([
       loadExperiment(client, params.id),
       groupsApi.list(client, params.id),
       dryRunsApi.list(client, params.id),
       // Which of the reports' participants still exist, to link their trajectories.
       everyParticipant(client, params.id, { simulated: true }),
+      membersApi.list(client, params.id),
     ]);
-    return { experiment, groups, runs, simulated };
+    return { experiment, groups, runs, simulated, members };
   })) satisfies PageLoad;

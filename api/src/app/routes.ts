@@ -1,9 +1,9 @@
 import { auditRoutes } from "../audit/audit.routes.ts";
 import { authRoutes } from "../auth/auth.routes.ts";
-import { memberRoutes } from "../auth/members.routes.ts";
 import { eventRoutes } from "../events/events.routes.ts";
 import { schemaRoutes } from "../events/schemas.routes.ts";
 import { experimentRoutes } from "../experiments/experiments.routes.ts";
+import { memberRoutes } from "../experiments/members.routes.ts";
 import { feedRoutes } from "../feed/feed.routes.ts";
 import { groupRoutes } from "../groups/groups.routes.ts";
 import { mediaRoutes } from "../media/media.routes.ts";
@@ -32,7 +32,7 @@ export function routeTable(rt: Runtime) {
   return [
     ...authRoutes({ auth: services.auth, cookies, audit: services.audit }),
     ...auditRoutes({ audit: services.audit, members: services.members }),
-    ...memberRoutes(services),
+    ...memberRoutes({ db, members: services.members }),
     ...experimentRoutes(services),
     ...groupRoutes(services),
     ...videoRoutes(services),

@@ -86,11 +86,8 @@ export function auditRoutes({ audit, members }: { audit: AuditService; members: 
       query: AuditQuery,
       responses: { 200: { description: "Entries", schema: Type.Array(AuditEntryServed) } },
       handler: async (ctx, { query }) => {
-        const { accountRole, adminId } = accessOf(ctx);
-        const visibleTo =
-          accountRole === "owner"
-            ? undefined
-            : { username: adminOf(ctx).username, experiments: await members.experimentsOf(adminId) };
+        const experiments = await members.visibleTo(accessOf(ctx));
+        const visibleTo = experiments ? { username: adminOf(ctx).username, experiments } : undefined;
         const { entries } = await audit.list({ limit: query.limit ?? 100, before: query.before, visibleTo });
         ctx.body = entries;
       },

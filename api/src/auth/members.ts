@@ -1,6 +1,7 @@
 import type { Member, MemberRole } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import type { Knex } from "knex";
+import type { Access } from "../http/context.ts";
 import { conflict, notFound, validationFailed } from "../http/errors.ts";
 
 interface MemberRow {
@@ -41,11 +42,6 @@ export function createMembersService({ db, now }: { db: Db; now: () => Date }) {
 
   return {
     list: (experimentId: string) => list(experimentId),
-
-    /** 404 unless the experiment exists (an account owner reaches here for any id). */
-    async assertExperiment(experimentId: string): Promise<void> {
-      if (!(await db("experiments").where({ id: experimentId }).first("id"))) throw notFound("experiment");
-    },
 
     /**
      * Replaces an experiment's members with `members` and answers the new list: every username must
@@ -106,11 +102,15 @@ export function createMembersService({ db, now }: { db: Db; now: () => Date }) {
       });
     },
 
-    /** The experiments an account is a member of. */
-    async experimentsOf(adminId: string): Promise<string[]> {
-      const rows = (await db("experiment_members").where({ admin_id: adminId }).select("experiment_id")) as {
-        experiment_id: string;
-      }[];
+    /**
+     * The experiments an account sees in lists (api.md "Teams"): those it is a member of, or null for
+     * an account owner, who sees every one.
+     */
+    async visibleTo(access: Pick<Access, "adminId" | "accountRole">): Promise<string[] | null> {
+      if (access.accountRole === "owner") return null;
+      const rows = (await db("experiment_members")
+        .where({ admin_id: access.adminId })
+        .select("experiment_id")) as { experiment_id: string }[];
       return rows.map((r) => r.experiment_id);
     },
   };

@@ -52,10 +52,7 @@ export function experimentRoutes({
       role: "researcher",
       responses: { 200: { description: "Experiments", schema: Type.Array(Experiment) } },
       handler: async (ctx) => {
-        const { accountRole, adminId } = accessOf(ctx);
-        ctx.body = await experiments.list(
-          accountRole === "owner" ? undefined : await members.experimentsOf(adminId),
-        );
+        ctx.body = await experiments.list((await members.visibleTo(accessOf(ctx))) ?? undefined);
       },
     }),
     route({

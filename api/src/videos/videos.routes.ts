@@ -154,9 +154,8 @@ export function videoRoutes({ videos, members }: { videos: VideosService; member
       handler: async (ctx, { params }) => {
         const all = await videos.usage(params.id);
         // A researcher sees the experiments they are a member of by name, the others only counted.
-        const { accountRole, adminId } = accessOf(ctx);
-        const mine = accountRole === "owner" ? null : new Set(await members.experimentsOf(adminId));
-        const experiments = mine ? all.filter((e) => mine.has(e.id)) : all;
+        const mine = await members.visibleTo(accessOf(ctx));
+        const experiments = mine ? all.filter((e) => mine.includes(e.id)) : all;
         const others = all.filter((e) => !experiments.includes(e));
         ctx.body = {
           experiments,

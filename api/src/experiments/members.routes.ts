@@ -1,11 +1,13 @@
 import { ErrorBody, IdParams, MemberList } from "@feedlab/schemas";
+import type { Db } from "@feedlab/sql";
+import type { MembersService } from "../auth/members.ts";
 import { route } from "../http/route.ts";
-import type { MembersService } from "./members.ts";
+import { assertExperiment } from "./exists.ts";
 
 const notFound = { description: "Unknown experiment", schema: ErrorBody };
 
 /** An experiment's members (api.md "Teams"): analysts may read them, its owners replace them. */
-export function memberRoutes({ members }: { members: MembersService }) {
+export function memberRoutes({ db, members }: { db: Db; members: MembersService }) {
   return [
     route({
       method: "get",
@@ -19,7 +21,7 @@ export function memberRoutes({ members }: { members: MembersService }) {
       params: IdParams,
       responses: { 200: { description: "The members", schema: MemberList }, 404: notFound },
       handler: async (ctx, { params }) => {
-        await members.assertExperiment(params.id);
+        await assertExperiment(db, params.id);
         ctx.body = await members.list(params.id);
       },
     }),

@@ -62,7 +62,7 @@ export function routeTable(rt: Runtime) {
       surveyResponses: services.surveyResponses,
       study: services.study,
     }),
-    ...recommenderRoutes({ registry: rt.recommenders.registry }),
+    ...recommenderRoutes({ registry: rt.recommenders.registry, members: services.members }),
     ...uiPresetRoutes(),
     ...templateRoutes(services),
     ...trainingRoutes(services),

@@ -117,3 +117,30 @@ export function createMembersService({ db, now }: { db: Db; now: () => Date }) {
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;
+
+/**
+ * Where a shared library item (a layout, a recommender, a video) is used, as an account may read it: the
+ * uses in experiments it may see by name, the others only to be counted (api.md Teams: a non-member learns
+ * nothing of an experiment).
+ */
+export function usesVisibleTo<T>(
+  uses: readonly T[],
+  visible: readonly string[] | null,
+  experimentOf: (use: T) => string,
+): { named: T[]; elsewhere: T[] } {
+  if (visible === null) return { named: [...uses], elsewhere: [] };
+  const seen = new Set(visible);
+  const named: T[] = [];
+  const elsewhere: T[] = [];
+  for (const u of uses) (seen.has(experimentOf(u)) ? named : elsewhere).push(u);
+  return { named, elsewhere };
+}
+
+/** A library item's answer with `used_by` narrowed to what the account may see, the rest in `used_elsewhere`. */
+export function narrowUsedBy<T extends { used_by: readonly { experiment_id: string }[] }>(
+  item: T,
+  visible: readonly string[] | null,
+): T & { used_elsewhere: number } {
+  const { named, elsewhere } = usesVisibleTo(item.used_by, visible, (u) => u.experiment_id);
+  return { ...item, used_by: named, used_elsewhere: elsewhere.length };
+}

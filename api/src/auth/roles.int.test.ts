@@ -269,6 +269,69 @@ describe("roles on every admin operation", () => {
     );
   });
 
+  it("names a shared layout's, recommender's and video's uses only in experiments the account may see", async () => {
+    const owner = as["account owner"];
+    const study = await createStudy(owner, { videoCount: 1, weights: [1], name: "Private study" });
+    const arm = study.groups[0] as (typeof study.groups)[number];
+    const members = await owner.put(`/api/v1/admin/experiments/${study.experiment.id}/members`, [
+      { username: "admin", role: "owner" },
+      { username: "analyst", role: "analyst" },
+    ]);
+    expect(members.status, members.text).toBe(200);
+    const layout = await owner.post<{ id: string }>("/api/v1/admin/ui-templates", {
+      name: "Shared layout",
+      page: "feed",
+      template_type: "code",
+      source: `import { FeedSurface } from "@feedlab/surfaces";\nexport default function Page() {\n  return <FeedSurface><p>Shared</p></FeedSurface>;\n}\n`,
+    });
+    expect(layout.status, layout.text).toBe(201);
+    const patched = await owner.patch(`/api/v1/admin/groups/${arm.id}`, {
+      algorithm_config: { feed: "popularity", watch: arm.algorithm_config.watch },
+      ui_config: { feed: layout.body.id, watch: arm.ui_config.watch },
+    });
+    expect(patched.status, patched.text).toBe(200);
+
+    type Uses = { used_by: { experiment_id: string; experiment_name: string }[]; used_elsewhere: number };
+    const template = async (who: Who) =>
+      (await as[who].get<Uses>(`/api/v1/admin/ui-templates/${layout.body.id}`)).body;
+    expect(await template("analyst")).toMatchObject({
+      used_by: [{ experiment_id: study.experiment.id, experiment_name: "Private study" }],
+      used_elsewhere: 0,
+    });
+    expect(await template("non-member")).toMatchObject({ used_by: [], used_elsewhere: 1 });
+    const listed = await as["non-member"].get<(Uses & { id: string })[]>("/api/v1/admin/ui-templates");
+    expect(listed.body.find((t) => t.id === layout.body.id)).toMatchObject({
+      used_by: [],
+      used_elsewhere: 1,
+    });
+    const popularity = await as["non-member"].get<Uses>("/api/v1/admin/recommenders/popularity");
+    expect(popularity.body.used_by.filter((u) => u.experiment_id === study.experiment.id)).toEqual([]);
+    expect(popularity.body.used_elsewhere).toBeGreaterThanOrEqual(1);
+    const ownersView = await owner.get<Uses>("/api/v1/admin/recommenders/popularity");
+    expect(ownersView.body.used_by.map((u) => u.experiment_id)).toContain(study.experiment.id);
+
+    // Refusals count what they cannot name.
+    const refused = await as["non-member"].del(`/api/v1/admin/ui-templates/${layout.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      error: { code: "template_in_use", details: { used_by: [], used_elsewhere: 1 } },
+    });
+    expect(refused.text).not.toContain("Private study");
+    const theirs = await fixture();
+    const video = await as["non-member"].del(`/api/v1/admin/videos/${theirs.video}`);
+    expect(video.status).toBe(409);
+    expect(video.body).toMatchObject({
+      error: { code: "video_in_running_study", details: { experiments: [], others: 1 } },
+    });
+    const named = await as["study owner"].del(`/api/v1/admin/videos/${theirs.video}`);
+    expect(named.body).toMatchObject({
+      error: {
+        code: "video_in_running_study",
+        details: { experiments: [{ id: theirs.experiment }], others: 0 },
+      },
+    });
+  });
+
   it("keeps an owner, names each account once, and applies a change at once to signed-in sessions", async () => {
     const f = await fixture();
     const members = `/api/v1/admin/experiments/${f.experiment}/members`;

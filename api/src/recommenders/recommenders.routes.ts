@@ -6,15 +6,24 @@ import {
   RecommenderView,
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
+import { accessOf } from "../auth/access.ts";
+import { type MembersService, narrowUsedBy } from "../auth/members.ts";
 import { route } from "../http/route.ts";
 import type { RecommenderRegistry } from "./registry.service.ts";
 
 const error = (description: string) => ({ description, schema: ErrorBody });
 
 const REGISTRY_NOTES =
-  'Records have key, kind (`builtin` for the five built-ins: random, popularity, recency, similarity, learned_model; `external_http` for registered services), label, description, category, supports_feed, supports_watch, config (each header\'s value shown as "********": header values are write-only), created_at and updated_at (null for a built-in never edited), and used_by: the groups whose algorithm_config names it. A change is applied at once on the process that handled it and reaches every other API process within a second (PostgreSQL LISTEN/NOTIFY).';
+  'Records have key, kind (`builtin` for the five built-ins: random, popularity, recency, similarity, learned_model; `external_http` for registered services), label, description, category, supports_feed, supports_watch, config (each header\'s value shown as "********": header values are write-only), created_at and updated_at (null for a built-in never edited), used_by: the groups whose algorithm_config names it in experiments the account may see, and used_elsewhere: how many groups of other experiments do. A change is applied at once on the process that handled it and reaches every other API process within a second (PostgreSQL LISTEN/NOTIFY).';
 
-export function recommenderRoutes({ registry }: { registry: RecommenderRegistry }) {
+export function recommenderRoutes({
+  registry,
+  members,
+}: {
+  registry: RecommenderRegistry;
+  members: MembersService;
+}) {
+  const visible = (ctx: Parameters<typeof accessOf>[0]) => members.visibleTo(accessOf(ctx));
   return [
     route({
       method: "get",
@@ -26,7 +35,8 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       role: "researcher",
       responses: { 200: { description: "Recommender records", schema: Type.Array(RecommenderView) } },
       handler: async (ctx) => {
-        ctx.body = await registry.list();
+        const seen = await visible(ctx);
+        ctx.body = (await registry.list()).map((r) => narrowUsedBy(r, seen));
       },
     }),
     route({
@@ -48,7 +58,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
       },
       handler: async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await registry.register(body);
+        ctx.body = narrowUsedBy(await registry.register(body), await visible(ctx));
       },
     }),
     route({
@@ -65,7 +75,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
         404: error("No recommender with that key"),
       },
       handler: async (ctx, { params }) => {
-        ctx.body = await registry.read(params.key);
+        ctx.body = narrowUsedBy(await registry.read(params.key), await visible(ctx));
       },
     }),
     route({
@@ -91,7 +101,7 @@ export function recommenderRoutes({ registry }: { registry: RecommenderRegistry 
         ),
       },
       handler: async (ctx, { params, body }) => {
-        ctx.body = await registry.update(params.key, body);
+        ctx.body = narrowUsedBy(await registry.update(params.key, body), await visible(ctx));
       },
     }),
     route({

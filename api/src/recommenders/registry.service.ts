@@ -157,6 +157,7 @@ export function createRecommenderRegistry(deps: RegistryDeps) {
     ...record,
     config: maskedConfig(record.config),
     used_by: used,
+    used_elsewhere: 0,
   });
 
   async function viewOf(key: string, trx: Knex = db): Promise<RecommenderView> {

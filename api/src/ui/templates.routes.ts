@@ -10,7 +10,9 @@ import {
 } from "@feedlab/schemas";
 import { BLOCK_TYPES } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { Type } from "@sinclair/typebox";
+import { accessOf } from "../auth/access.ts";
 import { participantOf } from "../auth/auth.middleware.ts";
+import { type MembersService, narrowUsedBy } from "../auth/members.ts";
 import { route } from "../http/route.ts";
 import { MAX_SOURCE_CHARS } from "./compile.ts";
 import type { TemplatesService } from "./templates.service.ts";
@@ -20,12 +22,23 @@ const rejected = {
     "compile_error (details: [{line, column, message}]), unknown_import, no_default_export, invalid_tree (details: {path}: the offending node, as tree.children[0]...), missing_field, invalid_field or validation_failed",
   schema: ErrorBody,
 };
-const inUse = { description: "template_in_use: groups use it (details.used_by)", schema: ErrorBody };
+const inUse = {
+  description:
+    "template_in_use: groups use it (details.used_by: those in experiments the account may see; details.used_elsewhere: how many others)",
+  schema: ErrorBody,
+};
 
 /** A template's source travels in the JSON body: the limit is the source's, with room for the rest. */
 const TEMPLATE_BODY_LIMIT = MAX_SOURCE_CHARS * 4 + 64 * 1024;
 
-export function templateRoutes({ templates }: { templates: TemplatesService }) {
+export function templateRoutes({
+  templates,
+  members,
+}: {
+  templates: TemplatesService;
+  members: MembersService;
+}) {
+  const visible = (ctx: Parameters<typeof accessOf>[0]) => members.visibleTo(accessOf(ctx));
   return [
     route({
       method: "post",
@@ -41,7 +54,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       responses: { 201: { description: "Created", schema: UiTemplate }, 422: rejected },
       handler: async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await templates.create(body);
+        ctx.body = narrowUsedBy(await templates.create(body), await visible(ctx));
       },
     }),
     route({
@@ -74,7 +87,8 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       role: "researcher",
       responses: { 200: { description: "Templates", schema: Type.Array(UiTemplate) } },
       handler: async (ctx) => {
-        ctx.body = await templates.list();
+        const seen = await visible(ctx);
+        ctx.body = (await templates.list()).map((t) => narrowUsedBy(t, seen));
       },
     }),
     route({
@@ -90,7 +104,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
         404: { description: "Unknown" },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = await templates.get(params.id);
+        ctx.body = narrowUsedBy(await templates.get(params.id), await visible(ctx));
       },
     }),
     route({
@@ -111,7 +125,8 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
         422: rejected,
       },
       handler: async (ctx, { params, body }) => {
-        ctx.body = await templates.update(params.id, body);
+        const seen = await visible(ctx);
+        ctx.body = narrowUsedBy(await templates.update(params.id, body, seen), seen);
       },
     }),
     route({
@@ -125,7 +140,7 @@ export function templateRoutes({ templates }: { templates: TemplatesService }) {
       params: IdParams,
       responses: { 204: { description: "Deleted" }, 404: { description: "Unknown" }, 409: inUse },
       handler: async (ctx, { params }) => {
-        await templates.remove(params.id);
+        await templates.remove(params.id, await visible(ctx));
         ctx.status = 204;
       },
     }),

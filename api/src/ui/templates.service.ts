@@ -10,6 +10,7 @@ import type { BlockNode } from "@feedlab/schemas/ui/blocks/catalog.ts";
 import { checkTree } from "@feedlab/schemas/ui/blocks/check-tree.ts";
 import { treeToTsx } from "@feedlab/schemas/ui/blocks/tree-to-tsx.ts";
 import { platformModulesOf } from "@feedlab/schemas/ui/compile.ts";
+import { usesVisibleTo } from "../auth/members.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { armRow, armsUsing } from "../groups/queries/groups.queries.ts";
@@ -39,6 +40,12 @@ interface Usage {
   template_id: string;
 }
 
+/** A refusal's details: the arms in experiments the account may see, the others counted. */
+function usedByDetails(used: readonly Usage[], visible: readonly string[] | null) {
+  const { named, elsewhere } = usesVisibleTo(used, visible, (u) => u.experiment_id);
+  return { used_by: named.map(({ template_id: _t, ...u }) => u), used_elsewhere: elsewhere.length };
+}
+
 const present = (r: TemplateRow, usage: readonly Usage[]): UiTemplate => ({
   id: r.id,
   name: r.name,
@@ -48,6 +55,7 @@ const present = (r: TemplateRow, usage: readonly Usage[]): UiTemplate => ({
   tree: json<Record<string, unknown> | null>(r.tree, null),
   version: Number(r.version),
   used_by: usage.filter((u) => u.template_id === r.id).map(({ template_id: _t, ...u }) => u),
+  used_elsewhere: 0,
   last_render_error: json<UiTemplate["last_render_error"]>(r.last_render_error, null),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
@@ -176,14 +184,18 @@ export function createTemplatesService({
       return present(r, []);
     },
 
-    async update(id: string, patch: UiTemplatePatch): Promise<UiTemplate> {
+    async update(
+      id: string,
+      patch: UiTemplatePatch,
+      visible: readonly string[] | null = null,
+    ): Promise<UiTemplate> {
       const current = await row(id);
       const used = await usage([id]);
       if (patch.page !== undefined && patch.page !== current.page && used.length > 0) {
         throw conflict(
           "template_in_use",
           `Arms use this template for the ${current.page} page; assign them another UI before moving it to the ${patch.page} page.`,
-          { used_by: used.map(({ template_id: _t, ...u }) => u) },
+          usedByDetails(used, visible),
         );
       }
       const type = patch.template_type ?? current.template_type;
@@ -216,14 +228,21 @@ export function createTemplatesService({
       return present(updated ?? { ...current, ...changes }, used);
     },
 
-    async remove(id: string): Promise<void> {
+    async remove(id: string, visible: readonly string[] | null = null): Promise<void> {
       await row(id);
       const used = await usage([id]);
       if (used.length > 0) {
+        const details = usedByDetails(used, visible);
+        const names = [
+          ...details.used_by.map((u) => `"${u.group_name}" in "${u.experiment_name}"`),
+          ...(details.used_elsewhere > 0
+            ? [`${details.used_elsewhere} in other researchers' experiments`]
+            : []),
+        ];
         throw conflict(
           "template_in_use",
-          `${used.length === 1 ? "An arm uses" : `${used.length} arms use`} this template (${used.map((u) => `"${u.group_name}" in "${u.experiment_name}"`).join(", ")}); assign them another UI first.`,
-          { used_by: used.map(({ template_id: _t, ...u }) => u) },
+          `${used.length === 1 ? "An arm uses" : `${used.length} arms use`} this template (${names.join(", ")}); assign them another UI first.`,
+          details,
         );
       }
       await db("ui_templates").where({ id }).delete();

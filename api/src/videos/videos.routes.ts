@@ -11,7 +11,7 @@ import {
 } from "@feedlab/schemas";
 import { Type } from "@sinclair/typebox";
 import { accessOf } from "../auth/access.ts";
-import type { MembersService } from "../auth/members.ts";
+import { type MembersService, usesVisibleTo } from "../auth/members.ts";
 import { badRequest } from "../http/errors.ts";
 import { route } from "../http/route.ts";
 import { importVideos, parseImport } from "./videos.import.ts";
@@ -132,7 +132,7 @@ export function videoRoutes({ videos, members }: { videos: VideosService; member
         409: { description: "video_in_running_study", schema: ErrorBody },
       },
       handler: async (ctx, { params }) => {
-        await videos.remove(params.id);
+        await videos.remove(params.id, await members.visibleTo(accessOf(ctx)));
         ctx.status = 204;
       },
     }),
@@ -153,14 +153,11 @@ export function videoRoutes({ videos, members }: { videos: VideosService; member
       },
       handler: async (ctx, { params }) => {
         const all = await videos.usage(params.id);
-        // A researcher sees the experiments they are a member of by name, the others only counted.
-        const mine = await members.visibleTo(accessOf(ctx));
-        const experiments = mine ? all.filter((e) => mine.includes(e.id)) : all;
-        const others = all.filter((e) => !experiments.includes(e));
+        const { named, elsewhere } = usesVisibleTo(all, await members.visibleTo(accessOf(ctx)), (e) => e.id);
         ctx.body = {
-          experiments,
-          others: others.length,
-          others_running: others.filter((e) => e.status === "running").length,
+          experiments: named,
+          others: elsewhere.length,
+          others_running: elsewhere.filter((e) => e.status === "running").length,
         };
       },
     }),

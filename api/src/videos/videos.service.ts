@@ -1,5 +1,6 @@
 import type { Caption, Video, VideoInput, VideoPatch, VideoType } from "@feedlab/schemas";
 import type { Knex } from "knex";
+import { usesVisibleTo } from "../auth/members.ts";
 import { iso, isoOrNull, json, numOrNull } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { experimentExists, lockExperiment } from "../experiments/queries/experiments.queries.ts";
@@ -215,21 +216,27 @@ export function createVideosService({ db, newId, now, onChange }: VideosServiceD
 
     /**
      * Deleting a video also removes it from every pool; a video in a running study's pool is refused
-     * (participants may be watching it), naming those studies.
+     * (participants may be watching it), naming those of them in `visible` (null: all) and counting the rest.
      */
-    async remove(id: string): Promise<void> {
+    async remove(id: string, visible: readonly string[] | null = null): Promise<void> {
       await db.transaction(async (trx) => {
         const video = await trx("videos").where({ id }).forUpdate().first("id");
         if (!video) throw notFound("video");
         const running = (await poolsHolding(trx, id))
           .filter((e) => e.status === "running")
           .map(({ id, name }) => ({ id, name }));
-        if (running.length > 0)
+        if (running.length > 0) {
+          const { named, elsewhere } = usesVisibleTo(running, visible, (e) => e.id);
+          const names = [
+            ...named.map((e) => `“${e.name}”`),
+            ...(elsewhere.length > 0 ? [`${elsewhere.length} of other researchers`] : []),
+          ];
           throw conflict(
             "video_in_running_study",
-            `This video is in the pool of ${running.length} running ${running.length === 1 ? "study" : "studies"} (${running.map((e) => `“${e.name}”`).join(", ")}): remove it from ${running.length === 1 ? "that pool" : "those pools"} or pause ${running.length === 1 ? "it" : "them"} first.`,
-            { experiments: running },
+            `This video is in the pool of ${running.length} running ${running.length === 1 ? "study" : "studies"} (${names.join(", ")}): remove it from ${running.length === 1 ? "that pool" : "those pools"} or pause ${running.length === 1 ? "it" : "them"} first.`,
+            { experiments: named, others: elsewhere.length },
           );
+        }
         await trx("videos").where({ id }).delete();
       });
       onChange?.({ type: "videos" });

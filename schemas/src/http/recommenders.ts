@@ -134,7 +134,12 @@ export const RecommenderView = Type.Object({
   created_at: Nullable(Timestamp),
   updated_at: Nullable(Timestamp),
   used_by: Type.Array(RecommenderUsage, {
-    description: "Groups whose algorithm_config names this recommender (deleting it breaks them)",
+    description:
+      "Groups whose algorithm_config names this recommender (deleting it breaks them), in experiments the account may see",
+  }),
+  used_elsewhere: Type.Integer({
+    minimum: 0,
+    description: "How many groups of experiments the account is not a member of name this recommender",
   }),
 });
 export type RecommenderView = Static<typeof RecommenderView>;

@@ -74,8 +74,15 @@ export const UiTemplate = Type.Object({
       experiment_id: Uuid,
       experiment_name: Type.String(),
     }),
-    { description: "Groups whose ui_config names this template (it cannot be deleted while any does)" },
+    {
+      description:
+        "Groups whose ui_config names this template (it cannot be deleted while any does), in experiments the account may see",
+    },
   ),
+  used_elsewhere: Type.Integer({
+    minimum: 0,
+    description: "How many groups of experiments the account is not a member of name this template",
+  }),
   last_render_error: Nullable(
     Type.Object(
       { at: Timestamp, message: Type.String(), version: Type.Integer() },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { experimentAccess } from "./access.ts";
+import { armsUsing, experimentAccess, usedElsewhereText } from "./access.ts";
 
 describe("what the console offers an account on an experiment", () => {
   const members = [
@@ -22,5 +22,15 @@ describe("what the console offers an account on an experiment", () => {
     expect(of("pi")).toMatchObject({ role: "owner", edit: true, own: true });
     expect(of("eddie")).toMatchObject({ role: "editor", edit: true, own: false });
     expect(of("ana")).toEqual({ role: "analyst", edit: false, own: false, pseudonymizedOnly: true });
+  });
+});
+
+describe("a library item's uses in experiments the account cannot see", () => {
+  it("counts them with the arms it names, and says so only when there are some", () => {
+    expect(armsUsing({ used_by: [{}, {}], used_elsewhere: 3 })).toBe(5);
+    expect(armsUsing({ used_by: [{}] })).toBe(1);
+    expect(usedElsewhereText(0)).toBe("");
+    expect(usedElsewhereText(1)).toBe("1 arm in experiments you are not a member of");
+    expect(usedElsewhereText(2)).toBe("2 arms in experiments you are not a member of");
   });
 });

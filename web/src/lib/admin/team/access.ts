@@ -42,3 +42,13 @@ export function provideExperimentAccess(access: () => ExperimentAccess): void {
 export function useExperimentAccess(): () => ExperimentAccess {
   return getContext<(() => ExperimentAccess) | undefined>(KEY) ?? (() => FULL);
 }
+
+/** How a library item's uses in experiments the account is not a member of read: "2 arms in other experiments". */
+export function usedElsewhereText(count: number | undefined): string {
+  if (!count) return "";
+  return `${count === 1 ? "1 arm" : `${count} arms`} in experiments you are not a member of`;
+}
+
+/** Every arm that uses a library item, the ones the account cannot see included. */
+export const armsUsing = (item: { used_by: readonly unknown[]; used_elsewhere?: number }): number =>
+  item.used_by.length + (item.used_elsewhere ?? 0);

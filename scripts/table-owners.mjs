@@ -76,6 +76,10 @@ const OWNERS = {
   session_activity: {
     owner: "projector/src/read-models/session-activity/",
     why: "the session activity read model",
+    readers: {
+      "api/src/participants/queries/users.queries.ts":
+        "assignment's balance leaves out a newcomer who sent no event for stale_minutes: whether any session of theirs has an event is one EXISTS inside the count, under the join's lock",
+    },
   },
   session_time: {
     owner: "projector/src/read-models/session-activity/",

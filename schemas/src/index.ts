@@ -6,6 +6,7 @@ export * from "./events/payloads.ts";
 export * from "./events/stamp.ts";
 export * from "./events/types.ts";
 export * from "./events/wire.ts";
+export * from "./http/assignment.ts";
 export * from "./http/audit.ts";
 export * from "./http/audit-actions.ts";
 export * from "./http/auth.ts";

@@ -9,6 +9,7 @@ import { groupRoutes } from "../groups/groups.routes.ts";
 import { mediaRoutes } from "../media/media.routes.ts";
 import { healthRoutes } from "../monitoring/health.routes.ts";
 import { packageRoutes } from "../packages/package.routes.ts";
+import { balanceRoutes } from "../participants/balance.routes.ts";
 import { participantRoutes } from "../participants/participants.routes.ts";
 import { qualityRoutes } from "../quality/quality.routes.ts";
 import { recommenderRoutes } from "../recommenders/recommenders.routes.ts";
@@ -52,6 +53,7 @@ export function routeTable(rt: Runtime) {
       progress: rt.progress,
       joinRateLimit: config.joinRateLimit,
     }),
+    ...balanceRoutes({ db, now: () => new Date() }),
     ...sessionRoutes(services),
     ...feedRoutes({ feed: services.feed, progress: rt.progress, study: services.study }),
     ...eventRoutes(services),

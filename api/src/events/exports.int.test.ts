@@ -335,7 +335,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(r.headers.get("content-type")).toContain("text/csv");
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(header).toBe(
-      `user_id,login_id,group_id,group_name,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
+      `user_id,login_id,group_id,group_name,assignment_method,assignment_probability,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
     );
     expect(rows).toHaveLength(2);
     await withFiles(async (file) => {
@@ -370,20 +370,25 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect((await join("plain")).status).toBe(200);
     // Returning with other values changes nothing: the first join's are kept.
     expect((await join("5f1a", { PROLIFIC_PID: "5f1a", STUDY_ID: "other" })).status).toBe(200);
-    const refused = await join("x", { EVIL: "1" } as Record<string, string>);
-    expect(refused.status).toBe(422);
+    // Any other parameter is kept too (api.md "Assignment (wave 4)"), one named like a column apart;
+    // a name the server cannot take as a column, or a 21st parameter, is refused.
+    expect((await join("x", { age_band: "18-24", status: "vip" })).status).toBe(200);
+    expect((await join("y", { "bad name": "1" })).status).toBe(422);
+    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`p${i}`, "v"]));
+    expect((await join("z", many)).status).toBe(422);
     const r = await admin.get(`/api/v1/admin/experiments/${own.experiment.id}/participants?format=csv`);
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(
       header?.endsWith(
-        `,last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
+        `,last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,age_band,recruiting.status,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
       ),
     ).toBe(true);
     // The quality columns follow excluded_reason (empty here).
-    expect(rows.find((row) => row.includes(",5f1a,"))?.includes(",5f1a,st-9,se-3,en,false,false,,")).toBe(
+    expect(rows.find((row) => row.includes(",5f1a,"))?.includes(",5f1a,st-9,se-3,,,en,false,false,,")).toBe(
       true,
     );
-    expect(rows.find((row) => row.includes(",plain,"))?.includes(",,,,en,false,false,,")).toBe(true);
+    expect(rows.find((row) => row.includes(",plain,"))?.includes(",,,,,,en,false,false,,")).toBe(true);
+    expect(rows.find((row) => row.includes(",x,"))?.includes(",,,,18-24,vip,en,false,false,,")).toBe(true);
   });
 
   it("leaves simulated participants out of every export unless include_simulated=true", async () => {

@@ -1,4 +1,8 @@
+import { isDeepStrictEqual } from "node:util";
 import {
+  type Assignment,
+  assignmentInForce,
+  assignmentProblems,
   type Completion,
   canonicalLanguage,
   DEFAULT_LANGUAGE,
@@ -14,7 +18,8 @@ import type { Knex } from "knex";
 import { addExperimentOwner } from "../auth/members.ts";
 import { iso, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
-import { notFound, unprocessable } from "../http/errors.ts";
+import { armsOf } from "../groups/queries/groups.queries.ts";
+import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import { completionInForce, completionProblems, consentRequired } from "../study/completion.ts";
 import { assertExperiment } from "./exists.ts";
 import { readinessProblems } from "./readiness.ts";
@@ -32,6 +37,7 @@ interface ExperimentRow {
   languages: unknown;
   default_language: string;
   language_switch: boolean;
+  assignment: unknown;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +56,7 @@ const presentExperiment = (r: ExperimentRow): Experiment => ({
   languages: json<string[]>(r.languages, [DEFAULT_LANGUAGE]),
   default_language: r.default_language,
   language_switch: r.language_switch,
+  assignment: assignmentInForce(json<Assignment | null>(r.assignment, null)),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
@@ -161,6 +168,38 @@ async function recordRuleChange(
 }
 
 export function createExperimentsService({ db, newId, now, onStudyChange }: ExperimentsServiceDeps) {
+  /**
+   * Whether `assignment` changes the experiment's method. api.md "Assignment (wave 4)": it changes only
+   * while the experiment is a draft (409 assignment_locked), and what can be checked against its arms is
+   * (422 invalid_assignment).
+   */
+  async function assignmentChanges(id: string, assignment: Assignment | null): Promise<boolean> {
+    const current = (await db("experiments").where({ id }).first("status", "assignment")) as
+      | { status: string; assignment: unknown }
+      | undefined;
+    if (!current) throw notFound("experiment");
+    // Saving the same method again (the console's whole form, a study document) is no change.
+    const same = isDeepStrictEqual(
+      assignmentInForce(json<Assignment | null>(current.assignment, null)),
+      assignmentInForce(assignment),
+    );
+    if (same) return false;
+    if (current.status !== "draft")
+      throw conflict(
+        "assignment_locked",
+        `How participants are assigned changes only while the experiment is a draft (it is ${current.status}): participants already assigned were assigned by the method in force.`,
+      );
+    if (assignment === null) return true;
+    const weights = (await armsOf<{ weight: number }>(db, id, "weight")).map((a) => Number(a.weight));
+    const problems = assignmentProblems(assignment, weights);
+    if (problems.length > 0)
+      throw unprocessable("invalid_assignment", problems.map((p) => p.message).join(" "), {
+        field: problems[0]?.field,
+        problems,
+      });
+    return true;
+  }
+
   return {
     /** A new experiment; `ownerId`: the account that creates it, which becomes its owner (api.md "Teams"). */
     async create(
@@ -181,6 +220,7 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         languages: [DEFAULT_LANGUAGE],
         default_language: DEFAULT_LANGUAGE,
         language_switch: false,
+        assignment: null,
         created_at: at,
         updated_at: at,
       };
@@ -219,13 +259,18 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         exclusion_rules: rules,
         languages: _l,
         default_language: _d,
+        assignment,
         ...plain
       } = patch;
+      const newAssignment = assignment !== undefined && (await assignmentChanges(id, assignment));
       const columns = {
         ...plain,
         ...studyColumns(patch),
         ...(rules === undefined ? {} : { exclusion_rules: JSON.stringify(rules) }),
         ...(await languageColumns(db, id, patch)),
+        ...(!newAssignment || assignment === undefined
+          ? {}
+          : { assignment: assignment === null ? null : JSON.stringify(assignment), assignment_state: null }),
       };
       if (patch.status === "running") {
         const current = await db<ExperimentRow>("experiments").where({ id }).first("status");

@@ -17,6 +17,8 @@ interface GroupRow {
   ui_feed: string;
   ui_watch: string;
   recommender_params: unknown;
+  cap: number | null;
+  paused: boolean;
   created_at: Date;
   updated_at: Date;
   participant_count?: number | string;
@@ -31,6 +33,8 @@ const presentGroup = (r: GroupRow): Group => ({
   algorithm_config: { feed: r.algorithm_feed, watch: r.algorithm_watch },
   ui_config: { feed: r.ui_feed, watch: r.ui_watch },
   recommender_params: json(r.recommender_params, {}),
+  cap: r.cap === null || r.cap === undefined ? null : Number(r.cap),
+  paused: r.paused === true,
   participant_count: Number(r.participant_count ?? 0),
   simulated_participant_count: Number(r.simulated_participant_count ?? 0),
   created_at: iso(r.created_at),
@@ -148,6 +152,8 @@ export function createGroupsService(deps: GroupsServiceDeps) {
         ui_feed: input.ui_config.feed,
         ui_watch: input.ui_config.watch,
         recommender_params: JSON.stringify(input.recommender_params ?? {}),
+        cap: input.cap ?? null,
+        paused: input.paused ?? false,
         created_at: at,
         updated_at: at,
       };
@@ -186,6 +192,8 @@ export function createGroupsService(deps: GroupsServiceDeps) {
         changes.ui_watch = patch.ui_config.watch;
       }
       if (patch.recommender_params) changes.recommender_params = JSON.stringify(patch.recommender_params);
+      if (patch.cap !== undefined) changes.cap = patch.cap;
+      if (patch.paused !== undefined) changes.paused = patch.paused;
       await db.transaction(async (trx) => {
         const before = (await trx("groups as g")
           .join("experiments as e", "e.id", "g.experiment_id")

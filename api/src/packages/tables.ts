@@ -1,6 +1,12 @@
 // The tables of a replication package (docs/packages.md): arms, participants, events and survey
 // responses, each read with the code of the export it copies.
-import { EVENT_TYPES, type Group, type GroupStats, QUALITY_MEASURES } from "@feedlab/schemas";
+import {
+  EVENT_TYPES,
+  type Group,
+  type GroupStats,
+  QUALITY_MEASURES,
+  RECRUITING_PARAMETERS,
+} from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { EXPORT_COLUMNS, parquetColumns, uiName } from "../events/event-columns.ts";
 import type { EventStoreReader } from "../events/event-store.read.ts";
@@ -116,6 +122,19 @@ const PARTICIPANT_FIELDS: Readonly<Record<string, Field>> = Object.fromEntries(
     uuid("group_id", `The arm they were assigned to (${ARM})`),
     field("group_name", "string", "The arm's name"),
     {
+      ...field(
+        "assignment_method",
+        "string",
+        "How they were assigned (docs/assignment.md); manual: by the researcher",
+      ),
+      constraints: { enum: ["balanced", "blocked", "minimisation", "adaptive", "manual"] },
+    },
+    field(
+      "assignment_probability",
+      "number",
+      "The chance the method gave them their arm when they were assigned (weight by its inverse); empty for manual",
+    ),
+    {
       ...field("status", "string", "finished, declined (the consent), started (any event) or joined"),
       constraints: { enum: ["finished", "declined", "started", "joined"] },
     },
@@ -163,7 +182,13 @@ export async function participantsTable(
     fields: kept.map(
       ([c]) =>
         PARTICIPANT_FIELDS[c] ??
-        field(c, "string", `The ${c} recruiting parameter of their join link (left out when pseudonymized)`),
+        field(
+          c,
+          "string",
+          (RECRUITING_PARAMETERS as readonly string[]).includes(c)
+            ? `The ${c} recruiting parameter of their join link (left out when pseudonymized)`
+            : `The ${c} parameter of their join link`,
+        ),
     ),
     primaryKey: ["user_id"],
     foreignKeys: [{ fields: ["group_id"], reference: { resource: "arms", fields: ["group_id"] } }],

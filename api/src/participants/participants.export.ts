@@ -11,6 +11,7 @@ import { csvRow } from "../http/csv.ts";
 import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";
 import { participantQualities } from "../quality/quality.service.ts";
 import { chosenLanguage } from "../study/language.ts";
+import { participantAssignment } from "./assignment/stored.ts";
 
 /** api.md's columns of the participants CSV, in order. */
 const PARTICIPANT_CSV_COLUMNS = [
@@ -18,6 +19,8 @@ const PARTICIPANT_CSV_COLUMNS = [
   "login_id",
   "group_id",
   "group_name",
+  "assignment_method",
+  "assignment_probability",
   "status",
   "joined_at",
   "consented_at",
@@ -43,6 +46,7 @@ const PAGE_COLUMNS = [
   "excluded_reason",
   "simulated",
   "language",
+  "assignment",
   "cursor_at",
 ];
 
@@ -57,6 +61,12 @@ const recruitingOf = (v: Record<string, string> | string | null): Record<string,
  * researcher's exclusion from analysis, which stays last.
  */
 const LAST_CSV_COLUMNS = ["language", "simulated", "excluded", "excluded_reason"] as const;
+
+/** `assignment_method` and `assignment_probability` (empty for a researcher's pre-registration). */
+function assignmentCells(stored: unknown): [string, number | null] {
+  const a = participantAssignment(stored, null);
+  return [a.method, a.probability];
+}
 
 /**
  * A participant's place in the study, as the CSV's `status` says it: `finished`, `declined` (the
@@ -110,7 +120,12 @@ export async function participantRecords(
         .distinct(db.raw("jsonb_object_keys(recruiting) as key"))) as { key: string }[]
     ).map((r) => r.key),
   );
-  const recruiting = RECRUITING_PARAMETERS.filter((k) => present.has(k));
+  // The recruiting platforms' parameters in their usual order, then any other a link carried, by name.
+  const known: readonly string[] = RECRUITING_PARAMETERS;
+  const recruiting = [
+    ...known.filter((k) => present.has(k)),
+    ...[...present].filter((k) => !known.includes(k)).sort(),
+  ];
   async function* pages(): AsyncGenerator<(string | number | null)[][]> {
     // Quality (docs/quality.md), events and sessions are summed over the whole experiment at once (a
     // statement each, where per page they would sum each participant's sessions one by one), then
@@ -152,6 +167,7 @@ export async function participantRecords(
         excluded_reason: string | null;
         simulated: boolean;
         language: string | null;
+        assignment: unknown;
         cursor_at: string;
       }>(
         db,
@@ -178,6 +194,7 @@ export async function participantRecords(
             "u.excluded_reason",
             "u.simulated",
             "u.language",
+            "u.assignment",
             // The database's own text of created_at, exact to the microsecond, for the next page's keyset.
             db.raw("u.created_at::text as cursor_at"),
           ),
@@ -191,6 +208,7 @@ export async function participantRecords(
           r.login_id,
           r.group_id,
           armName.get(r.group_id) ?? null,
+          ...assignmentCells(r.assignment),
           participantStatus({ ...r, events }),
           iso(r.created_at),
           iso(r.consented_at),
@@ -211,8 +229,11 @@ export async function participantRecords(
       after = { at: last.cursor_at, login: last.login_id };
     }
   }
+  // A link parameter named like a column of the export's own (`?status=...`) gets a column of its own.
+  const own = new Set<string>([...PARTICIPANT_CSV_COLUMNS, ...LAST_CSV_COLUMNS, ...QUALITY_CSV_COLUMNS]);
+  const recruitingColumns = recruiting.map((k) => (own.has(k) ? `recruiting.${k}` : k));
   return {
-    columns: [...PARTICIPANT_CSV_COLUMNS, ...recruiting, ...LAST_CSV_COLUMNS, ...QUALITY_CSV_COLUMNS],
+    columns: [...PARTICIPANT_CSV_COLUMNS, ...recruitingColumns, ...LAST_CSV_COLUMNS, ...QUALITY_CSV_COLUMNS],
     recruiting,
     pages: pages(),
   };

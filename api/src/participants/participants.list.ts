@@ -8,6 +8,7 @@ import {
 import type { Knex } from "knex";
 import { iso, isoOrNull } from "../db/present.ts";
 import { badRequest } from "../http/errors.ts";
+import { participantAssignment } from "./assignment/stored.ts";
 import { joinSignature } from "./join-signature.ts";
 import { participantStatus } from "./participants.export.ts";
 
@@ -105,6 +106,7 @@ export interface UserRow {
 }
 
 interface Row extends UserRow {
+  assignment: unknown;
   consented_at: Date | null;
   consent_declined_at: Date | null;
   finished_at: Date | null;
@@ -199,6 +201,7 @@ export async function participantPage(
       join_sig:
         options.joinSecret === null ? null : joinSignature(options.joinSecret, experimentId, r.login_id),
       simulated: r.simulated === true,
+      assignment: participantAssignment(r.assignment, r.created_at),
     })),
     next_cursor: rows.length > limit && last ? encodeCursor({ sort, key: last.sort_key, id: last.id }) : null,
     total: Number(counted?.n ?? 0),

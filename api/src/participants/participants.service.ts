@@ -11,13 +11,12 @@ import type { Knex } from "knex";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { experimentExists, lockExperiment } from "../experiments/queries/experiments.queries.ts";
-import { armsOf, isArmOf } from "../groups/queries/groups.queries.ts";
+import { isArmOf } from "../groups/queries/groups.queries.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
 import { type LanguageColumns, languageFrom, storeLanguage } from "../study/language.ts";
-import { pickGroup } from "./assignment.ts";
+import { chooseArm } from "./assignment/assign.ts";
 import { validJoinSignature } from "./join-signature.ts";
 import { participantPage, type UserRow } from "./participants.list.ts";
-import { participantCountsByArm } from "./queries/users.queries.ts";
 
 const OPEN_STATUSES = new Set(["running", "completed"]);
 
@@ -87,33 +86,37 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       .where({ experiment_id: experimentId, login_id: loginId })
       .first();
     if (existing) return { user: existing, created: false };
-    let chosen = options.groupId ?? null;
-    if (!chosen) {
-      const arms = await armsOf<{ id: string; weight: number }>(trx, experimentId, "id", "weight");
-      const counts = await participantCountsByArm(
-        trx,
-        arms.map((a) => a.id),
-      );
-      // Real and simulated participants are balanced apart: each kind counts only its own.
-      const countOf = (id: string) => {
-        const c = counts.get(id) ?? { participants: 0, simulated: 0 };
-        return simulated ? c.simulated : c.participants - c.simulated;
-      };
-      chosen = pickGroup(arms.map((a) => ({ id: a.id, weight: Number(a.weight), count: countOf(a.id) })));
-      if (!chosen)
-        throw conflict("experiment_has_no_groups", "The experiment has no arms to assign participants to.");
-    }
+    const at = now();
+    const kept = given(options.recruiting);
+    // A researcher's pre-registration names the arm: no method chose it (api.md: `manual`).
+    const { groupId, assignment } = options.groupId
+      ? {
+          groupId: options.groupId,
+          assignment: { method: "manual", probability: null, at: at.toISOString() },
+        }
+      : await chooseArm(
+          trx,
+          (await lockExperiment<{ id: string; assignment: unknown; assignment_state: unknown }>(
+            trx,
+            experimentId,
+            "id",
+            "assignment",
+            "assignment_state",
+          )) ?? { id: experimentId, assignment: null, assignment_state: null },
+          { loginId, simulated, recruiting: kept },
+          at,
+        );
     const user: UserRow = {
       id: newId(),
       experiment_id: experimentId,
       login_id: loginId,
-      group_id: chosen,
-      created_at: now(),
+      group_id: groupId,
+      created_at: at,
       simulated,
     };
-    const kept = given(options.recruiting);
     await trx("users").insert({
       ...user,
+      assignment: JSON.stringify(assignment),
       ...(Object.keys(kept).length > 0 ? { recruiting: JSON.stringify(kept) } : {}),
       ...(options.language === undefined ? {} : { language: options.language }),
     });

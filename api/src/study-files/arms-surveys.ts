@@ -35,6 +35,8 @@ export async function applyArms(
       recommender_params: Object.fromEntries(
         Object.entries(a.recommender_params ?? {}).map(([k, v]) => [rec(k), v]),
       ),
+      cap: a.cap ?? null,
+      paused: a.paused ?? false,
     };
     const what = { resource: "arm" as const, name: a.name };
     const path = `arms[${i}]`;

@@ -143,6 +143,8 @@ export async function exportStudy(db: Db, s: StudyServices, experimentId: string
       feed: names.get(g.ui_config.feed) ?? g.ui_config.feed,
       watch: names.get(g.ui_config.watch) ?? g.ui_config.watch,
     },
+    ...(g.cap === null ? {} : { cap: g.cap }),
+    ...(g.paused ? { paused: true } : {}),
   });
   return inSchemaOrder(
     {
@@ -161,6 +163,8 @@ export async function exportStudy(db: Db, s: StudyServices, experimentId: string
             default_language: experiment.default_language,
             language_switch: experiment.language_switch,
           }),
+      // The default method says nothing (as documents written before assignment methods).
+      ...(isDefaultAssignment(experiment.assignment) ? {} : { assignment: experiment.assignment }),
       arms: groups.map(arm),
       layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
       recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),
@@ -170,6 +174,10 @@ export async function exportStudy(db: Db, s: StudyServices, experimentId: string
     StudyDocument as SchemaNode,
   ) as StudyDocument;
 }
+
+/** Balanced by weight, counting everyone who joined, and nothing else set: the default. */
+const isDefaultAssignment = (a: Experiment["assignment"]) =>
+  a.method === "balanced" && (a.counts ?? "joined") === "joined" && Object.keys(a).length <= 2;
 
 /** A study with the default languages: English alone, no switching. */
 const isOnlyEnglish = (e: Experiment) =>

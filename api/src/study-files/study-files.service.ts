@@ -46,6 +46,7 @@ async function applyExperiment(
     languages: doc.languages ?? [DEFAULT_LANGUAGE],
     default_language: documentDefaultLanguage(doc),
     language_switch: doc.language_switch ?? false,
+    assignment: doc.assignment ?? null,
   };
   const what = { resource: "experiment" as const, name: doc.name };
   if (experimentId === undefined) {

@@ -84,6 +84,7 @@ export async function richStudy(
         algorithm_config: { feed: recommenderKey, watch: "similarity" },
         ui_config: { feed: layout.id, watch: "list-desktop" },
         recommender_params: { [recommenderKey]: { boost: 1.5 } },
+        cap: 400,
       }),
       201,
     ),
@@ -96,6 +97,13 @@ export async function richStudy(
       201,
     ),
   ];
+  // Blocks of six fit the arms' weights (2 and 1), so the method is set once both exist.
+  await ok(
+    admin.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      assignment: { method: "blocked", block_size: 6, counts: "consented", stale_minutes: 30, seed: 7 },
+    }),
+    200,
+  );
   const { videos } = await ok<{ videos: Video[] }>(
     admin.post("/api/v1/admin/videos", {
       videos: [1, 2, 3].map((i) => ({

@@ -33,6 +33,13 @@ export const RECRUITING_PARAMETERS = [
   "hitId",
 ] as const;
 
+/**
+ * The name of any link parameter kept with a participant (api.md "Assignment (wave 4)": a join's
+ * `recruiting` takes any parameter): letters, digits and `_ . -`, up to 64.
+ */
+export const RECRUITING_NAME_PATTERN = "^[A-Za-z0-9_.-]{1,64}$";
+export const RECRUITING_NAME = new RegExp(RECRUITING_NAME_PATTERN);
+
 /** An admin's username: 1-64 letters, digits and `. _ @ -` (the console, the CLI and FEEDLAB_ADMIN_USERNAME). */
 export const ADMIN_USERNAME_PATTERN = "^[A-Za-z0-9._@-]{1,64}$";
 

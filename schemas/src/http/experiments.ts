@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { Assignment } from "./assignment.ts";
 import { Timestamp, Uuid } from "./common.ts";
 import { EXPERIMENT_STATUSES, REDIRECT_DELAY_DEFAULT_S } from "./enums.ts";
 import { Languages, LanguageTag } from "./languages.ts";
@@ -126,6 +127,7 @@ export const ExperimentPatch = Type.Object(
     languages: Type.Optional(Languages),
     default_language: Type.Optional(DefaultLanguage),
     language_switch: Type.Optional(LanguageSwitch),
+    assignment: Type.Optional(Type.Union([Assignment, Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -143,6 +145,7 @@ export const Experiment = Type.Object({
   languages: Languages,
   default_language: DefaultLanguage,
   language_switch: LanguageSwitch,
+  assignment: Assignment,
   created_at: Timestamp,
   updated_at: Timestamp,
 });

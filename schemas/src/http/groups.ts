@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Timestamp, Uuid } from "./common.ts";
-import { NumberIn } from "./numbers.ts";
+import { IntegerIn, NumberIn } from "./numbers.ts";
 
 const Key = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -12,6 +12,13 @@ export type SurfaceConfig = Static<typeof SurfaceConfig>;
 const RecommenderParams = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()));
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
+
+/** api.md "Assignment (wave 4)": a full or paused arm takes no newcomer (returning participants come back). */
+const Cap = Type.Union([IntegerIn(1, 10_000_000), Type.Null()], {
+  description:
+    "The most participants the arm takes, counted as the experiment's assignment counts (null: no cap)",
+});
+const Paused = Type.Boolean({ description: "A paused arm takes no newcomer; its participants continue" });
 /**
  * A group's share of new participants, relative to the other groups' weights. From a thousandth: a
  * ratio finer than one to a billion would say nothing a study could observe.
@@ -27,6 +34,8 @@ export const GroupCreate = Type.Object(
     algorithm_config: SurfaceConfig,
     ui_config: SurfaceConfig,
     recommender_params: Type.Optional(RecommenderParams),
+    cap: Type.Optional(Cap),
+    paused: Type.Optional(Paused),
   },
   { additionalProperties: false },
 );
@@ -39,6 +48,8 @@ export const GroupPatch = Type.Object(
     algorithm_config: Type.Optional(SurfaceConfig),
     ui_config: Type.Optional(SurfaceConfig),
     recommender_params: Type.Optional(RecommenderParams),
+    cap: Type.Optional(Cap),
+    paused: Type.Optional(Paused),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -52,6 +63,8 @@ export const Group = Type.Object({
   algorithm_config: SurfaceConfig,
   ui_config: SurfaceConfig,
   recommender_params: RecommenderParams,
+  cap: Type.Union([Type.Integer(), Type.Null()]),
+  paused: Type.Boolean(),
   participant_count: Type.Integer({
     description: "Participants assigned to the arm, simulated ones included",
   }),

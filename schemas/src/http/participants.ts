@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { ParticipantAssignment } from "./assignment.ts";
 import { Nullable, Timestamp, Uuid } from "./common.ts";
-import { RECRUITING_PARAMETERS } from "./enums.ts";
+import { RECRUITING_NAME_PATTERN } from "./enums.ts";
 import { ExperimentStatus } from "./experiments.ts";
 import { SurfaceConfig } from "./groups.ts";
 import { LanguageTag } from "./languages.ts";
@@ -8,7 +9,7 @@ import { IntegerIn } from "./numbers.ts";
 
 const LoginId = Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$" });
 
-const RecruitingValue = Type.String({ maxLength: 255 });
+const RecruitingValue = Type.String({ maxLength: 200 });
 
 /**
  * A participant of a dry run (issue 36, api.md "Simulated participants"): only the server-side runner
@@ -33,10 +34,11 @@ export const JoinBody = Type.Object(
     experiment_id: Uuid,
     login_id: LoginId,
     recruiting: Type.Optional(
-      Type.Object(Object.fromEntries(RECRUITING_PARAMETERS.map((k) => [k, Type.Optional(RecruitingValue)])), {
+      Type.Record(Type.String({ pattern: RECRUITING_NAME_PATTERN }), RecruitingValue, {
         additionalProperties: false,
+        maxProperties: 20,
         description:
-          "The recruiting parameters of the study link (PROLIFIC_PID, STUDY_ID, SESSION_ID, workerId, assignmentId, hitId), kept from the first join that carries them (a participant pre-registered by the researcher included; a later link adds what is missing and never rewrites a recorded value) and exported with them",
+          "The study link's parameters (up to 20; names of letters, digits and `_ . -`; values up to 200 characters): the recruiting platforms' (PROLIFIC_PID, STUDY_ID, SESSION_ID, workerId, assignmentId, hitId) and any other a researcher adds, for example to balance assignment on. Kept from the first join that carries them (a participant pre-registered by the researcher included; a later link adds what is missing and never rewrites a recorded value) and exported with them",
       }),
     ),
     sig: Type.Optional(
@@ -219,6 +221,7 @@ export const ParticipantSummary = Type.Composite([
       description: "With FEEDLAB_JOIN_SECRET set, the `sig` of this participant's join link; else null",
     }),
     simulated: Simulated,
+    assignment: ParticipantAssignment,
   }),
 ]);
 export type ParticipantSummary = Static<typeof ParticipantSummary>;

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { Assignment } from "./assignment.ts";
 import { Nullable } from "./common.ts";
 import { Completion } from "./experiments.ts";
 import { GroupCreate } from "./groups.ts";
@@ -81,6 +82,12 @@ const Arm = Type.Object(
         }),
       },
       { additionalProperties: false, description: "Which layout each page uses." },
+    ),
+    cap: Type.Optional(
+      described(GroupCreate.properties.cap, "The most participants the arm takes (absent: no cap)."),
+    ),
+    paused: Type.Optional(
+      described(GroupCreate.properties.paused, "The arm takes no newcomer (absent: false)."),
     ),
   },
   { additionalProperties: false, description: "An arm (user group): what its participants are shown." },
@@ -234,7 +241,16 @@ export const StudyDocument = Type.Object(
     language_switch: Type.Optional(
       Type.Boolean({ description: "Participants may change their language during the study." }),
     ),
-    arms: Type.Array(Arm, { maxItems: 100, description: "The arms; participants are assigned by weight." }),
+    assignment: Type.Optional(
+      described(
+        Assignment,
+        "How newcomers are assigned to the arms (docs/assignment.md); absent: balanced by weight, counting everyone who joined.",
+      ),
+    ),
+    arms: Type.Array(Arm, {
+      maxItems: 100,
+      description: "The arms; participants are assigned by `assignment`.",
+    }),
     layouts: Type.Optional(Type.Array(Layout, { maxItems: 200, description: "Layouts the arms name." })),
     recommenders: Type.Optional(
       Type.Array(Recommender, { maxItems: 100, description: "External recommenders the arms use." }),

@@ -34,6 +34,9 @@ describe("what a participant reads when joining fails", () => {
     expect(joinErrorMessage(new ApiError(403, "experiment_paused", "x"))).toBe(
       "This study is paused. Please come back later.",
     );
+    expect(joinErrorMessage(new ApiError(403, "experiment_full", "x"))).toBe(
+      "This study has all the participants it needs. Thank you for your interest.",
+    );
   });
 
   it("asks the participant to tell the researchers when the site's HTTPS set-up refuses the join", () => {
@@ -44,12 +47,14 @@ describe("what a participant reads when joining fails", () => {
 });
 
 describe("the recruiting parameters of a study link", () => {
-  it("keeps Prolific's and MTurk's, and nothing else", () => {
+  it("keeps every parameter but the participant's id, the signature and the language, and no empty one", () => {
     expect(
       recruitingFromQuery(
-        new URLSearchParams("PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=x&utm_source=mail&login_id=l"),
+        new URLSearchParams(
+          "PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=x&age_band=18-24&login_id=l&sig=abc&lang=de",
+        ),
       ),
-    ).toEqual({ PROLIFIC_PID: "p1", STUDY_ID: "s", SESSION_ID: "x" });
+    ).toEqual({ PROLIFIC_PID: "p1", STUDY_ID: "s", SESSION_ID: "x", age_band: "18-24" });
     expect(
       recruitingFromQuery(new URLSearchParams("workerId=w&assignmentId=a&hitId=h&PROLIFIC_PID=")),
     ).toEqual({
@@ -57,5 +62,13 @@ describe("the recruiting parameters of a study link", () => {
       assignmentId: "a",
       hitId: "h",
     });
+  });
+
+  it("keeps at most 20, of names the server takes, with values of at most 200 characters", () => {
+    const many = new URLSearchParams(Array.from({ length: 25 }, (_, i) => [`p${i}`, "v"]));
+    many.append("bad name", "x");
+    expect(Object.keys(recruitingFromQuery(many))).toHaveLength(20);
+    expect(recruitingFromQuery(new URLSearchParams("bad%20name=x"))).toEqual({});
+    expect(recruitingFromQuery(new URLSearchParams(`long=${"x".repeat(300)}`)).long).toHaveLength(200);
   });
 });

@@ -1,4 +1,4 @@
-import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
+import { RECRUITING_NAME } from "@feedlab/schemas/http/enums.ts";
 import { t } from "./i18n/messages.svelte.ts";
 import { ApiError, type ParticipantApi } from "./participant-api.ts";
 import { ENTRY_REFERRER_KEY } from "./platform/tracking/session.ts";
@@ -31,12 +31,21 @@ export function loginIdFromQuery(params: URLSearchParams): string | null {
 }
 
 /** Joins (or resumes) the study and ties this tab's session to the participant. */
-/** The recruiting parameters of a study link (Prolific's, MTurk's), to keep with the participant. */
+/** Link parameters that are not recruiting parameters: the participant's id, its signature, the language. */
+const NOT_RECRUITING = new Set(["login_id", "sig", "lang"]);
+
+/**
+ * The recruiting parameters of a study link, to keep with the participant (api.md "Assignment (wave 4)":
+ * every query parameter but login_id, sig and lang, at most 20, values up to 200 characters): Prolific's
+ * and MTurk's ids, and whatever a researcher adds to balance on (`?age_band=18-24`).
+ */
 export function recruitingFromQuery(query: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of RECRUITING_PARAMETERS) {
-    const value = query.get(key)?.trim();
-    if (value) out[key] = value.slice(0, 255);
+  for (const [key, raw] of query) {
+    if (NOT_RECRUITING.has(key) || key in out || !RECRUITING_NAME.test(key)) continue;
+    const value = raw.trim();
+    if (value) out[key] = value.slice(0, 200);
+    if (Object.keys(out).length === 20) break;
   }
   return out;
 }
@@ -87,6 +96,7 @@ export function joinErrorMessage(error: unknown): string {
     if (error.status === 403 && error.code === "bad_signature") return t("join.badSignature");
     if (error.status === 403 && error.code === "experiment_not_open") return t("join.notOpen");
     if (error.status === 403 && error.code === "experiment_paused") return t("join.paused");
+    if (error.status === 403 && error.code === "experiment_full") return t("join.full");
     if (error.code === "insecure_request") return t("join.insecure");
     if (error.status === 400 || error.status === 422) return t("join.idRefused", { reason: error.message });
     if (error.status === 429) return t("join.tooMany");

@@ -22,6 +22,7 @@ import * as surveyMeasures from "./033-survey-measures.ts";
 import * as languages from "./034-languages.ts";
 import * as localizedTexts from "./035-localized-texts.ts";
 import * as teams from "./036-teams.ts";
+import * as assignment from "./037-assignment.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -47,6 +48,7 @@ const API_MIGRATIONS = {
   languages: { name: "034-languages", ...languages },
   localizedTexts: { name: "035-localized-texts", ...localizedTexts },
   teams: { name: "036-teams", ...teams },
+  assignment: { name: "037-assignment", ...assignment },
 } satisfies Record<string, Migration>;
 
 /**
@@ -77,6 +79,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.languages,
   API_MIGRATIONS.localizedTexts,
   API_MIGRATIONS.teams,
+  API_MIGRATIONS.assignment,
 ];
 
 /**

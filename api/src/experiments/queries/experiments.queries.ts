@@ -57,3 +57,10 @@ export async function exclusionRuleChangesOf(
 export async function experimentIdsWithStatus(db: Q, status: string): Promise<string[]> {
   return db("experiments").where({ status }).pluck("id");
 }
+
+/** Keeps what the assignment method carries from one newcomer to the next (under the experiment's lock). */
+export async function saveAssignmentState(trx: Knex.Transaction, id: string, state: unknown): Promise<void> {
+  await trx("experiments")
+    .where({ id })
+    .update({ assignment_state: JSON.stringify(state) });
+}

@@ -158,3 +158,103 @@ export async function realJoinsByArm(
     n: number | string;
   }[];
 }
+
+/** Whom assignment's balance counts (api.md "Assignment (wave 4)", `counts` and `stale_minutes`). */
+export interface CountedFilter {
+  readonly counts: "joined" | "consented" | "finished";
+  /** Joined this many minutes ago without any event since: not counted until they send one. */
+  readonly staleMinutes?: number;
+  /** Simulated participants are counted apart: each kind balances only among its own. */
+  readonly simulated: boolean;
+  readonly now: Date;
+}
+
+/** The participants of these arms the balance counts, as a query to count or group. */
+function counted(db: Q, groupIds: readonly string[], f: CountedFilter) {
+  const q = db("users as u")
+    .whereIn("u.group_id", [...groupIds])
+    .where("u.simulated", f.simulated);
+  const notStale = (w: Knex.QueryBuilder) => {
+    if (f.staleMinutes === undefined) return w.whereRaw("true");
+    const since = new Date(f.now.getTime() - f.staleMinutes * 60_000);
+    // session_activity is the projector's: the first event of any session of the participant.
+    return w
+      .where("u.created_at", ">=", since)
+      .orWhereExists((s) =>
+        s.select(db.raw("1")).from("session_activity as sa").whereRaw("sa.user_id = u.id"),
+      );
+  };
+  if (f.counts === "consented") q.whereNotNull("u.consented_at").where(notStale);
+  else if (f.counts === "finished")
+    q.where((w) =>
+      w.whereNotNull("u.finished_at").orWhere((p) => p.whereNull("u.consent_declined_at").where(notStale)),
+    );
+  else q.where(notStale);
+  return q;
+}
+
+/** How many participants of each arm the balance counts; arms with none are left out. */
+export async function countedByArm(
+  db: Q,
+  groupIds: readonly string[],
+  f: CountedFilter,
+): Promise<Map<string, number>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = (await counted(db, groupIds, f)
+    .groupBy("u.group_id")
+    .select("u.group_id", db.raw("count(*) as n"))) as {
+    group_id: string;
+    n: number | string;
+  }[];
+  return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
+}
+
+/**
+ * Per arm, how many counted participants carry each value of a recruiting parameter (the empty string
+ * for those without one: a missing value is its own level).
+ */
+export async function recruitingLevelsByArm(
+  db: Q,
+  groupIds: readonly string[],
+  key: string,
+  f: CountedFilter,
+): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  if (groupIds.length === 0) return out;
+  const rows = (await counted(db, groupIds, f)
+    // By position: the level's expression carries its key as a parameter, which a GROUP BY cannot repeat.
+    .groupByRaw("1, 2")
+    .select(
+      "u.group_id",
+      db.raw("coalesce(u.recruiting ->> ?, '') as level", [key]),
+      db.raw("count(*) as n"),
+    )) as {
+    group_id: string;
+    level: string;
+    n: number | string;
+  }[];
+  for (const r of rows) {
+    const levels = out.get(r.group_id) ?? new Map<string, number>();
+    levels.set(r.level, Number(r.n));
+    out.set(r.group_id, levels);
+  }
+  return out;
+}
+
+/** Per arm, how many real participants joined and how many of them finished (adaptive's completion_rate). */
+export async function finishedByArm(
+  db: Q,
+  groupIds: readonly string[],
+): Promise<Map<string, { joined: number; finished: number }>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = (await db("users")
+    .whereIn("group_id", [...groupIds])
+    .where("simulated", false)
+    .groupBy("group_id")
+    .select("group_id", db.raw("count(*) as n"), db.raw("count(finished_at) as f"))) as {
+    group_id: string;
+    n: number | string;
+    f: number | string;
+  }[];
+  return new Map(rows.map((r) => [r.group_id, { joined: Number(r.n), finished: Number(r.f) }]));
+}

@@ -207,3 +207,29 @@ export async function evaluationSpan(
     | undefined;
   return row?.first && row.last ? { first: new Date(row.first), last: new Date(row.last) } : null;
 }
+
+/** Each arm's totals over its participants but `leftOut`: what adaptive assignment's metrics divide. */
+export async function armTotals(
+  sql: Sql,
+  experimentId: string,
+  leftOut: ReadonlySet<string>,
+): Promise<Map<string, { impressions: number; feed_clicks: number; plays: number; likes: number }>> {
+  const rows = rowsOf<Record<string, string | number | null>>(
+    await sql.raw(
+      `select group_id, sum(impressions) as i, sum(feed_clicks) as c, sum(plays) as p, sum(likes) as l
+       from evaluation_counts where experiment_id = ? and user_id not in ${USERS} group by group_id`,
+      [experimentId, JSON.stringify([...leftOut])],
+    ),
+  );
+  return new Map(
+    rows.map((r) => [
+      String(r.group_id),
+      {
+        impressions: Number(r.i ?? 0),
+        feed_clicks: Number(r.c ?? 0),
+        plays: Number(r.p ?? 0),
+        likes: Number(r.l ?? 0),
+      },
+    ]),
+  );
+}

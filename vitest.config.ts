@@ -54,6 +54,7 @@ const BESIDE_E2E_FILES = [
   "test/surveys.e2e.test.ts",
   "test/experiment-page.e2e.test.ts",
   "test/teams.e2e.test.ts",
+  "test/assignment.e2e.test.ts",
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { type Assignment, assignmentProblems } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { json } from "../db/present.ts";
 import { armsOf } from "../groups/queries/groups.queries.ts";
@@ -12,7 +13,13 @@ import { type TranslationProblem, translationProblems } from "./translations.ts"
 /** One reason an experiment cannot start, as the console's checklist shows it. */
 export type ReadinessProblem =
   | {
-      readonly problem: "no_groups" | "empty_pool" | "unknown_recommender" | "unknown_ui" | "no_post_survey";
+      readonly problem:
+        | "no_groups"
+        | "empty_pool"
+        | "unknown_recommender"
+        | "unknown_ui"
+        | "no_post_survey"
+        | "invalid_assignment";
       readonly message: string;
       readonly group_id?: string;
       readonly page?: "feed" | "watch";
@@ -36,14 +43,15 @@ export async function readinessProblems(
     armsOf<{
       id: string;
       name: string;
+      weight: number;
       algorithm_feed: string;
       algorithm_watch: string;
       ui_feed: string;
       ui_watch: string;
-    }>(db, experimentId, "id", "name", "algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch"),
+    }>(db, experimentId, "id", "name", "weight", "algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch"),
     poolSize(db, experimentId),
-    db("experiments").where({ id: experimentId }).first("completion") as Promise<
-      { completion: unknown } | undefined
+    db("experiments").where({ id: experimentId }).first("completion", "assignment") as Promise<
+      { completion: unknown; assignment: unknown } | undefined
     >,
     hasActivePostSurvey(db, experimentId),
     translationProblems(db, experimentId),
@@ -66,6 +74,14 @@ export async function readinessProblems(
       message:
         "The completion waits for an answer to the post-study survey, but no post-study survey is active. Activate one under Surveys, or untick “Only after an answer to the post-study survey”.",
     });
+  // Arms' weights may have changed since the method was set (api.md: readiness refuses the start).
+  const assignment = json<Assignment | null>(experiment?.assignment, null);
+  if (assignment && groups.length > 0)
+    for (const p of assignmentProblems(
+      assignment,
+      groups.map((g) => Number(g.weight)),
+    ))
+      problems.push({ problem: "invalid_assignment", message: `Assignment: ${p.message}` });
   const recommenderKeys = [...new Set(groups.flatMap((g) => [g.algorithm_feed, g.algorithm_watch]))];
   const registered = await recommenderKeysAmong(db, recommenderKeys);
   const templateIds = [...new Set(groups.flatMap((g) => [g.ui_feed, g.ui_watch]))].filter(

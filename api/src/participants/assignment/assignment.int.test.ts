@@ -124,6 +124,23 @@ describe.each(BACKENDS)("assignment (%s)", (backend) => {
     });
   });
 
+  it("refuses to start when the arms' weights changed after the method was set so that a block no longer fits", async () => {
+    const { experiment, groups } = await createStudy(admin, { weights: [1, 1] });
+    const set = await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, {
+      assignment: { method: "blocked", block_size: 4 },
+    });
+    expect(set.status, set.text).toBe(200);
+    await admin.patch(`/api/v1/admin/groups/${(groups[0] as Group).id}`, { weight: 2 });
+    const start = await admin.patch(`/api/v1/admin/experiments/${experiment.id}`, { status: "running" });
+    expect(start.status).toBe(422);
+    expect(start.body).toMatchObject({
+      error: {
+        code: "experiment_not_ready",
+        details: { problems: [expect.objectContaining({ problem: "invalid_assignment" })] },
+      },
+    });
+  });
+
   it("balances a recruiting covariate by minimisation and reports it per arm, with each probability in the CSV", async () => {
     const s = await study(
       { method: "minimisation", covariates: [{ source: "recruiting", key: "age_band" }], seed: 3 },

@@ -1,5 +1,5 @@
 /** An experiment's results and monitoring: rates per arm, completeness, activity, timeline, power. */
-import type { PowerResult } from "@feedlab/schemas";
+import type { Balance, PowerResult } from "@feedlab/schemas";
 import type { Query } from "../participant-api.ts";
 import type {
   ExperimentCompleteness,
@@ -12,6 +12,10 @@ import { type ApiClient, enc } from "./client.ts";
 const path = (experimentId: string) => `/api/v1/admin/experiments/${enc(experimentId)}`;
 
 export const resultsApi = {
+  /** How assignment stands: each arm's count, cap, state and chance now; covariates per arm (api.md). */
+  balance: (client: ApiClient, experimentId: string) =>
+    client.request<Balance>("GET", `${path(experimentId)}/balance`),
+
   /**
    * Counts and rates with 95% intervals, per arm and per recommender; `exclusions: "rules"` leaves out
    * whom the experiment's exclusion rules exclude too.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { surveyWarnings } from "./readiness.ts";
+import { assignmentWarnings, surveyWarnings } from "./readiness.ts";
 
 const survey = (kind: "pre" | "inter_session" | "post", name: string, is_active = false) => ({
   kind,
@@ -32,5 +32,20 @@ describe("the checklist's warnings about inactive surveys", () => {
   it("lists the kinds in the order participants meet them", () => {
     const warnings = surveyWarnings([survey("post", "Exit"), survey("pre", "Intro")]);
     expect(warnings.map((w) => w.split(" ")[1])).toEqual(["pre-study", "post-study"]);
+  });
+});
+
+describe("the checklist's warnings about assignment", () => {
+  it("asks for each minimisation covariate in the study links, and refuses a platform's id as one", () => {
+    expect(assignmentWarnings({ method: "balanced" })).toEqual([]);
+    const [age, pid] = assignmentWarnings({
+      method: "minimisation",
+      covariates: [
+        { source: "recruiting", key: "age_band" },
+        { source: "recruiting", key: "PROLIFIC_PID" },
+      ],
+    });
+    expect(age).toContain("…&age_band=…");
+    expect(pid).toContain("balances nothing");
   });
 });

@@ -1,3 +1,5 @@
+import type { Assignment } from "@feedlab/schemas/http/assignment.ts";
+import { RECRUITING_PARAMETERS } from "@feedlab/schemas/http/enums.ts";
 import { defaultText } from "@feedlab/schemas/http/localized-text.ts";
 import { type AdminSurvey, KIND_LABELS, SURVEY_KINDS } from "../../survey/types.ts";
 import type { ReadinessProblem } from "../../types.ts";
@@ -28,4 +30,21 @@ export function surveyWarnings(
     );
   }
   return warnings;
+}
+
+/**
+ * What the checklist warns about minimisation (api.md "Assignment (wave 4)"): a covariate is a
+ * parameter of the study link, so only participants whose link carries it have it; the researcher must
+ * add it to the links they hand out, or every participant shares the missing level and nothing is
+ * balanced. Recruiting platforms' own parameters (PROLIFIC_PID...) say nothing about a participant.
+ */
+export function assignmentWarnings(assignment: Pick<Assignment, "method" | "covariates">): string[] {
+  if (assignment.method !== "minimisation") return [];
+  return (assignment.covariates ?? [])
+    .filter((c) => c.source === "recruiting")
+    .map((c) =>
+      (RECRUITING_PARAMETERS as readonly string[]).includes(c.key)
+        ? `Assignment balances on “${c.key}”, a recruiting platform’s id: every participant has a different one, so it balances nothing. Choose a parameter that describes participants.`
+        : `Assignment balances on “${c.key}”: participants carry it only if their study link has it (…&${c.key}=…). Add it to the links you hand out, or everyone counts as “none”.`,
+    );
 }

@@ -10,6 +10,7 @@ export const EXPERIMENT_SECTIONS = [
   { id: "settings-heading", label: "Settings" },
   { id: "members-heading", label: "Members" },
   { id: "groups-heading", label: "Arms" },
+  { id: "assignment-heading", label: "Assignment" },
   { id: "pool-heading", label: "Video pool" },
   { id: "participants-heading", label: "Participants" },
   { id: "surveys-heading", label: "Surveys" },
@@ -52,6 +53,8 @@ export function fixLinkOf(
       return to("groups-heading");
     case "empty_pool":
       return to("pool-heading");
+    case "invalid_assignment":
+      return to("assignment-heading");
     case "no_post_survey":
       return to("surveys-heading");
     case "missing_translation":

@@ -1,3 +1,4 @@
+import type { Balance } from "@feedlab/schemas";
 import type { ApiClient } from "../../api/client.ts";
 import { experimentsApi } from "../../api/experiments.ts";
 import { groupsApi } from "../../api/groups.ts";
@@ -32,6 +33,8 @@ export interface Results {
   readonly health: RecommenderHealth[];
   /** Changes made to running arms, oldest first: where analyses may split an arm's data. */
   readonly changes: ArmChange[];
+  /** How assignment stands now (arms' counts, caps, chances; covariates' balance). */
+  readonly balance: Balance;
   readonly loadedAt: Date;
 }
 
@@ -78,7 +81,7 @@ export async function loadResults(
   experimentId: string,
   threshold?: number,
 ): Promise<Results> {
-  const [stats, withRules, monitor, completeness, timeline, groups, surveys, changes, recommenders] =
+  const [stats, withRules, monitor, completeness, timeline, groups, surveys, changes, recommenders, balance] =
     await Promise.all([
       resultsApi.stats(client, experimentId),
       resultsApi.stats(client, experimentId, "rules"),
@@ -90,6 +93,7 @@ export async function loadResults(
       experimentsApi.armChanges(client, experimentId),
       // Only for the external services' own descriptions: the page reads without them.
       recommendersApi.list(client).catch((): Recommender[] => []),
+      resultsApi.balance(client, experimentId),
     ]);
   const keys = [
     ...new Set(groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch])),
@@ -108,6 +112,7 @@ export async function loadResults(
     recommenders,
     health: health.filter((h): h is RecommenderHealth => h !== null),
     changes,
+    balance,
     loadedAt: new Date(),
   };
 }

@@ -1,0 +1,82 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { axeViolations } from "./harness/axe.ts";
+import { resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { e2eSuite } from "./harness/e2e-suite.ts";
+import { createStudy } from "./harness/fixtures.ts";
+
+/**
+ * Assignment in the console (issue 56): a researcher chooses permuted blocks and caps an arm on the
+ * experiment page, and reads on the results page how full each arm is and the chance of the next
+ * newcomer, without writing a request.
+ */
+describe("assignment in the console (Chromium)", () => {
+  const suite = e2eSuite();
+
+  async function accessible(page: Page, name: string) {
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, name);
+    await resizeTo(page, { width: 390, height: 844 });
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, `${name}-390`);
+    await resizeTo(page, { width: 1280, height: 900 });
+  }
+
+  it("sets permuted blocks and an arm's cap on a draft, then shows the full arm and the chances on the results page", async () => {
+    const study = await createStudy(suite.api, { videoCount: 2, weights: [1, 1], name: "Blocks study" });
+    const id = study.experiment.id;
+    const context = await suite.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await signInToConsole(page, suite.app.url);
+    await page.goto(`${suite.app.url}/admin/experiments/${id}`);
+
+    const section = page.getByRole("region", { name: "Assignment" });
+    await section.getByRole("radio", { name: /Permuted blocks/ }).check();
+    await section.getByRole("spinbutton", { name: "Block size" }).fill("3");
+    await section.getByRole("button", { name: "Save assignment" }).click();
+    // Blocks of 3 cannot hold two arms of weight 1 evenly: the server says so, in the section.
+    await section.getByRole("alert").filter({ hasText: "multiple of the arms" }).waitFor();
+    await section.getByRole("spinbutton", { name: "Block size" }).fill("4");
+    await section.getByRole("spinbutton", { name: "Seed" }).fill("9");
+    await section.getByRole("button", { name: "Save assignment" }).click();
+    await page.getByText("Assignment saved.").waitFor();
+    expect((await suite.api.get(`/api/v1/admin/experiments/${id}`)).body).toMatchObject({
+      assignment: { method: "blocked", block_size: 4, seed: 9 },
+    });
+
+    // A cap on the first arm, in the arm's own dialog.
+    await page.getByRole("button", { name: "Edit arm Arm 1" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("spinbutton", { name: "Most participants" }).fill("2");
+    await dialog.getByRole("button", { name: /Save/ }).click();
+    await page
+      .getByRole("region", { name: "Arms" })
+      .getByRole("row", { name: /Arm 1/ })
+      .getByText("0 of 2")
+      .waitFor();
+    await accessible(page, "assignment-experiment");
+
+    // Started, the method stays; newcomers fill the capped arm to its cap and go on to the other.
+    expect((await suite.api.patch(`/api/v1/admin/experiments/${id}`, { status: "running" })).status).toBe(
+      200,
+    );
+    for (let i = 0; i < 6; i++) {
+      const joined = await suite.app
+        .client()
+        .post("/api/v1/participants/join", { experiment_id: id, login_id: `b-${i}` });
+      expect(joined.status).toBe(200);
+    }
+    await page.reload();
+    await page.getByText("The study has started, so the method stays as it is").waitFor();
+    expect(await section.getByRole("button", { name: "Save assignment" }).count()).toBe(0);
+
+    await page.goto(`${suite.app.url}/admin/experiments/${id}/results`);
+    const balance = page.getByRole("region", { name: "Balance" });
+    await balance.getByText("Permuted blocks assignment").waitFor();
+    const full = balance.getByRole("row", { name: /Arm 1/ });
+    expect(await full.textContent()).toMatch(/2\s*2\s*Full\s*0%/);
+    expect(await balance.getByRole("row", { name: /Arm 2/ }).textContent()).toMatch(/4\s*—\s*Open\s*100%/);
+    await accessible(page, "assignment-results");
+    await context.close();
+  });
+});

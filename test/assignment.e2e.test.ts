@@ -76,6 +76,8 @@ describe("assignment in the console (Chromium)", () => {
     const full = balance.getByRole("row", { name: /Arm 1/ });
     expect(await full.textContent()).toMatch(/2\s*2\s*Full\s*0%/);
     expect(await balance.getByRole("row", { name: /Arm 2/ }).textContent()).toMatch(/4\s*—\s*Open\s*100%/);
+    // A capped arm's share is not the weights' on purpose: the sample-ratio check says it does not apply.
+    await page.getByRole("region", { name: "Live monitoring" }).getByText("not applied").waitFor();
     await accessible(page, "assignment-results");
     await context.close();
   });

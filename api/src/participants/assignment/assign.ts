@@ -16,7 +16,7 @@ import {
   type CountedFilter,
   countedByArm,
   finishedByArm,
-  leftOutParticipantIds,
+  participantsNotOfKind,
   recruitingLevelsByArm,
 } from "../queries/users.queries.ts";
 import {
@@ -103,15 +103,19 @@ export async function armLoads(
   return { arms: rows.map((r) => loadOf(r, counts.get(r.id) ?? 0)), filter };
 }
 
-/** Each arm's outcome on the adaptive metric, over its real participants (api.md). */
+/**
+ * Each arm's outcome on the adaptive metric, over its real participants (api.md), or, for a dry run's
+ * newcomer, over the simulated ones: each kind learns from its own, as it is balanced among its own.
+ */
 export async function armOutcomes(
   trx: Knex | Knex.Transaction,
   experimentId: string,
   metric: NonNullable<Assignment["metric"]>,
   armIds: readonly string[],
+  simulated = false,
 ): Promise<Map<string, ArmOutcome>> {
   if (metric === "completion_rate") {
-    const rows = await finishedByArm(trx, armIds);
+    const rows = await finishedByArm(trx, armIds, simulated);
     return new Map(
       armIds.map((id) => {
         const r = rows.get(id) ?? { joined: 0, finished: 0 };
@@ -119,7 +123,7 @@ export async function armOutcomes(
       }),
     );
   }
-  const leftOut = new Set(await leftOutParticipantIds(trx, experimentId, false));
+  const leftOut = new Set(await participantsNotOfKind(trx, experimentId, simulated));
   const totals = await armTotals(trx, experimentId, leftOut);
   return new Map(
     armIds.map((id) => {
@@ -185,6 +189,7 @@ export async function chooseArm(
       experiment.id,
       a.metric ?? "ctr",
       arms.map((x) => x.id),
+      newcomer.simulated,
     );
     decision = adaptive(
       arms,

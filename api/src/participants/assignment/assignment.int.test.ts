@@ -1,6 +1,7 @@
 import type { Balance, Group, ParticipantPage } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type Client, startTestApp, type TestApp } from "../../../../test/harness/app.ts";
+import { deliverEvents, joinWithSession, wireEvent } from "../../../../test/harness/events.ts";
 import { createStudy } from "../../../../test/harness/fixtures.ts";
 
 /**
@@ -122,6 +123,28 @@ describe.each(BACKENDS)("assignment (%s)", (backend) => {
     expect((await admin.get(`/api/v1/admin/experiments/${fresh.experiment.id}`)).body).toMatchObject({
       assignment: { method: "balanced", counts: "joined" },
     });
+  });
+
+  it("stops counting a newcomer who sent nothing for stale_minutes, and counts them again once they send an event", async () => {
+    const s = await study({ method: "balanced", stale_minutes: 1 }, [{}, {}]);
+    const silent = await joinWithSession(app.client(), s.id, "stale-1");
+    const counted = async () =>
+      (await admin.get<Balance>(`/api/v1/admin/experiments/${s.id}/balance`)).body.arms.map((a) => a.counted);
+    expect(await counted()).toEqual([1, 0]);
+    // Joined two minutes ago and silent since: no longer counted, so the next newcomer joins the same arm.
+    await app.runtime
+      .db("users")
+      .where({ id: silent.userId })
+      .update({ created_at: new Date(Date.now() - 120_000) });
+    expect(await counted()).toEqual([0, 0]);
+    expect((await join(s.id, "stale-2")).body.group_id).toBe(s.arms[0]);
+    // An event brings them back (once the projector has it).
+    await deliverEvents(silent, [wireEvent("PAGE_LOAD", { seq: 1 })]);
+    for (let i = 0; (await counted())[0] !== 2; i++) {
+      if (i > 100) throw new Error("the event was never counted");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await join(s.id, "stale-3")).body.group_id).toBe(s.arms[1]);
   });
 
   it("refuses to start when the arms' weights changed after the method was set so that a block no longer fits", async () => {

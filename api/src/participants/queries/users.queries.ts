@@ -3,6 +3,7 @@
 // can call it without an import circle.
 import type { Knex } from "knex";
 import { JSON_IDS } from "../../db/id-list.ts";
+import { json } from "../../db/present.ts";
 
 type Q = Knex | Knex.Transaction;
 
@@ -241,15 +242,19 @@ export async function recruitingLevelsByArm(
   return out;
 }
 
-/** Per arm, how many real participants joined and how many of them finished (adaptive's completion_rate). */
+/**
+ * Per arm, how many participants of one kind (real, or a dry run's simulated) joined and how many of
+ * them finished (adaptive assignment's completion_rate).
+ */
 export async function finishedByArm(
   db: Q,
   groupIds: readonly string[],
+  simulated: boolean,
 ): Promise<Map<string, { joined: number; finished: number }>> {
   if (groupIds.length === 0) return new Map();
   const rows = (await db("users")
     .whereIn("group_id", [...groupIds])
-    .where("simulated", false)
+    .where("simulated", simulated)
     .groupBy("group_id")
     .select("group_id", db.raw("count(*) as n"), db.raw("count(finished_at) as f"))) as {
     group_id: string;
@@ -257,4 +262,49 @@ export async function finishedByArm(
     f: number | string;
   }[];
   return new Map(rows.map((r) => [r.group_id, { joined: Number(r.n), finished: Number(r.f) }]));
+}
+
+/** An experiment's participants a read of one kind leaves out: the other kind, and those excluded by hand. */
+export async function participantsNotOfKind(
+  db: Q,
+  experimentId: string,
+  simulated: boolean,
+): Promise<string[]> {
+  const rows = (await db("users")
+    .where({ experiment_id: experimentId })
+    .where((w) => w.where("simulated", !simulated).orWhereNotNull("excluded_at"))
+    .select("id")) as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
+/** A participant's assignment probability and whether they finished: what `/stats`' `ipw` weighs. */
+export interface AssignmentProbability {
+  readonly user_id: string;
+  readonly group_id: string;
+  /**
+   * The probability of the arm they got; 1 for those who joined before assignments were kept
+   * (deterministic balancing, as `participantAssignment` says) and for a researcher's pre-registration
+   * (probability null: the researcher's choice, certain).
+   */
+  readonly probability: number;
+  readonly finished: boolean;
+}
+
+/** Every assigned participant of the experiment (simulated and excluded ones too: the caller leaves them out). */
+export async function assignmentProbabilities(db: Q, experimentId: string): Promise<AssignmentProbability[]> {
+  const rows = (await db("users")
+    .where({ experiment_id: experimentId })
+    .whereNotNull("group_id")
+    .select("id", "group_id", "assignment", "finished_at")) as {
+    id: string;
+    group_id: string;
+    assignment: unknown;
+    finished_at: Date | string | null;
+  }[];
+  return rows.map((r) => ({
+    user_id: r.id,
+    group_id: r.group_id,
+    probability: json<{ probability?: number | null } | null>(r.assignment, null)?.probability ?? 1,
+    finished: r.finished_at !== null,
+  }));
 }

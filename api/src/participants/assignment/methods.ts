@@ -165,7 +165,8 @@ export function adaptive(
   const open = openArms(arms);
   if (open.length === 0) return null;
   if (open.some((a) => a.counted < options.burnIn)) {
-    const picked = balanced(open);
+    // Adaptive uses weights only through the floor (api.md): the burn-in evens the counts.
+    const picked = balanced(open.map((a) => ({ ...a, weight: 1 })));
     return picked && { armId: picked.armId, probability: 1 / open.length };
   }
   const probabilities = thompsonProbabilities(

@@ -255,6 +255,8 @@ export async function finishedByArm(
   const rows = (await db("users")
     .whereIn("group_id", [...groupIds])
     .where("simulated", simulated)
+    // Those a researcher excluded count for no arm's outcome, as in every other metric.
+    .whereNull("excluded_at")
     .groupBy("group_id")
     .select("group_id", db.raw("count(*) as n"), db.raw("count(finished_at) as f"))) as {
     group_id: string;

@@ -44,6 +44,19 @@ export const GroupStats = Type.Object({
       description: "With exclusions=rules: how many participants each rule excluded (one may break several)",
     }),
   ),
+  ipw: Type.Optional(
+    Type.Object(
+      {
+        value: Nullable(Type.Number()),
+        low: Nullable(Type.Number()),
+        high: Nullable(Type.Number()),
+      },
+      {
+        description:
+          "With adaptive assignment: the arm's mean of the assignment metric per participant (ctr: feed_clicks / impressions, completion_rate: finished or not, like_rate: likes / plays), each participant weighted by 1 / the probability of the arm they got (self-normalised, Hajek), with a 95% percentile interval from 1,000 bootstrap resamples of participants seeded by the assignment's seed. All null when no participant of the arm has a value; low and high null when only one has",
+      },
+    ),
+  ),
 });
 export type GroupStats = Static<typeof GroupStats>;
 

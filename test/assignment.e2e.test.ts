@@ -1,7 +1,6 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { axeViolations } from "./harness/axe.ts";
-import { resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { violationsAtBothWidths } from "./harness/axe.ts";
+import { signInToConsole } from "./harness/browser.ts";
 import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createStudy } from "./harness/fixtures.ts";
 
@@ -12,15 +11,6 @@ import { createStudy } from "./harness/fixtures.ts";
  */
 describe("assignment in the console (Chromium)", () => {
   const suite = e2eSuite();
-
-  async function accessible(page: Page, name: string) {
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, name);
-    await resizeTo(page, { width: 390, height: 844 });
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, `${name}-390`);
-    await resizeTo(page, { width: 1280, height: 900 });
-  }
 
   it("sets permuted blocks and an arm's cap on a draft, then shows the full arm and the chances on the results page", async () => {
     const study = await createStudy(suite.api, { videoCount: 2, weights: [1, 1], name: "Blocks study" });
@@ -54,7 +44,7 @@ describe("assignment in the console (Chromium)", () => {
       .getByRole("row", { name: /Arm 1/ })
       .getByText("0 of 2")
       .waitFor();
-    await accessible(page, "assignment-experiment");
+    expect(await violationsAtBothWidths(page, "assignment-experiment")).toEqual({ desktop: [], phone: [] });
 
     // Started, the method stays; newcomers fill the capped arm to its cap and go on to the other.
     expect((await suite.api.patch(`/api/v1/admin/experiments/${id}`, { status: "running" })).status).toBe(
@@ -78,7 +68,7 @@ describe("assignment in the console (Chromium)", () => {
     expect(await balance.getByRole("row", { name: /Arm 2/ }).textContent()).toMatch(/4\s*—\s*Open\s*100%/);
     // A capped arm's share is not the weights' on purpose: the sample-ratio check says it does not apply.
     await page.getByRole("region", { name: "Live monitoring" }).getByText("not applied").waitFor();
-    await accessible(page, "assignment-results");
+    expect(await violationsAtBothWidths(page, "assignment-results")).toEqual({ desktop: [], phone: [] });
     await context.close();
   });
 });

@@ -1,7 +1,6 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { axeViolations } from "./harness/axe.ts";
-import { resizeTo, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { violationsAtBothWidths } from "./harness/axe.ts";
+import { signInToConsole } from "./harness/browser.ts";
 import { e2eSuite } from "./harness/e2e-suite.ts";
 import { createStudy } from "./harness/fixtures.ts";
 
@@ -17,16 +16,6 @@ describe("teams in the console (Chromium)", () => {
     const made = await suite.api.post("/api/v1/admin/admins", { username, password: PASSWORD, role });
     expect(made.status, made.text).toBe(201);
     return { username, password: PASSWORD };
-  }
-
-  /** Checks the page with axe at a desktop's width and a phone's, with a screenshot of each. */
-  async function accessible(page: Page, name: string) {
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, name);
-    await resizeTo(page, { width: 390, height: 844 });
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, `${name}-390`);
-    await resizeTo(page, { width: 1280, height: 900 });
   }
 
   it("shows an analyst the study to read and download, and an editor the study to change, each without what their role may not do", async () => {
@@ -69,7 +58,10 @@ describe("teams in the console (Chromium)", () => {
     expect(await page.getByRole("button", { name: "Start the study" }).count()).toBe(0);
     const settings = page.getByRole("region", { name: "Settings" });
     expect(await settings.getByRole("textbox", { name: "Name" }).isDisabled()).toBe(true);
-    await accessible(page, "teams-analyst-experiment");
+    expect(await violationsAtBothWidths(page, "teams-analyst-experiment")).toEqual({
+      desktop: [],
+      phone: [],
+    });
     // What they may do, they can: the results and the downloads.
     await page.getByRole("link", { name: "Results" }).first().click();
     const downloads = page.getByRole("region", { name: "Downloads" });
@@ -108,7 +100,10 @@ describe("teams in the console (Chromium)", () => {
             .body.description,
       )
       .toBe("Changed by the editor");
-    await accessible(edits, "teams-editor-experiment");
+    expect(await violationsAtBothWidths(edits, "teams-editor-experiment")).toEqual({
+      desktop: [],
+      phone: [],
+    });
     await editorContext.close();
   });
 
@@ -126,7 +121,7 @@ describe("teams in the console (Chromium)", () => {
     const password = (await shown.locator("code").textContent())?.trim() ?? "";
     expect(password.length).toBeGreaterThanOrEqual(12);
     expect(await accounts.getByLabel("Role of rosa").inputValue()).toBe("researcher");
-    await accessible(page, "teams-accounts");
+    expect(await violationsAtBothWidths(page, "teams-accounts")).toEqual({ desktop: [], phone: [] });
 
     // The generated password signs rosa in, as a researcher.
     expect(

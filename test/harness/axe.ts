@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type AxeCore from "axe-core";
 import type { Page } from "playwright-core";
+import { resizeTo, saveScreenshot } from "./browser.ts";
 
 /** axe-core's browser build, read once from the package (nothing is fetched at run time). */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -51,4 +52,22 @@ async function run(page: Page, tags: string[], include: string | undefined): Pro
     },
     [include ?? null, tags] as const,
   );
+}
+
+/**
+ * What axe finds broken at a desktop's width and at a phone's (390 x 844), with a screenshot of each
+ * (`name`, `name-390`); the page is left at the desktop's size. The console's pages are checked at both.
+ */
+export async function violationsAtBothWidths(
+  page: Page,
+  name: string,
+  desktop = { width: 1280, height: 900 },
+): Promise<{ desktop: AxeViolation[]; phone: AxeViolation[] }> {
+  const atDesktop = await axeViolations(page);
+  await saveScreenshot(page, name);
+  await resizeTo(page, { width: 390, height: 844 });
+  const atPhone = await axeViolations(page);
+  await saveScreenshot(page, `${name}-390`);
+  await resizeTo(page, desktop);
+  return { desktop: atDesktop, phone: atPhone };
 }

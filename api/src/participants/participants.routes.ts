@@ -196,6 +196,11 @@ export function participantRoutes({
       body: ParticipantCreate,
       responses: {
         201: { description: "Created", schema: Participant },
+        403: {
+          description:
+            "experiment_full: no group_id given and every arm full or paused (name an arm to register into it all the same)",
+          schema: ErrorBody,
+        },
         409: { description: "duplicate_login_id", schema: ErrorBody },
         422: { description: "unknown_group", schema: ErrorBody },
       },

@@ -57,25 +57,19 @@ const loadOf = (a: ArmRow, counted: number): ArmLoad => ({
   open: a.paused !== true && (a.cap === null || counted < Number(a.cap)),
 });
 
-/** FNV-1a of the text: a 32-bit seed for one decision, stable across platforms. */
-function seedOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
 /**
  * The random source of one newcomer's assignment: with the experiment's `seed`, a pure function of it and
  * the participant (a run can be repeated); without, unpredictable.
  */
 function assignmentRandom(a: Assignment, experimentId: string, loginId: string): Random {
-  return createRandom(
-    a.seed === undefined ? randomInt(2 ** 32) : seedOf(`${a.seed}:${experimentId}:${loginId}`),
-  );
+  return a.seed === undefined
+    ? createRandom(randomInt(2 ** 32))
+    : createRandom(a.seed).fork(`${experimentId}:${loginId}`);
 }
+
+/** A blocked method's block size: the one set, or twice the weights' sum (docs/assignment.md). */
+export const blockSizeOf = (a: Assignment, arms: readonly ArmLoad[]): number =>
+  a.block_size ?? defaultBlockSize(arms.map((x) => x.weight)) ?? arms.length;
 
 /**
  * The arms' loads as the balance counts them now, for one kind of participant (real or simulated: each
@@ -159,8 +153,7 @@ export async function chooseArm(
   if (a.method === "blocked") {
     const state = json<AssignmentState | null>(experiment.assignment_state, null) ?? {};
     const kind = newcomer.simulated ? "simulated" : "real";
-    const size = a.block_size ?? defaultBlockSize(arms.map((x) => x.weight)) ?? arms.length;
-    const out = blocked(arms, state.blocks?.[kind] ?? null, size, random);
+    const out = blocked(arms, state.blocks?.[kind] ?? null, blockSizeOf(a, arms), random);
     if (out) {
       decision = out.decision;
       await saveAssignmentState(trx, experiment.id, {

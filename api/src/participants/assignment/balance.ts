@@ -1,4 +1,4 @@
-import { type Assignment, assignmentInForce, type Balance, defaultBlockSize } from "@feedlab/schemas";
+import { type Assignment, assignmentInForce, type Balance } from "@feedlab/schemas";
 import type { Db } from "@feedlab/sql";
 import { json } from "../../db/present.ts";
 import { experimentRow } from "../../experiments/queries/experiments.queries.ts";
@@ -6,9 +6,9 @@ import { armsOf } from "../../groups/queries/groups.queries.ts";
 import { notFound } from "../../http/errors.ts";
 import { createRandom } from "../../simulation/random.ts";
 import { recruitingLevelsByArm } from "../queries/users.queries.ts";
-import { armLoads, armOutcomes } from "./assign.ts";
+import { armLoads, armOutcomes, blockSizeOf } from "./assign.ts";
 import { categoricalSmd, numericSmd } from "./balance-stats.ts";
-import { type ArmLoad, balanced, MISSING_LEVEL, newBlock, thompsonProbabilities } from "./methods.ts";
+import { type ArmLoad, balanced, MISSING_LEVEL, slotsNow, thompsonProbabilities } from "./methods.ts";
 
 /** The chance the next real newcomer goes to each arm (null for minimisation: it depends on them). */
 async function probabilitiesNow(
@@ -28,11 +28,8 @@ async function probabilitiesNow(
     return out;
   }
   if (a.method === "blocked") {
-    const kept = json<{ blocks?: { real?: string[] } } | null>(state, null)?.blocks?.real ?? [];
-    const openIds = new Set(open.map((x) => x.id));
-    let slots = kept.filter((id) => openIds.has(id));
-    if (slots.length === 0)
-      slots = newBlock(arms, a.block_size ?? defaultBlockSize(arms.map((x) => x.weight)) ?? arms.length);
+    const kept = json<{ blocks?: { real?: string[] } } | null>(state, null)?.blocks?.real ?? null;
+    const slots = slotsNow(arms, kept, blockSizeOf(a, arms));
     for (const id of slots) out.set(id, (out.get(id) ?? 0) + 1 / slots.length);
     return out;
   }

@@ -35,11 +35,26 @@ export function balanced(arms: readonly ArmLoad[]): Decision | null {
 }
 
 /** The slots of a new permuted block: each open arm `blockSize / sum of weights * weight` times. */
-export function newBlock(arms: readonly ArmLoad[], blockSize: number): string[] {
+function newBlock(arms: readonly ArmLoad[], blockSize: number): string[] {
   const all = arms.filter((a) => a.weight > 0);
   const sum = all.reduce((s, a) => s + a.weight, 0);
   const per = Math.max(1, Math.round(blockSize / sum));
   return openArms(arms).flatMap((a) => Array.from({ length: per * Math.round(a.weight) }, () => a.id));
+}
+
+/**
+ * The slots the next newcomer draws from: what is left of the block for the open arms, or a new block
+ * when none is (empty when every arm is closed).
+ */
+export function slotsNow(
+  arms: readonly ArmLoad[],
+  remaining: readonly string[] | null,
+  blockSize: number,
+): string[] {
+  const open = new Set(openArms(arms).map((a) => a.id));
+  if (open.size === 0) return [];
+  const slots = (remaining ?? []).filter((id) => open.has(id));
+  return slots.length > 0 ? slots : newBlock(arms, blockSize);
 }
 
 /**
@@ -54,10 +69,7 @@ export function blocked(
   blockSize: number,
   random: Random,
 ): { decision: Decision; remaining: string[] } | null {
-  const open = new Set(openArms(arms).map((a) => a.id));
-  if (open.size === 0) return null;
-  let slots = (remaining ?? []).filter((id) => open.has(id));
-  if (slots.length === 0) slots = newBlock(arms, blockSize);
+  const slots = slotsNow(arms, remaining, blockSize);
   if (slots.length === 0) return null;
   const i = Math.floor(random.next() * slots.length);
   const armId = slots[i] as string;

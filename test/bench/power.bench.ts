@@ -12,7 +12,7 @@ import { type Db, openDb } from "@feedlab/sql";
 import { mulberry32 } from "@feedlab/trainer";
 import { migrate } from "../../api/src/db/db.ts";
 import { createPowerService, RESAMPLES } from "../../api/src/results/power.service.ts";
-import { createRandom } from "../../api/src/simulation/random.ts";
+import { createRandom } from "../../api/src/system/random.ts";
 
 export const name = "power";
 export const description =

@@ -131,7 +131,7 @@ export function createServices(clients: ServiceClients) {
       runner: {
         createParticipant: async (experimentId, loginId, groupId) => {
           const p = await participants.createSimulated(experimentId, loginId, groupId);
-          return { userId: p.user_id, loginId: p.login_id, groupId: p.group_id };
+          return { userId: p.user_id, loginId: p.login_id, groupId: p.group_id ?? groupId };
         },
         issueToken: async (userId) => (await auth.issueParticipantSession(userId)).token,
         waitForLog: (position, timeoutMs) => clients.progress.waitFor(position, timeoutMs),

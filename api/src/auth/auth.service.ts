@@ -220,6 +220,8 @@ export function createAuthService(
     async resolve(token: string): Promise<Principal | null> {
       const hash = sha256(token);
       const found = await resolved.fetch(hash, async () => (await lookup(hash)) ?? undefined);
+      // A participant waiting for their arm is read again next time: the pre survey's answer assigns them.
+      if (found?.principal.role === "participant" && found.principal.groupId === null) resolved.delete(hash);
       return found && found.expiresAt > now().getTime() ? found.principal : null;
     },
 
@@ -263,7 +265,7 @@ export function createAuthService(
     if (row.role === "admin" && row.admin_id && row.username) {
       return { principal: { role: "admin", adminId: row.admin_id, username: row.username }, expiresAt };
     }
-    if (row.role === "participant" && row.user_id && row.login_id && row.experiment_id && row.group_id) {
+    if (row.role === "participant" && row.user_id && row.login_id && row.experiment_id) {
       const p: ParticipantPrincipal = {
         role: "participant",
         userId: row.user_id,

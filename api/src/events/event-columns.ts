@@ -71,7 +71,7 @@ export function parquetColumns(context: ExportContext): Column<EventExportRow>[]
   type Source = readonly [Kind, (r: EventExportRow) => unknown, Column<EventExportRow>[3]];
   const stored = (kind: Kind, c: keyof typeof FIELD): Source => [kind, (r) => r[c] ?? null, FIELD[c]];
   /** Group names by id: a tuple's id is read as its bytes, one character each (ids are ASCII). */
-  const groupName = (id: string) => context.groupNames.get(id) ?? "";
+  const groupName = (id: string | null) => (id === null ? "" : (context.groupNames.get(id) ?? ""));
   const flag = (timestampMs: number, receivedMs: number) =>
     timestampFlag(timestampMs, receivedMs, context.createdMs);
   /**

@@ -51,7 +51,7 @@ const presentEvent = (
   algorithm_watch: r.algorithm_watch,
   payload: json<Record<string, unknown>>(r.payload, {}),
   experiment_id: r.experiment_id,
-  group_name: groupNames.get(r.group_id) ?? "",
+  group_name: r.group_id === null ? "" : (groupNames.get(r.group_id) ?? ""),
   seq: r.seq === null ? null : Number(r.seq),
   ui_feed: r.ui_feed,
   ui_watch: r.ui_watch,

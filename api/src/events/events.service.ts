@@ -49,7 +49,7 @@ export function createEventsService({
     const row = await db("sessions as s")
       .join("users as u", "u.id", "s.user_id")
       .join("experiments as e", "e.id", "u.experiment_id")
-      .join("groups as g", "g.id", "u.group_id")
+      .leftJoin("groups as g", "g.id", "u.group_id")
       .leftJoin("ui_templates as tf", (j) => j.on(db.raw("cast(tf.id as text) = g.ui_feed")))
       .leftJoin("ui_templates as tw", (j) => j.on(db.raw("cast(tw.id as text) = g.ui_watch")))
       .where("s.id", sessionId)
@@ -57,11 +57,11 @@ export function createEventsService({
         user_id: string;
         login_id: string;
         experiment_id: string;
-        group_id: string;
-        algorithm_feed: string;
-        algorithm_watch: string;
-        ui_feed: string;
-        ui_watch: string;
+        group_id: string | null;
+        algorithm_feed: string | null;
+        algorithm_watch: string | null;
+        ui_feed: string | null;
+        ui_watch: string | null;
         feed_version: number | null;
         watch_version: number | null;
         simulated: boolean;
@@ -89,12 +89,15 @@ export function createEventsService({
       session_id: sessionId,
       owner: row.user_id,
       ...fields,
+      algorithm_feed: row.algorithm_feed ?? "",
+      algorithm_watch: row.algorithm_watch ?? "",
       ui_feed: feed_version === null ? row.ui_feed : `${row.ui_feed}@${feed_version}`,
       ui_watch: watch_version === null ? row.ui_watch : `${row.ui_watch}@${watch_version}`,
       consentPending,
     };
-    // A participant about to consent is asked again on their next batch.
-    if (!consentPending) contexts.set(sessionId, context);
+    // A participant about to consent, or waiting for their arm (api.md "Assignment (wave 4)"), is asked
+    // again on their next batch.
+    if (!consentPending && row.group_id !== null) contexts.set(sessionId, context);
     return context;
   }
 

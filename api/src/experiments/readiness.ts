@@ -4,7 +4,7 @@ import { json } from "../db/present.ts";
 import { armsOf } from "../groups/queries/groups.queries.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { recommenderKeysAmong } from "../recommenders/queries/recommenders.queries.ts";
-import { hasActivePostSurvey } from "../surveys/queries/answers.queries.ts";
+import { activePreSurveyQuestions, hasActivePostSurvey } from "../surveys/queries/answers.queries.ts";
 import { isKnownUiKey } from "../ui/presets.ts";
 import { templateIdsAmong } from "../ui/queries/templates.queries.ts";
 import { poolSize } from "../videos/queries/videos.queries.ts";
@@ -82,6 +82,26 @@ export async function readinessProblems(
       groups.map((g) => Number(g.weight)),
     ))
       problems.push({ problem: "invalid_assignment", message: `Assignment: ${p.message}` });
+  // A survey covariate is a single-choice question of the active pre survey (api.md "Assignment (wave 4)").
+  const surveyKeys = (assignment?.method === "minimisation" ? (assignment.covariates ?? []) : [])
+    .filter((c) => c.source === "survey")
+    .map((c) => c.key);
+  if (surveyKeys.length > 0) {
+    const questions = json<{ id: string; type: string }[] | null>(
+      await activePreSurveyQuestions(db, experimentId),
+      null,
+    );
+    for (const key of surveyKeys)
+      if (!questions?.some((q) => q.id === key && q.type === "single"))
+        problems.push({
+          problem: "invalid_assignment",
+          message:
+            questions === null
+              ? `Assignment: minimisation balances on the answer to question “${key}” of the pre survey, but no pre survey is active. Activate one under Surveys.`
+              : `Assignment: minimisation balances on the answer to question “${key}”, which is not a single-choice question of the active pre survey.`,
+          key,
+        });
+  }
   const recommenderKeys = [...new Set(groups.flatMap((g) => [g.algorithm_feed, g.algorithm_watch]))];
   const registered = await recommenderKeysAmong(db, recommenderKeys);
   const templateIds = [...new Set(groups.flatMap((g) => [g.ui_feed, g.ui_watch]))].filter(

@@ -37,7 +37,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
    */
   async function servePage(ctx: AppContext, query: FeedQuery, currentVideoId?: string): Promise<void> {
     const started = performance.now();
-    const p = await study.admit(participantOf(ctx), "pages");
+    const p = await study.admitToPages(participantOf(ctx));
     await feed.checkSession(query.session_id, p.userId);
     if (currentVideoId !== undefined) await feed.poolVideo(p.experimentId, currentVideoId);
     await readAfter(ctx, query.after);
@@ -65,6 +65,10 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
       query: FeedQuery,
       responses: {
         200: { description: "A page", schema: FeedPage },
+        409: {
+          description: "not_assigned: the participant has no arm until they answer the pre survey",
+          schema: ErrorBody,
+        },
         503: {
           description: "recommender_unavailable: the group's recommender was deleted",
           schema: ErrorBody,
@@ -84,6 +88,10 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
       responses: {
         200: { description: "A page", schema: FeedPage },
         404: { description: "Not a video of the pool" },
+        409: {
+          description: "not_assigned: the participant has no arm until they answer the pre survey",
+          schema: ErrorBody,
+        },
         503: {
           description: "recommender_unavailable: the group's recommender was deleted",
           schema: ErrorBody,
@@ -101,10 +109,14 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
       responses: {
         200: { description: "The video", schema: Video },
         404: { description: "Not in the pool" },
+        409: {
+          description: "not_assigned: the participant has no arm until they answer the pre survey",
+          schema: ErrorBody,
+        },
       },
       handler: async (ctx, { params }) => {
         ctx.body = await feed.poolVideo(
-          (await study.admit(participantOf(ctx), "pages")).experimentId,
+          (await study.admitToPages(participantOf(ctx))).experimentId,
           params.id,
         );
       },

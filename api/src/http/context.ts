@@ -16,7 +16,8 @@ export interface ParticipantPrincipal {
   readonly userId: string;
   readonly loginId: string;
   readonly experimentId: string;
-  readonly groupId: string;
+  /** Null until assigned: a study that balances on the pre survey's answers (api.md "Assignment (wave 4)"). */
+  readonly groupId: string | null;
 }
 
 export type Principal = AdminPrincipal | ParticipantPrincipal;

@@ -157,7 +157,7 @@ export async function participantRecords(
       const rows = await manyRows<{
         id: string;
         login_id: string;
-        group_id: string;
+        group_id: string | null;
         created_at: Date | string;
         recruiting: Record<string, string> | string | null;
         consented_at: Date | string | null;
@@ -207,8 +207,9 @@ export async function participantRecords(
           r.id,
           r.login_id,
           r.group_id,
-          armName.get(r.group_id) ?? null,
-          ...assignmentCells(r.assignment),
+          r.group_id === null ? null : (armName.get(r.group_id) ?? null),
+          // Empty for a participant still waiting for their arm (the pre survey's answers).
+          ...(r.group_id === null ? [null, null] : assignmentCells(r.assignment)),
           participantStatus({ ...r, events }),
           iso(r.created_at),
           iso(r.consented_at),

@@ -100,7 +100,8 @@ export interface UserRow {
   id: string;
   experiment_id: string;
   login_id: string;
-  group_id: string;
+  /** Null until assigned (a study that assigns on the pre survey's answers). */
+  group_id: string | null;
   created_at: Date;
   simulated: boolean;
 }
@@ -201,7 +202,7 @@ export async function participantPage(
       join_sig:
         options.joinSecret === null ? null : joinSignature(options.joinSecret, experimentId, r.login_id),
       simulated: r.simulated === true,
-      assignment: participantAssignment(r.assignment, r.created_at),
+      assignment: r.group_id === null ? null : participantAssignment(r.assignment, r.created_at),
     })),
     next_cursor: rows.length > limit && last ? encodeCursor({ sort, key: last.sort_key, id: last.id }) : null,
     total: Number(counted?.n ?? 0),

@@ -89,7 +89,8 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
     const at = now();
     const kept = given(options.recruiting);
     // A researcher's pre-registration names the arm: no method chose it (api.md: `manual`).
-    const { groupId, assignment } = options.groupId
+    // Null: the method waits for the newcomer's pre survey answers (api.md "Assignment (wave 4)").
+    const chosen = options.groupId
       ? {
           groupId: options.groupId,
           assignment: { method: "manual", probability: null, at: at.toISOString() },
@@ -110,13 +111,13 @@ export function createParticipantsService({ db, newId, now, joinSecret = null }:
       id: newId(),
       experiment_id: experimentId,
       login_id: loginId,
-      group_id: groupId,
+      group_id: chosen?.groupId ?? null,
       created_at: at,
       simulated,
     };
     await trx("users").insert({
       ...user,
-      assignment: JSON.stringify(assignment),
+      ...(chosen ? { assignment: JSON.stringify(chosen.assignment) } : {}),
       ...(Object.keys(kept).length > 0 ? { recruiting: JSON.stringify(kept) } : {}),
       ...(options.language === undefined ? {} : { language: options.language }),
     });

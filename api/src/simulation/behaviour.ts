@@ -1,7 +1,7 @@
 import type { Completion, Video } from "@feedlab/schemas";
+import { createRandom } from "../system/random.ts";
 import { type Card, chooseFromList, type ListChoice } from "./browse.ts";
 import { type BehaviourOptions, behaviourOptions } from "./options.ts";
-import { createRandom } from "./random.ts";
 import { sessionGap, sessionsNeeded } from "./sessions.ts";
 import { type AnswerableQuestion, answerSurvey, type SurveyAnswers } from "./survey-answers.ts";
 import { affinity, drawTaste, type Taste } from "./taste.ts";

@@ -1,6 +1,6 @@
 import type { Video } from "@feedlab/schemas";
+import type { Random } from "../system/random.ts";
 import type { BehaviourOptions } from "./options.ts";
-import type { Random } from "./random.ts";
 import { affinity, clickProbability, type Taste } from "./taste.ts";
 
 /** A card as a list shows it: the video and its position (from 0 at the top of the feed or related list). */

@@ -1,9 +1,9 @@
 import type { Completion } from "@feedlab/schemas";
 import { describe, expect, it } from "vitest";
 import { conditionsReached } from "../study/completion.ts";
+import { createRandom } from "../system/random.ts";
 import { createParticipantModel } from "./behaviour.ts";
 import { behaviourOptions } from "./options.ts";
-import { createRandom } from "./random.ts";
 import { sessionGap, sessionsNeeded } from "./sessions.ts";
 import { POOL } from "./simulation.fixture.ts";
 

@@ -1,7 +1,7 @@
 import type { Completion } from "@feedlab/schemas";
 import { conditionsReached } from "../study/completion.ts";
+import type { Random } from "../system/random.ts";
 import type { BehaviourOptions } from "./options.ts";
-import type { Random } from "./random.ts";
 
 /**
  * How many sessions (visits) a participant comes for, so that the completion rule is reached (api.md,

@@ -1,6 +1,6 @@
 import type { Video } from "@feedlab/schemas";
+import { itemAt, type Random } from "../system/random.ts";
 import type { Card } from "./browse.ts";
-import { itemAt, type Random } from "./random.ts";
 import type { AnswerableQuestion } from "./survey-answers.ts";
 
 /** A video with only the fields given set; the rest empty. */

@@ -1,8 +1,8 @@
 import { checkAnswers, checkSurveyShape, ResponseCreate } from "@feedlab/schemas";
 import { describe, expect, it } from "vitest";
 import { compileBody } from "../http/validation.ts";
+import { createRandom } from "../system/random.ts";
 import { behaviourOptions } from "./options.ts";
-import { createRandom } from "./random.ts";
 import { randomSurvey } from "./simulation.fixture.ts";
 import { type AnswerableQuestion, answerSurvey } from "./survey-answers.ts";
 

@@ -1,6 +1,6 @@
 import type { AnswerInput, SurveyQuestion } from "@feedlab/schemas";
+import { itemAt, type Random } from "../system/random.ts";
 import type { BehaviourOptions } from "./options.ts";
-import { itemAt, type Random } from "./random.ts";
 
 /**
  * A question as a participant page receives it. `attention_answer` (api.md, Data quality and validity)

@@ -1,6 +1,6 @@
 import type { Video } from "@feedlab/schemas";
+import type { Random } from "../system/random.ts";
 import type { BehaviourOptions } from "./options.ts";
-import type { Random } from "./random.ts";
 
 /**
  * What a simulated participant likes: a weight in [0, 1] per category and per tag of the pool. A

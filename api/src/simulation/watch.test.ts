@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createRandom } from "../system/random.ts";
 import { behaviourOptions } from "./options.ts";
-import { createRandom } from "./random.ts";
 import { POOL, video } from "./simulation.fixture.ts";
 import type { Taste } from "./taste.ts";
 import { planWatch, type WatchPlan } from "./watch.ts";

@@ -1,7 +1,7 @@
 import type { Video } from "@feedlab/schemas";
 import type { PlannedAction } from "@feedlab/schemas/events/player.ts";
+import type { Random } from "../system/random.ts";
 import type { BehaviourOptions } from "./options.ts";
-import type { Random } from "./random.ts";
 import { affinity, type Taste } from "./taste.ts";
 
 /**

@@ -11,12 +11,13 @@ import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
+import { assignWaiting } from "../participants/assignment/assign.ts";
 import {
   markParticipantFinished,
   recordConsent,
   recordConsentDeclined,
 } from "../participants/queries/users.queries.ts";
-import { postSurveyStateOf } from "../surveys/queries/answers.queries.ts";
+import { hasActivePreSurvey, postSurveyStateOf } from "../surveys/queries/answers.queries.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
   completionInForce,
@@ -37,11 +38,12 @@ interface StudyRow {
   experiment_id: string;
   experiment_status: ExperimentStatus;
   experiment_name: string;
-  group_id: string;
-  algorithm_feed: string;
-  algorithm_watch: string;
-  ui_feed: string;
-  ui_watch: string;
+  /** Null, and so the arm's configuration, until assigned (api.md "Assignment (wave 4)"). */
+  group_id: string | null;
+  algorithm_feed: string | null;
+  algorithm_watch: string | null;
+  ui_feed: string | null;
+  ui_watch: string | null;
   consent_text: LocalizedText | null;
   completion: unknown;
   recruiting: unknown;
@@ -78,6 +80,19 @@ export type StudyArea = "pages" | "surveys";
  */
 const GATE_TTL_MS = 2000;
 
+/** A participant with an arm: what the feed, watch and layout routes serve. */
+export type AssignedParticipant = ParticipantPrincipal & { readonly groupId: string };
+
+/** 409 `not_assigned` until the participant has an arm (api.md "Assignment (wave 4)"). */
+export function assigned(p: ParticipantPrincipal): AssignedParticipant {
+  if (p.groupId === null)
+    throw conflict(
+      "not_assigned",
+      "Please answer the questions at the start of the study first: they decide what you will see.",
+    );
+  return p as AssignedParticipant;
+}
+
 /**
  * The study flow of api.md: consent, completion and the study states as they apply to one participant.
  * A participant is finished when the experiment's completion rule says so: all its conditions
@@ -101,7 +116,7 @@ export function createStudyService(
   async function row(userId: string): Promise<StudyRow> {
     const r = await db("users as u")
       .join("experiments as e", "e.id", "u.experiment_id")
-      .join("groups as g", "g.id", "u.group_id")
+      .leftJoin("groups as g", "g.id", "u.group_id")
       .where("u.id", userId)
       .first<StudyRow | undefined>(
         "u.id as user_id",
@@ -190,7 +205,13 @@ export function createStudyService(
      * status, completion (once finished), consent and progress.
      */
     async me(userId: string, session?: string): Promise<Me> {
-      const r = await row(userId);
+      let r = await row(userId);
+      // Waiting for the pre survey's answers, in a study that no longer has one active: assigned now,
+      // their answers missing levels (api.md "Assignment (wave 4)").
+      if (r.group_id === null && !(await hasActivePreSurvey(db, r.experiment_id))) {
+        await db.transaction((trx) => assignWaiting(trx, userId, {}, now()));
+        r = await row(userId);
+      }
       const { completion, finished, progress: p } = await evaluate(r, true, session);
       const recruiting = json<Record<string, string> | null>(r.recruiting, null) ?? {};
       const language = languageFrom(r);
@@ -202,8 +223,9 @@ export function createStudyService(
         experiment_id: r.experiment_id,
         experiment_status: r.experiment_status,
         group_id: r.group_id,
-        algorithm_config: { feed: r.algorithm_feed, watch: r.algorithm_watch },
-        ui_config: { feed: r.ui_feed, watch: r.ui_watch },
+        algorithm_config:
+          r.group_id === null ? null : { feed: String(r.algorithm_feed), watch: String(r.algorithm_watch) },
+        ui_config: r.group_id === null ? null : { feed: String(r.ui_feed), watch: String(r.ui_watch) },
         status: finished ? "finished" : "active",
         completion:
           finished && completion
@@ -311,6 +333,15 @@ export function createStudyService(
       if (area === "pages" && !pagesOpen(known))
         throw forbidden("experiment_not_open", "This study is not open right now.");
       return p;
+    },
+
+    /**
+     * The gate of the feed and watch pages: `admit`'s, then 409 `not_assigned` for a participant who
+     * has no arm yet (a study that assigns on the pre survey's answers: api.md "Assignment (wave 4)").
+     */
+    async admitToPages(p: ParticipantPrincipal): Promise<AssignedParticipant> {
+      await this.admit(p, "pages");
+      return assigned(p);
     },
 
     /** Forgets what the gate read (after a change of an experiment made in this process). */

@@ -11,8 +11,10 @@ import {
 import type { AttentionQuestion } from "@feedlab/schemas/surveys/attention.ts";
 import { iso, isUniqueViolation, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
+import { lockExperiment } from "../experiments/queries/experiments.queries.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
 import { conflict, notFound, unauthorized, unprocessable } from "../http/errors.ts";
+import { answerLevels, assignWaiting } from "../participants/assignment/assign.ts";
 import { refreshSurveyMeasures } from "../quality/survey-measures.ts";
 import { ownSession, previousSessionOf } from "../sessions/queries/sessions.queries.ts";
 import type { SessionsService } from "../sessions/sessions.service.ts";
@@ -221,6 +223,10 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
         // share lock, so a save of the survey either waits for this insert and judges it again, or has
         // committed and judged before these questions are read.
         await db.transaction(async (trx) => {
+          // A participant waiting for their arm is assigned by this answer (api.md "Assignment (wave 4)"),
+          // under the experiment's lock, taken first as a join takes it.
+          const assigning = survey.kind === "pre" && p.groupId === null;
+          if (assigning) await lockExperiment(trx, p.experimentId, "id");
           const current = (await trx("surveys").where({ id: survey.id }).forShare().first("questions")) as
             | { questions: unknown }
             | undefined;
@@ -235,6 +241,8 @@ export function createSurveyResponsesService({ db, newId, now, sessions, study }
             ),
           });
           await refreshSurveyMeasures(trx, p.experimentId, [p.userId]);
+          // A full study stores nothing: 403 experiment_full, the response rolled back with the rest.
+          if (assigning) await assignWaiting(trx, p.userId, answerLevels(checked.answers), now());
         });
       } catch (err) {
         if (isUniqueViolation(err)) {

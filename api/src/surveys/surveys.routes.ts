@@ -277,13 +277,15 @@ export function surveyRoutes({ db, surveys, surveyResponses, study }: SurveyRout
       tag: "surveys",
       summary: "Submit a response to a survey (once; never editable afterwards)",
       description:
-        "Each answer: single takes exactly one option; multi between minSelect and maxSelect (0 = no upper bound), no option twice; text takes no selections and a non-blank textInput (a textInput on single or multi is ignored). Every required question is answered once; an optional one (`required: false`) may be left out or sent empty, and is then not stored. The stored Answer snapshots questionText and each selection's {id, text, value}, as the participant read them (in their language). inter_session: about_session_id is required and must be one of the participant's own sessions (else 422 invalid_answers); pre and post store about_session_id null whatever is sent. duration_ms (optional, 0 to 86,400,000): how long the form was open, measured by the participant page; stored with the response.",
+        "Each answer: single takes exactly one option; multi between minSelect and maxSelect (0 = no upper bound), no option twice; text takes no selections and a non-blank textInput (a textInput on single or multi is ignored). Every required question is answered once; an optional one (`required: false`) may be left out or sent empty, and is then not stored. The stored Answer snapshots questionText and each selection's {id, text, value}, as the participant read them (in their language). inter_session: about_session_id is required and must be one of the participant's own sessions (else 422 invalid_answers); pre and post store about_session_id null whatever is sent. duration_ms (optional, 0 to 86,400,000): how long the form was open, measured by the participant page; stored with the response. In a study that balances on a pre survey's answer (api.md, Assignment), the pre survey's response also assigns the participant their arm, in the same transaction: 403 experiment_full, storing nothing, when every arm filled up meanwhile.",
       access: "participant",
       params: IdParams,
       body: ResponseCreate,
       responses: {
         201: { description: "Stored", schema: SurveyResponse },
-        403: error("session_id is another participant's session"),
+        403: error(
+          "session_id is another participant's session, or experiment_full: the pre survey's answer would assign an arm and none is open",
+        ),
         404: error("Unknown session, or a survey that is unknown, inactive or of another experiment"),
         409: error("duplicate_response"),
         422: error("invalid_answers naming the answer and rule, or validation_failed"),

@@ -14,6 +14,7 @@ import { accessOf } from "../auth/access.ts";
 import { participantOf } from "../auth/auth.middleware.ts";
 import { type MembersService, narrowUsedBy } from "../auth/members.ts";
 import { route } from "../http/route.ts";
+import { assigned } from "../study/study.service.ts";
 import { MAX_SOURCE_CHARS } from "./compile.ts";
 import type { TemplatesService } from "./templates.service.ts";
 
@@ -156,7 +157,7 @@ export function templateRoutes({
         404: { description: "Not a template of the participant's group" },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = await templates.forParticipant(params.id, participantOf(ctx).groupId);
+        ctx.body = await templates.forParticipant(params.id, assigned(participantOf(ctx)).groupId);
       },
     }),
     route({
@@ -173,7 +174,7 @@ export function templateRoutes({
         404: { description: "Not a code template of the participant's group" },
       },
       handler: async (ctx, { params }) => {
-        const { code, version } = await templates.moduleFor(params.id, participantOf(ctx).groupId);
+        const { code, version } = await templates.moduleFor(params.id, assigned(participantOf(ctx)).groupId);
         ctx.type = "text/javascript; charset=utf-8";
         ctx.set(
           "Cache-Control",
@@ -196,7 +197,7 @@ export function templateRoutes({
       ),
       responses: { 204: { description: "Recorded" }, 404: { description: "Not a template of the group" } },
       handler: async (ctx, { params, body }) => {
-        const { groupId } = participantOf(ctx);
+        const { groupId } = assigned(participantOf(ctx));
         await templates.reportRenderError(params.id, groupId, body);
         // In the server's log too, so an operator sees it without opening the console.
         ctx.state.log.warn(

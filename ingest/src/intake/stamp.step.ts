@@ -7,12 +7,16 @@ export interface StampContext {
   readonly user_id: string;
   readonly login_id: string;
   readonly experiment_id: string;
-  readonly group_id: string;
+  /**
+   * Null while the participant has no arm (a study that assigns on the pre survey's answers: api.md
+   * "Assignment (wave 4)"); the recommender keys are then empty and the UIs null.
+   */
+  readonly group_id: string | null;
   readonly algorithm_feed: string;
   readonly algorithm_watch: string;
   /** The UI of each page: a preset key, `none`, or `<template id>@<version>`. */
-  readonly ui_feed: string;
-  readonly ui_watch: string;
+  readonly ui_feed: string | null;
+  readonly ui_watch: string | null;
   /** The participant is simulated (a dry run): their events carry `simulated: true`. */
   readonly simulated?: boolean;
 }

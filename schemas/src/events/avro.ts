@@ -253,6 +253,8 @@ function bodyOf(e: LoggedEvent, sealed?: SealedFields): Buffer {
     timestamp: Date.parse(e.timestamp),
     received_at: Date.parse(e.received_at),
     login_id: sealed ? sealed.login_id : e.login_id,
+    // The record's field is a string (its type never changes): empty for "no arm yet".
+    group_id: e.group_id ?? "",
     simulated: e.simulated ?? false,
     payload: sealed ? sealed.payload : JSON.stringify(e.payload),
   });
@@ -337,6 +339,7 @@ export function decodeLoggedEvent(
     throw new Error("payload is not a JSON object");
   return {
     ...r,
+    group_id: r.group_id === "" ? null : r.group_id,
     // Absent means false (wire.ts), so a real participant's event reads back as it was written.
     ...(simulated === true ? { simulated: true } : {}),
     timestamp: new Date(r.timestamp).toISOString(),

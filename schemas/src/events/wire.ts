@@ -78,7 +78,11 @@ export interface LoggedEvent {
   readonly user_id: string;
   readonly login_id: string;
   readonly experiment_id: string;
-  readonly group_id: string;
+  /**
+   * The participant's arm; null before they have one (a study that assigns on the pre survey's answer:
+   * api.md "Assignment (wave 4)"). On the wire's Avro record, an empty string.
+   */
+  readonly group_id: string | null;
   readonly event_type: EventType;
   /** External video id (spec: Event record). */
   readonly video_id: string | null;

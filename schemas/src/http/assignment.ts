@@ -150,6 +150,13 @@ export function assignmentInForce(
   return { ...base, counts: base.counts ?? "joined" };
 }
 
+/**
+ * Whether the method assigns a newcomer only once they answer the pre survey: minimisation over a pre
+ * survey's answer (api.md "Assignment (wave 4)"). Until then they have no arm.
+ */
+export const waitsForPreSurvey = (a: Assignment | null | undefined): boolean =>
+  a?.method === "minimisation" && (a.covariates ?? []).some((c) => c.source === "survey");
+
 /** The default block: twice the arms' weights' sum (each arm twice its weight), at most 100 slots. */
 export function defaultBlockSize(weights: readonly number[]): number | null {
   if (!weights.every(Number.isInteger)) return null;
@@ -196,13 +203,6 @@ export function assignmentProblems(a: Assignment, weights: readonly number[]): A
     out.push({
       field: "assignment.method",
       message: `Minimisation honours whole-number arm weights only (these are ${weights.join(", ")}).`,
-    });
-  // api.md's survey covariates wait for the pre survey before assigning: not built yet, so refused
-  // rather than silently balancing nothing (docs/assignment.md, "Not yet").
-  if ((a.covariates ?? []).some((c) => c.source === "survey"))
-    out.push({
-      field: "assignment.covariates",
-      message: "Balancing on a pre survey's answer is not available yet: use parameters of the study link.",
     });
   const keys = (a.covariates ?? []).map((c) => `${c.source}:${c.key}`);
   if (new Set(keys).size < keys.length)

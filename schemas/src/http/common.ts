@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { type SchemaOptions, type Static, type TSchema, Type } from "@sinclair/typebox";
 
 /** UUID string. */
 export const Uuid = Type.String({ format: "uuid", description: "UUID" });
@@ -6,7 +6,8 @@ export const Uuid = Type.String({ format: "uuid", description: "UUID" });
 export const Timestamp = Type.String({ format: "date-time", description: "ISO 8601 UTC timestamp" });
 export type Timestamp = Static<typeof Timestamp>;
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T, options?: SchemaOptions) =>
+  Type.Union([schema, Type.Null()], options);
 
 /** api.md error body: `{"error": {"code", "message", "details"}}`. */
 export const ErrorBody = Type.Object({

@@ -7,7 +7,9 @@ export const StoredEvent = Type.Object({
   session_id: Uuid,
   user_id: Uuid,
   login_id: Type.String(),
-  group_id: Uuid,
+  group_id: Type.Union([Uuid, Type.Null()], {
+    description: "Null for an event sent before the participant had an arm (api.md, Assignment)",
+  }),
   event_type: Type.String(),
   video_id: Type.Union([Type.String(), Type.Null()]),
   timestamp: Type.String(),

@@ -66,11 +66,17 @@ export const LanguageBody = Type.Object(
 );
 export type LanguageBody = Static<typeof LanguageBody>;
 
+/** An arm's id, or null before the participant has one (api.md "Assignment (wave 4)"). */
+const ArmOrNone = Nullable(Uuid, {
+  description:
+    "The arm; null until the participant has one (a study that balances on a pre survey answer assigns when it is answered: api.md, Assignment)",
+});
+
 export const JoinResult = Type.Object({
   user_id: Uuid,
   login_id: Type.String(),
   experiment_id: Uuid,
-  group_id: Uuid,
+  group_id: ArmOrNone,
 });
 export type JoinResult = Static<typeof JoinResult>;
 
@@ -99,7 +105,7 @@ export type ConsentBody = Static<typeof ConsentBody>;
 export const Participant = Type.Object({
   user_id: Uuid,
   login_id: Type.String(),
-  group_id: Uuid,
+  group_id: ArmOrNone,
   created_at: Timestamp,
 });
 export type Participant = Static<typeof Participant>;
@@ -115,9 +121,11 @@ export const Me = Type.Object({
   login_id: Type.String(),
   experiment_id: Uuid,
   experiment_status: ExperimentStatus,
-  group_id: Uuid,
-  algorithm_config: SurfaceConfig,
-  ui_config: SurfaceConfig,
+  group_id: ArmOrNone,
+  algorithm_config: Nullable(SurfaceConfig, {
+    description: "The arm's; null until the participant has an arm",
+  }),
+  ui_config: Nullable(SurfaceConfig, { description: "The arm's; null until the participant has an arm" }),
   status: ParticipantStatus,
   completion: Type.Union([
     Type.Object({
@@ -221,7 +229,9 @@ export const ParticipantSummary = Type.Composite([
       description: "With FEEDLAB_JOIN_SECRET set, the `sig` of this participant's join link; else null",
     }),
     simulated: Simulated,
-    assignment: ParticipantAssignment,
+    assignment: Nullable(ParticipantAssignment, {
+      description: "How the participant was assigned; null until they have an arm",
+    }),
   }),
 ]);
 export type ParticipantSummary = Static<typeof ParticipantSummary>;

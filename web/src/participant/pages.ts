@@ -1,7 +1,7 @@
 import { type MessageKey, participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
 import { ApiError, participantApi as api, isApiError } from "#lib/participant-api.ts";
 import { type Layout, loadLayout, UI_NONE } from "#lib/platform/presets/index.ts";
-import { PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
+import { isAssigned, PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
 import { preloadPlayer } from "#lib/platform/surfaces/players/index.ts";
 import { registerTemplateResolver } from "#lib/platform/templates.ts";
 import { participantSession } from "#lib/session.svelte.ts";
@@ -37,7 +37,9 @@ export type StudyStep =
       readonly completion: ParticipantMe["completion"];
       readonly runtime: PlatformRuntime;
     }
-  | { readonly kind: "ended"; readonly sessionId: string };
+  | { readonly kind: "ended"; readonly sessionId: string }
+  /** Waiting for the pre survey's answers, which decide the participant's arm (api.md "Assignment"). */
+  | { readonly kind: "assigning"; readonly sessionId: string };
 
 /** A page that failed to load: what the error view shows. */
 interface PageError {
@@ -137,13 +139,18 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
       html: renderMarkdown(me.consent.text),
     };
   }
+  // A draft admits its simulated participants (a dry run) and no one else (api.md).
+  const open = me.experiment_status === "running" || (me.experiment_status === "draft" && me.simulated);
+  if (!isAssigned(me)) {
+    // No arm yet: only the pre survey, whose answers decide it; the tracking runtime waits for the arm.
+    if (me.experiment_status === "paused") return { kind: "paused" };
+    return open ? { kind: "assigning", sessionId } : { kind: "ended", sessionId };
+  }
   // The tracking runtime starts only after consent: nothing is recorded before it.
   const runtime = platformRuntime(me, sessionId);
   if (me.status === "finished") return { kind: "finished", completion: me.completion, runtime };
   studyStatus.finishWhenCounted(me, sessionId, runtime.core.transport);
   if (me.experiment_status === "paused") return { kind: "paused" };
-  // A draft admits its simulated participants (a dry run) and no one else (api.md).
-  const open = me.experiment_status === "running" || (me.experiment_status === "draft" && me.simulated);
   if (!open) return { kind: "ended", sessionId };
   return runtime;
 }

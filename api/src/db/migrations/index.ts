@@ -23,6 +23,7 @@ import * as languages from "./034-languages.ts";
 import * as localizedTexts from "./035-localized-texts.ts";
 import * as teams from "./036-teams.ts";
 import * as assignment from "./037-assignment.ts";
+import * as assignmentWaits from "./038-assignment-waits.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -49,6 +50,7 @@ const API_MIGRATIONS = {
   localizedTexts: { name: "035-localized-texts", ...localizedTexts },
   teams: { name: "036-teams", ...teams },
   assignment: { name: "037-assignment", ...assignment },
+  assignmentWaits: { name: "038-assignment-waits", ...assignmentWaits },
 } satisfies Record<string, Migration>;
 
 /**
@@ -80,6 +82,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.localizedTexts,
   API_MIGRATIONS.teams,
   API_MIGRATIONS.assignment,
+  API_MIGRATIONS.assignmentWaits,
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hajekMean } from "../../results/ipw.ts";
-import { createRandom } from "../../simulation/random.ts";
+import { createRandom } from "../../system/random.ts";
 import { type ArmLoad, type ArmOutcome, adaptive } from "./methods.ts";
 
 /**

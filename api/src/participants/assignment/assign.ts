@@ -5,19 +5,20 @@ import {
   assignmentInForce,
   defaultBlockSize,
   type ParticipantAssignment,
+  waitsForPreSurvey,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { json } from "../../db/present.ts";
-import { saveAssignmentState } from "../../experiments/queries/experiments.queries.ts";
+import { lockExperiment, saveAssignmentState } from "../../experiments/queries/experiments.queries.ts";
 import { armsOf } from "../../groups/queries/groups.queries.ts";
 import { conflict, forbidden } from "../../http/errors.ts";
-import { createRandom, type Random } from "../../simulation/random.ts";
+import { createRandom, type Random } from "../../system/random.ts";
 import {
   type CountedFilter,
   countedByArm,
+  covariateLevelsByArm,
   finishedByArm,
   participantsNotOfKind,
-  recruitingLevelsByArm,
 } from "../queries/users.queries.ts";
 import {
   type ArmLoad,
@@ -39,7 +40,16 @@ export interface Newcomer {
   readonly loginId: string;
   readonly simulated: boolean;
   readonly recruiting: Readonly<Record<string, string>>;
+  /** The pre survey's answers, by question id: the chosen option's value (a survey covariate's level). */
+  readonly answers?: Readonly<Record<string, string>>;
 }
+
+/** What a participant's assignment records of a covariate's level: a survey answer as `survey:<question id>`. */
+const covariateName = (c: { source: string; key: string }) =>
+  c.source === "survey" ? `survey:${c.key}` : c.key;
+
+const experimentFull = () =>
+  forbidden("experiment_full", "This study has all the participants it needs. Thank you for your interest.");
 
 /** An arm as assignment reads it, open or not. */
 interface ArmRow {
@@ -135,18 +145,24 @@ export async function armOutcomes(
 /**
  * Chooses a newcomer's arm by the experiment's method (api.md "Assignment (wave 4)"). The caller holds
  * the experiment's row lock, so simultaneous joins see each other (a cap is never overfilled, a block
- * never broken). 403 `experiment_full` when every arm is full or paused.
+ * never broken). 403 `experiment_full` when every arm is full or paused. Null when the method balances
+ * on a pre survey's answer and the newcomer has not given theirs yet (`answers` absent): they join
+ * without an arm, if one is open, and are assigned when they answer (`assignOnPreSurvey`).
  */
 export async function chooseArm(
   trx: Knex.Transaction,
   experiment: { id: string; assignment: unknown; assignment_state: unknown },
   newcomer: Newcomer,
   now: Date,
-): Promise<{ groupId: string; assignment: ParticipantAssignment }> {
+): Promise<{ groupId: string; assignment: ParticipantAssignment } | null> {
   const a = assignmentInForce(json<Assignment | null>(experiment.assignment, null));
   const { arms, filter } = await armLoads(trx, experiment.id, a, newcomer.simulated, now);
   if (arms.length === 0)
     throw conflict("experiment_has_no_groups", "The experiment has no arms to assign participants to.");
+  if (waitsForPreSurvey(a) && newcomer.answers === undefined) {
+    if (!arms.some((x) => x.open && x.weight > 0)) throw experimentFull();
+    return null;
+  }
   const random = assignmentRandom(a, experiment.id, newcomer.loginId);
   let decision: Decision | null = null;
   let covariates: Record<string, string | null> | undefined;
@@ -162,20 +178,23 @@ export async function chooseArm(
       });
     }
   } else if (a.method === "minimisation") {
-    const recruitingKeys = (a.covariates ?? []).filter((c) => c.source === "recruiting").map((c) => c.key);
+    const given = a.covariates ?? [];
     const levels = await Promise.all(
-      recruitingKeys.map((key) =>
-        recruitingLevelsByArm(
+      given.map((c) =>
+        covariateLevelsByArm(
           trx,
           arms.map((x) => x.id),
-          key,
+          c,
           filter,
         ),
       ),
     );
-    const own = recruitingKeys.map((key) => newcomer.recruiting[key] ?? MISSING_LEVEL);
+    const own = given.map(
+      (c) =>
+        (c.source === "survey" ? newcomer.answers?.[c.key] : newcomer.recruiting[c.key]) ?? MISSING_LEVEL,
+    );
     decision = minimisation(arms, levels, own, a.random_element ?? 0.8, random);
-    covariates = Object.fromEntries(recruitingKeys.map((key, i) => [key, own[i] || null]));
+    covariates = Object.fromEntries(given.map((c, i) => [covariateName(c), own[i] || null]));
   } else if (a.method === "adaptive") {
     const outcomes = await armOutcomes(
       trx,
@@ -194,11 +213,7 @@ export async function chooseArm(
   } else {
     decision = balanced(arms);
   }
-  if (!decision)
-    throw forbidden(
-      "experiment_full",
-      "This study has all the participants it needs. Thank you for your interest.",
-    );
+  if (!decision) throw experimentFull();
   return {
     groupId: decision.armId,
     assignment: {
@@ -209,4 +224,63 @@ export async function chooseArm(
       at: now.toISOString(),
     },
   };
+}
+
+/** The levels a pre survey's answers give its questions: the first chosen option's value, by question id. */
+export const answerLevels = (
+  answers: readonly { readonly questionId: string; readonly selections: readonly { value: unknown }[] }[],
+): Record<string, string> =>
+  Object.fromEntries(
+    answers.flatMap((x) =>
+      x.selections[0] === undefined ? [] : [[x.questionId, String(x.selections[0].value)]],
+    ),
+  );
+
+/**
+ * Assigns a participant who joined without an arm (a study that balances on the pre survey's answers:
+ * api.md "Assignment (wave 4)") once they have answered it, or once the study has no active pre survey
+ * any more (their answers then are missing levels), under the experiment's lock as a join is. Nothing
+ * when they have an arm already. 403 `experiment_full` when every arm filled up meanwhile: the caller's
+ * transaction then stores nothing (their response included), and they may answer again later.
+ */
+export async function assignWaiting(
+  trx: Knex.Transaction,
+  userId: string,
+  answers: Readonly<Record<string, string>>,
+  now: Date,
+): Promise<void> {
+  const user = (await trx("users").where({ id: userId }).first("experiment_id", "group_id")) as
+    | { experiment_id: string; group_id: string | null }
+    | undefined;
+  if (!user || user.group_id !== null) return;
+  const experiment = await lockExperiment<{ id: string; assignment: unknown; assignment_state: unknown }>(
+    trx,
+    user.experiment_id,
+    "id",
+    "assignment",
+    "assignment_state",
+  );
+  // Read again under the lock: a simultaneous request of the same participant may have assigned them.
+  const waiting = (await trx("users")
+    .where({ id: userId })
+    .forUpdate()
+    .first("login_id", "simulated", "recruiting", "group_id")) as
+    | { login_id: string; simulated: boolean; recruiting: unknown; group_id: string | null }
+    | undefined;
+  if (!experiment || !waiting || waiting.group_id !== null) return;
+  const chosen = await chooseArm(
+    trx,
+    experiment,
+    {
+      loginId: waiting.login_id,
+      simulated: waiting.simulated === true,
+      recruiting: json<Record<string, string> | null>(waiting.recruiting, null) ?? {},
+      answers,
+    },
+    now,
+  );
+  if (!chosen) return;
+  await trx("users")
+    .where({ id: userId })
+    .update({ group_id: chosen.groupId, assignment: JSON.stringify(chosen.assignment) });
 }

@@ -4,8 +4,8 @@ import { json } from "../../db/present.ts";
 import { experimentRow } from "../../experiments/queries/experiments.queries.ts";
 import { armsOf } from "../../groups/queries/groups.queries.ts";
 import { notFound } from "../../http/errors.ts";
-import { createRandom } from "../../simulation/random.ts";
-import { recruitingLevelsByArm } from "../queries/users.queries.ts";
+import { createRandom } from "../../system/random.ts";
+import { covariateLevelsByArm } from "../queries/users.queries.ts";
 import { armLoads, armOutcomes, blockSizeOf } from "./assign.ts";
 import { categoricalSmd, numericSmd } from "./balance-stats.ts";
 import { type ArmLoad, balanced, MISSING_LEVEL, slotsNow, thompsonProbabilities } from "./methods.ts";
@@ -82,38 +82,36 @@ export async function experimentBalance(db: Db, experimentId: string, now: Date)
   const chances = await probabilitiesNow(db, experimentId, a, arms, experiment.assignment_state);
   const ids = rows.map((r) => r.id);
   const covariates = await Promise.all(
-    (a.covariates ?? [])
-      .filter((c) => c.source === "recruiting")
-      .map(async (c) => {
-        const levels = await recruitingLevelsByArm(db, ids, c.key, filter);
-        const perArm = ids.map((id) => levels.get(id) ?? new Map<string, number>());
-        const given = new Set(perArm.flatMap((l) => [...l.keys()]).filter((k) => k !== MISSING_LEVEL));
-        const numeric = given.size > 0 && [...given].every((k) => Number.isFinite(Number(k)));
-        const valuesOf = (l: ReadonlyMap<string, number>) =>
-          [...l.entries()]
-            .filter(([k]) => k !== MISSING_LEVEL)
-            .flatMap(([k, n]) => Array.from({ length: n }, () => Number(k)));
-        return {
-          source: c.source,
-          key: c.key,
-          arms: ids.map((id, i) => {
-            const l = perArm[i] as Map<string, number>;
-            const n = [...l.values()].reduce((s, x) => s + x, 0);
-            const values = valuesOf(l);
-            return {
-              group_id: id,
-              n,
-              ...(numeric && values.length > 0
-                ? { mean: values.reduce((s, x) => s + x, 0) / values.length }
-                : {}),
-              shares: Object.fromEntries(
-                [...l.entries()].map(([k, x]) => [k === MISSING_LEVEL ? "(none)" : k, n === 0 ? 0 : x / n]),
-              ),
-            };
-          }),
-          smd_max: numeric ? numericSmd(perArm.map(valuesOf)) : categoricalSmd(perArm),
-        };
-      }),
+    (a.covariates ?? []).map(async (c) => {
+      const levels = await covariateLevelsByArm(db, ids, c, filter);
+      const perArm = ids.map((id) => levels.get(id) ?? new Map<string, number>());
+      const given = new Set(perArm.flatMap((l) => [...l.keys()]).filter((k) => k !== MISSING_LEVEL));
+      const numeric = given.size > 0 && [...given].every((k) => Number.isFinite(Number(k)));
+      const valuesOf = (l: ReadonlyMap<string, number>) =>
+        [...l.entries()]
+          .filter(([k]) => k !== MISSING_LEVEL)
+          .flatMap(([k, n]) => Array.from({ length: n }, () => Number(k)));
+      return {
+        source: c.source,
+        key: c.key,
+        arms: ids.map((id, i) => {
+          const l = perArm[i] as Map<string, number>;
+          const n = [...l.values()].reduce((s, x) => s + x, 0);
+          const values = valuesOf(l);
+          return {
+            group_id: id,
+            n,
+            ...(numeric && values.length > 0
+              ? { mean: values.reduce((s, x) => s + x, 0) / values.length }
+              : {}),
+            shares: Object.fromEntries(
+              [...l.entries()].map(([k, x]) => [k === MISSING_LEVEL ? "(none)" : k, n === 0 ? 0 : x / n]),
+            ),
+          };
+        }),
+        smd_max: numeric ? numericSmd(perArm.map(valuesOf)) : categoricalSmd(perArm),
+      };
+    }),
   );
   return {
     method: a.method,

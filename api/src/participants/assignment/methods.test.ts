@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom } from "../../simulation/random.ts";
+import { createRandom } from "../../system/random.ts";
 import { categoricalSmd } from "./balance-stats.ts";
 import { type ArmLoad, adaptive, balanced, blocked, minimisation, thompsonProbabilities } from "./methods.ts";
 

@@ -1,4 +1,4 @@
-import type { Random } from "../../simulation/random.ts";
+import type { Random } from "../../system/random.ts";
 
 /**
  * The assignment methods of api.md "Assignment (wave 4)" as pure functions of what the balance counts

@@ -4,6 +4,7 @@
 import type { Knex } from "knex";
 import { JSON_IDS } from "../../db/id-list.ts";
 import { json } from "../../db/present.ts";
+import { preSurveyChoice } from "../../surveys/queries/answers.queries.ts";
 
 type Q = Knex | Knex.Transaction;
 
@@ -211,25 +212,27 @@ export async function countedByArm(
 }
 
 /**
- * Per arm, how many counted participants carry each value of a recruiting parameter (the empty string
- * for those without one: a missing value is its own level).
+ * Per arm, how many counted participants carry each level of a covariate (api.md "Assignment (wave 4)"):
+ * a recruiting parameter's value, or the option value they chose for a question of the experiment's pre
+ * survey (their first pre survey response's; migration 031's `answer_values`). The empty string for those
+ * without one: a missing value is its own level.
  */
-export async function recruitingLevelsByArm(
+export async function covariateLevelsByArm(
   db: Q,
   groupIds: readonly string[],
-  key: string,
+  covariate: { readonly source: string; readonly key: string },
   f: CountedFilter,
 ): Promise<Map<string, Map<string, number>>> {
   const out = new Map<string, Map<string, number>>();
   if (groupIds.length === 0) return out;
+  const level =
+    covariate.source !== "survey"
+      ? db.raw("coalesce(u.recruiting ->> ?, '') as level", [covariate.key])
+      : db.raw("coalesce(?, '') as level", [preSurveyChoice(db, covariate.key)]);
   const rows = (await counted(db, groupIds, f)
     // By position: the level's expression carries its key as a parameter, which a GROUP BY cannot repeat.
     .groupByRaw("1, 2")
-    .select(
-      "u.group_id",
-      db.raw("coalesce(u.recruiting ->> ?, '') as level", [key]),
-      db.raw("count(*) as n"),
-    )) as {
+    .select("u.group_id", level, db.raw("count(*) as n"))) as {
     group_id: string;
     level: string;
     n: number | string;
@@ -297,6 +300,10 @@ export async function assignmentProbabilities(db: Q, experimentId: string): Prom
   const rows = (await db("users")
     .where({ experiment_id: experimentId })
     .whereNotNull("group_id")
+    // Join order, as the participants CSV lists them: a package's analysis script then resamples the
+    // same participants in the same order, and its bootstrap interval is /stats' own.
+    .orderBy("created_at")
+    .orderBy("login_id")
     .select("id", "group_id", "assignment", "finished_at")) as {
     id: string;
     group_id: string;

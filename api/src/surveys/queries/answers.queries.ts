@@ -43,6 +43,40 @@ export async function hasActivePostSurvey(
   );
 }
 
+/** The questions of the experiment's active pre survey (as stored), or null without one. */
+export async function activePreSurveyQuestions(
+  db: Knex | Knex.Transaction,
+  experimentId: string,
+): Promise<unknown | null> {
+  const row = (await db("surveys")
+    .where({ experiment_id: experimentId, kind: "pre", is_active: true })
+    .first("questions")) as { questions: unknown } | undefined;
+  return row === undefined ? null : row.questions;
+}
+
+/** Whether the experiment has an active pre survey. */
+export async function hasActivePreSurvey(
+  db: Knex | Knex.Transaction,
+  experimentId: string,
+): Promise<boolean> {
+  return (await activePreSurveyQuestions(db, experimentId)) !== null;
+}
+
+/**
+ * The option value (as text) that participant `u` (the outer query's alias of users) chose for a
+ * question of a pre survey, by question id: their first pre survey response's (migration 031's
+ * `answer_values`); null when they have none.
+ */
+export function preSurveyChoice(db: Knex | Knex.Transaction, questionId: string): Knex.Raw {
+  return db.raw(
+    `(select (r.answer_values::jsonb -> ?) ->> 0 from survey_responses r
+       join surveys s on s.id = r.survey_id
+       where r.user_id = u.id and s.kind = 'pre' and r.answer_values is not null
+       order by r.created_at, r.id limit 1)`,
+    [questionId],
+  );
+}
+
 /** The experiment's active post survey for the participant: whether there is one, answered or dismissed. */
 export async function postSurveyStateOf(
   db: Knex,

@@ -33,7 +33,8 @@ export const evaluationProjection: Projection = {
   erase: eraseEvaluation,
   project: (e): RowOp[] => {
     const column = EVALUATION_COUNTS[e.event_type as keyof typeof EVALUATION_COUNTS];
-    if (!column) return [];
+    // Evaluation compares arms: an event sent before its participant had one counts in none.
+    if (!column || e.group_id === null) return [];
     const surface = surfaceOf(e);
     const ops: RowOp[] = [
       {

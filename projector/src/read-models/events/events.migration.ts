@@ -68,4 +68,16 @@ export const eventsMigrations: readonly Migration[] = [
       });
     },
   },
+  {
+    // A participant of a study that balances on a pre survey's answer has no arm until they answer it
+    // (api.md "Assignment (wave 4)"): their events meanwhile are stored without one.
+    name: "projector/events/004-without-arm",
+    async up(db) {
+      await db.raw("alter table events alter column group_id drop not null");
+    },
+    async down(db) {
+      await db.raw("delete from events where group_id is null");
+      await db.raw("alter table events alter column group_id set not null");
+    },
+  },
 ];

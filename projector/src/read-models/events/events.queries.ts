@@ -10,7 +10,7 @@ export interface EventRow {
   user_id: string;
   login_id: string;
   experiment_id: string;
-  group_id: string;
+  group_id: string | null;
   event_type: string;
   video_id: string | null;
   timestamp: Date;
@@ -77,7 +77,7 @@ export interface EventExportRow {
   user_id: string;
   login_id: string;
   experiment_id: string;
-  group_id: string;
+  group_id: string | null;
   event_type: string;
   video_id: string | null;
   /** Epoch milliseconds (int8: text or a number, as the driver is set up). */

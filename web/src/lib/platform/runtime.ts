@@ -5,7 +5,7 @@ import { TrackingCore } from "./tracking/core.ts";
 
 /** What the runtime reads of `GET /me`: the participant and their group's configuration. */
 export type RuntimeMe = Omit<
-  ParticipantMe,
+  AssignedMe,
   | "status"
   | "completion"
   | "consent"
@@ -15,6 +15,17 @@ export type RuntimeMe = Omit<
   | "languages"
   | "language_switch"
 >;
+
+/** A participant with an arm, and so its configuration (api.md "Assignment (wave 4)"). */
+export type AssignedMe = ParticipantMe & {
+  readonly group_id: string;
+  readonly algorithm_config: SurfaceConfig;
+  readonly ui_config: SurfaceConfig;
+};
+
+/** False while the participant waits for their arm: a study that assigns on the pre survey's answers. */
+export const isAssigned = (me: ParticipantMe): me is AssignedMe =>
+  me.group_id !== null && me.algorithm_config !== null && me.ui_config !== null;
 
 /** What `useSession()` returns: the participant, their session and their group's configuration. */
 export interface PlatformSession {

@@ -17,7 +17,7 @@ export const ASSIGNMENT_METHOD_TEXT: Readonly<
   minimisation: {
     name: "Minimisation",
     explanation:
-      "Each newcomer goes, most of the time, to the arm that keeps the arms most alike on the link parameters you name (such as age band).",
+      "Each newcomer goes, most of the time, to the arm that keeps the arms most alike on what you choose: pre-survey answers or link parameters (such as age band).",
   },
   adaptive: {
     name: "Adaptive",
@@ -40,6 +40,8 @@ export interface AssignmentForm {
   blockSize: number | null;
   /** Recruiting parameters' names, separated by commas. */
   covariates: string;
+  /** The ids of the pre survey's questions ticked to balance on. */
+  surveyCovariates: string[];
   randomElement: number | null;
   metric: NonNullable<Assignment["metric"]>;
   burnIn: number | null;
@@ -48,6 +50,8 @@ export interface AssignmentForm {
 }
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** The most covariates an assignment takes (questions and parameters together). */
+const MAX_COVARIATES = 10;
 const whole = (n: number | null, lo: number, hi: number) =>
   n !== null && Number.isInteger(n) && n >= lo && n <= hi;
 
@@ -71,11 +75,18 @@ export function assignmentOf(form: AssignmentForm): Assignment | string {
       .split(",")
       .map((k) => k.trim())
       .filter((k) => k !== "");
-    if (keys.length === 0) return "Name at least one link parameter to balance on.";
+    const questions = [...new Set(form.surveyCovariates)];
+    if (keys.length === 0 && questions.length === 0)
+      return "Choose a pre-survey question or name a link parameter to balance on.";
     const bad = keys.find((k) => !NAME.test(k));
     if (bad) return `“${bad}” cannot be a link parameter: use letters, digits and _ . - only.`;
     if (new Set(keys).size < keys.length) return "A parameter is named twice.";
-    out.covariates = keys.map((key) => ({ source: "recruiting", key }));
+    if (keys.length + questions.length > MAX_COVARIATES)
+      return `Balance on at most ${MAX_COVARIATES} questions and parameters together.`;
+    out.covariates = [
+      ...questions.map((key) => ({ source: "survey" as const, key })),
+      ...keys.map((key) => ({ source: "recruiting" as const, key })),
+    ];
     const r = form.randomElement ?? 0.8;
     if (!(r >= 0.5 && r <= 1)) return "The chance of the most balancing arm must be from 0.5 to 1.";
     out.random_element = r;

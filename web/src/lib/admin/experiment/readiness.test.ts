@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assignmentWarnings, surveyWarnings } from "./readiness.ts";
+import { assignmentWarnings, problemMessage, surveyWarnings } from "./readiness.ts";
 
 const survey = (kind: "pre" | "inter_session" | "post", name: string, is_active = false) => ({
   kind,
@@ -47,5 +47,55 @@ describe("the checklist's warnings about assignment", () => {
     });
     expect(age).toContain("…&age_band=…");
     expect(pid).toContain("balances nothing");
+  });
+
+  const pre = (questionType: "single" | "multi", is_active = true) => ({
+    id: "s1",
+    kind: "pre" as const,
+    name: "Background",
+    is_active,
+    questions: [
+      {
+        id: "age",
+        text: "How old are you?",
+        type: questionType,
+        minSelect: null,
+        maxSelect: null,
+        answers: [{ id: "a1", text: "18-24", value: 1 }],
+        required: true,
+      },
+    ],
+  });
+  const onAge = { method: "minimisation" as const, covariates: [{ source: "survey" as const, key: "age" }] };
+
+  it("says nothing of a single-choice question of the active pre survey", () => {
+    expect(assignmentWarnings(onAge, [pre("single")])).toEqual([]);
+  });
+
+  it("warns, by the question's text, when no pre survey is active or the question is not single-choice", () => {
+    expect(assignmentWarnings(onAge, [pre("single", false)])).toEqual([
+      "Assignment balances on the pre-survey question “How old are you?”, but no pre-study survey is active, so participants could never be given an arm. Activate the pre-study survey that asks it, or stop balancing on it under Assignment.",
+    ]);
+    expect(assignmentWarnings(onAge, [pre("multi")])[0]).toContain("only a single-choice question");
+    expect(assignmentWarnings(onAge, [])[0]).toContain("“age”, but no pre-study survey is active");
+  });
+
+  it("leaves a question the server refuses to its problem, and words that problem the same way", () => {
+    const refused = {
+      problem: "invalid_assignment",
+      key: "age",
+      message: "Assignment: covariate age is not ...",
+    };
+    expect(assignmentWarnings(onAge, [pre("multi")], [refused])).toEqual([]);
+    expect(problemMessage(refused, onAge, [pre("multi")])).toContain(
+      "“How old are you?” of the pre-study survey, but participants may tick several answers there",
+    );
+  });
+
+  it("keeps the server's message for other problems, and for a question it refuses that looks fine here", () => {
+    const other = { problem: "empty_pool", message: "The video pool is empty." };
+    expect(problemMessage(other, onAge, [])).toBe("The video pool is empty.");
+    const refused = { problem: "invalid_assignment", key: "age", message: "Assignment: not ready." };
+    expect(problemMessage(refused, onAge, [pre("single")])).toBe("Assignment: not ready.");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPERIMENT_SECTIONS, fixLinkOf } from "./sections.ts";
+import { assignmentLink, EXPERIMENT_SECTIONS, fixLinkOf } from "./sections.ts";
 
 describe("where the checklist sends the researcher to fix a problem", () => {
   const page = "/admin/experiments/e1";
@@ -23,6 +23,12 @@ describe("where the checklist sends the researcher to fix a problem", () => {
     );
     expect(fixLinkOf("e1", { problem: "missing_translation" })?.href).toBe(`${page}#consent-text`);
     expect(fixLinkOf("e1", { problem: "something_new" })).toBeNull();
+  });
+
+  it("sends a refused covariate, and a warning about one, to the Assignment section", () => {
+    const there = { href: `${page}#assignment-heading`, label: "Go to Assignment" };
+    expect(fixLinkOf("e1", { problem: "invalid_assignment" })).toEqual(there);
+    expect(assignmentLink("e1")).toEqual(there);
   });
 
   it("names every section once", () => {

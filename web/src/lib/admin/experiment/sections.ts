@@ -66,8 +66,14 @@ export function fixLinkOf(
   }
 }
 
-/** The link beside a checklist warning: every warning is about surveys left inactive. */
+/** The link beside a checklist warning about surveys left inactive. */
 export const surveysLink = (experimentId: string): FixLink => ({
   href: `/admin/experiments/${experimentId}#surveys-heading`,
   label: "Go to Surveys",
+});
+
+/** The link beside a checklist warning about what assignment balances on. */
+export const assignmentLink = (experimentId: string): FixLink => ({
+  href: `/admin/experiments/${experimentId}#assignment-heading`,
+  label: "Go to Assignment",
 });

@@ -69,7 +69,7 @@ async function measureAll(
       {
         id: string;
         login_id: string;
-        group_id: string;
+        group_id: string | null;
         simulated: boolean;
         joined_us: string;
       } & EventQualityColumns &
@@ -129,7 +129,8 @@ export async function excludedByRules(
   const broken = new Map<string, { group_id: string; rules: ExclusionRule[] }>();
   if (rules.length === 0) return broken;
   for (const { quality } of await measureAll(db, experimentId, (u) => !leftOut.has(u.id), rules)) {
-    if (quality.excluded_by_rules) {
+    // A participant without an arm yet is in no arm's figures to exclude from.
+    if (quality.excluded_by_rules && quality.group_id !== null) {
       broken.set(quality.user_id, { group_id: quality.group_id, rules: rulesHolding(rules, quality) });
     }
   }

@@ -329,7 +329,7 @@ export async function dismissalsCsv(
 ): Promise<string> {
   const query = db("survey_dismissals as d")
     .join("users as u", "u.id", "d.user_id")
-    .join("groups as g", "g.id", "u.group_id")
+    .leftJoin("groups as g", "g.id", "u.group_id")
     .where("d.survey_id", surveyId);
   if (!includeSimulated) query.where("u.simulated", false);
   const rows = (await query

@@ -141,7 +141,7 @@ export const ExclusionRules = Type.Array(ExclusionRule, {
 export const ParticipantQuality = Type.Object({
   user_id: Uuid,
   login_id: Type.String(),
-  group_id: Uuid,
+  group_id: Nullable(Uuid, { description: "Null until assigned (api.md, Assignment)" }),
   active_seconds: Type.Number({ description: QUALITY_MEASURES.active_seconds }),
   visible_watch_seconds: Type.Number({ description: QUALITY_MEASURES.visible_watch_seconds }),
   watch_seconds: Type.Number({ description: QUALITY_MEASURES.watch_seconds }),

@@ -299,6 +299,25 @@ describe.each(BACKENDS)("assignment (%s)", (backend) => {
       .split("\n")
       .map((l) => JSON.parse(l) as { user_id: string; group_id: string | null });
     expect(stored.find((e) => e.user_id === waiting.userId)?.group_id).toBeNull();
+    const csv = await admin.get(`/api/v1/admin/experiments/${id}/events?format=csv&types=PAGE_LOAD`);
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain(waiting.userId);
+
+    // One who never answers stays without an arm in every read: listed, measured, exported, in no arm.
+    const silent = await joinWithSession(app.client(), id, "never-answers");
+    const quality = await admin.get<{ participants: { user_id: string; group_id: string | null }[] }>(
+      `/api/v1/admin/experiments/${id}/quality`,
+    );
+    expect(quality.status, quality.text).toBe(200);
+    expect(quality.body.participants.find((q) => q.user_id === silent.userId)?.group_id).toBeNull();
+    const people = await admin.get(`/api/v1/admin/experiments/${id}/participants?format=csv`);
+    const row = people.text.split(/\r?\n/).find((l) => l.startsWith(silent.userId));
+    expect(row?.split(",").slice(2, 6)).toEqual(["", "", "", ""]);
+    const stats = await admin.get<{ groups: { participants: number }[] }>(
+      `/api/v1/admin/experiments/${id}/stats`,
+    );
+    expect(stats.status, stats.text).toBe(200);
+    expect(stats.body.groups.reduce((n, g) => n + g.participants, 0)).toBe(16);
   });
 
   it("refuses a newcomer's pre survey answer when every arm filled up while they answered, storing nothing", async () => {

@@ -92,7 +92,7 @@ async function attentionAnswersOf(
  * The newest log position the records' acknowledged batches were given, per partition: once the
  * projector has passed it, the events store holds every acknowledged event it is going to hold.
  */
-function newestPosition(records: readonly JourneyRecord[]): LogPosition {
+export function newestPosition(records: readonly JourneyRecord[]): LogPosition {
   const newest = new Map<number, number>();
   for (const r of records)
     for (const token of r.positions)

@@ -93,5 +93,6 @@ describe("adaptive assignment with a planted better arm (20 seeded runs)", () =>
     expect(laterShares.filter((s) => s > 0.5).length).toBeGreaterThanOrEqual(RUNS - 2);
     // 95% intervals: 19 of 20 expected; fewer than 17 would happen by chance about once in 60 sets of runs.
     expect(covered).toBeGreaterThanOrEqual(17);
-  });
+    // 8,000 newcomers of 1,000 draws each and 40 bootstraps: about 2 s alone, more beside other files.
+  }, 60_000);
 });

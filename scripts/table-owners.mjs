@@ -205,6 +205,14 @@ const OWNERS = {
       "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
     },
   },
+  prolific_approvals: {
+    owner: "api/src/prolific/",
+    why: "approvals on finish still to reach Prolific, retried until it accepts them",
+  },
+  prolific_bonuses: {
+    owner: "api/src/prolific/",
+    why: "bonus plans set up on Prolific and, at most once, paid",
+  },
   survey_responses: {
     owner: "api/src/surveys/",
     why: "participants' answers",

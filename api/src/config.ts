@@ -118,6 +118,12 @@ export interface Config {
   readonly joinRateLimit: number;
   /** The Chromium browser dry runs drive (`FEEDLAB_CHROMIUM`); null: the usual places. */
   readonly chromium: string | null;
+  /**
+   * Prolific (api.md "Prolific (wave 4)"): the workspace's API token (`FEEDLAB_PROLIFIC_TOKEN`, sent as
+   * `Authorization: Token <token>`; null: the Prolific routes answer 409 prolific_not_configured) and
+   * the API's origin (`FEEDLAB_PROLIFIC_URL`, default https://api.prolific.com).
+   */
+  readonly prolific: { readonly token: string | null; readonly url: string };
 }
 
 export class ConfigError extends Error {
@@ -260,6 +266,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       "FEEDLAB_METRICS_TOKEN must be at least 16 characters without spaces (a long random string, sent as a bearer token)",
     );
 
+  const prolificToken = str("FEEDLAB_PROLIFIC_TOKEN") ?? null;
+  if (prolificToken !== null && !/^[\x21-\x7e]+$/.test(prolificToken))
+    problems.push("FEEDLAB_PROLIFIC_TOKEN must be Prolific's API token, without spaces");
+  const prolificUrl = (str("FEEDLAB_PROLIFIC_URL") ?? "https://api.prolific.com").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+$/.test(prolificUrl))
+    problems.push("FEEDLAB_PROLIFIC_URL must be an origin such as https://api.prolific.com (no path)");
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -292,5 +305,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     metricsToken,
     chromium: env.FEEDLAB_CHROMIUM?.trim() || null,
     joinRateLimit,
+    prolific: Object.freeze({ token: prolificToken, url: prolificUrl }),
   });
 }

@@ -23,6 +23,7 @@ export * from "./http/localized-text.ts";
 export * from "./http/numbers.ts";
 export * from "./http/participants.ts";
 export * from "./http/power.ts";
+export * from "./http/prolific.ts";
 export * from "./http/quality.ts";
 export * from "./http/recommenders.ts";
 export * from "./http/roles.ts";

@@ -11,6 +11,7 @@ import { healthRoutes } from "../monitoring/health.routes.ts";
 import { packageRoutes } from "../packages/package.routes.ts";
 import { balanceRoutes } from "../participants/balance.routes.ts";
 import { participantRoutes } from "../participants/participants.routes.ts";
+import { prolificRoutes } from "../prolific/prolific.routes.ts";
 import { qualityRoutes } from "../quality/quality.routes.ts";
 import { recommenderRoutes } from "../recommenders/recommenders.routes.ts";
 import { powerRoutes } from "../results/power.routes.ts";
@@ -76,5 +77,6 @@ export function routeTable(rt: Runtime) {
     ...dryRunRoutes(services),
     ...studyFileRoutes(services),
     ...packageRoutes(services),
+    ...prolificRoutes(services),
   ];
 }

@@ -110,6 +110,7 @@ export async function openRuntime(
     progress,
     oneProcessCacheMs,
   });
+  services.approvals.start();
   const media = openMedia(config);
   // PostgreSQL's autovacuum keeps statistics and space in order; PGlite has no background workers.
   const maintenance = kind === "pglite" ? scheduleMaintenance(db, log.child({ component: "db" })) : null;
@@ -134,6 +135,7 @@ export async function openRuntime(
     /** Drains the projector, then closes the log and the database. */
     close: async () => {
       services.dryRuns.stop();
+      await services.closeProlific();
       await projecting.close();
       await eventLog.close();
       await changes.stop();

@@ -20,6 +20,9 @@ import { createHealthService } from "../monitoring/health.service.ts";
 import type { MonitoringRecorder } from "../monitoring/recorder.ts";
 import { createPackageService } from "../packages/package.service.ts";
 import { createParticipantsService } from "../participants/participants.service.ts";
+import { createApprovals } from "../prolific/approvals.ts";
+import { createProlificClient } from "../prolific/client.ts";
+import { createProlificService } from "../prolific/prolific.service.ts";
 import { createQualityService, excludedByRules } from "../quality/quality.service.ts";
 import type { RecommenderServices } from "../recommenders/recommenders.service.ts";
 import { createCompletenessService } from "../results/completeness.service.ts";
@@ -85,13 +88,23 @@ export function createServices(clients: ServiceClients) {
   });
   // One sessions service: the feed and survey responses check session ownership with the same one.
   const sessions = createSessionsService({ ...deps, idleMs: config.sessionIdleMinutes * 60_000 });
-  const study = createStudyService(deps, { gateCacheMs: oneProcessCacheMs });
+  const audit = createAuditService(deps);
+  // Prolific (api.md "Prolific (wave 4)"): without a token, its routes answer 409 prolific_not_configured.
+  const prolificClient =
+    config.prolific.token === null
+      ? null
+      : createProlificClient({ url: config.prolific.url, token: config.prolific.token });
+  const prolificLog = logger.child({ component: "prolific" });
+  const approvals = createApprovals({ ...deps, client: prolificClient, audit, log: prolificLog });
+  const study = createStudyService(deps, {
+    gateCacheMs: oneProcessCacheMs,
+    onFinished: (userId, experimentId) => void approvals.finished(userId, experimentId),
+  });
   const templates = createTemplatesService({
     ...deps,
     onVersion: (templateId) => void changes.publish({ type: "template", template_id: templateId }),
   });
   const auth = createAuthService(deps, { resolveCacheMs: oneProcessCacheMs });
-  const audit = createAuditService(deps);
   const participants = createParticipantsService({ ...deps, joinSecret: config.joinSecret });
   const erasure = createErasureService({
     ...deps,
@@ -164,6 +177,12 @@ export function createServices(clients: ServiceClients) {
       ruleBreakers: (experimentId, rules, leftOut) => excludedByRules(db, experimentId, rules, leftOut),
     }),
     completeness: createCompletenessService(deps),
+    prolific: createProlificService({ ...deps, audit, log: prolificLog, client: prolificClient }),
+    approvals,
+    closeProlific: async () => {
+      await approvals.stop();
+      await prolificClient?.close();
+    },
     monitor: createMonitorService({ ...deps, monitoring }),
     health: createHealthService({
       ...deps,

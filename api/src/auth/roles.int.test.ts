@@ -124,6 +124,7 @@ describe("roles on every admin operation", () => {
       })
       .replace("{user_id}", f.participant)
       .replace("{run_id}", randomUUID())
+      .replace("{bonus_id}", randomUUID())
       .replace("{key}", "recency")
       .replace("{username}", "spare")
       .replace("{sha256}", "0".repeat(64));

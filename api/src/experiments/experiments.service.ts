@@ -13,6 +13,7 @@ import {
   type ExperimentStatus,
   type LocalizedText,
   languageFor,
+  type ProlificLink,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { addExperimentOwner } from "../auth/members.ts";
@@ -38,8 +39,15 @@ interface ExperimentRow {
   default_language: string;
   language_switch: boolean;
   assignment: unknown;
+  prolific: unknown;
   created_at: Date;
   updated_at: Date;
+}
+
+/** The linked Prolific study as stored, with its default `on_finish`; null when not linked. */
+export function prolificLinkOf(stored: unknown): ProlificLink | null {
+  const link = json<ProlificLink | null>(stored, null);
+  return link === null ? null : { ...link, on_finish: link.on_finish ?? "review" };
 }
 
 const completionOrNull = (c: Completion | null) => (c ? completionInForce(c) : null);
@@ -57,6 +65,7 @@ const presentExperiment = (r: ExperimentRow): Experiment => ({
   default_language: r.default_language,
   language_switch: r.language_switch,
   assignment: assignmentInForce(json<Assignment | null>(r.assignment, null)),
+  prolific: prolificLinkOf(r.prolific),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
@@ -221,6 +230,7 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         default_language: DEFAULT_LANGUAGE,
         language_switch: false,
         assignment: null,
+        prolific: null,
         created_at: at,
         updated_at: at,
       };
@@ -260,6 +270,7 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         languages: _l,
         default_language: _d,
         assignment,
+        prolific,
         ...plain
       } = patch;
       const newAssignment = assignment !== undefined && (await assignmentChanges(id, assignment));
@@ -268,6 +279,9 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         ...studyColumns(patch),
         ...(rules === undefined ? {} : { exclusion_rules: JSON.stringify(rules) }),
         ...(await languageColumns(db, id, patch)),
+        ...(prolific === undefined
+          ? {}
+          : { prolific: prolific === null ? null : JSON.stringify({ on_finish: "review", ...prolific }) }),
         ...(!newAssignment || assignment === undefined
           ? {}
           : { assignment: assignment === null ? null : JSON.stringify(assignment), assignment_state: null }),

@@ -105,7 +105,14 @@ export function assigned(p: ParticipantPrincipal): AssignedParticipant {
  */
 export function createStudyService(
   { db, now }: ServiceDeps,
-  { gateCacheMs = GATE_TTL_MS }: { gateCacheMs?: number } = {},
+  {
+    gateCacheMs = GATE_TTL_MS,
+    onFinished,
+  }: {
+    gateCacheMs?: number;
+    /** Called once when a participant is recorded finished (Prolific's approval on finish). */
+    onFinished?: (userId: string, experimentId: string) => void;
+  } = {},
 ) {
   const gateCache = new TtlCache<GateState>({
     ttlMs: gateCacheMs,
@@ -194,7 +201,8 @@ export function createStudyService(
     let finished = r.finished_at !== null;
     if (!finished && completion && reached && !consentPending(r)) {
       finished = finishesStudy(completion, await postSurvey(r.experiment_id, r.user_id));
-      if (finished) await markParticipantFinished(db, r.user_id, now());
+      if (finished && (await markParticipantFinished(db, r.user_id, now())))
+        onFinished?.(r.user_id, r.experiment_id);
     }
     return { completion, reached: reached || finished, finished, progress: current };
   }

@@ -49,6 +49,13 @@ export const AUDIT_ACTIONS = {
   "export.survey_dismissals": "Downloaded survey dismissals",
   "export.package": "Downloaded a replication package",
   "study.apply": "Applied a study file",
+  "prolific.submissions": "Read Prolific submissions",
+  "prolific.approve": "Approved Prolific submissions",
+  "prolific.reject": "Rejected a Prolific submission",
+  "prolific.return": "Asked a Prolific participant to return",
+  "prolific.bonus_create": "Set up Prolific bonuses",
+  "prolific.bonus_pay": "Paid Prolific bonuses",
+  "prolific.group_add": "Added participants to a Prolific group",
 } as const satisfies Readonly<Record<`${string}.${string}`, string>>;
 
 /** An action the audit log records. */

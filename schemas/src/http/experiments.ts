@@ -5,6 +5,7 @@ import { EXPERIMENT_STATUSES, REDIRECT_DELAY_DEFAULT_S } from "./enums.ts";
 import { Languages, LanguageTag } from "./languages.ts";
 import { LocalizedTextOf } from "./localized-text.ts";
 import { IntegerIn, NumberIn } from "./numbers.ts";
+import { ProlificLink } from "./prolific.ts";
 import { ExclusionRules } from "./quality.ts";
 
 export const ExperimentStatus = Type.Union(EXPERIMENT_STATUSES.map((s) => Type.Literal(s)));
@@ -128,6 +129,12 @@ export const ExperimentPatch = Type.Object(
     default_language: Type.Optional(DefaultLanguage),
     language_switch: Type.Optional(LanguageSwitch),
     assignment: Type.Optional(Type.Union([Assignment, Type.Null()])),
+    prolific: Type.Optional(
+      Type.Union([ProlificLink, Type.Null()], {
+        description:
+          'The Prolific study its participants come from (api.md "Prolific (wave 4)"); null unlinks',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -146,6 +153,7 @@ export const Experiment = Type.Object({
   default_language: DefaultLanguage,
   language_switch: LanguageSwitch,
   assignment: Assignment,
+  prolific: Type.Union([ProlificLink, Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -24,6 +24,7 @@ import * as localizedTexts from "./035-localized-texts.ts";
 import * as teams from "./036-teams.ts";
 import * as assignment from "./037-assignment.ts";
 import * as assignmentWaits from "./038-assignment-waits.ts";
+import * as prolific from "./039-prolific.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -51,6 +52,7 @@ const API_MIGRATIONS = {
   teams: { name: "036-teams", ...teams },
   assignment: { name: "037-assignment", ...assignment },
   assignmentWaits: { name: "038-assignment-waits", ...assignmentWaits },
+  prolific: { name: "039-prolific", ...prolific },
 } satisfies Record<string, Migration>;
 
 /**
@@ -83,6 +85,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.teams,
   API_MIGRATIONS.assignment,
   API_MIGRATIONS.assignmentWaits,
+  API_MIGRATIONS.prolific,
 ];
 
 /**

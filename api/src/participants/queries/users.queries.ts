@@ -42,8 +42,11 @@ export async function setParticipantLanguage(trx: Q, userId: string, language: s
 }
 
 /** Marks a participant finished with the study, unless they already were. */
-export async function markParticipantFinished(db: Q, userId: string, at: Date): Promise<void> {
-  await db("users").where({ id: userId }).whereNull("finished_at").update({ finished_at: at });
+/** Records a participant finished; true when this call did (false: they were already). */
+export async function markParticipantFinished(db: Q, userId: string, at: Date): Promise<boolean> {
+  return (
+    Number(await db("users").where({ id: userId }).whereNull("finished_at").update({ finished_at: at })) === 1
+  );
 }
 
 /** Records a participant's consent to a version of the consent text, clearing a decline. */
@@ -315,5 +318,52 @@ export async function assignmentProbabilities(db: Q, experimentId: string): Prom
     group_id: r.group_id,
     probability: json<{ probability?: number | null } | null>(r.assignment, null)?.probability ?? 1,
     finished: r.finished_at !== null,
+  }));
+}
+
+/**
+ * The experiment's real participants who joined with a Prolific participant id (the join link's
+ * `PROLIFIC_PID`): whether they finished and whether a researcher excluded them.
+ */
+export async function prolificParticipants(
+  db: Q,
+  experimentId: string,
+): Promise<
+  {
+    user_id: string;
+    login_id: string;
+    participant_id: string;
+    session_id: string | null;
+    finished: boolean;
+    excluded_by_hand: boolean;
+  }[]
+> {
+  const rows = (await db("users")
+    .where({ experiment_id: experimentId, simulated: false })
+    .whereRaw("recruiting ->> 'PROLIFIC_PID' is not null")
+    .orderBy("created_at")
+    .orderBy("login_id")
+    .select(
+      "id",
+      "login_id",
+      db.raw("recruiting ->> 'PROLIFIC_PID' as participant_id"),
+      db.raw("recruiting ->> 'SESSION_ID' as session_id"),
+      "finished_at",
+      "excluded_at",
+    )) as {
+    id: string;
+    login_id: string;
+    participant_id: string;
+    session_id: string | null;
+    finished_at: Date | null;
+    excluded_at: Date | null;
+  }[];
+  return rows.map((r) => ({
+    user_id: r.id,
+    login_id: r.login_id,
+    participant_id: r.participant_id,
+    session_id: r.session_id ?? null,
+    finished: r.finished_at !== null,
+    excluded_by_hand: r.excluded_at !== null,
   }));
 }

@@ -114,6 +114,7 @@ export async function subjectsOf(
     case "pool":
     case "model":
     case "dry_run":
+    case "prolific":
       return id ? find.experiment(id) : [];
     case "export":
       if (!id) return [];

@@ -146,6 +146,7 @@ export function createApprovals({
           action: "prolific.approve",
           target: experimentId,
           details: {
+            about: await audit.subjects("prolific.approve", { id: experimentId }, {}),
             study_id: link.study_id,
             on_finish: true,
             submissions: approved + failed,

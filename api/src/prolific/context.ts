@@ -69,7 +69,9 @@ export function createProlificContext(deps: ProlificServiceDeps) {
     details: Record<string, unknown>,
   ) {
     try {
-      await audit.record({ admin, action, target: experimentId, details });
+      // `about` names the experiment, so its members see the entry (docs/teams.md, The audit log).
+      const about = await audit.subjects(action, { id: experimentId }, {});
+      await audit.record({ admin, action, target: experimentId, details: { ...details, about } });
     } catch (err) {
       log.error({ err, action }, "could not record a Prolific call in the audit log");
     }

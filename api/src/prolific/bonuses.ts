@@ -83,13 +83,7 @@ export async function createBonuses(
       attempts: answer.attempts,
     });
   } catch (err) {
-    await cx.record("prolific.bonus_create", experimentId, admin, {
-      study_id: link.study_id,
-      ok: false,
-      error: (err as Error).message,
-      attempts: (err as ProlificError).attempts ?? 1,
-    });
-    throw failureOf(err);
+    throw await cx.failed("prolific.bonus_create", experimentId, admin, { study_id: link.study_id }, err);
   }
   const row: BonusRow = {
     id: cx.newId(),

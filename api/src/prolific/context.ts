@@ -9,7 +9,7 @@ import { conflict, HttpError, notFound } from "../http/errors.ts";
 import { prolificParticipants } from "../participants/queries/users.queries.ts";
 import { participantQualities } from "../quality/quality.service.ts";
 import { rulesHolding, ruleText } from "../quality/rules.ts";
-import { type ProlificClient, ProlificError } from "./client.ts";
+import { type ListedSubmission, type ProlificClient, ProlificError, studySubmissions } from "./client.ts";
 
 export interface ProlificServiceDeps extends ServiceDeps {
   readonly audit: AuditService;
@@ -107,7 +107,58 @@ export function createProlificContext(deps: ProlificServiceDeps) {
     quality: ParticipantQuality | undefined;
   }) => p.finished && !p.excluded_by_hand && p.quality?.excluded_by_rules !== true;
 
-  return { db, newId, now, client, configured, linkOf, record, participantsByPid, included };
+  /** Records a call Prolific did not accept (with `details`), and answers the HTTP error to throw. */
+  async function failed(
+    action: Parameters<typeof record>[0],
+    experimentId: string,
+    admin: string | null,
+    details: Record<string, unknown>,
+    err: unknown,
+  ): Promise<HttpError> {
+    await record(action, experimentId, admin, {
+      ...details,
+      ok: false,
+      error: (err as Error).message,
+      attempts: (err as ProlificError).attempts ?? 1,
+    });
+    return failureOf(err);
+  }
+
+  /** The linked study's submissions, the listing recorded in the audit log (`prolific.submissions`). */
+  async function listSubmissions(
+    c: ProlificClient,
+    link: ProlificLink,
+    experimentId: string,
+    admin: string | null,
+  ): Promise<ListedSubmission[]> {
+    let listed: { items: ListedSubmission[]; attempts: number };
+    try {
+      listed = await studySubmissions(c, link.study_id);
+    } catch (err) {
+      throw await failed("prolific.submissions", experimentId, admin, { study_id: link.study_id }, err);
+    }
+    await record("prolific.submissions", experimentId, admin, {
+      study_id: link.study_id,
+      ok: true,
+      submissions: listed.items.length,
+      attempts: listed.attempts,
+    });
+    return listed.items;
+  }
+
+  return {
+    db,
+    newId,
+    now,
+    client,
+    configured,
+    linkOf,
+    record,
+    failed,
+    listSubmissions,
+    participantsByPid,
+    included,
+  };
 }
 
 export type ProlificContext = ReturnType<typeof createProlificContext>;

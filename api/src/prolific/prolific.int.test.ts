@@ -201,7 +201,9 @@ describe.each(BACKENDS)("Prolific (%s)", (backend) => {
     );
     expect(JSON.stringify(entries)).not.toContain(fake.token);
     // Named by their experiment, so its members see them in the audit log.
-    expect(entries.every((e) => (e.details.about as { kind: string; id: string }[])[0]?.id === id)).toBe(true);
+    expect(entries.every((e) => (e.details.about as { kind: string; id: string }[])[0]?.id === id)).toBe(
+      true,
+    );
   });
 
   it("reports a Prolific outage in the middle of a bulk approval per submission, marking done only what Prolific accepted", async () => {

@@ -1,12 +1,7 @@
 import type { GroupsBody, GroupsResult, ProlificSubmission, ProlificSubmissions } from "@feedlab/schemas";
 import { bonusPlans, createBonuses, payBonuses } from "./bonuses.ts";
-import {
-  type ListedSubmission,
-  type ProlificCallRecord,
-  type ProlificError,
-  studySubmissions,
-} from "./client.ts";
-import { createProlificContext, failureOf, type ProlificServiceDeps } from "./context.ts";
+import type { ProlificCallRecord } from "./client.ts";
+import { createProlificContext, type ProlificServiceDeps } from "./context.ts";
 import { approvalsOf } from "./queries/approvals.queries.ts";
 import { reviewDecisions } from "./review.ts";
 
@@ -25,30 +20,13 @@ export function createProlificService(deps: ProlificServiceDeps) {
     async submissions(experimentId: string, admin: string | null): Promise<ProlificSubmissions> {
       const c = cx.configured();
       const link = await cx.linkOf(experimentId);
-      let listed: { items: ListedSubmission[]; attempts: number };
-      try {
-        listed = await studySubmissions(c, link.study_id);
-      } catch (err) {
-        await cx.record("prolific.submissions", experimentId, admin, {
-          study_id: link.study_id,
-          ok: false,
-          error: (err as Error).message,
-          attempts: (err as ProlificError).attempts ?? 1,
-        });
-        throw failureOf(err);
-      }
+      const listed = await cx.listSubmissions(c, link, experimentId, admin);
       const [byPid, approvals] = await Promise.all([
         cx.participantsByPid(experimentId),
         approvalsOf(cx.db, experimentId),
       ]);
-      await cx.record("prolific.submissions", experimentId, admin, {
-        study_id: link.study_id,
-        ok: true,
-        submissions: listed.items.length,
-        attempts: listed.attempts,
-      });
       return {
-        items: listed.items.map((s): ProlificSubmission => {
+        items: listed.map((s): ProlificSubmission => {
           // By the link's SESSION_ID (the submission's id) when it carried one, else by PROLIFIC_PID.
           const bySession = [...byPid.values()].find((x) => x.session_id === s.id);
           const p = bySession ?? byPid.get(s.participant_id);
@@ -117,14 +95,13 @@ export function createProlificService(deps: ProlificServiceDeps) {
         });
         return { added };
       } catch (err) {
-        await cx.record("prolific.group_add", experimentId, admin, {
-          study_id: link.study_id,
-          participant_group_id: body.participant_group_id,
-          ok: false,
-          error: (err as Error).message,
-          attempts: (err as ProlificError).attempts ?? 1,
-        });
-        throw failureOf(err);
+        throw await cx.failed(
+          "prolific.group_add",
+          experimentId,
+          admin,
+          { study_id: link.study_id, participant_group_id: body.participant_group_id },
+          err,
+        );
       }
     },
   };

@@ -6,8 +6,8 @@ import {
   type ReviewResults,
 } from "@feedlab/schemas";
 import { unprocessable } from "../http/errors.ts";
-import { type ProlificCallRecord, ProlificError, studySubmissions } from "./client.ts";
-import { failureOf, type ProlificContext } from "./context.ts";
+import { type ProlificCallRecord, ProlificError } from "./client.ts";
+import type { ProlificContext } from "./context.ts";
 
 /** Bulk approvals per request: a failure then leaves whole chunks, never half of one, unknown. */
 const APPROVAL_CHUNK = 100;
@@ -52,23 +52,9 @@ export async function reviewDecisions(
   const returns = body.decisions.filter((d) => d.action === "return" && d.reasons === undefined);
   let reasonsOf = new Map<string, string[]>();
   if (returns.length > 0 && c) {
-    const listed = await studySubmissions(c, link.study_id).catch(async (err) => {
-      await cx.record("prolific.submissions", experimentId, admin, {
-        study_id: link.study_id,
-        ok: false,
-        error: (err as Error).message,
-        attempts: (err as ProlificError).attempts ?? 1,
-      });
-      throw failureOf(err);
-    });
-    await cx.record("prolific.submissions", experimentId, admin, {
-      study_id: link.study_id,
-      ok: true,
-      submissions: listed.items.length,
-      attempts: listed.attempts,
-    });
+    const listed = await cx.listSubmissions(c, link, experimentId, admin);
     const byPid = await cx.participantsByPid(experimentId);
-    reasonsOf = new Map(listed.items.map((s) => [s.id, byPid.get(s.participant_id)?.rules ?? []] as const));
+    reasonsOf = new Map(listed.map((s) => [s.id, byPid.get(s.participant_id)?.rules ?? []] as const));
   }
   const calls: { call: ProlificCallRecord; ids: string[]; action: "approve" | "reject" | "return" }[] = [];
   const approvals = body.decisions.filter((d) => d.action === "approve").map((d) => d.submission_id);

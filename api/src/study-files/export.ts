@@ -165,6 +165,7 @@ export async function exportStudy(db: Db, s: StudyServices, experimentId: string
           }),
       // The default method says nothing (as documents written before assignment methods).
       ...(isDefaultAssignment(experiment.assignment) ? {} : { assignment: experiment.assignment }),
+      ...(experiment.prolific === null ? {} : { prolific: experiment.prolific }),
       arms: groups.map(arm),
       layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
       recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),

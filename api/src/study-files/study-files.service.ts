@@ -47,6 +47,7 @@ async function applyExperiment(
     default_language: documentDefaultLanguage(doc),
     language_switch: doc.language_switch ?? false,
     assignment: doc.assignment ?? null,
+    prolific: doc.prolific ?? null,
   };
   const what = { resource: "experiment" as const, name: doc.name };
   if (experimentId === undefined) {

@@ -101,6 +101,7 @@ export async function richStudy(
   await ok(
     admin.patch(`/api/v1/admin/experiments/${experiment.id}`, {
       assignment: { method: "blocked", block_size: 6, counts: "consented", stale_minutes: 30, seed: 7 },
+      prolific: { study_id: "60f1a2b3c4d5e6f7a8b9c0d1", on_finish: "approve" },
     }),
     200,
   );

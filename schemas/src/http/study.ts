@@ -6,6 +6,7 @@ import { GroupCreate } from "./groups.ts";
 import { Languages, LanguageTag } from "./languages.ts";
 import { LocalizedTextOf } from "./localized-text.ts";
 import { IntegerIn } from "./numbers.ts";
+import { ProlificLink } from "./prolific.ts";
 import { ExclusionRules } from "./quality.ts";
 import { ExternalHttpConfigInput, RECOMMENDER_KEY_PATTERN, RecommenderCreate } from "./recommenders.ts";
 import { Questions, SurveyKind } from "./surveys.ts";
@@ -245,6 +246,12 @@ export const StudyDocument = Type.Object(
       described(
         Assignment,
         "How newcomers are assigned to the arms (docs/assignment.md); absent: balanced by weight, counting everyone who joined.",
+      ),
+    ),
+    prolific: Type.Optional(
+      described(
+        ProlificLink,
+        "The Prolific study participants come from, and whether a finisher the rules keep is approved at once (docs/prolific.md); absent: not linked.",
       ),
     ),
     arms: Type.Array(Arm, {

@@ -201,7 +201,8 @@ export function createStudyService(
     let finished = r.finished_at !== null;
     if (!finished && completion && reached && !consentPending(r)) {
       finished = finishesStudy(completion, await postSurvey(r.experiment_id, r.user_id));
-      if (finished && (await markParticipantFinished(db, r.user_id, now())))
+      // A dry run's simulated participant never reaches a recruiting platform.
+      if (finished && (await markParticipantFinished(db, r.user_id, now())) && !r.simulated)
         onFinished?.(r.user_id, r.experiment_id);
     }
     return { completion, reached: reached || finished, finished, progress: current };

@@ -14,6 +14,8 @@ import {
 } from "./queries/bonuses.queries.ts";
 
 const CENTS = 100;
+/** Quality measures that are yes or no: nothing to pay per unit of. */
+const YES_NO_MEASURES: ReadonlySet<string> = new Set(["straight_lined", "duplicate_recruiting_id"]);
 const cents = (amount: number) => Math.floor(Math.round(amount * 10_000) / 100);
 const units = (c: number) => c / CENTS;
 
@@ -39,6 +41,11 @@ export async function createBonuses(
       throw unprocessable("invalid_bonus", "A participant is named twice: give each one bonus.");
   } else {
     const measure = body.rule.measure as QualityMeasure;
+    if (YES_NO_MEASURES.has(measure))
+      throw unprocessable(
+        "invalid_bonus",
+        `"${measure}" is a yes/no measure: a bonus rule needs a measure that counts (seconds, events, answers).`,
+      );
     if (!QUALITY_MEASURE_NAMES.includes(measure))
       throw unprocessable(
         "invalid_bonus",

@@ -30,10 +30,10 @@ export async function reviewDecisions(
   const problems = body.decisions.flatMap((d, i) => {
     const out: { field: string; message: string }[] = [];
     if (d.action !== "reject") return out;
-    if ((d.message ?? "").trim().length < REJECTION_MESSAGE_MIN)
+    if ([...(d.message ?? "").trim()].length < REJECTION_MESSAGE_MIN)
       out.push({
         field: `decisions[${i}].message`,
-        message: `A rejection needs a message of at least ${REJECTION_MESSAGE_MIN} characters for the participant (Prolific's rule); this one has ${(d.message ?? "").trim().length}.`,
+        message: `A rejection needs a message of at least ${REJECTION_MESSAGE_MIN} characters for the participant (Prolific's rule); this one has ${[...(d.message ?? "").trim()].length}.`,
       });
     if (!REJECTION_CATEGORIES.includes(d.rejection_category as (typeof REJECTION_CATEGORIES)[number]))
       out.push({

@@ -15,6 +15,7 @@ export const EXPERIMENT_SECTIONS = [
   { id: "participants-heading", label: "Participants" },
   { id: "surveys-heading", label: "Surveys" },
   { id: "study-flow-heading", label: "Consent and completion" },
+  { id: "prolific-heading", label: "Prolific" },
   { id: "languages-heading", label: "Languages" },
   { id: "validity-heading", label: "Exclusion rules and response time" },
   { id: "models-heading", label: "Learned model" },

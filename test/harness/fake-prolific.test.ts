@@ -19,8 +19,17 @@ async function call(method: string, path: string, body?: unknown, authorization?
   });
   return { status: res.status, body: (await res.json()) as unknown };
 }
-// biome-ignore lint/suspicious/noExplicitAny: reading answers loosely keeps the assertions short
-const loose = (x: unknown) => x as any;
+/** The fields of Prolific's answers (its API reference's shapes) that these tests read. */
+interface Answer {
+  readonly id: string;
+  readonly error: { readonly status: number; readonly detail: Record<string, unknown> | string };
+  readonly results: readonly { readonly id?: string; readonly participant_id?: string }[];
+  readonly meta: { readonly count: number };
+  readonly _links: { readonly next: { readonly href: string | null } };
+  readonly return_requested: unknown;
+}
+/** An answer's body, read by the fields Prolific documents (the assertions check their values). */
+const answer = (x: unknown) => x as Answer;
 
 beforeEach(async () => {
   prolific = await startFakeProlific({ pageSize: 2 });
@@ -44,7 +53,7 @@ describe("fake Prolific", () => {
     expect(none.headers.get("www-authenticate")).toBe("Token");
     const wrong = await call("GET", "/api/v1/submissions/sub1/", undefined, "Token nope");
     expect(wrong.status).toBe(401);
-    expect(loose(wrong.body).error).toMatchObject({ status: 401, detail: "Invalid token." });
+    expect(answer(wrong.body).error).toMatchObject({ status: 401, detail: "Invalid token." });
     const bearer = await call("GET", "/api/v1/submissions/sub1/", undefined, `Bearer ${prolific.token}`);
     expect(bearer.status).toBe(401);
 
@@ -62,13 +71,13 @@ describe("fake Prolific", () => {
   test("lists a study's submissions page by page, following _links.next", async () => {
     const first = await call("GET", `/api/v1/studies/${studyId}/submissions/`);
     expect(first.status).toBe(200);
-    const page1 = loose(first.body);
+    const page1 = answer(first.body);
     expect(page1.meta.count).toBe(3);
-    expect(page1.results.map((s: { id: string }) => s.id)).toEqual(["sub1", "sub2"]);
+    expect(page1.results.map((s) => s.id)).toEqual(["sub1", "sub2"]);
     expect(page1.results[0]).toMatchObject({ participant_id: "pid1", status: "AWAITING REVIEW" });
-    const next = new URL(page1._links.next.href);
-    const second = loose((await call("GET", `${next.pathname}${next.search}`)).body);
-    expect(second.results.map((s: { id: string }) => s.id)).toEqual(["sub3"]);
+    const next = new URL(page1._links.next.href ?? "");
+    const second = answer((await call("GET", `${next.pathname}${next.search}`)).body);
+    expect(second.results.map((s) => s.id)).toEqual(["sub3"]);
     expect(second._links.next.href).toBeNull();
     expect((await call("GET", "/api/v1/studies/nostudy/submissions/")).status).toBe(404);
   });
@@ -112,7 +121,7 @@ describe("fake Prolific", () => {
       rejection_category: "TOO_QUICKLY",
     });
     expect(short.status).toBe(400);
-    expect(loose(short.body).error.detail).toEqual({
+    expect(answer(short.body).error.detail).toEqual({
       message: ["Ensure this field has at least 100 characters."],
     });
     const category = await call("POST", "/api/v1/submissions/sub2/transition/", {
@@ -121,7 +130,7 @@ describe("fake Prolific", () => {
       rejection_category: "BORING",
     });
     expect(category.status).toBe(400);
-    expect(Object.keys(loose(category.body).error.detail)).toEqual(["rejection_category"]);
+    expect(Object.keys(answer(category.body).error.detail)).toEqual(["rejection_category"]);
     expect(prolific.submission("sub2")?.status).toBe("AWAITING REVIEW");
 
     expect(LONG_MESSAGE.length).toBeGreaterThanOrEqual(100);
@@ -170,7 +179,7 @@ describe("fake Prolific", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: "sub1", status: "AWAITING REVIEW", participant: "pid1" });
-    expect(typeof loose(res.body).return_requested).toBe("string");
+    expect(typeof answer(res.body).return_requested).toBe("string");
     expect(prolific.submission("sub1")?.request_return_reasons).toEqual(["Withdrew consent"]);
     prolific.setSubmissionStatus("sub1", "RETURNED");
     expect((await call("GET", "/api/v1/submissions/sub1/")).body).toMatchObject({ status: "RETURNED" });
@@ -182,7 +191,7 @@ describe("fake Prolific", () => {
       csv_bonuses: "pid1,4.25\nsub2,4.25\n",
     });
     expect(created.status).toBe(201);
-    const payment = loose(created.body);
+    const payment = answer(created.body);
     expect(payment).toMatchObject({
       study: studyId,
       amount: 850,
@@ -224,13 +233,10 @@ describe("fake Prolific", () => {
       participant_ids: ["pid1", "pid2"],
     });
     expect(res.status).toBe(200);
-    expect(loose(res.body).results.map((r: { participant_id: string }) => r.participant_id)).toEqual([
-      "pid1",
-      "pid2",
-    ]);
+    expect(answer(res.body).results.map((r) => r.participant_id)).toEqual(["pid1", "pid2"]);
     expect(prolific.groupMembers(groupId)).toEqual(["pid1", "pid2"]);
     const listed = await call("GET", `/api/v1/participant-groups/${groupId}/participants/`);
-    expect(loose(listed.body).results).toHaveLength(2);
+    expect(answer(listed.body).results).toHaveLength(2);
     expect(
       (await call("POST", "/api/v1/participant-groups/nosuch/participants/", { participant_ids: [] })).status,
     ).toBe(404);
@@ -242,7 +248,7 @@ describe("fake Prolific", () => {
     expect((await call("GET", "/api/v1/submissions/sub1/")).status).toBe(503);
     const second = await call("POST", "/api/v1/submissions/sub1/transition/", { action: "APPROVE" });
     expect(second.status).toBe(503);
-    expect(loose(second.body).error.status).toBe(503);
+    expect(answer(second.body).error.status).toBe(503);
     expect(prolific.submission("sub1")?.status).toBe("AWAITING REVIEW");
     expect((await call("GET", "/api/v1/submissions/sub1/")).status).toBe(200);
 
@@ -265,7 +271,7 @@ describe("fake Prolific", () => {
     prolific.clearFaults();
 
     // The pay call reaches Prolific but its answer is lost: the caller sees a network error, Prolific paid.
-    const created = loose(
+    const created = answer(
       (
         await call("POST", "/api/v1/submissions/bonus-payments/", {
           study_id: studyId,

@@ -205,6 +205,18 @@ const OWNERS = {
       "api/src/quality/survey-measures.ts": SURVEY_MEASURES,
     },
   },
+  participant_keys: {
+    owner: "api/src/reminders/queries/",
+    why: "each participant's own key, which seals their address for reminders",
+  },
+  participant_contacts: {
+    owner: "api/src/reminders/queries/",
+    why: "participants' addresses for reminders, sealed, and their unsubscribe links",
+  },
+  reminder_messages: {
+    owner: "api/src/reminders/queries/",
+    why: "reminders claimed before they leave, so none is sent twice",
+  },
   prolific_approvals: {
     owner: "api/src/prolific/",
     why: "approvals on finish still to reach Prolific, retried until it accepts them",

@@ -124,6 +124,13 @@ export interface Config {
    * the API's origin (`FEEDLAB_PROLIFIC_URL`, default https://api.prolific.com).
    */
   readonly prolific: { readonly token: string | null; readonly url: string };
+  /**
+   * Mail for reminders (api.md "Longitudinal studies (wave 4)"): the SMTP server (`FEEDLAB_SMTP_URL`,
+   * `smtp://` or `smtps://`, user and password in the URL; null: no reminders can be sent, and a study
+   * that sends them cannot start) and the sender (`FEEDLAB_MAIL_FROM`, default
+   * `Feedlab <feedlab@HOST-OF-FEEDLAB_PUBLIC_URL>`). A secret: never logged or answered.
+   */
+  readonly mail: { readonly smtpUrl: string | null; readonly from: string };
 }
 
 export class ConfigError extends Error {
@@ -273,6 +280,25 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (!/^https?:\/\/[^/]+$/.test(prolificUrl))
     problems.push("FEEDLAB_PROLIFIC_URL must be an origin such as https://api.prolific.com (no path)");
 
+  const smtpUrl = str("FEEDLAB_SMTP_URL") ?? null;
+  if (smtpUrl !== null) {
+    let ok = false;
+    try {
+      const u = new URL(smtpUrl);
+      ok = (u.protocol === "smtp:" || u.protocol === "smtps:") && u.hostname !== "";
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      problems.push(
+        "FEEDLAB_SMTP_URL must be an SMTP server's address such as smtps://user:password@mail.example.org:465 or smtp://mail.example.org:587",
+      );
+  }
+  const mailFrom =
+    str("FEEDLAB_MAIL_FROM") ?? `Feedlab <feedlab@${URL.parse(publicUrl)?.hostname || "localhost"}>`;
+  if (!/^[^\r\n]*@[^\r\n]*$/.test(mailFrom))
+    problems.push("FEEDLAB_MAIL_FROM must be one address, such as Study team <study@example.org>");
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -306,5 +332,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     chromium: env.FEEDLAB_CHROMIUM?.trim() || null,
     joinRateLimit,
     prolific: Object.freeze({ token: prolificToken, url: prolificUrl }),
+    mail: Object.freeze({ smtpUrl, from: mailFrom }),
   });
 }

@@ -27,6 +27,7 @@ export * from "./http/prolific.ts";
 export * from "./http/quality.ts";
 export * from "./http/recommenders.ts";
 export * from "./http/roles.ts";
+export * from "./http/schedule.ts";
 export * from "./http/settings.ts";
 export * from "./http/stats.ts";
 export * from "./http/study.ts";

@@ -14,6 +14,8 @@ import { participantRoutes } from "../participants/participants.routes.ts";
 import { prolificRoutes } from "../prolific/prolific.routes.ts";
 import { qualityRoutes } from "../quality/quality.routes.ts";
 import { recommenderRoutes } from "../recommenders/recommenders.routes.ts";
+import { reminderRoutes } from "../reminders/reminders.routes.ts";
+import { attritionRoutes } from "../results/attrition.ts";
 import { powerRoutes } from "../results/power.routes.ts";
 import { resultsRoutes } from "../results/results.routes.ts";
 import { sessionRoutes } from "../sessions/sessions.routes.ts";
@@ -78,5 +80,7 @@ export function routeTable(rt: Runtime) {
     ...studyFileRoutes(services),
     ...packageRoutes(services),
     ...prolificRoutes(services),
+    ...reminderRoutes(rt.deps),
+    ...attritionRoutes({ db }),
   ];
 }

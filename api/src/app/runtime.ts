@@ -111,6 +111,7 @@ export async function openRuntime(
     oneProcessCacheMs,
   });
   services.approvals.start();
+  services.scheduleKeeper.start();
   const media = openMedia(config);
   // PostgreSQL's autovacuum keeps statistics and space in order; PGlite has no background workers.
   const maintenance = kind === "pglite" ? scheduleMaintenance(db, log.child({ component: "db" })) : null;
@@ -136,6 +137,7 @@ export async function openRuntime(
     close: async () => {
       services.dryRuns.stop();
       await services.closeProlific();
+      await services.scheduleKeeper.stop();
       await projecting.close();
       await eventLog.close();
       await changes.stop();

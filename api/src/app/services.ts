@@ -25,6 +25,8 @@ import { createProlificClient } from "../prolific/client.ts";
 import { createProlificService } from "../prolific/prolific.service.ts";
 import { createQualityService, excludedByRules } from "../quality/quality.service.ts";
 import type { RecommenderServices } from "../recommenders/recommenders.service.ts";
+import { createMailer } from "../reminders/mailer.ts";
+import { createScheduleKeeper } from "../reminders/reminders.ts";
 import { createCompletenessService } from "../results/completeness.service.ts";
 import { createMonitorService } from "../results/monitor.service.ts";
 import { createPowerService } from "../results/power.service.ts";
@@ -96,6 +98,15 @@ export function createServices(clients: ServiceClients) {
       : createProlificClient({ url: config.prolific.url, token: config.prolific.token });
   const prolificLog = logger.child({ component: "prolific" });
   const approvals = createApprovals({ ...deps, client: prolificClient, audit, log: prolificLog });
+  // Longitudinal studies: lapses, and reminders through FEEDLAB_SMTP_URL when it is set.
+  const scheduleKeeper = createScheduleKeeper({
+    ...deps,
+    audit,
+    log: logger.child({ component: "schedule" }),
+    mailer: config.mail.smtpUrl === null ? null : createMailer(config.mail.smtpUrl, config.mail.from),
+    publicUrl: config.publicUrl,
+    joinSecret: config.joinSecret,
+  });
   const study = createStudyService(deps, {
     gateCacheMs: oneProcessCacheMs,
     onFinished: (userId, experimentId) => void approvals.finished(userId, experimentId),
@@ -118,6 +129,7 @@ export function createServices(clients: ServiceClients) {
     members: createMembersService(deps),
     experiments: createExperimentsService({
       ...deps,
+      mailConfigured: config.mail.smtpUrl !== null,
       onStudyChange: () => {
         study.invalidate();
         // min_response_ms (latency parity) takes effect on the next page.
@@ -179,6 +191,7 @@ export function createServices(clients: ServiceClients) {
     completeness: createCompletenessService(deps),
     prolific: createProlificService({ ...deps, audit, log: prolificLog, client: prolificClient }),
     approvals,
+    scheduleKeeper,
     closeProlific: async () => {
       await approvals.stop();
       await prolificClient?.close();

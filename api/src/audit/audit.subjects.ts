@@ -115,6 +115,7 @@ export async function subjectsOf(
     case "model":
     case "dry_run":
     case "prolific":
+    case "reminders":
       return id ? find.experiment(id) : [];
     case "export":
       if (!id) return [];

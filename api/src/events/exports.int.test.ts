@@ -335,7 +335,7 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     expect(r.headers.get("content-type")).toContain("text/csv");
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(header).toBe(
-      `user_id,login_id,group_id,group_name,assignment_method,assignment_probability,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
+      `user_id,login_id,group_id,group_name,assignment_method,assignment_probability,status,joined_at,consented_at,finished_at,sessions,events,last_seen_at,language,reminders_sent,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
     );
     expect(rows).toHaveLength(2);
     await withFiles(async (file) => {
@@ -380,15 +380,15 @@ describe.each(BACKENDS)("exports for analysts (%s)", (backend) => {
     const [header, ...rows] = r.text.trim().split("\r\n");
     expect(
       header?.endsWith(
-        `,last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,age_band,recruiting.status,language,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
+        `,last_seen_at,PROLIFIC_PID,STUDY_ID,SESSION_ID,age_band,recruiting.status,language,reminders_sent,simulated,excluded,excluded_reason,${QUALITY_CSV_COLUMNS.join(",")}`,
       ),
     ).toBe(true);
     // The quality columns follow excluded_reason (empty here).
-    expect(rows.find((row) => row.includes(",5f1a,"))?.includes(",5f1a,st-9,se-3,,,en,false,false,,")).toBe(
+    expect(rows.find((row) => row.includes(",5f1a,"))?.includes(",5f1a,st-9,se-3,,,en,0,false,false,,")).toBe(
       true,
     );
-    expect(rows.find((row) => row.includes(",plain,"))?.includes(",,,,,,en,false,false,,")).toBe(true);
-    expect(rows.find((row) => row.includes(",x,"))?.includes(",,,,18-24,vip,en,false,false,,")).toBe(true);
+    expect(rows.find((row) => row.includes(",plain,"))?.includes(",,,,,,en,0,false,false,,")).toBe(true);
+    expect(rows.find((row) => row.includes(",x,"))?.includes(",,,,18-24,vip,en,0,false,false,,")).toBe(true);
   });
 
   it("leaves simulated participants out of every export unless include_simulated=true", async () => {

@@ -14,6 +14,8 @@ import {
   type LocalizedText,
   languageFor,
   type ProlificLink,
+  type Reminders,
+  type Schedule,
 } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { addExperimentOwner } from "../auth/members.ts";
@@ -22,6 +24,7 @@ import type { ServiceDeps } from "../deps.ts";
 import { armsOf } from "../groups/queries/groups.queries.ts";
 import { conflict, notFound, unprocessable } from "../http/errors.ts";
 import { completionInForce, completionProblems, consentRequired } from "../study/completion.ts";
+import { scheduleProblems } from "../study/schedule.ts";
 import { assertExperiment } from "./exists.ts";
 import { readinessProblems } from "./readiness.ts";
 import { canonicalTextOr422 } from "./texts.ts";
@@ -40,6 +43,8 @@ interface ExperimentRow {
   language_switch: boolean;
   assignment: unknown;
   prolific: unknown;
+  schedule: unknown;
+  reminders: unknown;
   created_at: Date;
   updated_at: Date;
 }
@@ -66,11 +71,15 @@ const presentExperiment = (r: ExperimentRow): Experiment => ({
   language_switch: r.language_switch,
   assignment: assignmentInForce(json<Assignment | null>(r.assignment, null)),
   prolific: prolificLinkOf(r.prolific),
+  schedule: json<Schedule | null>(r.schedule, null) ?? [],
+  reminders: json<Reminders | null>(r.reminders, null),
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
 
 export interface ExperimentsServiceDeps extends ServiceDeps {
+  /** The server can send e-mail (FEEDLAB_SMTP_URL): reminders by e-mail may start. */
+  readonly mailConfigured?: boolean;
   /** Called after a change the study flow's gate reads (status, consent text). */
   readonly onStudyChange?: () => void;
 }
@@ -176,7 +185,31 @@ async function recordRuleChange(
   });
 }
 
-export function createExperimentsService({ db, newId, now, onStudyChange }: ExperimentsServiceDeps) {
+export function createExperimentsService({
+  db,
+  newId,
+  now,
+  onStudyChange,
+  mailConfigured = false,
+}: ExperimentsServiceDeps) {
+  /**
+   * A PATCH's schedule and reminders, each with the other as it will stand, checked (api.md
+   * "Longitudinal studies (wave 4)"): 422 invalid_schedule or invalid_reminders naming the field.
+   */
+  async function checkSchedule(
+    id: string,
+    schedule: Schedule | undefined,
+    reminders: Reminders | null | undefined,
+  ): Promise<void> {
+    const stored = await db<ExperimentRow>("experiments").where({ id }).first("schedule", "reminders");
+    if (!stored) throw notFound("experiment");
+    const [problem] = scheduleProblems(
+      schedule ?? json<Schedule | null>(stored.schedule, null) ?? [],
+      reminders === undefined ? json<Reminders | null>(stored.reminders, null) : reminders,
+    );
+    if (problem) throw unprocessable(problem.code, problem.message, { field: problem.field });
+  }
+
   /**
    * Whether `assignment` changes the experiment's method. api.md "Assignment (wave 4)": it changes only
    * while the experiment is a draft (409 assignment_locked), and what can be checked against its arms is
@@ -231,6 +264,8 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         language_switch: false,
         assignment: null,
         prolific: null,
+        schedule: null,
+        reminders: null,
         created_at: at,
         updated_at: at,
       };
@@ -271,8 +306,11 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         default_language: _d,
         assignment,
         prolific,
+        schedule,
+        reminders,
         ...plain
       } = patch;
+      if (schedule !== undefined || reminders !== undefined) await checkSchedule(id, schedule, reminders);
       const newAssignment = assignment !== undefined && (await assignmentChanges(id, assignment));
       const columns = {
         ...plain,
@@ -282,6 +320,12 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         ...(prolific === undefined
           ? {}
           : { prolific: prolific === null ? null : JSON.stringify({ on_finish: "review", ...prolific }) }),
+        ...(schedule === undefined
+          ? {}
+          : { schedule: schedule.length === 0 ? null : JSON.stringify(schedule) }),
+        ...(reminders === undefined
+          ? {}
+          : { reminders: reminders === null ? null : JSON.stringify(reminders) }),
         ...(!newAssignment || assignment === undefined
           ? {}
           : { assignment: assignment === null ? null : JSON.stringify(assignment), assignment_state: null }),
@@ -290,7 +334,7 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
         const current = await db<ExperimentRow>("experiments").where({ id }).first("status");
         if (!current) throw notFound("experiment");
         if (current.status !== "running") {
-          const problems = await readinessProblems(db, id);
+          const problems = await readinessProblems(db, id, { mailConfigured });
           if (problems.length > 0)
             throw unprocessable(
               "experiment_not_ready",
@@ -330,7 +374,7 @@ export function createExperimentsService({ db, newId, now, onStudyChange }: Expe
     /** What keeps the experiment from starting; empty when it can. */
     async readiness(id: string) {
       await assertExperiment(db, id);
-      return readinessProblems(db, id);
+      return readinessProblems(db, id, { mailConfigured });
     },
 
     /** Deletes the experiment; groups, pool links and participants go with it (foreign keys cascade). */

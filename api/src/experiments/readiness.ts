@@ -1,9 +1,10 @@
-import { type Assignment, assignmentProblems } from "@feedlab/schemas";
+import { type Assignment, assignmentProblems, type LocalizedText } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { json } from "../db/present.ts";
 import { armsOf } from "../groups/queries/groups.queries.ts";
 import { isBuiltinKey } from "../recommenders/builtins.ts";
 import { recommenderKeysAmong } from "../recommenders/queries/recommenders.queries.ts";
+import { consentRequired } from "../study/completion.ts";
 import { activePreSurveyQuestions, hasActivePostSurvey } from "../surveys/queries/answers.queries.ts";
 import { isKnownUiKey } from "../ui/presets.ts";
 import { templateIdsAmong } from "../ui/queries/templates.queries.ts";
@@ -19,7 +20,9 @@ export type ReadinessProblem =
         | "unknown_recommender"
         | "unknown_ui"
         | "no_post_survey"
-        | "invalid_assignment";
+        | "invalid_assignment"
+        | "no_mail_server"
+        | "reminders_without_consent";
       readonly message: string;
       readonly group_id?: string;
       readonly page?: "feed" | "watch";
@@ -38,6 +41,7 @@ export type ReadinessProblem =
 export async function readinessProblems(
   db: Knex | Knex.Transaction,
   experimentId: string,
+  options: { mailConfigured?: boolean } = {},
 ): Promise<ReadinessProblem[]> {
   const [groups, pool, experiment, post, translations] = await Promise.all([
     armsOf<{
@@ -50,8 +54,10 @@ export async function readinessProblems(
       ui_watch: string;
     }>(db, experimentId, "id", "name", "weight", "algorithm_feed", "algorithm_watch", "ui_feed", "ui_watch"),
     poolSize(db, experimentId),
-    db("experiments").where({ id: experimentId }).first("completion", "assignment") as Promise<
-      { completion: unknown; assignment: unknown } | undefined
+    db("experiments")
+      .where({ id: experimentId })
+      .first("completion", "assignment", "reminders", "consent_text") as Promise<
+      { completion: unknown; assignment: unknown; reminders: unknown; consent_text: unknown } | undefined
     >,
     hasActivePostSurvey(db, experimentId),
     translationProblems(db, experimentId),
@@ -74,6 +80,21 @@ export async function readinessProblems(
       message:
         "The completion waits for an answer to the post-study survey, but no post-study survey is active. Activate one under Surveys, or untick “Only after an answer to the post-study survey”.",
     });
+  // Reminders by e-mail need a mail server, and the consent page where the address is given.
+  if (json<{ email?: boolean } | null>(experiment?.reminders, null)?.email === true) {
+    if (options.mailConfigured !== true)
+      problems.push({
+        problem: "no_mail_server",
+        message:
+          "Reminders are sent by e-mail, but this server has no mail server set (FEEDLAB_SMTP_URL). Ask whoever runs the server to set it, or untick “Remind participants by e-mail”.",
+      });
+    if (!consentRequired((experiment?.consent_text ?? null) as LocalizedText | null))
+      problems.push({
+        problem: "reminders_without_consent",
+        message:
+          "Reminders are sent by e-mail, and participants give their address on the consent page, but the study has no consent text. Write one under Consent and completion.",
+      });
+  }
   // Arms' weights may have changed since the method was set (api.md: readiness refuses the start).
   const assignment = json<Assignment | null>(experiment?.assignment, null);
   if (assignment && groups.length > 0)

@@ -37,7 +37,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
    */
   async function servePage(ctx: AppContext, query: FeedQuery, currentVideoId?: string): Promise<void> {
     const started = performance.now();
-    const p = await study.admitToPages(participantOf(ctx));
+    const p = await study.admitToPages(participantOf(ctx), query.session_id);
     await feed.checkSession(query.session_id, p.userId);
     if (currentVideoId !== undefined) await feed.poolVideo(p.experimentId, currentVideoId);
     await readAfter(ctx, query.after);
@@ -65,8 +65,14 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
       query: FeedQuery,
       responses: {
         200: { description: "A page", schema: FeedPage },
+        403: {
+          description:
+            "participant_lapsed: a window of the schedule closed unused (also the study gate's consent_required, experiment_paused, experiment_not_open)",
+          schema: ErrorBody,
+        },
         409: {
-          description: "not_assigned: the participant has no arm until they answer the pre survey",
+          description:
+            "not_assigned: the participant has no arm until they answer the pre survey; session_not_open: the session began before the schedule's next window (details.opens_at)",
           schema: ErrorBody,
         },
         503: {
@@ -88,8 +94,14 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
       responses: {
         200: { description: "A page", schema: FeedPage },
         404: { description: "Not a video of the pool" },
+        403: {
+          description:
+            "participant_lapsed: a window of the schedule closed unused (also the study gate's consent_required, experiment_paused, experiment_not_open)",
+          schema: ErrorBody,
+        },
         409: {
-          description: "not_assigned: the participant has no arm until they answer the pre survey",
+          description:
+            "not_assigned: the participant has no arm until they answer the pre survey; session_not_open: the session began before the schedule's next window (details.opens_at)",
           schema: ErrorBody,
         },
         503: {

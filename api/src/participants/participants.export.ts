@@ -10,6 +10,7 @@ import { armsOf } from "../groups/queries/groups.queries.ts";
 import { csvRow } from "../http/csv.ts";
 import { QUALITY_CSV_COLUMNS, qualityCells } from "../quality/quality.csv.ts";
 import { participantQualities } from "../quality/quality.service.ts";
+import { remindersSent } from "../reminders/queries/messages.queries.ts";
 import { chosenLanguage } from "../study/language.ts";
 import { participantAssignment } from "./assignment/stored.ts";
 
@@ -42,6 +43,7 @@ const PAGE_COLUMNS = [
   "consented_at",
   "consent_declined_at",
   "finished_at",
+  "lapsed_at",
   "excluded_at",
   "excluded_reason",
   "simulated",
@@ -57,10 +59,11 @@ const recruitingOf = (v: Record<string, string> | string | null): Record<string,
 
 /**
  * Columns after the recruiting parameters: the participant's language (api.md "Participant
- * languages"), whether they are simulated (a dry run's; api.md "Simulated participants"), then a
+ * languages"), the reminders the SMTP server accepted for them (api.md "Longitudinal studies (wave
+ * 4)"), whether they are simulated (a dry run's; api.md "Simulated participants"), then a
  * researcher's exclusion from analysis, which stays last.
  */
-const LAST_CSV_COLUMNS = ["language", "simulated", "excluded", "excluded_reason"] as const;
+const LAST_CSV_COLUMNS = ["language", "reminders_sent", "simulated", "excluded", "excluded_reason"] as const;
 
 /** `assignment_method` and `assignment_probability` (empty for a researcher's pre-registration). */
 function assignmentCells(stored: unknown): [string, number | null] {
@@ -69,16 +72,18 @@ function assignmentCells(stored: unknown): [string, number | null] {
 }
 
 /**
- * A participant's place in the study, as the CSV's `status` says it: `finished`, `declined` (the
- * consent), `started` (any event in the log) or `joined`.
+ * A participant's place in the study, as the CSV's `status` says it: `finished`, `lapsed` (a window
+ * of the schedule closed unused), `declined` (the consent), `started` (any event in the log) or `joined`.
  */
 export function participantStatus(r: {
   finished_at: Date | string | null;
+  lapsed_at: Date | string | null;
   consent_declined_at: Date | string | null;
   consented_at: Date | string | null;
   events: number;
-}): "finished" | "declined" | "started" | "joined" {
+}): "finished" | "lapsed" | "declined" | "started" | "joined" {
   if (r.finished_at) return "finished";
+  if (r.lapsed_at) return "lapsed";
   if (r.consent_declined_at && !r.consented_at) return "declined";
   return r.events > 0 ? "started" : "joined";
 }
@@ -132,7 +137,7 @@ export async function participantRecords(
     // appended per row: a few hundred bytes per participant, however many events they sent.
     // Whole-experiment reads and pages come through manyRows (one JSON text on the embedded engine):
     // timestamps may then come as text, which iso() reads as well as Dates.
-    const [qualities, activity, study, arms] = await Promise.all([
+    const [qualities, activity, study, arms, sent] = await Promise.all([
       participantQualities(db, experimentId, { includeSimulated: options.includeSimulated === true }),
       manyRows<Omit<ParticipantActivity, "last_seen_at"> & { last_seen_at: Date | string }>(
         db,
@@ -145,6 +150,7 @@ export async function participantRecords(
         "default_language",
       ) as Promise<{ languages: unknown; default_language: string }>,
       armsOf<{ id: string; name: string }>(db, experimentId, "id", "name"),
+      remindersSent(db, experimentId),
     ]);
     const armName = new Map(arms.map((a) => [a.id, a.name]));
     const languages = json<string[]>(study.languages, [DEFAULT_LANGUAGE]);
@@ -163,6 +169,7 @@ export async function participantRecords(
         consented_at: Date | string | null;
         consent_declined_at: Date | string | null;
         finished_at: Date | string | null;
+        lapsed_at: Date | string | null;
         excluded_at: Date | string | null;
         excluded_reason: string | null;
         simulated: boolean;
@@ -190,6 +197,7 @@ export async function participantRecords(
             "u.consented_at",
             "u.consent_declined_at",
             "u.finished_at",
+            "u.lapsed_at",
             "u.excluded_at",
             "u.excluded_reason",
             "u.simulated",
@@ -219,6 +227,7 @@ export async function participantRecords(
           iso(a?.last_seen_at ?? null),
           ...recruiting.map((k) => recruitingOf(r.recruiting)[k] ?? null),
           languageOfRow(r.language),
+          sent.get(r.id) ?? 0,
           r.simulated ? "true" : "false",
           r.excluded_at ? "true" : "false",
           r.excluded_reason,

@@ -88,6 +88,11 @@ function whereStatus(q: Knex.QueryBuilder, status: NonNullable<ParticipantListQu
     return;
   }
   q.whereNull("u.finished_at");
+  if (status === "lapsed") {
+    q.whereNotNull("u.lapsed_at");
+    return;
+  }
+  q.whereNull("u.lapsed_at");
   if (status === "declined") q.where(declined);
   else {
     q.whereNot(declined);
@@ -111,6 +116,7 @@ interface Row extends UserRow {
   consented_at: Date | null;
   consent_declined_at: Date | null;
   finished_at: Date | null;
+  lapsed_at: Date | null;
   excluded_at: Date | null;
   excluded_reason: string | null;
   sessions: number | string;

@@ -166,6 +166,8 @@ export async function exportStudy(db: Db, s: StudyServices, experimentId: string
       // The default method says nothing (as documents written before assignment methods).
       ...(isDefaultAssignment(experiment.assignment) ? {} : { assignment: experiment.assignment }),
       ...(experiment.prolific === null ? {} : { prolific: experiment.prolific }),
+      ...(experiment.schedule.length === 0 ? {} : { schedule: experiment.schedule }),
+      ...(experiment.reminders === null ? {} : { reminders: experiment.reminders }),
       arms: groups.map(arm),
       layouts: templates.map((t) => layoutOf(t, names.get(t.id))),
       recommenders: registered.sort((a, b) => a.key.localeCompare(b.key)).map(recommenderOf),

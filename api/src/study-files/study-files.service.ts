@@ -48,6 +48,8 @@ async function applyExperiment(
     language_switch: doc.language_switch ?? false,
     assignment: doc.assignment ?? null,
     prolific: doc.prolific ?? null,
+    schedule: doc.schedule ?? [],
+    reminders: doc.reminders ?? null,
   };
   const what = { resource: "experiment" as const, name: doc.name };
   if (experimentId === undefined) {

@@ -2,21 +2,24 @@ import { participantProgress } from "@feedlab/projector";
 import {
   type Completion,
   type ExperimentStatus,
-  type LocalizedText,
   languageFor,
   type Me,
+  type Reminders,
+  type Schedule,
   textIn,
 } from "@feedlab/schemas";
 import { isoOrNull, json } from "../db/present.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { ParticipantPrincipal } from "../http/context.ts";
-import { conflict, forbidden, notFound, unprocessable } from "../http/errors.ts";
+import { conflict, forbidden, unprocessable } from "../http/errors.ts";
 import { assignWaiting } from "../participants/assignment/assign.ts";
 import {
   markParticipantFinished,
+  markParticipantLapsed,
   recordConsent,
   recordConsentDeclined,
 } from "../participants/queries/users.queries.ts";
+import { storeContact } from "../reminders/queries/contacts.queries.ts";
 import { hasActivePreSurvey, postSurveyStateOf } from "../surveys/queries/answers.queries.ts";
 import { TtlCache } from "../system/ttl-cache.ts";
 import {
@@ -30,46 +33,18 @@ import {
   type Progress,
   postSurveyForced,
 } from "./completion.ts";
-import { LANGUAGE_COLUMNS, languageFrom, storeLanguage } from "./language.ts";
-
-interface StudyRow {
-  user_id: string;
-  login_id: string;
-  experiment_id: string;
-  experiment_status: ExperimentStatus;
-  experiment_name: string;
-  /** Null, and so the arm's configuration, until assigned (api.md "Assignment (wave 4)"). */
-  group_id: string | null;
-  algorithm_feed: string | null;
-  algorithm_watch: string | null;
-  ui_feed: string | null;
-  ui_watch: string | null;
-  consent_text: LocalizedText | null;
-  completion: unknown;
-  recruiting: unknown;
-  consented_at: Date | null;
-  consent_version: string | null;
-  consent_declined_at: Date | null;
-  finished_at: Date | null;
-  simulated: boolean;
-  language: string | null;
-  languages: unknown;
-  default_language: string;
-  language_switch: boolean;
-}
+import { languageFrom, storeLanguage } from "./language.ts";
+import { lastSession, type ScheduleState, scheduleFor, scheduleState } from "./schedule.ts";
+import { EMAIL, nextSessionOf, pagesOpen, type StudyRow, studyRow } from "./study-row.ts";
 
 /** What the gate reads of a participant (cached briefly). */
 interface GateState {
   readonly status: ExperimentStatus;
   readonly consentPending: boolean;
   readonly simulated: boolean;
+  /** The experiment has a schedule: the pages check the session against it. */
+  readonly scheduled: boolean;
 }
-
-/**
- * Whether the experiment's state lets the participant onto the feed and watch pages: a running study
- * lets everyone, a draft only simulated participants (a dry run; api.md "Simulated participants").
- */
-const pagesOpen = (g: GateState) => g.status === "running" || (g.status === "draft" && g.simulated);
 
 /** What a participant request needs to be let through: the pages (feed, watch) or the surveys. */
 export type StudyArea = "pages" | "surveys";
@@ -119,49 +94,28 @@ export function createStudyService(
     max: 50_000,
   });
 
-  /** The participant, their group's configuration and their experiment's study flow, in one query. */
-  async function row(userId: string): Promise<StudyRow> {
-    const r = await db("users as u")
-      .join("experiments as e", "e.id", "u.experiment_id")
-      .leftJoin("groups as g", "g.id", "u.group_id")
-      .where("u.id", userId)
-      .first<StudyRow | undefined>(
-        "u.id as user_id",
-        "u.login_id",
-        "u.experiment_id",
-        "e.status as experiment_status",
-        "e.name as experiment_name",
-        "u.group_id",
-        "g.algorithm_feed",
-        "g.algorithm_watch",
-        "g.ui_feed",
-        "g.ui_watch",
-        "e.consent_text",
-        "e.completion",
-        "u.recruiting",
-        "u.consented_at",
-        "u.consent_version",
-        "u.consent_declined_at",
-        "u.finished_at",
-        "u.simulated",
-        ...LANGUAGE_COLUMNS,
-      );
-    if (!r) throw notFound("participant");
-    return r;
-  }
+  const row = (userId: string) => studyRow(db, userId);
 
   /** What counts toward completion so far, by the server's clock (participantProgress). */
   async function progress(
-    userId: string,
+    r: StudyRow,
     completion: Completion | null,
     current?: string,
-  ): Promise<Progress & { visit: number }> {
-    const p = await participantProgress(db, userId, {
-      gapMinutes: completion?.min_session_gap_minutes ?? 0,
-      current,
-      now: now(),
+  ): Promise<Progress & { visit: number; schedule: ScheduleState | null }> {
+    const gapMinutes = completion?.min_session_gap_minutes ?? 0;
+    const at = now();
+    const p = await participantProgress(db, r.user_id, { gapMinutes, current, now: at });
+    const feed_minutes = Math.round(p.minutes * 100) / 100;
+    const schedule = scheduleOf(r);
+    if (schedule.length === 0) return { sessions: p.sessions, feed_minutes, visit: p.visit, schedule: null };
+    // With a schedule, sessions count by their windows (api.md "Longitudinal studies (wave 4)").
+    const state = scheduleState(scheduleFor(schedule, r.simulated), p.begun, {
+      gapMs: gapMinutes * 60_000,
+      last: lastSession(schedule, completion?.after_sessions),
+      now: at.getTime(),
+      ...(current === undefined ? {} : { current }),
     });
-    return { sessions: p.sessions, feed_minutes: Math.round(p.minutes * 100) / 100, visit: p.visit };
+    return { sessions: state.counted.length, feed_minutes, visit: state.visit, schedule: state };
   }
 
   /** The experiment's active post survey for the participant: whether there is one, answered or dismissed. */
@@ -182,6 +136,10 @@ export function createStudyService(
 
   const consentPending = (r: StudyRow) => consentRequired(r.consent_text) && r.consented_at === null;
 
+  const scheduleOf = (r: StudyRow): Schedule => json<Schedule | null>(r.schedule, null) ?? [];
+
+  const pagesOpenTo = (r: StudyRow) => pagesOpen({ status: r.experiment_status, simulated: r.simulated });
+
   /**
    * Evaluates the completion rule: whether its conditions are reached (the study has ended for the
    * participant: the post survey is due) and whether the participant is finished, recorded once.
@@ -190,22 +148,66 @@ export function createStudyService(
    */
   async function evaluate(r: StudyRow, withProgress: boolean, session?: string) {
     const completion = json<Completion | null>(r.completion, null);
+    const open = r.finished_at === null && r.lapsed_at === null;
     const needsProgress =
-      withProgress || (completion !== null && r.finished_at === null && r.experiment_status !== "completed");
-    const current = needsProgress ? await progress(r.user_id, completion, session) : null;
+      withProgress ||
+      (open && completion !== null && r.experiment_status !== "completed") ||
+      (open && scheduleOf(r).length > 0);
+    const current = needsProgress ? await progress(r, completion, session) : null;
+    // A window closed unused while the study runs (for a dry run's participants, a draft): lapsed, for good.
+    let lapsed = r.lapsed_at !== null;
+    if (!lapsed && r.finished_at === null && current?.schedule?.lapsed && pagesOpenTo(r)) {
+      await markParticipantLapsed(db, r.user_id, now());
+      lapsed = true;
+    }
     const reached =
       r.experiment_status === "completed" ||
       (completion !== null &&
         current !== null &&
         conditionsReached(completion, current, r.experiment_status));
     let finished = r.finished_at !== null;
-    if (!finished && completion && reached && !consentPending(r)) {
+    if (!finished && !lapsed && completion && reached && !consentPending(r)) {
       finished = finishesStudy(completion, await postSurvey(r.experiment_id, r.user_id));
       // A dry run's simulated participant never reaches a recruiting platform.
       if (finished && (await markParticipantFinished(db, r.user_id, now())) && !r.simulated)
         onFinished?.(r.user_id, r.experiment_id);
     }
-    return { completion, reached: reached || finished, finished, progress: current };
+    const state = finished || lapsed ? null : (current?.schedule ?? null);
+    return {
+      completion,
+      reached: (reached && !lapsed) || finished,
+      finished,
+      lapsed: lapsed && !finished,
+      progress: current,
+      next: state?.next ?? null,
+      sessionOpen: state === null ? !lapsed || finished : state.sessionOpen,
+    };
+  }
+
+  /** Sessions the schedule let onto the pages, remembered briefly (a session that counts stays so). */
+  const openSessions = new TtlCache<true>({ ttlMs: 5000, max: 50_000 });
+
+  /**
+   * The schedule's gate of the feed and watch pages (api.md "Longitudinal studies (wave 4)"): a
+   * session before its window -> 409 `session_not_open` with `opens_at`; a lapsed participant -> 403
+   * `participant_lapsed`.
+   */
+  async function sessionGate(userId: string, sessionId: string): Promise<void> {
+    await openSessions.fetch(`${userId}:${sessionId}`, async () => {
+      const { lapsed, sessionOpen, next } = await evaluate(await row(userId), false, sessionId);
+      if (lapsed)
+        throw forbidden(
+          "participant_lapsed",
+          "The time for your next session has passed, so this study has closed for you. Thank you for taking part.",
+        );
+      if (!sessionOpen)
+        throw conflict(
+          "session_not_open",
+          "Your next session has not opened yet. Please come back when it opens.",
+          { opens_at: next === null ? null : new Date(next.opens_at).toISOString() },
+        );
+      return true;
+    });
   }
 
   return {
@@ -221,7 +223,14 @@ export function createStudyService(
         await db.transaction((trx) => assignWaiting(trx, userId, {}, now()));
         r = await row(userId);
       }
-      const { completion, finished, progress: p } = await evaluate(r, true, session);
+      const {
+        completion,
+        finished,
+        lapsed,
+        progress: p,
+        next,
+        sessionOpen,
+      } = await evaluate(r, true, session);
       const recruiting = json<Record<string, string> | null>(r.recruiting, null) ?? {};
       const language = languageFrom(r);
       const consent = consentIn(r);
@@ -235,7 +244,7 @@ export function createStudyService(
         algorithm_config:
           r.group_id === null ? null : { feed: String(r.algorithm_feed), watch: String(r.algorithm_watch) },
         ui_config: r.group_id === null ? null : { feed: String(r.ui_feed), watch: String(r.ui_watch) },
-        status: finished ? "finished" : "active",
+        status: finished ? "finished" : lapsed ? "lapsed" : "active",
         completion:
           finished && completion
             ? {
@@ -260,10 +269,15 @@ export function createStudyService(
           : null,
         experiment_name: r.experiment_name,
         progress: {
-          ...(p ?? { sessions: 0, feed_minutes: 0, visit: 0 }),
+          sessions: p?.sessions ?? 0,
+          feed_minutes: p?.feed_minutes ?? 0,
+          visit: p?.visit ?? 0,
           sessions_needed: completion?.after_sessions ?? null,
           feed_minutes_needed: completion?.after_feed_minutes ?? null,
         },
+        next_session: next === null ? null : nextSessionOf(next),
+        session_open: sessionOpen,
+        email_reminders: json<Reminders | null>(r.reminders, null)?.email === true,
         simulated: r.simulated === true,
         language: language.language,
         languages: [...language.languages],
@@ -303,7 +317,14 @@ export function createStudyService(
      * Records the participant's answer to the consent text. Agreeing again keeps the first time; a
      * `version` other than the current text's (the text changed while they read it) -> 409.
      */
-    async consent(userId: string, agree: boolean, version?: string): Promise<void> {
+    async consent(userId: string, agree: boolean, version?: string, email?: string): Promise<void> {
+      const address = email?.trim() ?? "";
+      if (address !== "" && !EMAIL.test(address))
+        throw unprocessable(
+          "invalid_email",
+          "This e-mail address does not look right. Please check it, or leave the field empty.",
+          { field: "email" },
+        );
       const r = await row(userId);
       const text = consentIn(r);
       if (text === null) return;
@@ -316,7 +337,12 @@ export function createStudyService(
         );
       const at = now();
       if (agree) {
-        await recordConsent(db, userId, { consented_at: r.consented_at ?? at, consent_version: current });
+        // The address only where the study sends reminders, sealed (api.md "Longitudinal studies (wave 4)").
+        const remind = address !== "" && json<Reminders | null>(r.reminders, null)?.email === true;
+        await db.transaction(async (trx) => {
+          await recordConsent(trx, userId, { consented_at: r.consented_at ?? at, consent_version: current });
+          if (remind) await storeContact(trx, userId, address, at);
+        });
       } else if (r.consented_at === null) {
         await recordConsentDeclined(db, userId, at);
       }
@@ -330,10 +356,18 @@ export function createStudyService(
      * participants (a completed study keeps its surveys for the post survey). Cached briefly per
      * participant. Returns the participant, let through.
      */
-    async admit(p: ParticipantPrincipal, area: StudyArea): Promise<ParticipantPrincipal> {
+    async admit(
+      p: ParticipantPrincipal,
+      area: StudyArea,
+    ): Promise<ParticipantPrincipal & { scheduled: boolean }> {
       const known = (await gateCache.fetch(p.userId, async () => {
         const r = await row(p.userId);
-        return { status: r.experiment_status, consentPending: consentPending(r), simulated: r.simulated };
+        return {
+          status: r.experiment_status,
+          consentPending: consentPending(r),
+          simulated: r.simulated,
+          scheduled: scheduleOf(r).length > 0,
+        };
       })) as GateState;
       if (known.consentPending)
         throw forbidden("consent_required", "Please read and agree to the consent form first.");
@@ -341,16 +375,18 @@ export function createStudyService(
         throw forbidden("experiment_paused", "This study is paused. Please come back later.");
       if (area === "pages" && !pagesOpen(known))
         throw forbidden("experiment_not_open", "This study is not open right now.");
-      return p;
+      return { ...p, scheduled: known.scheduled };
     },
 
     /**
      * The gate of the feed and watch pages: `admit`'s, then 409 `not_assigned` for a participant who
      * has no arm yet (a study that assigns on the pre survey's answers: api.md "Assignment (wave 4)").
      */
-    async admitToPages(p: ParticipantPrincipal): Promise<AssignedParticipant> {
-      await this.admit(p, "pages");
-      return assigned(p);
+    async admitToPages(p: ParticipantPrincipal, sessionId?: string): Promise<AssignedParticipant> {
+      const { scheduled } = await this.admit(p, "pages");
+      const a = assigned(p);
+      if (scheduled && sessionId !== undefined) await sessionGate(p.userId, sessionId);
+      return a;
     },
 
     /** Forgets what the gate read (after a change of an experiment made in this process). */

@@ -56,6 +56,8 @@ export const AUDIT_ACTIONS = {
   "prolific.bonus_create": "Set up Prolific bonuses",
   "prolific.bonus_pay": "Paid Prolific bonuses",
   "prolific.group_add": "Added participants to a Prolific group",
+  "reminders.sent": "Sent reminders by e-mail",
+  "reminders.failed": "Reminders by e-mail could not be sent",
 } as const satisfies Readonly<Record<`${string}.${string}`, string>>;
 
 /** An action the audit log records. */

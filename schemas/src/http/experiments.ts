@@ -7,6 +7,7 @@ import { LocalizedTextOf } from "./localized-text.ts";
 import { IntegerIn, NumberIn } from "./numbers.ts";
 import { ProlificLink } from "./prolific.ts";
 import { ExclusionRules } from "./quality.ts";
+import { Reminders, Schedule } from "./schedule.ts";
 
 export const ExperimentStatus = Type.Union(EXPERIMENT_STATUSES.map((s) => Type.Literal(s)));
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
@@ -135,6 +136,10 @@ export const ExperimentPatch = Type.Object(
           'The Prolific study its participants come from (api.md "Prolific (wave 4)"); null unlinks',
       }),
     ),
+    schedule: Type.Optional(Schedule),
+    reminders: Type.Optional(
+      Type.Union([Reminders, Type.Null()], { description: "Reminders by e-mail; null: none" }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -154,6 +159,8 @@ export const Experiment = Type.Object({
   language_switch: LanguageSwitch,
   assignment: Assignment,
   prolific: Type.Union([ProlificLink, Type.Null()]),
+  schedule: Schedule,
+  reminders: Type.Union([Reminders, Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

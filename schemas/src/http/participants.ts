@@ -6,6 +6,7 @@ import { ExperimentStatus } from "./experiments.ts";
 import { SurfaceConfig } from "./groups.ts";
 import { LanguageTag } from "./languages.ts";
 import { IntegerIn } from "./numbers.ts";
+import { NextSession } from "./schedule.ts";
 
 const LoginId = Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$" });
 
@@ -97,6 +98,13 @@ export const ConsentBody = Type.Object(
         description: "The version of the text shown (from /me); a different one -> 409 consent_changed",
       }),
     ),
+    email: Type.Optional(
+      Type.String({
+        maxLength: 254,
+        description:
+          "Where reminders go, when the study sends them (reminders.email); stored sealed, erased with the participant. A malformed address -> 422 invalid_email.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -113,6 +121,7 @@ export type Participant = Static<typeof Participant>;
 const ParticipantStatus = Type.Union([
   Type.Literal("active"),
   Type.Literal("finished"),
+  Type.Literal("lapsed"),
   Type.Literal("withdrawn"),
 ]);
 
@@ -178,6 +187,18 @@ export const Me = Type.Object({
         "What counts toward completion so far, counted as the completion rule counts it, and what the rule asks for",
     },
   ),
+  next_session: Nullable(NextSession, {
+    description:
+      'The schedule\'s next window while it is not used yet (api.md "Longitudinal studies (wave 4)"); null without a schedule, once every window is used, or lapsed',
+  }),
+  session_open: Type.Boolean({
+    description:
+      "Whether the session given as `session_id` counts: false before the schedule's next window (the feed and watch pages answer 409 session_not_open; a new session is needed once it opens). true without a schedule.",
+  }),
+  email_reminders: Type.Boolean({
+    description:
+      "The study sends reminders by e-mail: the consent page offers an optional e-mail field (POST /api/v1/participants/consent `email`)",
+  }),
   simulated: Simulated,
   language: Type.String({
     description:
@@ -205,10 +226,16 @@ export const ParticipantSummary = Type.Composite([
   Participant,
   Type.Object({
     status: Type.Union(
-      [Type.Literal("joined"), Type.Literal("started"), Type.Literal("declined"), Type.Literal("finished")],
+      [
+        Type.Literal("joined"),
+        Type.Literal("started"),
+        Type.Literal("declined"),
+        Type.Literal("finished"),
+        Type.Literal("lapsed"),
+      ],
       {
         description:
-          "As in the participants CSV: finished, declined (the consent), started (any event) or joined",
+          "As in the participants CSV: finished, lapsed (a window of the schedule closed unused), declined (the consent), started (any event) or joined",
       },
     ),
     consented_at: Type.Union([Timestamp, Type.Null()]),
@@ -273,7 +300,13 @@ export const ParticipantListQuery = Type.Object({
   ),
   status: Type.Optional(
     Type.Union(
-      [Type.Literal("joined"), Type.Literal("started"), Type.Literal("declined"), Type.Literal("finished")],
+      [
+        Type.Literal("joined"),
+        Type.Literal("started"),
+        Type.Literal("declined"),
+        Type.Literal("finished"),
+        Type.Literal("lapsed"),
+      ],
       { description: "Only participants at this place in the study, as the CSV's status says" },
     ),
   ),

@@ -9,6 +9,7 @@ import { IntegerIn } from "./numbers.ts";
 import { ProlificLink } from "./prolific.ts";
 import { ExclusionRules } from "./quality.ts";
 import { ExternalHttpConfigInput, RECOMMENDER_KEY_PATTERN, RecommenderCreate } from "./recommenders.ts";
+import { Reminders, Schedule } from "./schedule.ts";
 import { Questions, SurveyKind } from "./surveys.ts";
 import { TemplatePage, TemplateSource, TemplateTree, TemplateType } from "./ui.ts";
 import { Caption, VideoInput } from "./videos.ts";
@@ -253,6 +254,12 @@ export const StudyDocument = Type.Object(
         ProlificLink,
         "The Prolific study participants come from, and whether a finisher the rules keep is approved at once (docs/prolific.md); absent: not linked.",
       ),
+    ),
+    schedule: Type.Optional(
+      described(Schedule, "When each later session may begin (docs/longitudinal.md); absent: no schedule."),
+    ),
+    reminders: Type.Optional(
+      described(Reminders, "Reminders by e-mail (docs/longitudinal.md); absent: none."),
     ),
     arms: Type.Array(Arm, {
       maxItems: 100,

@@ -25,6 +25,7 @@ import * as teams from "./036-teams.ts";
 import * as assignment from "./037-assignment.ts";
 import * as assignmentWaits from "./038-assignment-waits.ts";
 import * as prolific from "./039-prolific.ts";
+import * as longitudinal from "./040-longitudinal.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -53,6 +54,7 @@ const API_MIGRATIONS = {
   assignment: { name: "037-assignment", ...assignment },
   assignmentWaits: { name: "038-assignment-waits", ...assignmentWaits },
   prolific: { name: "039-prolific", ...prolific },
+  longitudinal: { name: "040-longitudinal", ...longitudinal },
 } satisfies Record<string, Migration>;
 
 /**
@@ -86,6 +88,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.assignment,
   API_MIGRATIONS.assignmentWaits,
   API_MIGRATIONS.prolific,
+  API_MIGRATIONS.longitudinal,
 ];
 
 /**

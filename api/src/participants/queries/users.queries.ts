@@ -49,6 +49,12 @@ export async function markParticipantFinished(db: Q, userId: string, at: Date): 
   );
 }
 
+/** Records that a window of the schedule closed unused (final); false when lapsed or finished before. */
+export async function markParticipantLapsed(db: Q, userId: string, at: Date): Promise<boolean> {
+  const lapsing = db("users").where({ id: userId }).whereNull("finished_at").whereNull("lapsed_at");
+  return Number(await lapsing.update({ lapsed_at: at })) === 1;
+}
+
 /** Records a participant's consent to a version of the consent text, clearing a decline. */
 export async function recordConsent(
   db: Q,
@@ -93,6 +99,23 @@ export async function participantsOf<T>(db: Q, experimentId: string, ...columns:
   return (await db("users")
     .where({ experiment_id: experimentId })
     .select(...columns)) as T[];
+}
+
+/** A participant a schedule still applies to (api.md "Longitudinal studies (wave 4)"). */
+export interface ScheduledParticipant {
+  readonly id: string;
+  readonly login_id: string;
+  readonly language: string | null;
+  readonly simulated: boolean;
+}
+
+/** The experiment's participants neither finished nor lapsed, in no order. */
+export async function participantsOnSchedule(db: Q, experimentId: string): Promise<ScheduledParticipant[]> {
+  return (await db("users")
+    .where({ experiment_id: experimentId })
+    .whereNull("finished_at")
+    .whereNull("lapsed_at")
+    .select("id", "login_id", "language", "simulated")) as ScheduledParticipant[];
 }
 
 /** The login ids of the participants still there, by id. */

@@ -168,6 +168,8 @@ export interface ParticipantProgress {
    * has arrived, the visit it makes if one arrives at `now`.
    */
   readonly visit: number;
+  /** Every session with an event, in order of its beginning (its first event's arrival, epoch ms). */
+  readonly begun: readonly { readonly session_id: string; readonly began: number }[];
 }
 
 /**
@@ -194,9 +196,11 @@ export async function participantProgress(
   let lastBegan = Number.NEGATIVE_INFINITY;
   let ms = 0;
   let visit: number | null = null;
+  const begun: { session_id: string; began: number }[] = [];
   for (const r of rows) {
     ms += onPagesMs(r.arrival_runs);
     const began = new Date(r.first_received_at).getTime();
+    begun.push({ session_id: r.session_id, began });
     if (began - lastBegan >= gapMs) {
       sessions++;
       lastBegan = began;
@@ -205,7 +209,7 @@ export async function participantProgress(
   }
   const now = (options.now ?? new Date()).getTime();
   visit ??= options.current === undefined ? sessions : sessions + (now - lastBegan >= gapMs ? 1 : 0);
-  return { sessions, minutes: ms / 60_000, visit };
+  return { sessions, minutes: ms / 60_000, visit, begun };
 }
 
 /** A row of a `participantActivity` subquery. */
@@ -268,4 +272,33 @@ export function activeParticipants(
     .where("experiment_id", experimentId)
     .where("last_received_at", ">=", since)
     .distinct("user_id");
+}
+
+/** A session with an event, as the schedule reads it: whose, and when its first event arrived. */
+export interface SessionBeginning {
+  readonly user_id: string;
+  readonly session_id: string;
+  readonly began: number;
+}
+
+/**
+ * The sessions with an event of an experiment's participants, by participant and in order of their
+ * beginning: what a schedule counts (api.md "Longitudinal studies (wave 4)"), read for every
+ * participant in one statement.
+ */
+export async function sessionBeginnings(sql: Sql, experimentId: string): Promise<SessionBeginning[]> {
+  const q = sql("session_time")
+    .where("experiment_id", experimentId)
+    .orderBy([{ column: "user_id" }, { column: "first_received_at" }])
+    .select("user_id", "session_id", "first_received_at");
+  const rows = await manyRows<{ user_id: string; session_id: string; first_received_at: Date | string }>(
+    sql,
+    q,
+    ["user_id", "session_id", "first_received_at"],
+  );
+  return rows.map((r) => ({
+    user_id: r.user_id,
+    session_id: r.session_id,
+    began: new Date(r.first_received_at).getTime(),
+  }));
 }

@@ -118,6 +118,12 @@ const enc = encodeURIComponent;
 /** The request core and the participant endpoints (join, me, sessions, feed, videos). */
 export class ParticipantApi {
   readonly #fetch: Fetch;
+  /**
+   * Hears each error response before it is thrown, with the request's query: the participant shell
+   * learns this way of a 409 `session_not_open` from a feed request a layout made (api.md
+   * "Longitudinal studies (wave 4)").
+   */
+  onError: (error: ApiError, query: Query | undefined) => void = () => {};
 
   constructor(fetchFn?: Fetch) {
     // Resolve the global lazily so the client can be created before `fetch` is patched by tests.
@@ -142,7 +148,11 @@ export class ParticipantApi {
       throw new ApiError(0, "network_error", "Could not reach the server. Check your connection.", { cause });
     }
     const text = await response.text();
-    if (!response.ok) throw errorFromResponse(response.status, text, response.headers.get("retry-after"));
+    if (!response.ok) {
+      const error = errorFromResponse(response.status, text, response.headers.get("retry-after"));
+      this.onError(error, options.query);
+      throw error;
+    }
     if (response.status === 204 || text === "") return undefined as T;
     try {
       return JSON.parse(text) as T;
@@ -189,8 +199,11 @@ export class ParticipantApi {
     return this.request("POST", "/api/v1/me/withdraw", { body: {} });
   }
 
-  /** Agrees to (or declines) the consent text of the version shown. */
-  consent(body: { agree: boolean; version: string }): Promise<void> {
+  /**
+   * Agrees to (or declines) the consent text of the version shown; `email`, where the study sends
+   * reminders, is where they go (422 `invalid_email` when malformed).
+   */
+  consent(body: { agree: boolean; version: string; email?: string }): Promise<void> {
     return this.request("POST", "/api/v1/participants/consent", { body });
   }
 

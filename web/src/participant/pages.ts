@@ -1,11 +1,12 @@
 import { type MessageKey, participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
-import { ApiError, participantApi as api, isApiError } from "#lib/participant-api.ts";
+import { ApiError, participantApi as api, isApiError, type Query } from "#lib/participant-api.ts";
 import { type Layout, loadLayout, UI_NONE } from "#lib/platform/presets/index.ts";
 import { isAssigned, PlatformRuntime, platformRuntime } from "#lib/platform/runtime.ts";
 import { preloadPlayer } from "#lib/platform/surfaces/players/index.ts";
 import { registerTemplateResolver } from "#lib/platform/templates.ts";
 import { participantSession } from "#lib/session.svelte.ts";
 import type { ParticipantMe, Video } from "#lib/types.ts";
+import { type RefusedSession, refusalOf, type SessionWindow, waitingWindow } from "./session-window.ts";
 import { studyStatus } from "./study-status.svelte.ts";
 
 // A group's UI may be a template: its id resolves through the participant API.
@@ -21,8 +22,9 @@ export type WatchData =
   | { readonly kind: "watch"; sessionId: string; runtime: PlatformRuntime; layout: Layout; video: Video };
 /**
  * A step of the study flow that stands in for the feed and watch pages (api.md, Study flow): the
- * consent form, the closing page after declining, the paused notice, the completion page, and the end
- * of a completed study (where the post survey is still served).
+ * consent form, the closing page after declining, the paused notice, the completion page, the end
+ * of a completed study (where the post survey is still served), and a schedule's come-back page and
+ * closing page (api.md "Longitudinal studies (wave 4)").
  */
 export type StudyStep =
   | {
@@ -30,6 +32,8 @@ export type StudyStep =
       readonly consent: NonNullable<ParticipantMe["consent"]>;
       /** The consent text as HTML (the Markdown renderer loads only for this step). */
       readonly html: string;
+      /** The study sends reminders by e-mail: the form offers an optional address field. */
+      readonly emailReminders: boolean;
     }
   | { readonly kind: "paused" }
   | {
@@ -39,7 +43,14 @@ export type StudyStep =
     }
   | { readonly kind: "ended"; readonly sessionId: string }
   /** Waiting for the pre survey's answers, which decide the participant's arm (api.md "Assignment"). */
-  | { readonly kind: "assigning"; readonly sessionId: string };
+  | { readonly kind: "assigning"; readonly sessionId: string }
+  /**
+   * The page's session is before the schedule's next window, so nothing of it counts: when to come
+   * back, said in `language` (the participant's), and once the window is open, a new session.
+   */
+  | { readonly kind: "waiting"; readonly window: SessionWindow; readonly language: string }
+  /** A window of the schedule closed unused (the participant is `lapsed`, for good): `session`'s. */
+  | { readonly kind: "lapsed"; readonly session: number };
 
 /** A page that failed to load: what the error view shows. */
 interface PageError {
@@ -82,14 +93,33 @@ class PageFailure extends Error {
   }
 }
 
+/** The last session a feed or watch request found before its window (409 session_not_open). */
+let refused: RefusedSession | null = null;
+
+/**
+ * Notes a failed participant request: true when it was a feed or watch request of the page's session
+ * refused as before the schedule's window, which the page then stands in for (the next load shows
+ * when to come back instead of the feed).
+ */
+export function noteRefusal(error: ApiError, query: Query | undefined): boolean {
+  const refusal = refusalOf(error, query);
+  if (!refusal || refusal.sessionId !== participantSession.id) return false;
+  refused = refusal;
+  return true;
+}
+
 /**
  * Loads a participant page. Failures become the error view: a page's own (404 "Video not found"),
  * an API error with the API's message (the server never puts internals in it), anything else a 500.
+ * A feed or watch request refused as before the schedule's window loads the page again once, which
+ * then says when to come back.
  */
-export async function loadPage(route: Route): Promise<Loaded> {
+export async function loadPage(route: Route, again = true): Promise<Loaded> {
   try {
     return route.page === "feed" ? await loadFeed() : await loadWatch(route.id);
   } catch (failure) {
+    if (again && failure instanceof ApiError && failure.code === "session_not_open")
+      return loadPage(route, false);
     // The error view speaks the page's language: the first catalogue may still be on its way.
     await participantLanguage.ready();
     if (failure instanceof PageFailure)
@@ -131,16 +161,25 @@ async function runtimeOrNoStudy(): Promise<PlatformRuntime | StudyStep | null> {
   participantLanguage.choices = me.language_switch ? me.languages : [];
   studyStatus.update(me, sessionId);
   await participantLanguage.use(me.language);
+  // A window of the schedule closed unused: final, and nothing more is recorded.
+  if (me.status === "lapsed") return { kind: "lapsed", session: me.progress.sessions + 1 };
   if (me.consent && !me.consent.consented_at) {
     const { renderMarkdown } = await import("#lib/markdown.ts");
     return {
       kind: me.consent.declined_at ? "declined" : "consent",
       consent: me.consent,
       html: renderMarkdown(me.consent.text),
+      emailReminders: me.email_reminders,
     };
   }
   // A draft admits its simulated participants (a dry run) and no one else (api.md).
   const open = me.experiment_status === "running" || (me.experiment_status === "draft" && me.simulated);
+  // Before the schedule's next window nothing of the study shows, and nothing is recorded.
+  const waiting =
+    open && me.status === "active"
+      ? waitingWindow(me, refused?.sessionId === sessionId ? refused : null)
+      : null;
+  if (waiting) return { kind: "waiting", window: waiting, language: me.language };
   if (!isAssigned(me)) {
     // No arm yet: only the pre survey, whose answers decide it; the tracking runtime waits for the arm.
     if (me.experiment_status === "paused") return { kind: "paused" };

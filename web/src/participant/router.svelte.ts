@@ -1,7 +1,8 @@
 import { tick } from "svelte";
 import { participantLanguage, t } from "#lib/i18n/messages.svelte.ts";
+import { participantApi } from "#lib/participant-api.ts";
 import { announceNavigation } from "#lib/platform/navigation.ts";
-import { loadPage, routeOf, type View } from "./pages.ts";
+import { loadPage, noteRefusal, routeOf, type View } from "./pages.ts";
 import { studyStatus } from "./study-status.svelte.ts";
 
 /** The participant shell's history entries carry their position, for scroll restoration. */
@@ -191,6 +192,14 @@ export const router = new ParticipantRouter();
 
 // A visit that finishes the study once counted shows the completion page as soon as the server says so.
 studyStatus.onFinished = () => void router.reload();
+
+// A feed or watch request of the page's session refused as before the schedule's window (a layout's,
+// or a prefetch while the page loads): the page is loaded again, and says when to come back.
+participantApi.onError = (error, query) => {
+  if (!noteRefusal(error, query)) return;
+  const view = router.view;
+  if (view?.page !== "study" || view.step.kind !== "waiting") void router.reload();
+};
 
 /**
  * An answer to the post survey, or a recorded dismissal of it, may finish the study: the page is

@@ -29,6 +29,11 @@ const LAST_RECHECK_MS = 10 * 60_000;
 class StudyStatus {
   /** The experiment's name; null when the visitor has not joined a study. */
   name = $state<string | null>(null);
+  /**
+   * When the next session of the study's schedule opens, while the page's session counts (api.md
+   * "Longitudinal studies (wave 4)"); null without a schedule, or once no window is left.
+   */
+  nextOpensAt = $state<string | null>(null);
   #progress = $state.raw<Progress | null>(null);
   #readAt = 0;
   #now = $state(0);
@@ -43,12 +48,17 @@ class StudyStatus {
    * session (kept until a later call names another, or `me` is null).
    */
   update(
-    me: Pick<ParticipantMe, "experiment_name" | "status" | "progress"> | null,
+    me: Pick<
+      ParticipantMe,
+      "experiment_name" | "status" | "progress" | "next_session" | "session_open"
+    > | null,
     sessionId?: string,
   ): void {
     this.#sessionId = me === null ? undefined : (sessionId ?? this.#sessionId);
     this.name = me?.experiment_name ?? null;
-    const progress = me?.status === "active" ? me.progress : null;
+    const active = me?.status === "active";
+    this.nextOpensAt = active && me.session_open ? (me.next_session?.opens_at ?? null) : null;
+    const progress = active ? me.progress : null;
     const before = this.#progress;
     this.#progress = progress;
     this.#readAt = this.#now = Date.now();

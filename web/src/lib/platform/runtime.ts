@@ -14,6 +14,9 @@ export type RuntimeMe = Omit<
   | "simulated"
   | "languages"
   | "language_switch"
+  | "next_session"
+  | "session_open"
+  | "email_reminders"
 >;
 
 /** A participant with an arm, and so its configuration (api.md "Assignment (wave 4)"). */

@@ -50,6 +50,28 @@ export class SessionStore {
   }
 
   /**
+   * Ends the tab's session and begins another: a fresh id, registered as `ensure` registers one and
+   * resolved by `ensure` from then on; what the old session sent stays on the server. A tab otherwise
+   * keeps its session as long as it lives: this is for one begun before its window of the study's
+   * schedule, which never counts (api.md "Longitudinal studies (wave 4)"), once the window is open.
+   */
+  renew(register: RegisterSession): Promise<string> {
+    const before = this.#pending;
+    const renewed = (async () => {
+      // A registration under way settles first, so it cannot write its id over the new one.
+      await before?.catch(() => undefined);
+      this.#discard();
+      return this.#ensure(register);
+    })();
+    const pending = renewed.catch((error: unknown) => {
+      if (this.#pending === pending) this.#pending = null;
+      throw error;
+    });
+    this.#pending = pending;
+    return pending;
+  }
+
+  /**
    * Ties the session to the participant who just joined. Another participant in the same tab (another
    * study link) gets a fresh session, since a session id belongs to one participant.
    */
@@ -81,9 +103,14 @@ export class SessionStore {
   }
 
   #reset(): void {
+    this.#discard();
+    this.#pending = null;
+  }
+
+  /** Forgets the session id (the participant it belongs to stays). */
+  #discard(): void {
     this.#store.removeItem(SESSION_ID_KEY);
     this.#store.removeItem(REGISTERED_KEY);
-    this.#pending = null;
     this.onChange(null);
   }
 }

@@ -1,5 +1,5 @@
-/** An experiment's results and monitoring: rates per arm, completeness, activity, timeline, power. */
-import type { Balance, PowerResult } from "@feedlab/schemas";
+/** An experiment's results and monitoring: rates per arm, completeness, activity, timeline, power, attrition. */
+import type { Attrition, Balance, PowerResult } from "@feedlab/schemas";
 import type { Query } from "../participant-api.ts";
 import type {
   ExperimentCompleteness,
@@ -55,6 +55,13 @@ export const resultsApi = {
   /** Counts per arm and time bucket. */
   timeline: (client: ApiClient, experimentId: string) =>
     client.request<ExperimentTimeline>("GET", `${path(experimentId)}/timeline`),
+
+  /**
+   * Per arm, who began each session from 1 and whose window closed unused, and the chi-square of arm by
+   * reached-the-last-session (api.md "Longitudinal studies (wave 4)").
+   */
+  attrition: (client: ApiClient, experimentId: string) =>
+    client.request<Attrition>("GET", `${path(experimentId)}/attrition`),
 
   /** The participants each arm needs to detect a difference in a rate (`powerQuery` of power.ts). */
   power: (client: ApiClient, experimentId: string, query: Query) =>

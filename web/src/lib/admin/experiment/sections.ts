@@ -15,6 +15,7 @@ export const EXPERIMENT_SECTIONS = [
   { id: "participants-heading", label: "Participants" },
   { id: "surveys-heading", label: "Surveys" },
   { id: "study-flow-heading", label: "Consent and completion" },
+  { id: "schedule-heading", label: "Schedule and reminders" },
   { id: "prolific-heading", label: "Prolific" },
   { id: "languages-heading", label: "Languages" },
   { id: "validity-heading", label: "Exclusion rules and response time" },
@@ -58,6 +59,10 @@ export function fixLinkOf(
       return to("assignment-heading");
     case "no_post_survey":
       return to("surveys-heading");
+    case "no_mail_server":
+      return to("schedule-heading");
+    case "reminders_without_consent":
+      return { href: `${page}#consent-text`, label: "Open the consent form" };
     case "missing_translation":
       return p.survey_id
         ? { href: `${page}/surveys/${p.survey_id}`, label: "Open the survey" }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { armOf, joinLink, statusOf, surveysOf } from "./participants.ts";
+import { armOf, joinLink, STATUS_FILTERS, statusOf, statusTone, surveysOf } from "./participants.ts";
 
 const LINK = "https://study.example/join/e1";
 const AT = "2026-11-25T10:00:00.000Z";
@@ -19,7 +19,7 @@ describe("a participant as the console's list shows them", () => {
 
   it("says where a participant stands, finishing and declining before being active", () => {
     const p = (
-      status: "joined" | "started" | "declined" | "finished",
+      status: "joined" | "started" | "lapsed" | "declined" | "finished",
       active_now = false,
       consented_at: string | null = null,
     ) => ({
@@ -35,6 +35,15 @@ describe("a participant as the console's list shows them", () => {
     expect(statusOf(p("joined", false, AT))).toBe("Consented");
     expect(statusOf(p("joined"))).toBe("Joined");
     expect(statusOf({ ...p("started", true, AT), simulated: true })).toBe("Consented, started");
+    expect(statusOf(p("lapsed", true, AT))).toBe("Lapsed");
+  });
+
+  it("marks a lapsed participant's badge as a loss and offers lapsed in the status filter", () => {
+    expect(statusTone({ status: "lapsed", active_now: true })).toBe("bad");
+    expect(statusTone({ status: "finished", active_now: false })).toBe("good");
+    expect(statusTone({ status: "started", active_now: true })).toBe("info");
+    expect(statusTone({ status: "started", active_now: true, simulated: true })).toBe("");
+    expect(STATUS_FILTERS.lapsed).toMatch(/^Lapsed/);
   });
 
   it("counts the surveys answered and closed, or shows a dash when there were none", () => {

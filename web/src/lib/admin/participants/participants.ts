@@ -23,6 +23,7 @@ export const SORT_LABELS: Record<ParticipantSort, string> = {
 export const STATUS_FILTERS: Record<NonNullable<ParticipantListQuery["status"]>, string> = {
   joined: "Joined, no activity yet",
   started: "Started",
+  lapsed: "Lapsed (missed a session's window)",
   declined: "Declined consent",
   finished: "Finished",
 };
@@ -73,11 +74,30 @@ export function statusOf(
   p: Pick<Participant, "status" | "active_now" | "consented_at"> & Partial<Pick<Participant, "simulated">>,
 ): string {
   if (p.status === "finished") return "Finished";
+  if (p.status === "lapsed") return "Lapsed";
   if (p.status === "declined") return "Declined consent";
   if (p.active_now && p.simulated !== true) return "Active now";
   if (p.status === "started") return p.consented_at ? "Consented, started" : "Started";
   return p.consented_at ? "Consented" : "Joined";
 }
+
+/**
+ * The badge tone of a participant's status (app.css `.badge`): finished good, lapsed bad (final: a
+ * window of the schedule closed before they came back), active now informative, the others plain.
+ */
+export function statusTone(
+  p: Pick<Participant, "status" | "active_now"> & Partial<Pick<Participant, "simulated">>,
+): "good" | "bad" | "info" | "" {
+  if (p.status === "finished") return "good";
+  if (p.status === "lapsed") return "bad";
+  if (p.status === "declined") return "";
+  return p.active_now && p.simulated !== true ? "info" : "";
+}
+
+/** What a status badge explains on hover, for the statuses whose word needs it. */
+export const STATUS_TITLES: Partial<Record<Participant["status"], string>> = {
+  lapsed: "A window of the schedule closed before they came back: the study ended for them, without a code",
+};
 
 /** The surveys the participant answered and closed unanswered, or a dash for none. */
 export function surveysOf(p: Pick<Participant, "surveys_answered" | "surveys_dismissed">): string {

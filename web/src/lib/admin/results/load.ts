@@ -1,4 +1,4 @@
-import type { Balance } from "@feedlab/schemas";
+import type { Attrition, Balance } from "@feedlab/schemas";
 import type { ApiClient } from "../../api/client.ts";
 import { experimentsApi } from "../../api/experiments.ts";
 import { groupsApi } from "../../api/groups.ts";
@@ -8,6 +8,7 @@ import { surveysApi } from "../../api/surveys.ts";
 import type { AdminSurvey } from "../../survey/types.ts";
 import type {
   ArmChange,
+  Experiment,
   ExperimentCompleteness,
   ExperimentMonitor,
   ExperimentStats,
@@ -35,6 +36,11 @@ export interface Results {
   readonly changes: ArmChange[];
   /** How assignment stands now (arms' counts, caps, chances; covariates' balance). */
   readonly balance: Balance;
+  /**
+   * Who began each session and who lapsed, per arm: "none" for an experiment without a schedule (nobody
+   * lapses), null when it could not be read (the rest of the page reads without it).
+   */
+  readonly attrition: Attrition | "none" | null;
   readonly loadedAt: Date;
 }
 
@@ -76,25 +82,41 @@ async function listedCompleteness(
   };
 }
 
+/** Everything the Results page shows of `experiment`; `threshold` is the completeness card's loss threshold. */
 export async function loadResults(
   client: ApiClient,
-  experimentId: string,
+  experiment: Pick<Experiment, "id" | "schedule">,
   threshold?: number,
 ): Promise<Results> {
-  const [stats, withRules, monitor, completeness, timeline, groups, surveys, changes, recommenders, balance] =
-    await Promise.all([
-      resultsApi.stats(client, experimentId),
-      resultsApi.stats(client, experimentId, "rules"),
-      resultsApi.monitor(client, experimentId),
-      listedCompleteness(client, experimentId, threshold),
-      resultsApi.timeline(client, experimentId),
-      groupsApi.list(client, experimentId),
-      surveysApi.list(client, experimentId),
-      experimentsApi.armChanges(client, experimentId),
-      // Only for the external services' own descriptions: the page reads without them.
-      recommendersApi.list(client).catch((): Recommender[] => []),
-      resultsApi.balance(client, experimentId),
-    ]);
+  const experimentId = experiment.id;
+  const [
+    stats,
+    withRules,
+    monitor,
+    completeness,
+    timeline,
+    groups,
+    surveys,
+    changes,
+    recommenders,
+    balance,
+    attrition,
+  ] = await Promise.all([
+    resultsApi.stats(client, experimentId),
+    resultsApi.stats(client, experimentId, "rules"),
+    resultsApi.monitor(client, experimentId),
+    listedCompleteness(client, experimentId, threshold),
+    resultsApi.timeline(client, experimentId),
+    groupsApi.list(client, experimentId),
+    surveysApi.list(client, experimentId),
+    experimentsApi.armChanges(client, experimentId),
+    // Only for the external services' own descriptions: the page reads without them.
+    recommendersApi.list(client).catch((): Recommender[] => []),
+    resultsApi.balance(client, experimentId),
+    experiment.schedule.length === 0
+      ? ("none" as const)
+      : resultsApi.attrition(client, experimentId).catch(() => null),
+  ]);
   const keys = [
     ...new Set(groups.flatMap((g) => [g.algorithm_config.feed, g.algorithm_config.watch])),
   ].sort();
@@ -113,6 +135,7 @@ export async function loadResults(
     health: health.filter((h): h is RecommenderHealth => h !== null),
     changes,
     balance,
+    attrition,
     loadedAt: new Date(),
   };
 }

@@ -10,7 +10,7 @@ export const load = (async ({ fetch, params, url }) =>
     const client = apiFor(fetch);
     const experiment = await loadExperiment(client, params.id);
     const [results, members] = await Promise.all([
-      loadResults(client, params.id),
+      loadResults(client, experiment),
       membersApi.list(client, params.id),
     ]);
     return { experiment, results, members };

@@ -2,7 +2,7 @@ import type { Completion, Video } from "@feedlab/schemas";
 import { createRandom } from "../system/random.ts";
 import { type Card, chooseFromList, type ListChoice } from "./browse.ts";
 import { type BehaviourOptions, behaviourOptions } from "./options.ts";
-import { sessionGap, sessionsNeeded } from "./sessions.ts";
+import { type SessionWindow, sessionGap, sessionsNeeded, windowWait } from "./sessions.ts";
 import { type AnswerableQuestion, answerSurvey, type SurveyAnswers } from "./survey-answers.ts";
 import { affinity, drawTaste, type Taste } from "./taste.ts";
 import { planWatch, type WatchPlan } from "./watch.ts";
@@ -63,6 +63,8 @@ export interface ParticipantModel {
   sessionsNeeded(completion: Completion | null): number;
   /** Seconds to wait before the next session. */
   gapBetweenSessions(): number;
+  /** Milliseconds from `now` to wait before the session a schedule's window allows (sessions.ts). */
+  windowWait(window: SessionWindow, now: number): number;
 }
 
 export function createParticipantModel(spec: ParticipantSpec): ParticipantModel {
@@ -75,6 +77,8 @@ export function createParticipantModel(spec: ParticipantSpec): ParticipantModel 
   const related = root.fork("related");
   const surveys = root.fork("surveys");
   const sessions = root.fork("sessions");
+  // A stream of its own: following a schedule leaves every other decision as it was.
+  const returns = root.fork("schedule");
 
   return {
     seed: spec.seed,
@@ -112,5 +116,6 @@ export function createParticipantModel(spec: ParticipantSpec): ParticipantModel 
       ),
     sessionsNeeded: (completion) => sessionsNeeded(completion, options),
     gapBetweenSessions: () => sessionGap(sessions, options),
+    windowWait: (window, now) => windowWait(returns, window, now),
   };
 }

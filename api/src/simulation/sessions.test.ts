@@ -4,7 +4,7 @@ import { conditionsReached } from "../study/completion.ts";
 import { createRandom } from "../system/random.ts";
 import { createParticipantModel } from "./behaviour.ts";
 import { behaviourOptions } from "./options.ts";
-import { sessionGap, sessionsNeeded } from "./sessions.ts";
+import { sessionGap, sessionsNeeded, WINDOW_MARGIN_MS, windowWait } from "./sessions.ts";
 import { POOL } from "./simulation.fixture.ts";
 
 const options = behaviourOptions({ sessionMinutes: 2 });
@@ -55,5 +55,40 @@ describe("gap between sessions", () => {
     expect(new Set(gaps).size).toBeGreaterThan(100);
     const sorted = [...gaps].sort((a, b) => a - b);
     expect(Math.abs((sorted[1000] ?? 0) - 60)).toBeLessThan(10);
+  });
+});
+
+describe("waiting for a schedule's window", () => {
+  // A compressed window of 10 s, opening 2.5 s from now.
+  const now = 1_000_000;
+  const window = { opensAt: now + 2500, closesAt: now + 12_500 };
+
+  it("waits until the window opens, plus the margin and at most 2 s of jitter", () => {
+    const r = createRandom(3);
+    const waits = Array.from({ length: 500 }, () => windowWait(r, window, now));
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(2500 + WINDOW_MARGIN_MS);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(2500 + WINDOW_MARGIN_MS + 2000);
+    // The jitter spreads the returns rather than sending everyone back at once.
+    expect(new Set(waits).size).toBeGreaterThan(100);
+  });
+
+  it("begins in the first half of a short window, however the jitter falls", () => {
+    const short = { opensAt: now, closesAt: now + 1500 };
+    const r = createRandom(4);
+    for (let i = 0; i < 200; i++) expect(windowWait(r, short, now)).toBeLessThanOrEqual(750);
+  });
+
+  it("does not wait once the moment to come back has passed, even past the close", () => {
+    const r = createRandom(5);
+    expect(windowWait(r, window, window.opensAt + 5000)).toBe(0);
+    expect(windowWait(r, window, window.closesAt + 1)).toBe(0);
+  });
+
+  it("is the same wait for the same seed, drawn from a stream that leaves the other decisions as they were", () => {
+    const a = createParticipantModel({ seed: 9, pool: POOL });
+    const b = createParticipantModel({ seed: 9, pool: POOL });
+    const gapBefore = createParticipantModel({ seed: 9, pool: POOL }).gapBetweenSessions();
+    expect(a.windowWait(window, now)).toBe(b.windowWait(window, now));
+    expect(a.gapBetweenSessions()).toBe(gapBefore);
   });
 });

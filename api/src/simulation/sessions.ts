@@ -30,3 +30,31 @@ export function sessionGap(random: Random, options: BehaviourOptions): number {
   if (median <= 0) return min;
   return Math.round(Math.min(max, Math.max(min, random.logNormal(median, 1))));
 }
+
+/** A schedule's window for the next session, in epoch ms (as `/me`'s `next_session` gives it). */
+export interface SessionWindow {
+  readonly opensAt: number;
+  readonly closesAt: number;
+}
+
+/**
+ * After the window opens, how long a participant still waits at least: the server and the participant
+ * may not read the same clock, and a session begun before its window never counts.
+ */
+export const WINDOW_MARGIN_MS = 1000;
+/** The most a participant's return is spread past the margin (and never past a fifth of the window). */
+const WINDOW_JITTER_MS = 2000;
+
+/**
+ * Milliseconds from `now` until a participant begins the session a schedule's window allows (api.md
+ * "Longitudinal studies (wave 4)"): the window's opening, plus WINDOW_MARGIN_MS, plus a seeded jitter
+ * so that participants do not all come back at once; always in the window's first half, so the session
+ * begins well before it closes. 0 once that moment has passed (even past the close: the server says
+ * whether the participant lapsed).
+ */
+export function windowWait(random: Random, window: SessionWindow, now: number): number {
+  const length = Math.max(0, window.closesAt - window.opensAt);
+  const jitter = random.uniform(0, Math.min(WINDOW_JITTER_MS, length / 5));
+  const at = Math.min(window.opensAt + WINDOW_MARGIN_MS + jitter, window.opensAt + length / 2);
+  return Math.max(0, Math.ceil(at - now));
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { isUuid } from "@feedlab/schemas";
+import { isUuid, type Schedule } from "@feedlab/schemas";
 import type { Config } from "../../config.ts";
 import { AdminSession, LoadTestError } from "../../simulation/load/admin.ts";
 import { progressLine, progressWriter } from "../../simulation/load/progress.ts";
@@ -23,6 +23,20 @@ function wholeNumber(value: string | undefined, flag: string, min: number, max: 
   return n;
 }
 
+/**
+ * What a study's schedule means for the run (api.md "Longitudinal studies (wave 4)"): load participants
+ * are real participants, so the windows are the study's own, not compressed as a dry run's; each
+ * participant begins a new session when its next window opens within the run (load/participant.ts).
+ */
+function scheduleNote(schedule: Schedule, durationS: number): string | null {
+  const first = schedule[0];
+  if (first === undefined) return null;
+  const opensS = Math.round(first.opens_after_hours * 3600);
+  return opensS < durationS
+    ? `The study has a schedule: participants begin session 2 once its window opens, ${opensS} s after their first session began, and so on for later windows within the ${durationS} s.`
+    : `The study has a schedule whose first window opens ${opensS} s after a participant's first session began, after the run's ${durationS} s: every participant stays in its first session.`;
+}
+
 export const simulate: Command = {
   name: "simulate",
   usage: "simulate --url URL --experiment ID --participants N --duration S [--seed X]",
@@ -32,7 +46,9 @@ export const simulate: Command = {
     "(one batch of events each every 5 s, plus their pages), with a",
     "live progress line; then requests/s, p50/p95/p99 per endpoint,",
     "events acknowledged and found in the export, projector lag, and",
-    "a JSON line. Admin from FEEDLAB_ADMIN_USERNAME/_PASSWORD. Exit",
+    "a JSON line. A study with a schedule: each participant comes",
+    "back in a new session once its next window opens in the run.",
+    "Admin from FEEDLAB_ADMIN_USERNAME/_PASSWORD. Exit",
     "0 passed, 1 failed, 3 stopped by FEEDLAB_JOIN_RATE_LIMIT",
   ],
   run: async (args: string[], config: Config) => {
@@ -68,6 +84,8 @@ export const simulate: Command = {
       err(
         `Load test of ${url}: ${participants} participants for ${durationS} s on "${experiment.name}" (login ids load-${runId}-1 to -${participants})`,
       );
+      const scheduleLine = scheduleNote(experiment.schedule ?? [], durationS);
+      if (scheduleLine !== null) err(scheduleLine);
       // Client timestamps of the run's events are this machine's clock from here on: the export's `since`.
       const since = new Date();
       const acknowledged = new Set<string>();

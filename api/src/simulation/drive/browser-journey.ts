@@ -2,6 +2,7 @@ import type { Me } from "@feedlab/schemas";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { Card } from "../browse.ts";
 import { CARD_SELECTOR as CARD, completion, finishedByThisVisit } from "./browser-completion.ts";
+import { browseList, cardIds } from "./browser-lists.ts";
 import { type Act, checkAccessibility, PageWatch } from "./browser-page.ts";
 import { waitForEnded, waitForPlayed, waitForTime } from "./browser-player.ts";
 import { answerSurveys } from "./browser-surveys.ts";
@@ -11,15 +12,15 @@ import {
   type Journey,
   type JourneyInput,
   type JourneyRecord,
+  meAfter,
   newRecord,
   problem,
 } from "./journey.ts";
+import { awaitWindow, leaveBy, plannedSessions } from "./schedule.ts";
 
 /** Video metadata by id: what the model judges a card by (a card on the page shows only its link). */
 export type PoolIndex = ReadonlyMap<string, Card["video"]>;
 
-/** Cards a 1280 x 800 page shows without scrolling. */
-const CARDS_ABOVE_FOLD = 4;
 /** Longest a page may take to show its cards. */
 const CARDS_TIMEOUT_MS = 20_000;
 /** Real seconds of playback per video at most: enough for the 1 s and 5 s marks and one progress event. */
@@ -32,20 +33,15 @@ const EMPTY_LIST = /There are no videos to show right now|The videos could not b
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The video ids of the cards a list shows, in order. */
-async function cardIds(cards: Locator): Promise<string[]> {
-  return (await cards.evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""))).map((h) =>
-    h.slice("/watch/".length),
-  );
-}
-
 /**
  * One simulated participant's study in headless Chromium, through the real participant pages (issue
  * 36): consent on the study page, surveys in their dialogs, the feed (pointer, scroll, hovers, the card
  * the model picks), the watch page (playback with pauses, seeks, the player's volume and rate, like or
  * dislike, a related video or back), each session in a fresh tab, and the completion. The pages emit
  * the events; the journey records which catalog actions it performed, so the report can tell which
- * event types should have arrived. Time is compressed: a video plays a few real seconds at most.
+ * event types should have arrived. Time is compressed: a video plays a few real seconds at most. With
+ * a schedule, each later session waits for its window (`awaitWindow`) and opens in a new tab, which
+ * begins a new session.
  */
 export function createBrowserJourney(
   browser: Browser,
@@ -73,7 +69,7 @@ export function createBrowserJourney(
 
   return {
     record,
-    sessions: input.model.sessionsNeeded(input.design.completion),
+    sessions: plannedSessions(input.model, input.design),
     get going() {
       return going;
     },
@@ -81,6 +77,16 @@ export function createBrowserJourney(
       context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
       await context.addCookies([{ name: "feedlab_participant", value: token, url: baseUrl }]);
       await watch.attach(context);
+    },
+    async awaitWindow() {
+      const requests = context?.request;
+      if (!going || requests === undefined) return null;
+      const outcome = await awaitWindow(record, input.model, input.deadline, async () => {
+        const me = await requests.get(`${baseUrl}${meAfter(record)}`);
+        return me.ok() ? ((await me.json()) as Me) : null;
+      });
+      going = outcome.going;
+      return outcome.closesAt;
     },
     async visit(n) {
       if (!going || context === null) return;
@@ -92,7 +98,18 @@ export function createBrowserJourney(
       const page = await context.newPage();
       try {
         const lastPosition = () => watch.positions.at(-1);
-        const visit = await session(page, baseUrl, pool, input, record, n, act, lastPosition);
+        // With a schedule, the visit ends in time for the next window.
+        const deadline = leaveBy(input.design.schedule, n, Date.now(), input.deadline);
+        const visit = await session(
+          page,
+          baseUrl,
+          pool,
+          { ...input, deadline },
+          record,
+          n,
+          act,
+          lastPosition,
+        );
         // Leaving the study's pages ends the session: the unload beacon of a page that showed the
         // feed or a video carries PAGE_EXIT and SESSION_END.
         await page.goto("about:blank").catch(() => {});
@@ -238,11 +255,12 @@ async function session(
     for (;;) {
       videos += 1;
       const next = await watchPage(page, pool, input, record, number, act, videos === 1 && number === 1);
-      if (next === null || videos >= MAX_VIDEOS_PER_SESSION) break;
+      if (next === null || videos >= MAX_VIDEOS_PER_SESSION || Date.now() > input.deadline) break;
       await next.click();
       await page.waitForURL(/\/watch\//, { timeout: CARDS_TIMEOUT_MS });
       act("click_related_card", "follow_link", "leave_page");
     }
+    if (Date.now() > input.deadline) return { going: true, shown: true };
     const back = Date.now();
     // Back to the feed by the page's Home link (after a related video, history's back is a watch page).
     const home = page.getByRole("link", { name: "Home", exact: true });
@@ -264,37 +282,6 @@ async function session(
     await answerSurveys(page, record, number, "start", input);
     if (!(await cards.first().isVisible())) await cards.first().waitFor({ timeout: CARDS_TIMEOUT_MS });
   }
-}
-
-/** Down a list as the model chose: the pointer moves, the page scrolls, cards are hovered. */
-async function browseList(
-  page: Page,
-  cards: Locator,
-  scrolledTo: number | null,
-  hovers: readonly { position: number; durationMs: number }[],
-  act: Act,
-): Promise<void> {
-  for (let i = 0; i < 6; i++) await page.mouse.move(200 + i * 90, 200 + (i % 3) * 60, { steps: 4 });
-  act("move_pointer");
-  if ((scrolledTo ?? 0) >= CARDS_ABOVE_FOLD) {
-    await page.mouse.wheel(0, 700);
-    await sleep(600);
-    // A page whose cards all fit does not scroll, and sends no SCROLL.
-    const moved = await page.evaluate(() => window.scrollY > 0);
-    await page.mouse.wheel(0, -700);
-    if (moved) act("scroll");
-  }
-  for (const h of hovers) {
-    const card = cards.nth(h.position);
-    if (!(await card.isVisible())) continue;
-    await card.hover();
-    await sleep(Math.min(1200, Math.max(150, h.durationMs)));
-    await page.mouse.move(5, 5);
-    act("hover_card");
-  }
-  // VIEWPORT_VISIBILITY is reported every 3 s while cards are in view.
-  await sleep(3300);
-  act("stay_on_cards");
 }
 
 /** The watch page: playback as planned (compressed), then a related card to follow, or null for back. */

@@ -27,6 +27,7 @@ import {
   recordCompletion,
 } from "./journey.ts";
 import type { ParticipantClient, Reply } from "./participant-client.ts";
+import { awaitWindow, leaveBy, plannedSessions } from "./schedule.ts";
 
 /**
  * Looks at the feed in a session before a dry run's participant opens its best match anyway, so every
@@ -48,7 +49,8 @@ function failure(what: string, reply: Reply): string {
  * completion rule needs (each: its surveys, the feed, the videos chosen, the related lists, back to the
  * feed), the post survey, and the completion. Events are the participant runtime's, sent with the
  * contract's batching; time is compressed (no waiting), so the payloads carry the model's durations
- * while the timestamps are the real ones. Every step the pages would take is an action of the
+ * while the timestamps are the real ones. With a schedule, each later session waits for its window
+ * (`awaitWindow`, compressed by the server) and begins with a new session id. Every step the pages would take is an action of the
  * contract's catalog, so the report knows which event types the journey should have produced.
  */
 export function createHttpJourney(client: ParticipantClient, input: JourneyInput): Journey {
@@ -60,7 +62,7 @@ export function createHttpJourney(client: ParticipantClient, input: JourneyInput
   let going = true;
   let lastSession: string | null = null;
   let lastNumber = 0;
-  const sessions = model.sessionsNeeded(design.completion);
+  const sessions = plannedSessions(model, design);
 
   return {
     record,
@@ -87,6 +89,15 @@ export function createHttpJourney(client: ParticipantClient, input: JourneyInput
         going = false;
       }
     },
+    async awaitWindow() {
+      if (!going) return null;
+      const outcome = await awaitWindow(record, model, deadline, async () => {
+        const me = await client.get<Me>(meAfter(record));
+        return me.status === 200 ? me.body : null;
+      });
+      going = outcome.going;
+      return outcome.closesAt;
+    },
     async visit(n) {
       if (!going) return;
       if (Date.now() > deadline) {
@@ -96,7 +107,9 @@ export function createHttpJourney(client: ParticipantClient, input: JourneyInput
       }
       lastSession = randomUUID();
       lastNumber = n;
-      going = await runSession(client, input, record, lastSession, n, act);
+      // With a schedule, the visit ends in time for the next window.
+      const until = leaveBy(design.schedule, n, Date.now(), deadline);
+      going = await runSession(client, { ...input, deadline: until }, record, lastSession, n, act);
     },
     async end() {
       if (record.declined) return;

@@ -1,4 +1,12 @@
-import type { Completion, DryRunProblem, EventType, JourneyAction, Me, SurveyKind } from "@feedlab/schemas";
+import type {
+  Completion,
+  DryRunProblem,
+  EventType,
+  JourneyAction,
+  Me,
+  Schedule,
+  SurveyKind,
+} from "@feedlab/schemas";
 import type { ParticipantModel } from "../behaviour.ts";
 
 /** A simulated participant as the runner created them. */
@@ -15,6 +23,11 @@ interface StudyDesign {
   readonly needsFeedMinutes: boolean;
   /** Videos in the pool: once a participant has watched them all, empty lists are what the design gives. */
   readonly poolSize: number;
+  /**
+   * The experiment's schedule as the researcher wrote it (empty or absent: none). The server
+   * compresses it for simulated participants; journeys read their windows from `/me`.
+   */
+  readonly schedule?: Schedule;
 }
 
 export interface JourneyInput {
@@ -55,6 +68,13 @@ export interface JourneyRecord {
   redirect: string | null;
   /** The journey stopped at the deadline before its last session. */
   outOfTime: boolean;
+  /** The session whose schedule window opens past the deadline, when the journey stopped for it. */
+  beyondBudget: number | null;
+  /**
+   * The session whose window closed unused: `/me` said the participant lapsed, or the window closed
+   * before they could come back (a session begun then would lapse them).
+   */
+  lapsedAt: number | null;
   /** Videos the participant opened (the feed and related lists leave watched ones out). */
   readonly watched: Set<string>;
 }
@@ -68,9 +88,17 @@ export interface Journey {
   readonly record: JourneyRecord;
   /** Sessions the completion rule asks of this participant. */
   readonly sessions: number;
-  /** False once the participant stopped: declined, finished early, or the pages failed them. */
+  /**
+   * False once the participant stopped: declined, finished early, lapsed, out of time, or the pages
+   * failed them.
+   */
   readonly going: boolean;
   begin(): Promise<void>;
+  /**
+   * Before `visit(n)` in a study with a schedule: waits until the window of the session it begins
+   * opens (drive/schedule.ts). Answers when that window closes (epoch ms), null without a window.
+   */
+  awaitWindow(n: number): Promise<number | null>;
   visit(n: number): Promise<void>;
   end(): Promise<void>;
 }
@@ -90,6 +118,8 @@ export function newRecord(participant: SimulatedParticipant): JourneyRecord {
     finished: false,
     redirect: null,
     outOfTime: false,
+    beyondBudget: null,
+    lapsedAt: null,
     watched: new Set(),
   };
 }
@@ -128,6 +158,8 @@ const UNFILLED_PLACEHOLDER = /\{[A-Za-z_][A-Za-z0-9_]*\}/;
  */
 export function recordCompletion(record: JourneyRecord, me: Me): void {
   record.finished = me.status === "finished";
+  // The window after the last counted session closed unused.
+  if (me.status === "lapsed") record.lapsedAt ??= me.progress.sessions + 1;
   record.redirect = me.completion?.redirect_url ?? null;
   const left = record.redirect?.match(UNFILLED_PLACEHOLDER)?.[0];
   if (left !== undefined)

@@ -185,6 +185,84 @@ describe.each(BACKENDS)("dry runs over HTTP (%s)", (backend) => {
     );
   }, 120_000);
 
+  it("follows a schedule of three sessions, each begun in its compressed window, to the completion", async () => {
+    const s = await createStudy(admin, { weights: [1], videoCount: 8, name: "Longitudinal study" });
+    // Windows of 0.04 h (144 s) are compressed to 10 s for simulated participants: each later session
+    // opens 2.5 s and closes 12.5 s after the previous one began. Reminders by e-mail, without a mail
+    // server, would stop the start (readiness), not a dry run of the draft.
+    const window = { opens_after_hours: 0.01, closes_after_hours: 0.05 };
+    const patched = await admin.patch(`/api/v1/admin/experiments/${s.experiment.id}`, {
+      completion: { after_sessions: 3, code: "L0NG" },
+      schedule: [
+        { session: 2, ...window },
+        { session: 3, ...window },
+      ],
+      reminders: { email: true },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const started = await admin.post<DryRun>(`/api/v1/admin/experiments/${s.experiment.id}/dry-runs`, {
+      participants_per_arm: 3,
+      browser: false,
+      seed: 11,
+    });
+    expect(started.status).toBe(202);
+    const done = await finished(admin, s.experiment.id, started.body.id);
+    expect(done.status, done.error ?? "").toBe("done");
+    expect(done.warnings).toEqual([]);
+    expect(done.progress).toEqual({ done: 9, total: 9 });
+    const [only] = done.arms;
+    expect(only?.problems, JSON.stringify(only?.problems)).toEqual([]);
+    // The study has no consent text: nobody declines, everyone finishes.
+    expect(only).toMatchObject({ participants: 3, finished: 3, completion_not_tested: null });
+    // Nobody began a session before its window: two waits of at least 2.5 s + the 1 s margin each.
+    const tookMs = Date.parse(done.finished_at ?? "") - Date.parse(done.started_at ?? "");
+    expect(tookMs).toBeGreaterThanOrEqual(7000);
+    // Three sessions each, none begun early and left uncounted.
+    const listed = await admin.get<{ items: { status: string; sessions: number }[] }>(
+      `/api/v1/admin/experiments/${s.experiment.id}/participants`,
+    );
+    expect(listed.body.items.map((p) => [p.status, p.sessions])).toEqual([
+      ["finished", 3],
+      ["finished", 3],
+      ["finished", 3],
+    ]);
+  }, 90_000);
+
+  it("reports a schedule that cannot fit in the run's budget, naming the session, before waiting for it", async () => {
+    const s = await createStudy(admin, { weights: [1], videoCount: 4, name: "Years-long study" });
+    // 24 windows opening 1000 hours apart: 1000 s each even compressed, past the 10-minute budget.
+    const schedule = Array.from({ length: 24 }, (_, i) => ({
+      session: i + 2,
+      opens_after_hours: 1000,
+      closes_after_hours: 2000,
+    }));
+    const patched = await admin.patch(`/api/v1/admin/experiments/${s.experiment.id}`, {
+      completion: { after_sessions: 25, code: "Y3AR" },
+      schedule,
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const started = await admin.post<DryRun>(`/api/v1/admin/experiments/${s.experiment.id}/dry-runs`, {
+      participants_per_arm: 2,
+      browser: false,
+      seed: 5,
+    });
+    const done = await finished(admin, s.experiment.id, started.body.id);
+    expect(done.status, done.error ?? "").toBe("done");
+    expect(done.warnings).toEqual([
+      "The schedule cannot be followed within the run's time budget (10 minutes): even with time compressed (an hour of the schedule lasts a second, each window at least 10 s long), session 2's window opens 16.7 minutes after the first session begins. The simulated participants stop before session 2, so it, the sessions after it and the completion were not tested; the sessions before it were checked. To try every session, dry-run a copy of the study with a shorter schedule (hours can be as short as 0.01).",
+    ]);
+    const [only] = done.arms;
+    expect(only?.problems).toEqual([]);
+    expect(only?.finished).toBe(0);
+    expect(only?.completion_not_tested).toBe(
+      "Session 2's window opens after the run's time budget (10 minutes), even with the schedule's time compressed, so no simulated participant could reach the completion.",
+    );
+    // The first session was made and checked; nobody waited for the second.
+    expect(only?.event_types).toContain("SESSION_START");
+    const tookMs = Date.parse(done.finished_at ?? "") - Date.parse(done.started_at ?? "");
+    expect(tookMs).toBeLessThan(60_000);
+  }, 90_000);
+
   it("refuses a completed experiment (409) and a browser run without Chromium (422 no_browser)", async () => {
     const done = await createStudy(admin, { weights: [1], videoCount: 2, status: "running" });
     await admin.patch(`/api/v1/admin/experiments/${done.experiment.id}`, { status: "completed" });

@@ -10,6 +10,7 @@ import type { Knex } from "knex";
 import { clusteredRatio } from "../../results/ratio.ts";
 import { type JourneyRecord, problem, surveyOrderProblems } from "../drive/journey.ts";
 import { percentile } from "../load/load-stats.ts";
+import { lapsedUntested } from "./schedule-report.ts";
 
 /** An arm as the run met it. */
 export interface ArmUnderTest {
@@ -70,6 +71,8 @@ function completionNotTested(
   if (arm.journeys.length > 0 && took.length === 0)
     return "Every simulated participant of this arm declined the consent, so none reached the completion.";
   if (design.unreachable) return design.unreachable;
+  const lapsed = took.flatMap((j) => (j.lapsedAt === null ? [] : [j.lapsedAt]));
+  if (lapsed.length > 0) return lapsedUntested(Math.min(...lapsed));
   if (took.some((j) => j.outOfTime))
     return "The simulated participants ran out of the run's time budget before they reached the completion.";
   return "No simulated participant of this arm reached the completion.";
@@ -121,6 +124,7 @@ export function armReport(arm: ArmUnderTest, stored: Stored, completion: Complet
       !j.declined &&
       !j.finished &&
       !j.outOfTime &&
+      j.lapsedAt === null &&
       j.problems.length === 0
     )
       problems.push({

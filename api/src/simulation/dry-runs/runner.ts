@@ -1,5 +1,5 @@
 import { decodePosition, type LogPosition } from "@feedlab/ingest";
-import type { Completion, Question, Video } from "@feedlab/schemas";
+import type { Completion, Question, Schedule, Video } from "@feedlab/schemas";
 import { rankedUsers } from "@feedlab/trainer";
 import type { Knex } from "knex";
 import { Agent } from "undici";
@@ -14,7 +14,17 @@ import { launchChromium } from "../drive/chromium.ts";
 import { createHttpJourney } from "../drive/http-journey.ts";
 import type { Journey, JourneyInput, JourneyRecord, SimulatedParticipant } from "../drive/journey.ts";
 import { ParticipantClient } from "../drive/participant-client.ts";
+import { plannedSessions } from "../drive/schedule.ts";
 import { type ArmUnderTest, armReport, readStored } from "./report.ts";
+import {
+  beyondBudgetUntested,
+  beyondBudgetWarning,
+  count,
+  scheduleBeyondBudget,
+  scheduleWarnings,
+  shortWindowsWarning,
+} from "./schedule-report.ts";
+import { runScheduled } from "./scheduled-visits.ts";
 
 /** What a run is asked to do. */
 export interface RunPlan {
@@ -57,9 +67,6 @@ export interface RunOutcome {
   readonly arms: ReturnType<typeof armReport>[];
   readonly warnings: string[];
 }
-
-/** "1 minute", "3 minutes", "0.5 minutes". */
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** Runs `work` over `items`, `limit` at a time, in order of starting. */
 async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -113,13 +120,15 @@ export async function runDryRun(
   onProgress: (done: number, total: number) => Promise<void>,
 ): Promise<RunOutcome> {
   const { db } = deps;
-  const exp = (await experimentRow<{ completion: Completion | string | null }>(
+  const budgetMs = plan.deadline - Date.now();
+  const exp = (await experimentRow<{ completion: unknown; schedule: unknown }>(
     db,
     plan.experimentId,
     "completion",
-  )) as { completion: Completion | string | null };
-  const completion: Completion | null =
-    typeof exp.completion === "string" ? (JSON.parse(exp.completion) as Completion) : exp.completion;
+    "schedule",
+  )) as { completion: unknown; schedule: unknown };
+  const completion = json<Completion | null>(exp.completion, null);
+  const schedule = json<Schedule | null>(exp.schedule, null) ?? [];
   const groups = await armsOf<{ id: string; name: string; algorithm_feed: string; algorithm_watch: string }>(
     db,
     plan.experimentId,
@@ -141,6 +150,7 @@ export async function runDryRun(
     completion,
     needsFeedMinutes: completion?.after_feed_minutes !== undefined && completion?.after_feed_minutes !== null,
     poolSize: pool.length,
+    schedule,
   };
 
   // Participants, created up front so the run's total is known; journeys then run a few at a time.
@@ -161,19 +171,46 @@ export async function runDryRun(
       });
     }
   }
-  // Visits go a session at a time for everyone, so a learned arm's model can be trained on the
-  // simulated participants' events between them (and serve only them).
+  // Visits go a session at a time for everyone (with a schedule: once everyone made a visit), so a
+  // learned arm's model can be trained on the simulated participants' events between them (and serve
+  // only them).
   const learned = groups.some(
     (g) => g.algorithm_feed === "learned_model" || g.algorithm_watch === "learned_model",
   );
-  const total = planned.reduce((sum, p) => sum + p.input.model.sessionsNeeded(design.completion), 0);
+  const sessionsOf = planned.map((p) => plannedSessions(p.input.model, design));
+  const total = sessionsOf.reduce((sum, n) => sum + n, 0);
+  // A schedule that cannot fit in the budget is known before anyone starts (api.md "Longitudinal
+  // studies (wave 4)"): the participants still make the sessions that fit.
+  const beyond = scheduleBeyondBudget(schedule, Math.max(1, ...sessionsOf), budgetMs);
   let done = 0;
   await onProgress(done, total);
   /** Per learned arm: feed pages shown, and those the model (not its fallback) ranked. */
   const served = new Map<number, { pages: number; model: number }>();
   const learnedArms = new Set(groups.flatMap((g, a) => (g.algorithm_feed === "learned_model" ? [a] : [])));
 
-  const runPhases = async (journeys: Journey[], concurrency: number) => {
+  /** A learned arm's feed pages of one visit, and whether its model (not its fallback) served them. */
+  const account = (j: Journey, pages: number, modelled: boolean) => {
+    const arm = armOf.get(j) ?? -1;
+    if (!learnedArms.has(arm)) return;
+    const counts = served.get(arm) ?? { pages: 0, model: 0 };
+    counts.pages += pages;
+    if (modelled) counts.model += pages;
+    served.set(arm, counts);
+  };
+  const visit = async (j: Journey, n: number, modelled: boolean) => {
+    const pagesBefore = j.record.feedPages;
+    await j.visit(n);
+    account(j, j.record.feedPages - pagesBefore, modelled);
+    done += 1;
+    await onProgress(done, total);
+  };
+  const train = async (journeys: readonly Journey[]) => {
+    if (!deps.trainSimulated) return;
+    await deps.waitForLog(newestPosition(journeys.map((j) => j.record)), deps.storeWaitMs ?? 30_000);
+    await deps.trainSimulated(plan.experimentId);
+  };
+
+  const runLockstep = async (journeys: Journey[], concurrency: number) => {
     await pooled(journeys, concurrency, (j) => j.begin());
     const most = Math.max(0, ...journeys.map((j) => j.sessions));
     for (let n = 1; n <= most; n++) {
@@ -186,27 +223,27 @@ export async function runDryRun(
             due.map((j) => j.record.participant.userId),
           )
         : new Set<string>();
-      const pagesBefore = due.map((j) => j.record.feedPages);
-      await pooled(due, concurrency, async (j) => {
-        await j.visit(n);
-        done += 1;
-        await onProgress(done, total);
-      });
-      due.forEach((j, i) => {
-        const arm = armOf.get(j) ?? -1;
-        if (!learnedArms.has(arm)) return;
-        const pages = j.record.feedPages - (pagesBefore[i] ?? 0);
-        const counts = served.get(arm) ?? { pages: 0, model: 0 };
-        counts.pages += pages;
-        if (modelled.has(j.record.participant.userId)) counts.model += pages;
-        served.set(arm, counts);
-      });
-      if (learned && n < most && deps.trainSimulated) {
-        await deps.waitForLog(newestPosition(journeys.map((j) => j.record)), deps.storeWaitMs ?? 30_000);
-        await deps.trainSimulated(plan.experimentId);
-      }
+      await pooled(due, concurrency, (j) => visit(j, n, modelled.has(j.record.participant.userId)));
+      if (learned && n < most) await train(journeys);
     }
     await pooled(journeys, concurrency, (j) => j.end());
+  };
+
+  // With a schedule, each participant goes at their own pace from window to window.
+  const runAtOwnPace = (journeys: Journey[], concurrency: number) =>
+    runScheduled(journeys, concurrency, {
+      visit: async (j, n) => {
+        const userId = j.record.participant.userId;
+        const modelled =
+          learnedArms.has(armOf.get(j) ?? -1) &&
+          (await rankedUsers(db, plan.experimentId, [userId])).has(userId);
+        await visit(j, n, modelled);
+      },
+      ...(learned ? { between: () => train(journeys) } : {}),
+    });
+
+  const runPhases = async (journeys: Journey[], concurrency: number) => {
+    await (schedule.length > 0 ? runAtOwnPace : runLockstep)(journeys, concurrency);
     done = total;
     await onProgress(done, total);
     return journeys.map((j) => j.record);
@@ -260,7 +297,12 @@ export async function runDryRun(
     warnings.push(
       `The completion rule asks for ${minutes} on the pages, which a dry run does not wait for: ${count(unfinished, "simulated participant", "simulated participants")} did not reach the completion within the run's budget, so the completion and its return link were not tested. The rest of the journey was checked.`,
     );
-  const late = records.filter((r) => r.outOfTime).length;
+  if (beyond !== null) warnings.push(beyondBudgetWarning(beyond));
+  const tooShort = plan.browser ? shortWindowsWarning(schedule, Math.max(1, ...sessionsOf)) : null;
+  if (tooShort !== null) warnings.push(tooShort);
+  warnings.push(...scheduleWarnings(records, beyond));
+  // Those a window past the budget stopped are in the schedule's warnings.
+  const late = records.filter((r) => r.outOfTime && r.beyondBudget === null).length;
   if (late > 0)
     warnings.push(
       `${count(late, "simulated participant", "simulated participants")} ran out of the run's time budget before their last session; what they did was checked.`,
@@ -271,9 +313,11 @@ export async function runDryRun(
     isWarning: design.needsFeedMinutes,
     unreachable: design.needsFeedMinutes
       ? `The completion rule asks for ${minutes} on the pages, which a dry run does not wait for.`
-      : expected
-        ? null
-        : "The study ends for participants when you complete it, which a dry run does not do.",
+      : !expected
+        ? "The study ends for participants when you complete it, which a dry run does not do."
+        : beyond !== null
+          ? beyondBudgetUntested(beyond)
+          : null,
   };
   const share = (a: number) => {
     const c = served.get(a);

@@ -58,6 +58,14 @@ export interface LoadParticipant {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
+/** One session of a load participant: `until` comes forward when the schedule lets them come back. */
+interface LoadSession extends LoadParticipant {
+  until: number;
+  readonly sessionId: string;
+  /** What a page's `/me` said. */
+  sawMe(me: Me): void;
+}
+
 /**
  * One load participant at human pace (issue 36, `feedlab simulate`): joins, agrees to the consent text,
  * registers a session, answers what surveys are pending, then goes from the feed to watch pages as its
@@ -66,39 +74,78 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
  * and its related list). Its events go out as one batch every 5 s on a clock of their own (open loop:
  * a slow answer delays neither the next batch nor the pages), and every `lagEvery`-th batch is followed
  * by a feed request with `after=<its position>`, whose wait is the projector's lag. At `until` it sends
- * what is left, with SESSION_END, and ends the session. Throws `JoinLimited` on a join's 429.
+ * what is left, with SESSION_END, and ends the session. In a study with a schedule, the session ends
+ * when `/me` shows the next window open (`followSchedule`) and a new one begins in it, as a returning
+ * participant's would; load participants are real participants, so the windows are the study's own.
+ * Throws `JoinLimited` on a join's 429.
  */
 export async function runLoadParticipant(p: LoadParticipant): Promise<void> {
   await sleep(p.startAt - Date.now());
   const cookie = await join(p);
   if (cookie === null) return;
   const client = new ParticipantClient(p.baseUrl, cookie, p.dispatcher, p.stats.observe, p.timeoutMs);
-  const open = () => Date.now() < p.until;
-
-  const sessionId = randomUUID();
   if (!(await consent(client))) return;
+  const probe = new ParticipantClient(p.baseUrl, cookie, p.dispatcher, lagObserver(p), p.timeoutMs);
+  const schedule = followSchedule(p.model);
+  while (Date.now() < p.until) {
+    const s: LoadSession = {
+      ...p,
+      sessionId: randomUUID(),
+      sawMe: (me) => {
+        const at = schedule.saw(me);
+        if (at !== null) s.until = Math.min(s.until, at);
+      },
+    };
+    if (!(await browseSession(s, client, probe))) return;
+    schedule.began();
+  }
+}
+
+/**
+ * When a load participant comes back (api.md "Longitudinal studies (wave 4)"): once a page's `/me`
+ * shows the window of a later session than the current one (or the current session began before its
+ * window, so it never counts), the moment in it the model chooses (epoch ms), once per window.
+ */
+export function followSchedule(model: ParticipantModel, now: () => number = Date.now) {
+  /** The schedule's session the current one is for (1: the first, which needs no window). */
+  let current = 1;
+  let pending: number | null = null;
+  return {
+    saw(me: Pick<Me, "next_session" | "session_open">): number | null {
+      const next = me.next_session;
+      if (next === null || pending !== null || (next.session <= current && me.session_open)) return null;
+      pending = next.session;
+      const window = { opensAt: Date.parse(next.opens_at), closesAt: Date.parse(next.closes_at) };
+      return now() + model.windowWait(window, now());
+    },
+    /** A new session begins: for the window last seen, if any. */
+    began(): void {
+      if (pending !== null) current = pending;
+      pending = null;
+    },
+  };
+}
+
+/** One session, until `s.until`; false when it could not begin. */
+async function browseSession(s: LoadSession, client: ParticipantClient, probe: ParticipantClient) {
+  const { sessionId } = s;
   const registered = await attempt(() => client.post("/sessions", { session_id: sessionId }));
-  if (registered?.status !== 201 && registered?.status !== 200) return;
+  if (registered?.status !== 201 && registered?.status !== 200) return false;
   const events = new EventSender(client, sessionId, { paced: true });
-  const clock = batchClock(
-    p,
-    events,
-    new ParticipantClient(p.baseUrl, cookie, p.dispatcher, lagObserver(p), p.timeoutMs),
-    sessionId,
-  );
+  const clock = batchClock(s, events, probe, sessionId);
   await trackSessionStart(events, sessionId, "Feedlab load test (HTTP)");
   try {
-    while (open()) {
-      const video = await feedPage(p, client, events, sessionId);
-      let next = video;
-      while (next !== null && open()) next = await watchPage(p, client, events, sessionId, next);
+    while (Date.now() < s.until) {
+      let next = await feedPage(s, client, events);
+      while (next !== null && Date.now() < s.until) next = await watchPage(s, client, events, next);
     }
   } finally {
     await events.track("SESSION_END", { sessionId });
     await clock.stop();
-    await send(p, events);
+    await send(s, events);
     await attempt(() => client.post(`/sessions/${sessionId}/end`));
   }
+  return true;
 }
 
 /** Joins; answers the participant cookie, or null when the participant could not join before `until`. */
@@ -140,13 +187,13 @@ async function consent(client: ParticipantClient): Promise<boolean> {
 
 /** The feed page: its requests and events, the look at the cards; answers the video clicked, if any. */
 async function feedPage(
-  p: LoadParticipant,
+  p: LoadSession,
   client: ParticipantClient,
   events: EventSender,
-  sessionId: string,
 ): Promise<Video | null> {
+  const { sessionId } = p;
   await events.track("PAGE_LOAD", { url: "/", pageType: "feed" });
-  await pageRequests(p, client, sessionId);
+  await pageRequests(p, client);
   const feed = await attempt(() => client.get<FeedPage>(`/feed?session_id=${sessionId}&limit=${PAGE_SIZE}`));
   if (feed?.status !== 200 || feed.body.items.length === 0) {
     await sleep(Math.min(AFTER_FAILURE_MS, p.until - Date.now()));
@@ -177,15 +224,15 @@ async function feedPage(
 
 /** A watch page: its requests, the playback in real time, the related list; answers the next video. */
 async function watchPage(
-  p: LoadParticipant,
+  p: LoadSession,
   client: ParticipantClient,
   events: EventSender,
-  sessionId: string,
   video: Video,
 ): Promise<Video | null> {
+  const { sessionId } = p;
   const path = `/watch/${video.id}`;
   await events.track("PAGE_LOAD", { url: path, pageType: "watch" });
-  await pageRequests(p, client, sessionId);
+  await pageRequests(p, client);
   const meta = await attempt(() => client.get<Video>(`/api/v1/videos/${video.id}`));
   if (meta?.status !== 200) {
     await sleep(Math.min(AFTER_FAILURE_MS, p.until - Date.now()));
@@ -220,9 +267,14 @@ async function watchPage(
   return null;
 }
 
-/** What every participant page asks when it opens: who the participant is, and any pending survey. */
-async function pageRequests(p: LoadParticipant, client: ParticipantClient, sessionId: string): Promise<void> {
-  await attempt(() => client.get<Me>("/api/v1/me"));
+/**
+ * What every participant page asks when it opens: who the participant is (for the session, which tells
+ * where it stands on the schedule), and any pending survey.
+ */
+async function pageRequests(p: LoadSession, client: ParticipantClient): Promise<void> {
+  const { sessionId } = p;
+  const me = await attempt(() => client.get<Me>(`/api/v1/me?session_id=${sessionId}`));
+  if (me?.status === 200) p.sawMe(me.body);
   for (let i = 0; i < MAX_SURVEYS_IN_A_ROW && Date.now() < p.until; i++) {
     const pending = await attempt(() =>
       client.get<PendingSurvey>(`/api/v1/surveys/pending?session_id=${sessionId}`),

@@ -1,9 +1,7 @@
-import { join } from "node:path";
 import { EXAMPLE_PAYLOADS } from "@feedlab/schemas";
-import type { Locator } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { violationsAtBothWidths } from "./harness/axe.ts";
-import { resultsDir, saveScreenshot, signInToConsole } from "./harness/browser.ts";
+import { savePart, saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { e2eSuite } from "./harness/e2e-suite.ts";
 import { wireEvent } from "./harness/events.ts";
 import { type FakeProlific, startFakeProlific } from "./harness/fake-prolific.ts";
@@ -15,23 +13,6 @@ const GOOD = { pid: "600a0000000000000000good", session: "5e55000000000000000000
 const IDLE = { pid: "600b0000000000000000idle", session: "5e55000000000000000000b2" };
 const MESSAGE =
   "Thank you for taking part. We cannot accept this submission: the study recorded no interaction with the feed at all.";
-
-/**
- * A part of the page as a PNG in test-results/, for docs/prolific.md (a whole page is mostly other
- * sections), without the console's sticky header or a toast over it.
- */
-async function savePart(part: Locator, name: string) {
-  const hide = (hidden: boolean) =>
-    part.page().evaluate((h) => {
-      const header = document.querySelector<HTMLElement>("header");
-      const toasts = document.querySelector<HTMLElement>(".toasts");
-      if (header) header.style.position = h ? "static" : "";
-      if (toasts) toasts.style.visibility = h ? "hidden" : "";
-    }, hidden);
-  await hide(true);
-  await part.screenshot({ path: join(resultsDir, `${name}.png`) });
-  await hide(false);
-}
 
 const noViolations = { desktop: [], phone: [] };
 

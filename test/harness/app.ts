@@ -94,6 +94,7 @@ async function boot(storage: TestStorage, backend: Backend, options: AppOptions)
     0,
   );
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  runtime.services.scheduleKeeper.setPublicUrl(url);
   const shutdown = async () => {
     await closeServer(server, 2000);
     await runtime.close();

@@ -2,7 +2,14 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Download, type LaunchOptions, type Page } from "playwright-core";
+import {
+  type Browser,
+  chromium,
+  type Download,
+  type LaunchOptions,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { inject } from "vitest";
 import { findChromium } from "../../api/src/simulation/drive/chromium.ts";
 import { ADMIN } from "./app.ts";
@@ -114,4 +121,20 @@ export async function signInToConsole(
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "Experiments", exact: true }).waitFor();
+}
+
+/**
+ * A part of the page as a PNG in test-results/, for the docs (a whole page is mostly other sections), without the console's sticky header or a toast over it.
+ */
+export async function savePart(part: Locator, name: string): Promise<void> {
+  const hide = (hidden: boolean) =>
+    part.page().evaluate((h) => {
+      const header = document.querySelector<HTMLElement>("header");
+      const toasts = document.querySelector<HTMLElement>(".toasts");
+      if (header) header.style.position = h ? "static" : "";
+      if (toasts) toasts.style.visibility = h ? "hidden" : "";
+    }, hidden);
+  await hide(true);
+  await part.screenshot({ path: join(resultsDir, `${name}.png`) });
+  await hide(false);
 }

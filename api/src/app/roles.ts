@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import type { EventLog } from "@feedlab/ingest";
 import { holdLeadership } from "@feedlab/trainer";
 import type { Logger } from "pino";
@@ -6,6 +7,7 @@ import type { Config } from "../config.ts";
 import { startControlSocket } from "../db/control.ts";
 import { EXPORT_WORKER } from "../events/event-store.read.ts";
 import { warmWorker } from "../events/parquet.ts";
+import { effectivePublicUrl } from "../settings/public-url.ts";
 import { startTraining, type TrainerHost } from "../training/trainer.ts";
 import { VERSION } from "./build.ts";
 import { openChangeBus, openEventLog, openProjector, openStore } from "./clients.ts";
@@ -104,6 +106,10 @@ export async function start(config: Config, log: Logger, role: Role, out: (line:
       warmWorker(EXPORT_WORKER);
       const server = await listen(buildApp(rt), config.host, config.port);
       stops.push(() => closeServer(server));
+      // Reminders' links follow the port the server really listens on (PORT=0 picks one).
+      rt.services.scheduleKeeper.setPublicUrl(
+        effectivePublicUrl(config, (server.address() as AddressInfo).port),
+      );
       // In the background: running studies' neighbours, ready before their participants ask.
       const warming = performance.now();
       rt.recommenders.warmRunning().then(

@@ -38,7 +38,14 @@ export interface BackupSummary {
   readonly rows: number;
 }
 
-/** The tables to back up (every table but knex's own), each after the tables it references. */
+/**
+ * Tables a backup leaves out: participants' own keys, which seal their addresses for reminders
+ * (docs/longitudinal.md), so a backup file holds every address only sealed. After a restore those
+ * participants get no more reminders; everything else of theirs is there.
+ */
+const NOT_BACKED_UP = new Set(["participant_keys"]);
+
+/** The tables to back up (every table but knex's own and NOT_BACKED_UP), each after the tables it references. */
 async function tablesInOrder(sql: Knex | Knex.Transaction): Promise<string[]> {
   const tables = rowsOf<{ name: string }>(
     await sql.raw(
@@ -46,7 +53,9 @@ async function tablesInOrder(sql: Knex | Knex.Transaction): Promise<string[]> {
        where schemaname = current_schema() and tablename not like 'knex\\_migrations%'
        order by tablename`,
     ),
-  ).map((r) => r.name);
+  )
+    .map((r) => r.name)
+    .filter((t) => !NOT_BACKED_UP.has(t));
   const refs = rowsOf<{ child: string; parent: string }>(
     await sql.raw(
       `select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent

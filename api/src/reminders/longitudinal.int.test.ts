@@ -1,3 +1,6 @@
+import { PassThrough } from "node:stream";
+import { finished } from "node:stream/promises";
+import { gunzipSync } from "node:zlib";
 import type { Attrition, AuditEntry, Me, ParticipantPage } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,6 +14,7 @@ import {
 import { createStudy } from "../../../test/harness/fixtures.ts";
 import { startTestSmtp, type TestSmtp } from "../../../test/harness/smtp.ts";
 import { newSession, visit } from "../../../test/harness/surveys.ts";
+import { writeBackup } from "../db/backup.ts";
 
 const HOUR = 3_600_000;
 
@@ -198,6 +202,29 @@ describe.each(BACKENDS)("longitudinal studies (%s)", (backend) => {
     ).toBeDefined();
   });
 
+  it("reports a reminder the mail server refused four times (three retries), and never sends it", async () => {
+    const eve = await join("eve", "eve@example.org");
+    await visit(app, eve.client);
+    await pass(eve.userId, 1.1 * HOUR);
+    smtp.refuseNext(4);
+    const before = smtp.received.length;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await db()("reminder_messages")
+        .where({ user_id: eve.userId })
+        .update({ next_at: new Date(0) });
+      await keeper().round();
+    }
+    expect(smtp.received.slice(before).filter((m) => m.to.includes("eve@example.org"))).toEqual([]);
+    expect(await db()("reminder_messages").where({ user_id: eve.userId }).first()).toMatchObject({
+      status: "failed",
+      attempts: 4,
+    });
+    const failed = (await admin.get<AuditEntry[]>("/api/v1/admin/audit?limit=200")).body.filter(
+      (e) => e.action === "reminders.failed",
+    );
+    expect(failed.map((e) => (e.details as { count: number }).count)).toEqual([1]);
+  });
+
   it("makes a participant whose window closed unused lapsed: final, in /me, the list, the CSV and the attrition", async () => {
     const cleo = await join("cleo");
     const first = await visit(app, cleo.client);
@@ -233,8 +260,9 @@ describe.each(BACKENDS)("longitudinal studies (%s)", (backend) => {
     const all = attrition.body.arms.flatMap((a) => a.sessions);
     const sum = (session: number, k: "started" | "lapsed") =>
       all.filter((s) => s.session === session).reduce((n, s) => n + s[k], 0);
-    // ana, ben and cleo began session 1; ana began session 2; cleo lapsed at 2 (ben's window is open).
-    expect([sum(1, "started"), sum(2, "started"), sum(3, "started")]).toEqual([3, 1, 0]);
+    // ana, ben, eve and cleo began session 1; ana began session 2; cleo lapsed at 2 (ben's and eve's
+    // windows are open).
+    expect([sum(1, "started"), sum(2, "started"), sum(3, "started")]).toEqual([4, 1, 0]);
     expect(sum(2, "lapsed")).toBe(1);
     // Nobody reached session 3 yet, in either arm: no difference to test (0, p 1); one arm alone: none.
     expect(attrition.body.differential).toEqual(arms.size > 1 ? { chi_square: 0, df: 1, p: 1 } : null);
@@ -259,9 +287,18 @@ describe.each(BACKENDS)("longitudinal studies (%s)", (backend) => {
       }
       return holding;
     };
-    // Sealed while kept: the address is in no table in the clear.
+    // Sealed while kept: the address is in no table in the clear, and a backup leaves the keys out.
     expect(await db()("participant_contacts").where({ user_id: dora.userId }).first()).toBeDefined();
     expect(await tablesHolding("dora.unique")).toEqual([]);
+    const chunks: Buffer[] = [];
+    const sink = new PassThrough();
+    sink.on("data", (c: Buffer) => chunks.push(c));
+    await writeBackup(db(), sink, { database: backend });
+    await finished(sink);
+    const backup = gunzipSync(Buffer.concat(chunks)).toString("utf8");
+    expect(backup).toContain("T\tparticipant_contacts");
+    expect(backup).not.toContain("T\tparticipant_keys");
+    expect(backup).not.toContain("dora.unique");
     expect((await admin.request("DELETE", `/api/v1/admin/participants/${dora.userId}`)).status).toBe(204);
     expect(await db()("participant_contacts").where({ user_id: dora.userId }).first()).toBeUndefined();
     expect(await db()("participant_keys").where({ user_id: dora.userId }).first()).toBeUndefined();

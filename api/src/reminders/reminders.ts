@@ -32,7 +32,7 @@ export interface ScheduleKeeperDeps extends ServiceDeps {
   readonly log: Logger;
   /** The mail server; null: no reminders are sent (lapses still are recorded). */
   readonly mailer: Mailer | null;
-  /** The server's public origin: the links in messages. */
+  /** The server's public origin: the links in messages (`setPublicUrl` once the port is known). */
   readonly publicUrl: string;
   /** With signed join links on, return links carry `sig`. */
   readonly joinSecret: string | null;
@@ -77,9 +77,10 @@ export function createScheduleKeeper({
 }: ScheduleKeeperDeps) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  let base = publicUrl;
 
   const returnLink = (experimentId: string, loginId: string) => {
-    const url = new URL(`${publicUrl}/join/${experimentId}`);
+    const url = new URL(`${base}/join/${experimentId}`);
     url.searchParams.set("login_id", loginId);
     if (joinSecret !== null) url.searchParams.set("sig", joinSignature(joinSecret, experimentId, loginId));
     return url.toString();
@@ -95,7 +96,7 @@ export function createScheduleKeeper({
     const at = now();
     const attempt = await claimReminder(db, key, at);
     if (attempt === null || mailer === null) return null;
-    const unsubscribeUrl = `${publicUrl}/unsubscribe/${to.unsubscribe_token}`;
+    const unsubscribeUrl = `${base}/unsubscribe/${to.unsubscribe_token}`;
     const message = reminderMessage({
       kind: key.kind,
       language: p.language,
@@ -213,6 +214,10 @@ export function createScheduleKeeper({
   return {
     /** Runs a round now (tests). */
     round: runRound,
+    /** The origin links point to, once the server listens (the default public URL follows its port). */
+    setPublicUrl(url: string): void {
+      base = url;
+    },
     start(): void {
       if (timer) return;
       timer = setInterval(() => void runRound(), intervalMs);

@@ -37,7 +37,9 @@ describe("durations typed in minutes, hours or days", () => {
     expect(fromHours(1)).toEqual({ amount: 1, unit: "hours" });
     expect(fromHours(0.25)).toEqual({ amount: 15, unit: "minutes" });
     expect(fromHours(toHours(10, "minutes"))).toEqual({ amount: 10, unit: "minutes" });
-    expect(fromHours(0.01)).toEqual({ amount: 0.01, unit: "hours" });
+    expect(fromHours(0.01)).toEqual({ amount: 0.6, unit: "minutes" });
+    expect(fromHours(toHours(0.7, "minutes"))).toEqual({ amount: 0.7, unit: "minutes" });
+    expect(fromHours(0.012345)).toEqual({ amount: 0.012345, unit: "hours" });
   });
 
   it("words a duration in the singular or plural", () => {

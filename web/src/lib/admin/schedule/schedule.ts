@@ -47,12 +47,14 @@ const whole = (x: number) => Math.abs(x - Math.round(x)) < EPSILON;
 
 /**
  * Hours in the largest unit that shows them as a whole number: 48 -> 2 days, 6 -> 6 hours, 0.25 -> 15
- * minutes; hours with their decimals when no unit does (0.01 -> 0.01 hours, 36 seconds).
+ * minutes; then minutes with up to two decimals, as a pilot's schedule is typed (0.7 minutes, 0.6 for a
+ * hundredth of an hour); else hours with their decimals.
  */
 export function fromHours(hours: number): Duration {
   if (hours >= 24 && whole(hours / 24)) return { amount: Math.round(hours / 24), unit: "days" };
   if (whole(hours)) return { amount: Math.round(hours), unit: "hours" };
   if (whole(hours * 60)) return { amount: Math.round(hours * 60), unit: "minutes" };
+  if (whole(hours * 6000)) return { amount: Math.round(hours * 6000) / 100, unit: "minutes" };
   return { amount: Number(hours.toPrecision(10)), unit: "hours" };
 }
 

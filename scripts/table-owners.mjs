@@ -126,7 +126,7 @@ const OWNERS = {
         "an arm's update locks the arm and its experiment (FOR UPDATE) in one query, reading the status that decides whether the change is recorded",
       "api/src/groups/queries/groups.queries.ts":
         "the arms using a recommender or a layout are listed with their experiment's name, ordered by both names, in one query",
-      "api/src/study/study.service.ts": GATE,
+      "api/src/study/study-row.ts": GATE,
       "api/src/videos/queries/videos.queries.ts":
         "the experiments whose pools hold a video, running ones first then by name, in one query over the pool joined to the experiments",
       "trainer/src/runs.ts":
@@ -144,7 +144,7 @@ const OWNERS = {
       "api/src/auth/access.ts": ROLE_CHECK,
       "api/src/events/events.service.ts": INTAKE,
       "api/src/results/arms.ts": RESULT_ARMS,
-      "api/src/study/study.service.ts": GATE,
+      "api/src/study/study-row.ts": GATE,
       "api/src/surveys/responses.csv.ts": ANSWERS_CSV,
       "trainer/src/runs.ts":
         "the schedule's due experiments: the trainer is below the api and cannot call it",
@@ -180,7 +180,7 @@ const OWNERS = {
       "api/src/results/completeness.service.ts":
         "the completeness report reads each participant with their sessions' sums beside them in one statement",
       "api/src/results/monitor.service.ts": MONITOR,
-      "api/src/study/study.service.ts": GATE,
+      "api/src/study/study-row.ts": GATE,
       "api/src/surveys/responses.csv.ts": ANSWERS_CSV,
       "projector/src/read-models/interactions/interactions.queries.ts":
         "leaves out simulated and excluded participants in the query: the projector is below the api",

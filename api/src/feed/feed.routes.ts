@@ -26,6 +26,24 @@ function answer(ctx: AppContext, page: FeedPageJson): void {
   ctx.body = page;
 }
 
+/** What a page of the feed or of a related list answers instead of a page. */
+const PAGE_REFUSALS = {
+  403: {
+    description:
+      "participant_lapsed: a window of the schedule closed unused (also the study gate's consent_required, experiment_paused, experiment_not_open)",
+    schema: ErrorBody,
+  },
+  409: {
+    description:
+      "not_assigned: the participant has no arm until they answer the pre survey; session_not_open: the session began before the schedule's next window (details.opens_at)",
+    schema: ErrorBody,
+  },
+  503: {
+    description: "recommender_unavailable: the group's recommender was deleted",
+    schema: ErrorBody,
+  },
+} as const;
+
 export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }: FeedRoutesDeps) {
   const readAfter = (ctx: AppContext, token: string | undefined) =>
     readAfterPosition(progress, ctx, token, readAfterTimeoutMs);
@@ -65,20 +83,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
       query: FeedQuery,
       responses: {
         200: { description: "A page", schema: FeedPage },
-        403: {
-          description:
-            "participant_lapsed: a window of the schedule closed unused (also the study gate's consent_required, experiment_paused, experiment_not_open)",
-          schema: ErrorBody,
-        },
-        409: {
-          description:
-            "not_assigned: the participant has no arm until they answer the pre survey; session_not_open: the session began before the schedule's next window (details.opens_at)",
-          schema: ErrorBody,
-        },
-        503: {
-          description: "recommender_unavailable: the group's recommender was deleted",
-          schema: ErrorBody,
-        },
+        ...PAGE_REFUSALS,
       },
       handler: (ctx, { query }) => servePage(ctx, query),
     }),
@@ -94,20 +99,7 @@ export function feedRoutes({ feed, progress, study, readAfterTimeoutMs = 2000 }:
       responses: {
         200: { description: "A page", schema: FeedPage },
         404: { description: "Not a video of the pool" },
-        403: {
-          description:
-            "participant_lapsed: a window of the schedule closed unused (also the study gate's consent_required, experiment_paused, experiment_not_open)",
-          schema: ErrorBody,
-        },
-        409: {
-          description:
-            "not_assigned: the participant has no arm until they answer the pre survey; session_not_open: the session began before the schedule's next window (details.opens_at)",
-          schema: ErrorBody,
-        },
-        503: {
-          description: "recommender_unavailable: the group's recommender was deleted",
-          schema: ErrorBody,
-        },
+        ...PAGE_REFUSALS,
       },
       handler: (ctx, { params, query }) => servePage(ctx, query, params.id),
     }),

@@ -55,6 +55,8 @@ const BESIDE_E2E_FILES = [
   "test/experiment-page.e2e.test.ts",
   "test/teams.e2e.test.ts",
   "test/assignment.e2e.test.ts",
+  // Three minutes, mostly waiting for a schedule's windows: it evens the two lanes.
+  "test/longitudinal.e2e.test.ts",
 ];
 
 /**

@@ -12,3 +12,19 @@ export function loadExperiment(client: ApiClient, id: string): Promise<Experimen
     throw failure;
   });
 }
+
+/**
+ * An experiment (`loadExperiment`) and the page's other reads of it, made at once; the experiment's own
+ * failure decides the page's error, whichever read fails first: for a researcher who is not a member
+ * every read answers 404, and the page is "Experiment not found" rather than another read's message.
+ */
+export async function loadWithExperiment<T>(
+  client: ApiClient,
+  id: string,
+  others: Promise<T>,
+): Promise<[Experiment, T]> {
+  const reading = loadExperiment(client, id);
+  // Awaited below, once the experiment is read: not an unhandled rejection meanwhile.
+  others.catch(() => undefined);
+  return [await reading, await others];
+}

@@ -1,5 +1,5 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
-import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
+import { loadWithExperiment } from "#lib/admin/experiment/experiment-load.ts";
 import { PARTICIPANTS_PAGE_SIZE } from "#lib/admin/participants/participants.ts";
 import { apiFor } from "#lib/api/client.ts";
 import { groupsApi } from "#lib/api/groups.ts";
@@ -18,33 +18,26 @@ export const load = (async ({ fetch, params, url }) =>
     const client = apiFor(fetch);
     const [
       experiment,
-      groups,
-      recommenders,
-      presets,
-      templates,
-      pool,
-      videos,
-      participants,
-      surveys,
-      runs,
-      monitor,
-      members,
-    ] = await Promise.all([
-      loadExperiment(client, params.id),
-      groupsApi.list(client, params.id),
-      recommendersApi.list(client),
-      uiTemplatesApi.presets(client),
-      uiTemplatesApi.list(client),
-      videosApi.pool(client, params.id),
-      videosApi.list(client),
-      // Real participants: the dry runs' simulated ones are listed only when the researcher asks.
-      participantsApi.list(client, params.id, { limit: PARTICIPANTS_PAGE_SIZE, simulated: false }),
-      surveysApi.list(client, params.id),
-      modelRunsApi.list(client, params.id),
-      // Warnings about arms whose recommender fails; the page works without them.
-      resultsApi.monitor(client, params.id).catch(() => null),
-      membersApi.list(client, params.id),
-    ]);
+      [groups, recommenders, presets, templates, pool, videos, participants, surveys, runs, monitor, members],
+    ] = await loadWithExperiment(
+      client,
+      params.id,
+      Promise.all([
+        groupsApi.list(client, params.id),
+        recommendersApi.list(client),
+        uiTemplatesApi.presets(client),
+        uiTemplatesApi.list(client),
+        videosApi.pool(client, params.id),
+        videosApi.list(client),
+        // Real participants: the dry runs' simulated ones are listed only when the researcher asks.
+        participantsApi.list(client, params.id, { limit: PARTICIPANTS_PAGE_SIZE, simulated: false }),
+        surveysApi.list(client, params.id),
+        modelRunsApi.list(client, params.id),
+        // Warnings about arms whose recommender fails; the page works without them.
+        resultsApi.monitor(client, params.id).catch(() => null),
+        membersApi.list(client, params.id),
+      ]),
+    );
     return {
       experiment,
       groups,

@@ -1,5 +1,5 @@
 import { guardAdmin } from "#lib/admin/auth.ts";
-import { loadExperiment } from "#lib/admin/experiment/experiment-load.ts";
+import { loadWithExperiment } from "#lib/admin/experiment/experiment-load.ts";
 import { everyParticipant } from "#lib/admin/participants/participants.ts";
 import { apiFor } from "#lib/api/client.ts";
 import { dryRunsApi } from "#lib/api/dry-runs.ts";
@@ -10,13 +10,16 @@ import type { PageLoad } from "./$types";
 export const load = (async ({ fetch, params, url }) =>
   guardAdmin(url, async () => {
     const client = apiFor(fetch);
-    const [experiment, groups, runs, simulated, members] = await Promise.all([
-      loadExperiment(client, params.id),
-      groupsApi.list(client, params.id),
-      dryRunsApi.list(client, params.id),
-      // Which of the reports' participants still exist, to link their trajectories.
-      everyParticipant(client, params.id, { simulated: true }),
-      membersApi.list(client, params.id),
-    ]);
+    const [experiment, [groups, runs, simulated, members]] = await loadWithExperiment(
+      client,
+      params.id,
+      Promise.all([
+        groupsApi.list(client, params.id),
+        dryRunsApi.list(client, params.id),
+        // Which of the reports' participants still exist, to link their trajectories.
+        everyParticipant(client, params.id, { simulated: true }),
+        membersApi.list(client, params.id),
+      ]),
+    );
     return { experiment, groups, runs, simulated, members };
   })) satisfies PageLoad;

@@ -10,6 +10,7 @@ export * from "./log/embedded.ts";
 export * from "./log/event-log.migration.ts";
 export * from "./log/event-log.ts";
 export type { KafkaLogOptions } from "./log/kafka/index.ts";
+export { seal, unseal } from "./log/keyring.ts";
 
 /**
  * The Kafka adapter. It loads on first use, with kafkajs, so a process on the embedded log never

@@ -12,13 +12,7 @@ import {
   type ScheduledParticipant,
 } from "../participants/queries/users.queries.ts";
 import { chosenLanguage } from "../study/language.ts";
-import {
-  type BegunSession,
-  lastSession,
-  type OpenWindow,
-  scheduleFor,
-  scheduleState,
-} from "../study/schedule.ts";
+import { type BegunSession, type OpenWindow, participantOnSchedule } from "../study/schedule.ts";
 import type { Mailer } from "./mailer.ts";
 import { reminderMessage } from "./messages.ts";
 import { contactsOf } from "./queries/contacts.queries.ts";
@@ -147,10 +141,9 @@ export function createScheduleKeeper({
     for (const p of participants) {
       const sessions: BegunSession[] = begun.get(p.id) ?? [];
       if (sessions.length === 0) continue;
-      const state = scheduleState(scheduleFor(schedule, p.simulated), sessions, {
-        gapMs: (completion?.min_session_gap_minutes ?? 0) * 60_000,
-        last: lastSession(schedule, completion?.after_sessions),
+      const state = participantOnSchedule(schedule, completion, sessions, {
         now: at,
+        simulated: p.simulated,
       });
       if (state.lapsed !== null) {
         if (await markParticipantLapsed(db, p.id, now())) lapsed++;

@@ -7,7 +7,7 @@ import { experimentRow } from "../experiments/queries/experiments.queries.ts";
 import { armsOf } from "../groups/queries/groups.queries.ts";
 import { route } from "../http/route.ts";
 import { participantsOf } from "../participants/queries/users.queries.ts";
-import { lastSession, scheduleState } from "../study/schedule.ts";
+import { lastSession, participantOnSchedule } from "../study/schedule.ts";
 import { exclusionBalance } from "./rule-exclusions.ts";
 
 /** One arm's participants by how far they came: sessions counted, and the session whose window closed unused. */
@@ -86,11 +86,7 @@ async function experimentAttrition(db: Db, experimentId: string): Promise<Attrit
   for (const p of participants) {
     const sessions = sessionsOf.get(p.id);
     if (p.simulated || p.group_id === null || !sessions) continue;
-    const state = scheduleState(schedule, sessions, {
-      gapMs: (completion?.min_session_gap_minutes ?? 0) * 60_000,
-      last: lastSession(schedule, completion?.after_sessions),
-      now,
-    });
+    const state = participantOnSchedule(schedule, completion, sessions, { now, simulated: false });
     reach.push({
       group_id: p.group_id,
       counted: state.counted.length,

@@ -1,4 +1,4 @@
-import type { Reminders, Schedule, ScheduleWindow } from "@feedlab/schemas";
+import type { Completion, Reminders, Schedule, ScheduleWindow } from "@feedlab/schemas";
 
 /**
  * Longitudinal studies (api.md "Longitudinal studies (wave 4)"): each later session has a window that
@@ -72,7 +72,7 @@ export function compressedSchedule(schedule: Schedule): Schedule {
 }
 
 /** The schedule a participant follows: compressed for simulated ones. */
-export const scheduleFor = (schedule: Schedule, simulated: boolean): Schedule =>
+const scheduleFor = (schedule: Schedule, simulated: boolean): Schedule =>
   simulated ? compressedSchedule(schedule) : schedule;
 
 const windowOf = (schedule: Schedule, session: number): ScheduleWindow | undefined =>
@@ -144,6 +144,25 @@ export function scheduleState(
     sessionOpen: lapsed === null && !(current?.early ?? false),
     visit: current?.visit ?? counted.length,
   };
+}
+
+/**
+ * Where a participant stands under an experiment's schedule and completion rule: `scheduleState` with
+ * the rule's least gap and last session, the schedule compressed for a simulated participant. What
+ * `/me`, the keeper and the attrition read.
+ */
+export function participantOnSchedule(
+  schedule: Schedule,
+  completion: Pick<Completion, "min_session_gap_minutes" | "after_sessions"> | null,
+  sessions: readonly BegunSession[],
+  options: { now: number; simulated: boolean; current?: string },
+): ScheduleState {
+  return scheduleState(scheduleFor(schedule, options.simulated), sessions, {
+    gapMs: (completion?.min_session_gap_minutes ?? 0) * 60_000,
+    last: lastSession(schedule, completion?.after_sessions),
+    now: options.now,
+    ...(options.current === undefined ? {} : { current: options.current }),
+  });
 }
 
 /** The session the study ends with: completion's `after_sessions`, else the schedule's last window. */

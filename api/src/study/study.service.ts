@@ -34,7 +34,7 @@ import {
   postSurveyForced,
 } from "./completion.ts";
 import { languageFrom, storeLanguage } from "./language.ts";
-import { lastSession, type ScheduleState, scheduleFor, scheduleState } from "./schedule.ts";
+import { participantOnSchedule, type ScheduleState } from "./schedule.ts";
 import { EMAIL, nextSessionOf, pagesOpen, type StudyRow, studyRow } from "./study-row.ts";
 
 /** What the gate reads of a participant (cached briefly). */
@@ -109,10 +109,9 @@ export function createStudyService(
     const schedule = scheduleOf(r);
     if (schedule.length === 0) return { sessions: p.sessions, feed_minutes, visit: p.visit, schedule: null };
     // With a schedule, sessions count by their windows (api.md "Longitudinal studies (wave 4)").
-    const state = scheduleState(scheduleFor(schedule, r.simulated), p.begun, {
-      gapMs: gapMinutes * 60_000,
-      last: lastSession(schedule, completion?.after_sessions),
+    const state = participantOnSchedule(schedule, completion, p.begun, {
       now: at.getTime(),
+      simulated: r.simulated,
       ...(current === undefined ? {} : { current }),
     });
     return { sessions: state.counted.length, feed_minutes, visit: state.visit, schedule: state };

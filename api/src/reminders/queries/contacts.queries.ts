@@ -1,40 +1,22 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createSecretKey, type KeyObject, randomBytes } from "node:crypto";
+import { seal, unseal } from "@feedlab/ingest";
 import type { Knex } from "knex";
 
 type Q = Knex | Knex.Transaction;
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
 /**
- * A participant's address for reminders (api.md "Longitudinal studies (wave 4)"), sealed with a key of
- * their own (AES-256-GCM: iv, ciphertext, tag): the address is never stored or backed up in the clear,
- * and both rows go with the participant (ON DELETE CASCADE), so erasure leaves nothing to read.
+ * The participant's key, made on first use. Their address for reminders (api.md "Longitudinal studies
+ * (wave 4)") is sealed with it as their records on the Kafka log are with theirs (the keyring's
+ * AES-256-GCM `seal`): never stored or backed up in the clear, and both rows go with the participant
+ * (ON DELETE CASCADE), so erasure leaves nothing to read.
  */
-function seal(key: Buffer, plain: string): Buffer {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return Buffer.concat([iv, body, cipher.getAuthTag()]);
-}
-
-function unseal(key: Buffer, sealed: Buffer): string {
-  const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, IV_BYTES));
-  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-  return Buffer.concat([
-    decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
-    decipher.final(),
-  ]).toString("utf8");
-}
-
-/** The participant's key, made on first use. */
-async function keyOf(trx: Knex.Transaction, userId: string): Promise<Buffer> {
+async function keyOf(trx: Knex.Transaction, userId: string): Promise<KeyObject> {
   await trx("participant_keys")
     .insert({ user_id: userId, key: randomBytes(32) })
     .onConflict("user_id")
     .ignore();
   const row = (await trx("participant_keys").where({ user_id: userId }).first("key")) as { key: Buffer };
-  return Buffer.from(row.key);
+  return createSecretKey(Buffer.from(row.key));
 }
 
 /**
@@ -46,7 +28,7 @@ export async function storeContact(trx: Knex.Transaction, userId: string, addres
   await trx("participant_contacts")
     .insert({
       user_id: userId,
-      address: seal(key, address),
+      address: seal(key, Buffer.from(address, "utf8")),
       unsubscribe_token: randomBytes(24).toString("base64url"),
       unsubscribed_at: null,
       created_at: at,
@@ -80,7 +62,7 @@ export async function contactsOf(db: Q, userIds: readonly string[]): Promise<Map
       r.user_id,
       {
         user_id: r.user_id,
-        address: unseal(Buffer.from(r.key), Buffer.from(r.address)),
+        address: unseal(createSecretKey(Buffer.from(r.key)), Buffer.from(r.address)).toString("utf8"),
         unsubscribe_token: r.unsubscribe_token,
       },
     ]),

@@ -89,20 +89,24 @@ describe("loadConfig", () => {
     expect(loadConfig({})).toMatchObject({
       kafkaRetentionMs: -1,
       kafkaEncryption: "fields",
+      kafkaClient: "kafkajs",
       schemaRegistryUrl: null,
     });
     expect(
       loadConfig({
         FEEDLAB_KAFKA_RETENTION_MS: "86400000",
         FEEDLAB_KAFKA_ENCRYPTION: "record",
+        FEEDLAB_KAFKA_CLIENT: "platformatic",
         FEEDLAB_SCHEMA_REGISTRY_URL: "http://registry:8080/apis/ccompat/v7/",
       }),
     ).toMatchObject({
       kafkaRetentionMs: 86_400_000,
       kafkaEncryption: "record",
+      kafkaClient: "platformatic",
       schemaRegistryUrl: "http://registry:8080/apis/ccompat/v7",
     });
     expect(() => loadConfig({ FEEDLAB_KAFKA_ENCRYPTION: "none" })).toThrow(/FEEDLAB_KAFKA_ENCRYPTION/);
+    expect(() => loadConfig({ FEEDLAB_KAFKA_CLIENT: "rdkafka" })).toThrow(/FEEDLAB_KAFKA_CLIENT/);
     expect(() => loadConfig({ FEEDLAB_SCHEMA_REGISTRY_URL: "registry:8080" })).toThrow(
       /FEEDLAB_SCHEMA_REGISTRY_URL/,
     );

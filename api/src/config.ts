@@ -1,4 +1,5 @@
 import path from "node:path";
+import { KAFKA_CLIENTS, type KafkaClientName } from "@feedlab/ingest";
 import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { type AllowedNetwork, parseAllowedNetworks } from "./recommenders/external-http/addresses.ts";
@@ -51,6 +52,11 @@ export interface Config {
    * their login and payloads; standard Avro tools read the rest) or `record` (the whole value).
    */
   readonly kafkaEncryption: "fields" | "record";
+  /**
+   * The Kafka client the event log runs on (`FEEDLAB_KAFKA_CLIENT`): `kafkajs` (default) or
+   * `platformatic` (@platformatic/kafka); both pass the same tests, the README compares them.
+   */
+  readonly kafkaClient: KafkaClientName;
   /**
    * A Confluent-compatible schema registry's base URL (`FEEDLAB_SCHEMA_REGISTRY_URL`): values are
    * then written in the Confluent wire format with the schema registered there.
@@ -211,6 +217,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const kafkaEncryption = str("FEEDLAB_KAFKA_ENCRYPTION") ?? "fields";
   if (kafkaEncryption !== "fields" && kafkaEncryption !== "record")
     problems.push("FEEDLAB_KAFKA_ENCRYPTION must be fields or record");
+  const kafkaClient = str("FEEDLAB_KAFKA_CLIENT") ?? "kafkajs";
+  if (!(KAFKA_CLIENTS as readonly string[]).includes(kafkaClient))
+    problems.push(`FEEDLAB_KAFKA_CLIENT must be one of ${KAFKA_CLIENTS.join(", ")}`);
   const schemaRegistryUrl = str("FEEDLAB_SCHEMA_REGISTRY_URL")?.replace(/\/+$/, "") ?? null;
   if (schemaRegistryUrl !== null && !/^https?:\/\//.test(schemaRegistryUrl))
     problems.push("FEEDLAB_SCHEMA_REGISTRY_URL must start with http:// or https://");
@@ -313,6 +322,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     kafkaPartitions,
     kafkaRetentionMs,
     kafkaEncryption: kafkaEncryption as Config["kafkaEncryption"],
+    kafkaClient: kafkaClient as KafkaClientName,
     schemaRegistryUrl,
     adminUsername,
     adminPassword,

@@ -214,6 +214,12 @@ export async function measure(server: Deployment, options: { seconds?: number; c
       "peak RSS of the Feedlab processes (MB)": server.peakRssMb(),
       "CPU during the sustained load": cpu,
       "CPU ms per 1,000 events accepted and projected": costs.join(", "),
+      ...Object.fromEntries(
+        Object.keys(server.pids).map((role) => [
+          `CPU ms per 1,000 events: ${role}`,
+          Math.round(perThousand(role)),
+        ]),
+      ),
       "CPU at half load": halfCpu,
     };
   } finally {

@@ -44,6 +44,7 @@ export async function openEventLog(config: Config, log: Logger, store: Store | n
       topic: config.kafkaTopic,
       partitions: config.kafkaPartitions,
       clientId: `feedlab-${process.pid}`,
+      client: config.kafkaClient,
       logger: log.child({ component: "kafka" }),
       // Participant keys live in the database; tools without it read their mirror topic.
       db: store?.db,

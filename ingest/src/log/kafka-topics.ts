@@ -1,5 +1,6 @@
-import kafkajs, { type Admin, type Consumer, type Kafka, Partitioners } from "kafkajs";
+import { Partitioners } from "kafkajs";
 import { LogUnavailableError } from "./event-log.ts";
+import type { KafkaClient } from "./kafka/client/port.ts";
 
 // Kafka plumbing the log adapter shares: where a session's records go, reading a compacted topic to
 // its end, and consumers that leave nothing behind on the brokers.
@@ -57,93 +58,45 @@ export function partitionOf(sessionId: string, partitions: number, placement: Pl
   return partition;
 }
 
-/** A consumer group id no one else uses, for a consumer that reads and leaves. */
-export function throwawayGroup(purpose: string): string {
-  return `feedlab-${purpose}-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
-
-/**
- * Disconnects a throwaway consumer and deletes its group, so tools leave no consumer group behind
- * (the group commits no offsets; deleting an already vanished group is fine).
- */
-export async function dropConsumer(admin: Admin, consumer: Consumer, groupId: string): Promise<void> {
-  await consumer.disconnect().catch(() => {});
-  await admin.deleteGroups([groupId]).catch(() => {});
-}
-
-/**
- * A topic's offsets per partition. Just after a topic is created the broker that answers may not yet
- * lead its partitions ("not the leader for that topic-partition"): the metadata is refreshed and
- * the request tried again, for up to about two seconds.
- */
-export async function topicOffsets(
-  admin: Admin,
-  topic: string,
-): Promise<Awaited<ReturnType<Admin["fetchTopicOffsets"]>>> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await admin.fetchTopicOffsets(topic);
-    } catch (err) {
-      const type = (err as { type?: string }).type;
-      const retriable =
-        type === "NOT_LEADER_FOR_PARTITION" ||
-        type === "LEADER_NOT_AVAILABLE" ||
-        type === "UNKNOWN_TOPIC_OR_PARTITION";
-      if (!retriable || attempt >= 10) throw err;
-      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
-      await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => {});
-    }
-  }
-}
-
 /**
  * A compacted topic read to its end: the newest value of each key, keys whose newest record is a
- * tombstone left out. Reads with a throwaway consumer and deletes its group afterwards.
+ * tombstone left out. The read commits nothing and leaves no consumer group behind.
  */
 export async function readCompacted(
-  kafka: Kafka,
-  admin: Admin,
+  client: KafkaClient,
   topic: string,
   timeoutMs = 30_000,
 ): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  const offsets = await topicOffsets(admin, topic);
-  const ends = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
-  const pending = new Set(offsets.filter((o) => Number(o.high) > Number(o.low)).map((o) => o.partition));
-  if (pending.size === 0) return out;
-  const groupId = throwawayGroup("compacted");
-  const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
+  const offsets = (await client.offsets(topic)).filter((o) => o.high > o.low);
+  if (offsets.length === 0) return out;
+  const last = new Map(offsets.map((o) => [o.partition, o.high - 1]));
+  const reading = client.read({
+    topic,
+    from: new Map(offsets.map((o) => [o.partition, o.low])),
+    eachBatch: async (partition, messages) => {
+      for (const m of messages) {
+        const key = m.key?.toString();
+        if (!key) continue;
+        if (m.value && m.value.length > 0) out.set(key, Buffer.from(m.value));
+        else out.delete(key);
+      }
+      return (messages[messages.length - 1]?.offset ?? -1) < (last.get(partition) ?? 0);
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new LogUnavailableError(`the topic ${topic} could not be read within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+  });
   try {
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new LogUnavailableError(`the topic ${topic} could not be read within ${timeoutMs / 1000} s`),
-          ),
-        timeoutMs,
-      );
-      consumer
-        .run({
-          autoCommit: false,
-          eachMessage: async ({ partition, message }) => {
-            const key = message.key?.toString();
-            if (key) {
-              if (message.value && message.value.length > 0) out.set(key, Buffer.from(message.value));
-              else out.delete(key);
-            }
-            if (Number(message.offset) >= (ends.get(partition) ?? 0) - 1) pending.delete(partition);
-            if (pending.size === 0) {
-              clearTimeout(timer);
-              resolve();
-            }
-          },
-        })
-        .catch(reject);
-    });
+    await Promise.race([reading.ended, timeout]);
   } finally {
-    await dropConsumer(admin, consumer, groupId);
+    clearTimeout(timer);
+    await reading.stop();
   }
   return out;
 }
@@ -157,20 +110,9 @@ export interface Retention {
 }
 
 /** The topic's retention, read from the brokers. */
-export async function retentionOf(admin: Admin, topic: string): Promise<Retention> {
-  const described = await admin.describeConfigs({
-    includeSynonyms: false,
-    resources: [
-      {
-        // kafkajs's enum (read from its CommonJS exports: Node does not see it as a named export).
-        type: kafkajs.ConfigResourceTypes.TOPIC,
-        name: topic,
-        configNames: ["cleanup.policy", "retention.ms", "retention.bytes"],
-      },
-    ],
-  });
-  const entries = described.resources[0]?.configEntries ?? [];
-  const value = (name: string) => entries.find((e) => e.configName === name)?.configValue ?? "";
+export async function retentionOf(client: KafkaClient, topic: string): Promise<Retention> {
+  const config = await client.topicConfig(topic, ["cleanup.policy", "retention.ms", "retention.bytes"]);
+  const value = (name: string) => config.get(name) ?? "";
   return {
     cleanupPolicy: value("cleanup.policy") || "delete",
     retentionMs: Number(value("retention.ms") || -1),

@@ -13,6 +13,7 @@ import { createTestStorage, type TestStorage } from "../../../test/harness/stora
 import { createKafkaLog } from "../index.ts";
 import { eventLogMigrations } from "./event-log.migration.ts";
 import { type EventLog, eventOf } from "./event-log.ts";
+import { KAFKA_CLIENTS } from "./kafka/client/port.ts";
 import { partitionOf } from "./kafka-topics.ts";
 
 // What a data engineer sees on the topic with standard tools: placement, headers, framing, the
@@ -69,7 +70,7 @@ async function rawMessages(topic: string, count: number) {
   return out;
 }
 
-describe("the Kafka topic as standard tools see it", () => {
+describe.each(KAFKA_CLIENTS)("the Kafka topic as standard tools see it (written with %s)", (client) => {
   let storage: TestStorage;
   let db: Knex;
   let closeDb: () => Promise<void>;
@@ -85,6 +86,7 @@ describe("the Kafka topic as standard tools see it", () => {
       topic,
       partitions: 6,
       clientId: "t",
+      client,
       logger,
       db,
       encryption,

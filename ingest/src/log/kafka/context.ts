@@ -1,10 +1,9 @@
-import type { Admin, Kafka } from "kafkajs";
+import type { KafkaClient } from "./client/port.ts";
 import type { RecordsOf } from "./records.ts";
 
 /** What the consuming parts of the Kafka adapter (subscribe, scan, read, placement) share. */
 export interface KafkaLogContext {
-  readonly kafka: Kafka;
-  readonly admin: Admin;
+  readonly client: KafkaClient;
   /** The events topic. */
   readonly topic: string;
   /** Its partitions, as the brokers report them (an existing topic keeps its own count). */

@@ -1,7 +1,7 @@
-import type { Producer } from "kafkajs";
 import type { Knex } from "knex";
 import { APPEND_LOCK, type ErasureSubject, type LogErasure, recordErasure } from "../event-log.ts";
 import type { Keyring } from "../keyring.ts";
+import type { KafkaProducer } from "./client/port.ts";
 
 /**
  * Erasure on Kafka is crypto-shredding (docs/erasure.md): the records stay on the topic, the
@@ -10,7 +10,7 @@ import type { Keyring } from "../keyring.ts";
  */
 export function createErase(
   keyring: Keyring,
-  producer: Producer | null,
+  producer: KafkaProducer | null,
   keysTopic: string,
 ): (subject: ErasureSubject, via: Knex.Transaction) => Promise<LogErasure> {
   return async ({ userIds }, via) => {
@@ -23,11 +23,10 @@ export function createErase(
       keys,
       afterCommit: async () => {
         for (let i = 0; i < userIds.length; i += 1000) {
-          await (producer as Producer).send({
-            topic: keysTopic,
-            acks: -1,
-            messages: userIds.slice(i, i + 1000).map((u) => ({ key: u, value: null })),
-          });
+          await (producer as KafkaProducer).send(
+            keysTopic,
+            userIds.slice(i, i + 1000).map((u) => ({ key: u, value: null })),
+          );
         }
       },
     };

@@ -1,8 +1,7 @@
-import type { Admin, Consumer, Producer } from "kafkajs";
-import type { EventLog, Scan } from "../event-log.ts";
+import type { EventLog, Scan, Subscription } from "../event-log.ts";
 import { fnv1a, type Placement, partitionOf, retentionOf, retentionProblem } from "../kafka-topics.ts";
 import { createWriterResolver } from "../writer-schemas.ts";
-import { createKafkaClient } from "./client.ts";
+import { createKafkaClient } from "./client/index.ts";
 import type { KafkaLogContext } from "./context.ts";
 import { createDeadLetter } from "./dead-letters.ts";
 import { createErase } from "./erase.ts";
@@ -26,6 +25,7 @@ export { fnv1a, partitionOf };
  * with other topics keyed by session; values are Avro single-object encoded (or in the Confluent wire
  * format with a registry), with the participant's login and payload encrypted under their own key
  * (crypto-shredding, see docs/erasure.md); an idempotent producer waits for all in-sync replicas.
+ * It runs on the client `options.client` names (client/: kafkajs or @platformatic/kafka).
  * Appends arriving together go out as one produce request. Offsets are per partition; consumers
  * keep their own checkpoints beside the rows they write.
  *
@@ -38,33 +38,25 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   const readOnly = !options.db;
   const sendTimeoutMs = options.sendTimeoutMs ?? 5000;
   const encryption = options.encryption ?? "fields";
-  const kafka = createKafkaClient(options);
+  const client = await createKafkaClient(options.client ?? "kafkajs", options);
   const topics = topicNames(topic);
-  const admin: Admin = kafka.admin();
-  await admin.connect();
-  let producer: Producer | null = null;
+  let partitions: number;
   try {
-    await prepareTopics(admin, topics, options, readOnly);
+    await prepareTopics(client, topics, options, readOnly);
+    partitions = (await client.partitionCount(topic)) || options.partitions;
   } catch (err) {
-    await admin.disconnect();
+    await client.close();
     throw err;
   }
-  const meta = await admin.fetchTopicMetadata({ topics: [topic] });
-  const partitions = meta.topics[0]?.partitions.length ?? options.partitions;
-
-  if (!readOnly) {
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-    await producer.connect();
-  }
-  const consumers = new Set<Consumer>();
+  const producer = readOnly ? null : client.producer();
+  const subscriptions = new Set<Subscription>();
   const scans = new Set<Scan>();
 
-  const keyring = createKafkaKeyring(kafka, admin, producer, topics, options.db);
-  const schemas = createSchemaSource(kafka, admin, producer, topics, options.registryUrl);
+  const keyring = createKafkaKeyring(client, producer, topics, options.db);
+  const schemas = createSchemaSource(client, producer, topics, options.registryUrl);
   const resolveWriters = createWriterResolver(schemas);
   const ctx: KafkaLogContext = {
-    kafka,
-    admin,
+    client,
     topic,
     partitions,
     recordsOf: createRecordsOf(keyring, (values) => resolveWriters(values)),
@@ -77,12 +69,11 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
     if (options.db) {
       registryId = await schemas.publish();
       placement = await placementOf(options.db, ctx, scan, logger);
-      const problem = retentionProblem(topic, await retentionOf(admin, topic));
+      const problem = retentionProblem(topic, await retentionOf(client, topic));
       if (problem) logger.error({ topic }, `EVENTS WILL BE LOST: ${problem}`);
     }
   } catch (err) {
-    await producer?.disconnect();
-    await admin.disconnect();
+    await client.close();
     throw err;
   }
 
@@ -98,21 +89,18 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
       registryId,
       sendTimeoutMs,
     }),
-    subscribe: createSubscribe(ctx, consumers),
-    position: () => headOf(admin, topic),
-    read: createRead(admin, topic, scan),
+    subscribe: createSubscribe(ctx, subscriptions),
+    position: () => headOf(client, topic),
+    read: createRead(client, topic, scan),
     scan: (o) => scan(o),
-    firstOffsets: () => firstOffsetsOf(admin, topic),
+    firstOffsets: () => firstOffsetsOf(client, topic),
     erase: createErase(keyring, producer, topics.keys),
     deadLetter: createDeadLetter(producer, topics),
-    healthcheck: async () => {
-      await admin.describeCluster();
-    },
+    healthcheck: () => client.ping(),
     close: async () => {
       for (const s of [...scans]) await s.stop();
-      for (const c of consumers) await c.disconnect();
-      await producer?.disconnect();
-      await admin.disconnect();
+      for (const s of [...subscriptions]) await s.stop();
+      await client.close();
     },
   };
 }

@@ -1,7 +1,7 @@
-import type { Admin, Kafka, Producer } from "kafkajs";
 import type { Knex } from "knex";
 import { readCompacted } from "../kafka-topics.ts";
 import { createDbKeyring, createMirrorKeyring, type Keyring } from "../keyring.ts";
+import type { KafkaClient, KafkaProducer } from "./client/port.ts";
 import type { TopicNames } from "./topics.ts";
 
 /**
@@ -9,21 +9,19 @@ import type { TopicNames } from "./topics.ts";
  * (no database), read from that mirror.
  */
 export function createKafkaKeyring(
-  kafka: Kafka,
-  admin: Admin,
-  producer: Producer | null,
+  client: KafkaClient,
+  producer: KafkaProducer | null,
   topics: TopicNames,
   db: Knex | undefined,
 ): Keyring {
   return db
     ? createDbKeyring(db, {
         publish: async (entries) => {
-          await (producer as Producer).send({
-            topic: topics.keys,
-            acks: -1,
-            messages: [...entries].map(([user, key]) => ({ key: user, value: key })),
-          });
+          await (producer as KafkaProducer).send(
+            topics.keys,
+            [...entries].map(([user, key]) => ({ key: user, value: key })),
+          );
         },
       })
-    : createMirrorKeyring(() => readCompacted(kafka, admin, topics.keys));
+    : createMirrorKeyring(() => readCompacted(client, topics.keys));
 }

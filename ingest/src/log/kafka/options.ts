@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
+import type { KafkaClientName } from "./client/port.ts";
 
 /** What a participant key encrypts on the topic. */
 export type Encryption = "fields" | "record";
@@ -11,6 +12,8 @@ export interface KafkaLogOptions {
   /** Partitions of a topic this adapter creates (an existing topic keeps its own). */
   readonly partitions: number;
   readonly clientId: string;
+  /** The Kafka client the adapter runs on (`FEEDLAB_KAFKA_CLIENT`; default kafkajs). */
+  readonly client?: KafkaClientName;
   readonly logger: Logger;
   /** Longest an append may wait for the brokers before it fails as unavailable. */
   readonly sendTimeoutMs?: number;

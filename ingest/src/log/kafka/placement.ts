@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Logger } from "pino";
-import { type Placement, partitionOf, topicOffsets } from "../kafka-topics.ts";
+import { type Placement, partitionOf } from "../kafka-topics.ts";
 import type { KafkaLogContext } from "./context.ts";
 import type { KafkaScan } from "./scan.ts";
 
@@ -35,18 +35,18 @@ export async function placementOf(
  * sessions by FNV-1a, seen from where its newest records sit.
  */
 async function detectPlacement(
-  { admin, topic, partitions }: KafkaLogContext,
+  { client, topic, partitions }: KafkaLogContext,
   scan: KafkaScan,
   logger: Logger,
 ): Promise<Placement> {
   if (partitions === 1) return "murmur2";
-  const offsets = await topicOffsets(admin, topic);
-  const newest = offsets.filter((o) => Number(o.high) > Number(o.low)).slice(0, 4);
+  const offsets = await client.offsets(topic);
+  const newest = offsets.filter((o) => o.high > o.low).slice(0, 4);
   if (newest.length === 0) return "murmur2";
   const keyed: { partition: number; key: string }[] = [];
   const s = scan({
-    after: new Map(newest.map((o) => [o.partition, Number(o.high) - 2])),
-    until: new Map(newest.map((o) => [o.partition, Number(o.high) - 1])),
+    after: new Map(newest.map((o) => [o.partition, o.high - 2])),
+    until: new Map(newest.map((o) => [o.partition, o.high - 1])),
     maxBatch: 10,
     raw: true,
     onBatch: async (records) => {

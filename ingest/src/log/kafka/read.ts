@@ -1,28 +1,27 @@
-import type { Admin } from "kafkajs";
 import type { LogPosition, LogRecord } from "../event-log.ts";
-import { topicOffsets } from "../kafka-topics.ts";
+import type { KafkaClient } from "./client/port.ts";
 import type { KafkaScan } from "./scan.ts";
 
 /** The head: per partition, the offset of its newest record (-1 when empty). */
-export async function headOf(admin: Admin, topic: string): Promise<LogPosition> {
-  const offsets = await topicOffsets(admin, topic);
-  return new Map(offsets.map((o) => [o.partition, Number(o.high) - 1]));
+export async function headOf(client: KafkaClient, topic: string): Promise<LogPosition> {
+  const offsets = await client.offsets(topic);
+  return new Map(offsets.map((o) => [o.partition, o.high - 1]));
 }
 
 /** Per partition, the offset of its oldest record still held (retention may have removed older ones). */
-export async function firstOffsetsOf(admin: Admin, topic: string): Promise<LogPosition> {
-  const offsets = await topicOffsets(admin, topic);
-  return new Map(offsets.map((o) => [o.partition, Number(o.low)]));
+export async function firstOffsetsOf(client: KafkaClient, topic: string): Promise<LogPosition> {
+  const offsets = await client.offsets(topic);
+  return new Map(offsets.map((o) => [o.partition, o.low]));
 }
 
 /** Reads records after an offset of one partition (tools and tests), with a scan up to the head. */
 export function createRead(
-  admin: Admin,
+  client: KafkaClient,
   topic: string,
   scan: KafkaScan,
 ): (partition: number, afterOffset: number, max: number) => Promise<LogRecord[]> {
   return async function read(partition, afterOffset, max) {
-    const head = (await headOf(admin, topic)).get(partition) ?? -1;
+    const head = (await headOf(client, topic)).get(partition) ?? -1;
     if (afterOffset >= head) return [];
     const out: LogRecord[] = [];
     await scan({

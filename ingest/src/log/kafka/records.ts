@@ -2,19 +2,7 @@ import { decodeLoggedEvent } from "@feedlab/schemas";
 import type { Knex } from "knex";
 import { LOG_HEADERS, type LogRecord } from "../event-log.ts";
 import { type Keyring, openFields, type ParticipantKey, unseal } from "../keyring.ts";
-
-/** A fetched message, as kafkajs hands it over. */
-interface Message {
-  offset: string;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers?: Record<string, unknown>;
-}
-
-const headerText = (v: unknown): string | null => {
-  if (v === undefined || v === null) return null;
-  return Array.isArray(v) ? String(v[0]) : String(v);
-};
+import type { FetchedMessage as Message } from "./client/port.ts";
 
 /**
  * Turns fetched messages of one partition into log records. `raw`: as stored, nothing decrypted or
@@ -37,19 +25,15 @@ export function createRecordsOf(
   resolveWriters: (values: readonly Uint8Array[]) => Promise<void>,
 ): RecordsOf {
   return async function recordsOf(partition, messages, raw = false, via) {
-    const ownerOf = (m: Message) => headerText(m.headers?.[LOG_HEADERS.key]);
+    const ownerOf = (m: Message) => m.headers[LOG_HEADERS.key] ?? null;
     const owners = [...new Set(messages.map(ownerOf).filter((o): o is string => o !== null))];
     const keys =
       owners.length > 0 && !raw ? await keyring.find(owners, via) : new Map<string, ParticipantKey>();
     const out: LogRecord[] = [];
     for (const m of messages) {
-      const offset = Number(m.offset);
+      const offset = m.offset;
       const value: Uint8Array = m.value ?? new Uint8Array();
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(m.headers ?? {})) {
-        const t = headerText(v);
-        if (t !== null) headers[k] = t;
-      }
+      const headers = { ...m.headers };
       const original = { key: m.key?.toString() ?? null, value, headers };
       const user = ownerOf(m);
       if (raw || user === null) {

@@ -1,5 +1,4 @@
 import { CURRENT_WRITER } from "@feedlab/schemas";
-import type { Admin, Kafka, Producer } from "kafkajs";
 import { readCompacted } from "../kafka-topics.ts";
 import {
   type RegistryOptions,
@@ -7,6 +6,7 @@ import {
   type SchemaSource,
   type StoredSchema,
 } from "../writer-schemas.ts";
+import type { KafkaClient, KafkaProducer } from "./client/port.ts";
 import type { TopicNames } from "./topics.ts";
 
 /**
@@ -14,30 +14,25 @@ import type { TopicNames } from "./topics.ts";
  * `producer` is null on a read-only log, which never publishes.
  */
 export function createSchemaSource(
-  kafka: Kafka,
-  admin: Admin,
-  producer: Producer | null,
+  client: KafkaClient,
+  producer: KafkaProducer | null,
   topics: TopicNames,
   registryUrl: string | null | undefined,
 ): SchemaSource {
   let schemaCache: Map<string, Buffer> | null = null;
   const topicSchemas: SchemaSource = {
     async publish() {
-      await (producer as Producer).send({
-        topic: topics.schemas,
-        acks: -1,
-        messages: [
-          {
-            key: CURRENT_WRITER.fingerprint,
-            value: JSON.stringify({ version: CURRENT_WRITER.version, schema: CURRENT_WRITER.schema }),
-          },
-        ],
-      });
+      await (producer as KafkaProducer).send(topics.schemas, [
+        {
+          key: CURRENT_WRITER.fingerprint,
+          value: JSON.stringify({ version: CURRENT_WRITER.version, schema: CURRENT_WRITER.schema }),
+        },
+      ]);
       return undefined;
     },
     async byFingerprint(fingerprints) {
       if (!schemaCache || fingerprints.some((f) => !schemaCache?.has(f)))
-        schemaCache = await readCompacted(kafka, admin, topics.schemas);
+        schemaCache = await readCompacted(client, topics.schemas);
       const out = new Map<string, StoredSchema>();
       for (const f of fingerprints) {
         const v = schemaCache.get(f);

@@ -5,11 +5,11 @@ import {
   type LoggedEvent,
   sealableFields,
 } from "@feedlab/schemas";
-import type { Producer } from "kafkajs";
 import { type AppendResult, LOG_HEADERS, LogUnavailableError } from "../event-log.ts";
 import { groupCommit } from "../group-commit.ts";
 import { type Placement, partitionOf } from "../kafka-topics.ts";
 import { type Keyring, type ParticipantKey, seal, sealFields } from "../keyring.ts";
+import type { KafkaProducer } from "./client/port.ts";
 import type { Encryption } from "./options.ts";
 
 /** Event ids produced recently, whose repeats (client retries) are not produced again. */
@@ -18,7 +18,7 @@ const RECENT_IDS = 200_000;
 /** What appending needs, decided when the log starts. */
 export interface SendOptions {
   /** Null on a read-only log: appending then fails. */
-  readonly producer: Producer | null;
+  readonly producer: KafkaProducer | null;
   readonly keyring: Keyring;
   readonly topic: string;
   readonly partitions: number;
@@ -99,9 +99,9 @@ export function createAppend(o: SendOptions): (events: readonly LoggedEvent[]) =
           sendTimeoutMs,
         );
       });
-      let meta: Awaited<ReturnType<Producer["send"]>>;
+      let baseOffsets: Map<number, number>;
       try {
-        meta = await Promise.race([producer.send({ topic, acks: -1, messages }), timeout]);
+        baseOffsets = await Promise.race([producer.send(topic, messages), timeout]);
       } catch (err) {
         if (err instanceof LogUnavailableError) throw err;
         throw new LogUnavailableError(`Kafka refused the batch: ${(err as Error).message}`, { cause: err });
@@ -110,7 +110,7 @@ export function createAppend(o: SendOptions): (events: readonly LoggedEvent[]) =
       }
       // Offsets: each partition's messages are consecutive from the batch's base offset.
       for (const [partition, list] of order) {
-        const base = Number(meta.find((m) => m.partition === partition)?.baseOffset ?? Number.NaN);
+        const base = baseOffsets.get(partition) ?? Number.NaN;
         list.forEach((m, i) => {
           const at = { partition, offset: base + i };
           offsetOf.set(m.eventId, at);

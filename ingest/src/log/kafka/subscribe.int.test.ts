@@ -7,15 +7,17 @@ import { createKafkaLog } from "../../index.ts";
 import { eventLogMigrations } from "../event-log.migration.ts";
 import type { EventLog } from "../event-log.ts";
 import { pageLoad } from "../logged-event.fixture.ts";
+import { KAFKA_CLIENTS } from "./client/port.ts";
 import { CONSUMER_RESTART_MS } from "./subscribe.ts";
 
 /**
- * A subscription's consumer on a real broker, crashed in the middle of a batch by an error kafkajs
- * does not retry itself (it disconnects the consumer and leaves it so): subscribe.ts starts it
- * again, and it resumes from the offsets committed after the last applied chunk. (That a failed
- * batch kafkajs retries comes again is the port's contract: event-log.contract.int.test.ts.)
+ * A subscription's consumer on a real broker, crashed in the middle of a batch by an error the client
+ * does not retry itself (kafkajs disconnects the consumer and leaves it so; the @platformatic/kafka
+ * port ends the member on any failed batch): subscribe.ts starts it again, and it resumes from the
+ * offsets committed after the last applied chunk. (That a failed batch comes again is the port's
+ * contract: event-log.contract.int.test.ts.)
  */
-describe("a Kafka subscription whose consumer crashes mid-batch", () => {
+describe.each(KAFKA_CLIENTS)("a Kafka subscription whose consumer crashes mid-batch (%s)", (client) => {
   let storage: TestStorage;
   let closeDb: () => Promise<void>;
   let log: EventLog;
@@ -31,6 +33,7 @@ describe("a Kafka subscription whose consumer crashes mid-batch", () => {
       topic: `feedlab.crash.${randomUUID()}`,
       partitions: 1,
       clientId: "crash-test",
+      client,
       logger: pino({ level: "silent" }),
       db: opened.db,
     });

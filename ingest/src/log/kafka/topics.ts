@@ -1,5 +1,5 @@
-import type { Admin } from "kafkajs";
 import { LogUnavailableError } from "../event-log.ts";
+import type { KafkaClient, TopicSpec } from "./client/port.ts";
 import type { KafkaLogOptions } from "./options.ts";
 
 /** The topics of one contract version: its events and the three beside them. */
@@ -25,24 +25,24 @@ export const topicNames = (topic: string): TopicNames => ({
  * The keys' mirror topic: compacted, so a destroyed key's record and its tombstone are cleaned away
  * (segments roll hourly; tombstones are dropped an hour after compaction).
  */
-const KEYS_TOPIC_CONFIG = [
-  { name: "cleanup.policy", value: "compact" },
-  { name: "segment.ms", value: String(60 * 60 * 1000) },
-  { name: "min.cleanable.dirty.ratio", value: "0.01" },
-  { name: "delete.retention.ms", value: String(60 * 60 * 1000) },
-];
+const KEYS_TOPIC_CONFIG: Record<string, string> = {
+  "cleanup.policy": "compact",
+  "segment.ms": String(60 * 60 * 1000),
+  "min.cleanable.dirty.ratio": "0.01",
+  "delete.retention.ms": String(60 * 60 * 1000),
+};
 
 /**
  * Creates the topics that do not exist yet; a read-only log creates none, and fails when there is
  * no events topic to read.
  */
 export async function prepareTopics(
-  admin: Admin,
+  client: KafkaClient,
   topics: TopicNames,
   options: KafkaLogOptions,
   readOnly: boolean,
 ): Promise<void> {
-  const existing = new Set(await admin.listTopics());
+  const existing = new Set(await client.listTopics());
   if (readOnly) {
     if (!existing.has(topics.events))
       throw new LogUnavailableError(
@@ -50,31 +50,15 @@ export async function prepareTopics(
       );
     return;
   }
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: [
-      {
-        topic: topics.events,
-        numPartitions: options.partitions,
-        replicationFactor: -1,
-        configEntries: [
-          { name: "retention.ms", value: String(options.retentionMs ?? -1) },
-          { name: "retention.bytes", value: "-1" },
-        ],
-      },
-      {
-        topic: topics.deadLetters,
-        numPartitions: 1,
-        replicationFactor: -1,
-        configEntries: [{ name: "retention.ms", value: "-1" }],
-      },
-      { topic: topics.keys, numPartitions: 1, replicationFactor: -1, configEntries: KEYS_TOPIC_CONFIG },
-      {
-        topic: topics.schemas,
-        numPartitions: 1,
-        replicationFactor: -1,
-        configEntries: [{ name: "cleanup.policy", value: "compact" }],
-      },
-    ].filter((t) => !existing.has(t.topic)),
-  });
+  const specs: TopicSpec[] = [
+    {
+      topic: topics.events,
+      partitions: options.partitions,
+      configs: { "retention.ms": String(options.retentionMs ?? -1), "retention.bytes": "-1" },
+    },
+    { topic: topics.deadLetters, partitions: 1, configs: { "retention.ms": "-1" } },
+    { topic: topics.keys, partitions: 1, configs: KEYS_TOPIC_CONFIG },
+    { topic: topics.schemas, partitions: 1, configs: { "cleanup.policy": "compact" } },
+  ];
+  await client.createTopics(specs.filter((t) => !existing.has(t.topic)));
 }

@@ -88,3 +88,77 @@ describe.each(KAFKA_CLIENTS)("a Kafka subscription whose consumer crashes mid-ba
     expect((again[0]?.at ?? 0) - crashedAt).toBeGreaterThanOrEqual(CONSUMER_RESTART_MS);
   }, 60_000);
 });
+
+/**
+ * The projectors switched from one client to the other (docs/events.md "The client"): stopped, then
+ * started with the other one, they resume after the group's committed offsets, whichever client
+ * committed them.
+ */
+describe("a consumer group started again with the other Kafka client", () => {
+  let storage: TestStorage;
+  let closeDb: () => Promise<void>;
+  const logs: EventLog[] = [];
+  const topic = `feedlab.switch.${randomUUID()}`;
+
+  beforeAll(async () => {
+    storage = await createTestStorage("pglite");
+    const opened = openDb({ databaseUrl: null, dataDir: storage.env.FEEDLAB_DATA_DIR ?? "" });
+    closeDb = opened.close;
+    for (const m of eventLogMigrations) await m.up(opened.db);
+    for (const client of KAFKA_CLIENTS)
+      logs.push(
+        await createKafkaLog({
+          brokers: inject("kafkaBrokers").split(","),
+          topic,
+          partitions: 2,
+          clientId: `switch-${client}`,
+          client,
+          logger: pino({ level: "silent" }),
+          db: opened.db,
+        }),
+      );
+  });
+  afterAll(async () => {
+    for (const log of logs) await log.close();
+    await closeDb?.();
+    await storage?.cleanup();
+  });
+
+  /** Subscribes until `wanted` event ids are delivered; the ids delivered. */
+  const consume = (log: EventLog, consumer: string, wanted: ReadonlySet<string>) =>
+    new Promise<string[]>((resolve) => {
+      const seen: string[] = [];
+      const sub = log.subscribe({
+        consumer,
+        checkpoint: async () => -1,
+        maxBatch: 3,
+        onBatch: async (records) => {
+          for (const r of records) if (r.event) seen.push(r.event.event_id);
+          if ([...wanted].every((id) => seen.includes(id))) void sub.stop().then(() => resolve(seen));
+        },
+      });
+    });
+
+  it.each(KAFKA_CLIENTS.map((first, i) => [first, KAFKA_CLIENTS[1 - i]] as const))(
+    "resumes after what %s committed when started with %s, delivering nothing twice",
+    async (first, second) => {
+      const consumer = `switch-${first}-${randomUUID()}`;
+      const logOf = (c: string) =>
+        logs[KAFKA_CLIENTS.indexOf(c as (typeof KAFKA_CLIENTS)[number])] as EventLog;
+      const before = Array.from({ length: 6 }, () => pageLoad(randomUUID()));
+      await logOf(first).append(before);
+      const firstRun = await consume(logOf(first), consumer, new Set(before.map((e) => e.event_id)));
+      expect(firstRun).toEqual(expect.arrayContaining(before.map((e) => e.event_id)));
+
+      const after = Array.from({ length: 4 }, () => pageLoad(randomUUID()));
+      await logOf(first).append(after);
+      const secondRun = await consume(
+        logOf(second as string),
+        consumer,
+        new Set(after.map((e) => e.event_id)),
+      );
+      expect(secondRun.sort()).toEqual(after.map((e) => e.event_id).sort());
+    },
+    60_000,
+  );
+});

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { KAFKA_CLIENTS, type KafkaClientName } from "@feedlab/ingest";
+import { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENTS, type KafkaClientName } from "@feedlab/ingest";
 import { ADMIN_PASSWORD_MIN_LENGTH, ADMIN_USERNAME_PATTERN } from "@feedlab/schemas/http/enums.ts";
 import { parseTrustProxy, type TrustProxy } from "./http/client-address.ts";
 import { type AllowedNetwork, parseAllowedNetworks } from "./recommenders/external-http/addresses.ts";
@@ -54,7 +54,8 @@ export interface Config {
   readonly kafkaEncryption: "fields" | "record";
   /**
    * The Kafka client the event log runs on (`FEEDLAB_KAFKA_CLIENT`): `kafkajs` (default) or
-   * `platformatic` (@platformatic/kafka); both pass the same tests, the README compares them.
+   * `platformatic` (@platformatic/kafka); both pass the same tests, the README compares them and says
+   * why the default is the default.
    */
   readonly kafkaClient: KafkaClientName;
   /**
@@ -217,7 +218,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const kafkaEncryption = str("FEEDLAB_KAFKA_ENCRYPTION") ?? "fields";
   if (kafkaEncryption !== "fields" && kafkaEncryption !== "record")
     problems.push("FEEDLAB_KAFKA_ENCRYPTION must be fields or record");
-  const kafkaClient = str("FEEDLAB_KAFKA_CLIENT") ?? "kafkajs";
+  const kafkaClient = str("FEEDLAB_KAFKA_CLIENT") ?? DEFAULT_KAFKA_CLIENT;
   if (!(KAFKA_CLIENTS as readonly string[]).includes(kafkaClient))
     problems.push(`FEEDLAB_KAFKA_CLIENT must be one of ${KAFKA_CLIENTS.join(", ")}`);
   const schemaRegistryUrl = str("FEEDLAB_SCHEMA_REGISTRY_URL")?.replace(/\/+$/, "") ?? null;

@@ -9,7 +9,7 @@ export * from "./intake/validate.step.ts";
 export * from "./log/embedded.ts";
 export * from "./log/event-log.migration.ts";
 export * from "./log/event-log.ts";
-export { KAFKA_CLIENTS, type KafkaClientName } from "./log/kafka/client/port.ts";
+export { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENTS, type KafkaClientName } from "./log/kafka/client/port.ts";
 export type { KafkaLogOptions } from "./log/kafka/index.ts";
 export { seal, unseal } from "./log/keyring.ts";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { KAFKA_CLIENTS } from "@feedlab/ingest";
+import { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENTS } from "@feedlab/ingest";
 import { type EventType, EXAMPLE_PAYLOADS, exampleRowFields } from "@feedlab/schemas";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
@@ -274,78 +274,85 @@ describe.each(KAFKA_CLIENTS)(
       void admin;
     });
 
-    it("loses nothing in a rolling upgrade: processes restarted one by one while a newer release's writer adds a field and an event type", {
-      timeout: 300_000,
-    }, async () => {
-      const { videos, senders, participants } = await deployment(inject("kafkaBrokers"));
-      const brokers = inject("kafkaBrokers").split(",");
-      const topic = env.FEEDLAB_KAFKA_TOPIC as string;
-      const newer: string[] = [];
-      /** What the next release's API writes: its schema published first, then its records. */
-      const writeAsNextRelease = async (count: number) => {
-        await publishNextSchema({ brokers, topic });
-        const now = new Date().toISOString();
-        const messages = Array.from({ length: count }, (_, i) => {
-          const who = participants[i % participants.length] as (typeof participants)[number];
-          const id = randomUUID();
-          newer.push(id);
-          const value = writtenByNextRelease({
-            event_id: id,
-            session_id: who.sessionId,
-            user_id: who.userId,
-            login_id: who.loginId,
-            experiment_id: who.experimentId,
-            group_id: who.groupId,
-            event_type: i % 2 === 0 ? "VIDEO_PLAY" : NEXT_EVENT_TYPE,
-            video_id: videos[i % videos.length] as string,
-            timestamp: now,
-            received_at: now,
-            watch_ratio: null,
-            watch_duration: null,
-            position_in_feed: null,
-            algorithm_feed: "recency",
-            algorithm_watch: "recency",
-            payload: { currentTime: 0, duration: 30 },
-            seq: null,
-            ui_feed: null,
-            ui_watch: null,
+    // The rolling upgrade runs on the default client only: what it checks (a newer writer's schema and
+    // records read by older processes) lives above the client, and a second run would add half a
+    // minute to the suite. Each client reads a newer release's records in event-log.contract.int.test.ts.
+    it.runIf(kafkaClient === DEFAULT_KAFKA_CLIENT)(
+      "loses nothing in a rolling upgrade: processes restarted one by one while a newer release's writer adds a field and an event type",
+      {
+        timeout: 300_000,
+      },
+      async () => {
+        const { videos, senders, participants } = await deployment(inject("kafkaBrokers"));
+        const brokers = inject("kafkaBrokers").split(",");
+        const topic = env.FEEDLAB_KAFKA_TOPIC as string;
+        const newer: string[] = [];
+        /** What the next release's API writes: its schema published first, then its records. */
+        const writeAsNextRelease = async (count: number) => {
+          await publishNextSchema({ brokers, topic });
+          const now = new Date().toISOString();
+          const messages = Array.from({ length: count }, (_, i) => {
+            const who = participants[i % participants.length] as (typeof participants)[number];
+            const id = randomUUID();
+            newer.push(id);
+            const value = writtenByNextRelease({
+              event_id: id,
+              session_id: who.sessionId,
+              user_id: who.userId,
+              login_id: who.loginId,
+              experiment_id: who.experimentId,
+              group_id: who.groupId,
+              event_type: i % 2 === 0 ? "VIDEO_PLAY" : NEXT_EVENT_TYPE,
+              video_id: videos[i % videos.length] as string,
+              timestamp: now,
+              received_at: now,
+              watch_ratio: null,
+              watch_duration: null,
+              position_in_feed: null,
+              algorithm_feed: "recency",
+              algorithm_watch: "recency",
+              payload: { currentTime: 0, duration: 30 },
+              seq: null,
+              ui_feed: null,
+              ui_watch: null,
+            });
+            return { key: who.sessionId, value, headers: { "feedlab-event-id": id } };
           });
-          return { key: who.sessionId, value, headers: { "feedlab-event-id": id } };
+          await produceRaw(brokers, topic, messages);
+        };
+        let rolling: Promise<void> = Promise.resolve();
+        const { acknowledged } = await intake(senders, videos, 160, async (n) => {
+          // The API restarts (stop, start on the same port), then the projector; meanwhile the new
+          // release writes, and the old projector reads its records.
+          if (n === 40) {
+            rolling = (async () => {
+              await api?.stop();
+              api = await startRole("api", env, apiPort);
+            })();
+          }
+          if (n === 80) await writeAsNextRelease(40);
+          if (n === 100) {
+            await rolling;
+            await projector?.stop();
+            projector = await startRole("projector", env);
+          }
         });
-        await produceRaw(brokers, topic, messages);
-      };
-      let rolling: Promise<void> = Promise.resolve();
-      const { acknowledged } = await intake(senders, videos, 160, async (n) => {
-        // The API restarts (stop, start on the same port), then the projector; meanwhile the new
-        // release writes, and the old projector reads its records.
-        if (n === 40) {
-          rolling = (async () => {
-            await api?.stop();
-            api = await startRole("api", env, apiPort);
-          })();
-        }
-        if (n === 80) await writeAsNextRelease(40);
-        if (n === 100) {
-          await rolling;
-          await projector?.stop();
-          projector = await startRole("projector", env);
-        }
-      });
-      await rolling;
-      await settled(await adminClient(api?.url as string));
-      const dead = await query(async (db) => (await db.query("SELECT reason FROM dead_letters")).rows);
-      expect(dead).toEqual([]);
-      for (const id of newer) acknowledged.add(id);
-      await expectExactlyOnce(acknowledged);
-      const types = await query(
-        async (db) =>
-          (await db.query("SELECT count(*)::int AS n FROM events WHERE event_type = $1", [NEXT_EVENT_TYPE]))
-            .rows[0] as {
-            n: number;
-          },
-      );
-      expect(types.n).toBe(20);
-    });
+        await rolling;
+        await settled(await adminClient(api?.url as string));
+        const dead = await query(async (db) => (await db.query("SELECT reason FROM dead_letters")).rows);
+        expect(dead).toEqual([]);
+        for (const id of newer) acknowledged.add(id);
+        await expectExactlyOnce(acknowledged);
+        const types = await query(
+          async (db) =>
+            (await db.query("SELECT count(*)::int AS n FROM events WHERE event_type = $1", [NEXT_EVENT_TYPE]))
+              .rows[0] as {
+              n: number;
+            },
+        );
+        expect(types.n).toBe(20);
+      },
+    );
 
     it("answers 503 while the broker is down and loses and doubles nothing once it is back", {
       // A broker of its own to start, then a whole deployment: about 40 s alone, three times that when

@@ -2,6 +2,7 @@ import type { EventLog, Scan, Subscription } from "../event-log.ts";
 import { fnv1a, type Placement, partitionOf, retentionOf, retentionProblem } from "../kafka-topics.ts";
 import { createWriterResolver } from "../writer-schemas.ts";
 import { createKafkaClient } from "./client/index.ts";
+import { DEFAULT_KAFKA_CLIENT } from "./client/port.ts";
 import type { KafkaLogContext } from "./context.ts";
 import { createDeadLetter } from "./dead-letters.ts";
 import { createErase } from "./erase.ts";
@@ -38,7 +39,7 @@ export async function createKafkaLog(options: KafkaLogOptions): Promise<EventLog
   const readOnly = !options.db;
   const sendTimeoutMs = options.sendTimeoutMs ?? 5000;
   const encryption = options.encryption ?? "fields";
-  const client = await createKafkaClient(options.client ?? "kafkajs", options);
+  const client = await createKafkaClient(options.client ?? DEFAULT_KAFKA_CLIENT, options);
   const topics = topicNames(topic);
   let partitions: number;
   try {

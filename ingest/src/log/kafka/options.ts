@@ -12,7 +12,7 @@ export interface KafkaLogOptions {
   /** Partitions of a topic this adapter creates (an existing topic keeps its own). */
   readonly partitions: number;
   readonly clientId: string;
-  /** The Kafka client the adapter runs on (`FEEDLAB_KAFKA_CLIENT`; default kafkajs). */
+  /** The Kafka client the adapter runs on (`FEEDLAB_KAFKA_CLIENT`; default DEFAULT_KAFKA_CLIENT). */
   readonly client?: KafkaClientName;
   readonly logger: Logger;
   /** Longest an append may wait for the brokers before it fails as unavailable. */

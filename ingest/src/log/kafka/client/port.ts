@@ -7,6 +7,8 @@ import type { Logger } from "pino";
  */
 export const KAFKA_CLIENTS = ["kafkajs", "platformatic"] as const;
 export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
+/** The client a deployment runs without `FEEDLAB_KAFKA_CLIENT`. */
+export const DEFAULT_KAFKA_CLIENT: KafkaClientName = "kafkajs";
 
 /** A fetched record, the same whichever client fetched it. */
 export interface FetchedMessage {

@@ -168,6 +168,28 @@ export async function embeddedFloor(count: number): Promise<Floor> {
   }
 }
 
+/**
+ * The catch-up floor: `batches`, each written alone in its own transaction as the append path and the
+ * projector write it, one after the other, on a fresh embedded database. Answers events per second.
+ */
+export async function embeddedBatchesFloor(batches: readonly (readonly LoggedEvent[])[]): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), "feedlab-catch-up-floor-"));
+  const { db, close } = openDb({ databaseUrl: null, dataDir: dir });
+  try {
+    await migrate(db);
+    let offset = 0;
+    const start = performance.now();
+    for (const b of batches) {
+      await writeTransaction(db, encoded(b), offset, true);
+      offset += b.length;
+    }
+    return offset / ((performance.now() - start) / 1000);
+  } finally {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The floor on a PostgreSQL database (a fresh one of the server at `url`), the log being Kafka. */
 export async function postgresFloor(url: string, count: number): Promise<Floor> {
   const { default: pg } = await import("pg");

@@ -30,6 +30,7 @@ const SMOKE: Record<string, Record<string, string> | { readonly skip: string }> 
     BENCH_WORKERS: "1",
   },
   "big-study.bench.ts": { skip: "starts PostgreSQL and a browser, and seeds a study before it measures" },
+  "catch-up.bench.ts": { BENCH_BATCHES: "12" },
   "change-propagation.bench.ts": { skip: "starts PostgreSQL and two server processes" },
   "external.bench.ts": {
     BENCH_EXTERNAL_USERS: "20",

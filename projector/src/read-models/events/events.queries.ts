@@ -306,22 +306,35 @@ export interface FoldEventRow {
   readonly visibility_state: string | null;
 }
 
-/** Every event the store holds of one participant's session, for the quality fold from the start. */
+/**
+ * The events the store holds of one participant's session, for the quality fold: all of them, or those
+ * from a place in the fold's order on (a fold from a kept state).
+ */
 export async function sessionEventsForFold(
   sql: Sql,
   userId: string,
   sessionId: string,
+  after: { seq: number; at: Date } | null = null,
 ): Promise<FoldEventRow[]> {
-  return (await sql("events")
-    .where({ user_id: userId, session_id: sessionId })
-    .select(
-      "event_id",
-      "event_type",
-      "timestamp",
-      "seq",
-      sql.raw("payload->'visible' as visible"),
-      sql.raw("payload->>'visibilityState' as visibility_state"),
-    )) as FoldEventRow[];
+  const q = sql("events").where({ user_id: userId, session_id: sessionId });
+  // From a place in the fold's order (seq, events without one first; then client time): a superset,
+  // which the fold narrows to the events strictly after that place.
+  if (after !== null)
+    q.where((w) =>
+      w
+        .whereRaw("coalesce(seq, -1) > ?", [after.seq])
+        .orWhere((same) =>
+          same.whereRaw("coalesce(seq, -1) = ?", [after.seq]).where("timestamp", ">=", after.at),
+        ),
+    );
+  return (await q.select(
+    "event_id",
+    "event_type",
+    "timestamp",
+    "seq",
+    sql.raw("payload->'visible' as visible"),
+    sql.raw("payload->>'visibilityState' as visibility_state"),
+  )) as FoldEventRow[];
 }
 
 /** Whether the store holds any event yet (false before its table exists: migrations ask it). */

@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import { describe, expect, it } from "vitest";
 import { ALICE, BOB, logged } from "../../logged-event.fixture.ts";
 import { BACKENDS, eraseAndReplay, summary, useReadModelDb } from "../read-model.fixture.ts";
+import { CHECKPOINT_EVERY, CHECKPOINTS_KEPT } from "./quality.fold.ts";
 import { qualityMigrations } from "./quality.migration.ts";
 import { qualityProjection } from "./quality.projection.ts";
 import { eventQuality } from "./quality.queries.ts";
@@ -74,6 +75,62 @@ describe.each(BACKENDS)("the quality read model (%s)", (backend) => {
     // When the unload's batch arrives first and the middle comes last, then the same.
     await project(db(), [events.slice(10), events.slice(0, 4), events.slice(7, 10), events.slice(4, 7)]);
     expect(await eventQuality(db(), events[0]?.experiment_id ?? "")).toEqual([one]);
+  });
+
+  it("folds a late batch again from the last state kept before it, and stores what one in-order batch stores", async () => {
+    // Given a long session as the tracker sends it: pointer events in high-frequency batches of 50,
+    // the other events in normal batches flushed later, so each normal batch holds events older than
+    // the pointer batch before it (seq is the session's order).
+    const types = [
+      "VIDEO_PROGRESS",
+      "VISIBILITY_CHANGE",
+      "WINDOW_BLUR",
+      "WINDOW_FOCUS",
+      "VIDEO_PAUSE",
+    ] as const;
+    const events = Array.from({ length: 1100 }, (_, i) => {
+      const type =
+        i === 0 ? "SESSION_START" : i % 11 === 5 ? (types[((i / 11) % 5) | 0] as string) : "MOUSE_MOVEMENT";
+      return logged(type as LoggedEvent["event_type"], {
+        session_id: SESSION,
+        seq: i + 1,
+        timestamp: new Date(Date.UTC(2026, 10, 24, 12, 0, 0) + i * 700).toISOString(),
+        payload: type === "VISIBILITY_CHANGE" ? { visible: i % 22 === 5 } : {},
+      });
+    });
+    const pointer = events.filter((e) => e.event_type === "MOUSE_MOVEMENT");
+    const normal = events.filter((e) => e.event_type !== "MOUSE_MOVEMENT");
+    const batches: LoggedEvent[][] = [];
+    for (let i = 0; i * 50 < pointer.length; i++) {
+      batches.push(pointer.slice(i * 50, i * 50 + 50));
+      // A normal batch every other pointer batch, holding what happened before both.
+      if (i % 2 === 1)
+        batches.push(
+          normal.filter((e) => (e.seq ?? 0) <= (pointer[i * 50]?.seq ?? 0) && !batches.flat().includes(e)),
+        );
+    }
+    batches.push(normal.filter((e) => !batches.flat().includes(e)));
+    expect(batches.flat()).toHaveLength(events.length);
+    const stored = async () =>
+      (await db()("quality_timelines").select()).map((r) => ({
+        ...r,
+        checkpoints: JSON.stringify(r.checkpoints),
+      }));
+
+    await project(db(), [events]);
+    const inOrder = await stored();
+    const sums = await eventQuality(db(), events[0]?.experiment_id ?? "");
+    // The states after 200, 300, ..., 1,100 events are kept.
+    expect(JSON.parse(inOrder[0]?.checkpoints ?? "[]").map((c: number[]) => c[0])).toEqual(
+      Array.from(
+        { length: CHECKPOINTS_KEPT },
+        (_, k) => 1100 - (CHECKPOINTS_KEPT - 1 - k) * CHECKPOINT_EVERY,
+      ),
+    );
+
+    await project(db(), batches);
+    expect(await stored()).toEqual(inOrder);
+    expect(await eventQuality(db(), events[0]?.experiment_id ?? "")).toEqual(sums);
   });
 
   it("fills each participant's sums from the sessions a database already holds, as the projection keeps them", async () => {

@@ -92,6 +92,29 @@ function after(s: Fold, e: TimedEvent): Pick<Fold, "open" | "visible" | "focused
   }
 }
 
+/** One event folded into the state before it (see foldEvents). */
+function step(f: Fold, e: TimedEvent): Fold {
+  let { active_ms, hidden_ms, watch_ms, visible_watch_ms } = f;
+  if (f.last !== null && f.open) {
+    const dt = Math.max(0, e.at - f.last.at);
+    const capped = Math.min(dt, IDLE_CAP_MS);
+    if (!f.visible) hidden_ms += dt;
+    if (f.visible && f.focused) active_ms += capped;
+    if (f.playing) {
+      watch_ms += capped;
+      if (f.visible) visible_watch_ms += capped;
+    }
+  }
+  return {
+    ...after(f, e),
+    last: { seq: e.seq, at: e.at, event_id: e.event_id },
+    active_ms,
+    hidden_ms,
+    watch_ms,
+    visible_watch_ms,
+  };
+}
+
 /**
  * Folds events, in `compareEvents` order and all after `s.last`, into a session's accounting. The
  * interval from one event to the next counts by the state after the earlier one:
@@ -102,26 +125,77 @@ function after(s: Fold, e: TimedEvent): Pick<Fold, "open" | "visible" | "focused
  */
 export function foldEvents(s: Fold, events: readonly TimedEvent[]): Fold {
   let f = s;
-  for (const e of events) {
-    let { active_ms, hidden_ms, watch_ms, visible_watch_ms } = f;
-    if (f.last !== null && f.open) {
-      const dt = Math.max(0, e.at - f.last.at);
-      const capped = Math.min(dt, IDLE_CAP_MS);
-      if (!f.visible) hidden_ms += dt;
-      if (f.visible && f.focused) active_ms += capped;
-      if (f.playing) {
-        watch_ms += capped;
-        if (f.visible) visible_watch_ms += capped;
-      }
-    }
-    f = {
-      ...after(f, e),
-      last: { seq: e.seq, at: e.at, event_id: e.event_id },
-      active_ms,
-      hidden_ms,
-      watch_ms,
-      visible_watch_ms,
-    };
-  }
+  for (const e of events) f = step(f, e);
   return f;
+}
+
+/**
+ * How often a session's state is kept: a batch whose events come before the last event folded (the
+ * tracker's buffers flush on their own clocks, so a normal batch often holds events older than the
+ * high-frequency batch before it) is folded again from the last kept state before it, reading the
+ * events after that state, not the whole session.
+ */
+export const CHECKPOINT_EVERY = 100;
+
+/**
+ * How many states a timeline keeps: the tracker's normal buffer flushes at 20 events or 5 s after its
+ * first, and the telemetry sends batches of 50 meanwhile, so a late batch starts some hundreds of
+ * events back (the catch-up benchmark's tracker order: 500); one from further back folds from the start.
+ */
+export const CHECKPOINTS_KEPT = 10;
+
+/** The state after the first `n` events of a session, in `compareEvents` order. */
+export interface Checkpoint {
+  readonly n: number;
+  readonly fold: Fold;
+}
+
+/** The state before any event: always known. */
+const START: Checkpoint = { n: 0, fold: EMPTY_FOLD };
+
+/**
+ * Folds like `foldEvents`, from the state after `from.n` events, and answers the states passed at
+ * multiples of CHECKPOINT_EVERY.
+ */
+export function foldKeeping(
+  from: Checkpoint,
+  events: readonly TimedEvent[],
+): { fold: Fold; kept: Checkpoint[] } {
+  let f = from.fold;
+  const kept: Checkpoint[] = [];
+  events.forEach((e, i) => {
+    f = step(f, e);
+    const n = from.n + i + 1;
+    if (n % CHECKPOINT_EVERY === 0) kept.push({ n, fold: f });
+  });
+  return { fold: f, kept };
+}
+
+/**
+ * The states a timeline keeps once `folded` events are folded: those after the CHECKPOINTS_KEPT largest
+ * multiples of CHECKPOINT_EVERY up to `folded` (the start is always known and not kept), from `known`
+ * (later entries of the same `n` win). Which states are kept depends only on the events folded, so a replay
+ * keeps the same ones as the live run.
+ */
+export function checkpointsAt(folded: number, known: readonly Checkpoint[]): Checkpoint[] {
+  const byN = new Map(known.map((c) => [c.n, c]));
+  const newest = Math.floor(folded / CHECKPOINT_EVERY) * CHECKPOINT_EVERY;
+  return Array.from(
+    { length: CHECKPOINTS_KEPT },
+    (_, i) => newest - (CHECKPOINTS_KEPT - 1 - i) * CHECKPOINT_EVERY,
+  )
+    .filter((n) => n > 0)
+    .map((n) => byN.get(n))
+    .filter((c): c is Checkpoint => c !== undefined);
+}
+
+/** The latest state, of `kept` or the start, that comes before `e`: where a fold including `e` begins. */
+export function checkpointBefore(
+  kept: readonly Checkpoint[],
+  e: Pick<TimedEvent, "seq" | "at" | "event_id">,
+): Checkpoint {
+  let best = START;
+  for (const c of kept)
+    if (c.n > best.n && c.fold.last !== null && compareEvents(c.fold.last, e) < 0) best = c;
+  return best;
 }

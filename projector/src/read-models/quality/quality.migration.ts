@@ -8,7 +8,8 @@ import { sumQualityParticipants } from "./quality.queries.ts";
  * time); `quality_timelines` keeps the time accounting, which depends on the order of the events
  * (quality.fold.ts), rewritten whole by the settle step (the row that folded more events wins).
  * `quality_participants` sums a participant's sessions (002), so reads of every participant of a
- * large study read one row each.
+ * large study read one row each. `checkpoints` (003) keeps states part of the way, so a batch that comes
+ * before the last event folded does not fold the whole session again.
  */
 export const qualityMigrations: readonly Migration[] = [
   {
@@ -90,6 +91,22 @@ export const qualityMigrations: readonly Migration[] = [
       await db.schema.alterTable("quality_timelines", (t) => {
         t.dropColumn("first_ms");
         t.dropColumn("end_ms");
+      });
+    },
+  },
+  {
+    name: "projector/quality/003-checkpoints",
+    async up(db) {
+      // The states kept every CHECKPOINT_EVERY events (quality.fold.ts): a batch older than the last
+      // event folded is folded again from the last one before it. Timelines stored before have none
+      // and fold such a batch from the start once, which keeps them from then on.
+      await db.schema.alterTable("quality_timelines", (t) => {
+        t.jsonb("checkpoints");
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable("quality_timelines", (t) => {
+        t.dropColumn("checkpoints");
       });
     },
   },

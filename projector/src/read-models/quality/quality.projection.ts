@@ -4,7 +4,16 @@ import type { RowOp } from "../../ops.ts";
 import type { Projection } from "../../read-model.ts";
 import { sessionEventsForFold } from "../events/events.queries.ts";
 import { eraseQuality } from "./quality.erase.ts";
-import { compareEvents, EMPTY_FOLD, type Fold, foldEvents, type TimedEvent } from "./quality.fold.ts";
+import {
+  type Checkpoint,
+  checkpointBefore,
+  checkpointsAt,
+  compareEvents,
+  EMPTY_FOLD,
+  type Fold,
+  foldKeeping,
+  type TimedEvent,
+} from "./quality.fold.ts";
 import { qualityMigrations } from "./quality.migration.ts";
 
 /** SESSION_START's `environment.viewport.width`, when it is a number. */
@@ -46,6 +55,8 @@ interface TimelineRow {
   visible_watch_ms: number | string;
   first_ms: number | string | null;
   end_ms: number | string | null;
+  /** The kept states (quality.fold.ts `checkpointsAt`), as jsonb gives them (null before migration 003). */
+  checkpoints: StoredCheckpoint[] | string | null;
 }
 
 /** The client times a timeline has folded, earliest and latest (null before its first event). */
@@ -88,14 +99,93 @@ const foldOf = (r: TimelineRow): Fold => ({
   visible_watch_ms: Number(r.visible_watch_ms),
 });
 
-/** Every event of a session the events store holds, for a fold from the start. */
-async function sessionEvents(
+/**
+ * A kept state as stored: `[n, seq, at, event_id, open, visible, focused, playing, active_ms,
+ * hidden_ms, watch_ms, visible_watch_ms]`, a tenth the size of the object (the row is written each batch).
+ */
+type StoredCheckpoint = [
+  number,
+  number | null,
+  number,
+  string,
+  boolean,
+  boolean,
+  boolean,
+  boolean,
+  number,
+  number,
+  number,
+  number,
+];
+
+const storedCheckpoint = ({ n, fold: f }: Checkpoint): StoredCheckpoint => [
+  n,
+  f.last?.seq ?? null,
+  f.last?.at ?? 0,
+  f.last?.event_id ?? "",
+  f.open,
+  f.visible,
+  f.focused,
+  f.playing,
+  f.active_ms,
+  f.hidden_ms,
+  f.watch_ms,
+  f.visible_watch_ms,
+];
+
+const checkpointsOf = (r: TimelineRow | undefined): Checkpoint[] => {
+  const c = r?.checkpoints ?? null;
+  if (c === null) return [];
+  const stored = (typeof c === "string" ? JSON.parse(c) : c) as StoredCheckpoint[];
+  return stored.map(
+    ([
+      n,
+      seq,
+      at,
+      event_id,
+      open,
+      visible,
+      focused,
+      playing,
+      active_ms,
+      hidden_ms,
+      watch_ms,
+      visible_watch_ms,
+    ]) => ({
+      n,
+      fold: {
+        last: { seq, at, event_id },
+        open,
+        visible,
+        focused,
+        playing,
+        active_ms,
+        hidden_ms,
+        watch_ms,
+        visible_watch_ms,
+      },
+    }),
+  );
+};
+
+/**
+ * The session's events the events store holds after a kept state, in `compareEvents` order (all of
+ * them after the start): what a fold from that state reads.
+ */
+async function sessionEventsAfter(
   sql: Knex.Transaction,
   userId: string,
   sessionId: string,
+  from: Checkpoint,
 ): Promise<TimedEvent[]> {
-  const rows = await sessionEventsForFold(sql, userId, sessionId);
-  return rows.map((r) => {
+  const last = from.fold.last;
+  const rows = await sessionEventsForFold(
+    sql,
+    userId,
+    sessionId,
+    last === null || !Number.isFinite(last.at) ? null : { seq: last.seq ?? -1, at: new Date(last.at) },
+  );
+  const events = rows.map((r): TimedEvent => {
     const visible = r.visible === null ? null : r.visible === true || r.visible === "true";
     return {
       event_id: r.event_id,
@@ -108,10 +198,17 @@ async function sessionEvents(
           : (visible ?? (r.visibility_state === null ? null : r.visibility_state === "visible")),
     };
   });
+  return (last === null ? events : events.filter((e) => compareEvents(last, e) < 0)).sort(compareEvents);
 }
 
 /** The timeline row of a session after a fold of `folded` events over `span`. */
-function timelineOp(e: LoggedEvent, f: Fold, folded: number, span: Span | null): RowOp {
+function timelineOp(
+  e: LoggedEvent,
+  f: Fold,
+  folded: number,
+  span: Span | null,
+  checkpoints: readonly Checkpoint[],
+): RowOp {
   const last = f.last ?? { seq: null, at: 0, event_id: e.event_id };
   return {
     kind: "insert",
@@ -137,6 +234,7 @@ function timelineOp(e: LoggedEvent, f: Fold, folded: number, span: Span | null):
       visible_watch_ms: f.visible_watch_ms,
       first_ms: span?.first ?? null,
       end_ms: span?.end ?? null,
+      checkpoints: { json: JSON.stringify(checkpoints.map(storedCheckpoint)) },
     },
   };
 }
@@ -231,6 +329,7 @@ export const qualityProjection: Projection = {
             "visible_watch_ms",
             "first_ms",
             "end_ms",
+            "checkpoints",
           )) as TimelineRow[]
       ).map((r) => [r.session_id, r]),
     );
@@ -247,19 +346,36 @@ export const qualityProjection: Projection = {
       };
       const head = fresh[0];
       const last = before.fold.last;
+      const kept = checkpointsOf(row);
       const inOrder = last === null || (head !== undefined && compareEvents(last, head) < 0);
-      let after: typeof before;
+      let after: typeof before & { checkpoints: Checkpoint[] };
       if (inOrder) {
+        const folded = foldKeeping({ n: before.folded, fold: before.fold }, fresh);
+        const count = before.folded + fresh.length;
         after = {
-          fold: foldEvents(before.fold, fresh),
-          folded: before.folded + fresh.length,
+          fold: folded.fold,
+          folded: count,
           span: widen(before.span, fresh),
+          checkpoints: checkpointsAt(count, [...kept, ...folded.kept]),
         };
       } else {
-        const all = (await sessionEvents(sql, first.user_id, sessionId)).sort(compareEvents);
-        after = { fold: foldEvents(EMPTY_FOLD, all), folded: all.length, span: widen(null, all) };
+        // Folded again from the last kept state before the batch's first event (the start when
+        // none is: a timeline stored before migration 003, or a very late event).
+        const from = checkpointBefore(kept, head as TimedEvent);
+        const tail = await sessionEventsAfter(sql, first.user_id, sessionId, from);
+        const folded = foldKeeping(from, tail);
+        const count = from.n + tail.length;
+        after = {
+          fold: folded.fold,
+          folded: count,
+          span: from.n === 0 ? widen(null, tail) : widen(before.span, fresh),
+          checkpoints: checkpointsAt(count, [...kept.filter((c) => c.n <= from.n), ...folded.kept]),
+        };
       }
-      ops.push(timelineOp(first, after.fold, after.folded, after.span), participantOp(list, before, after));
+      ops.push(
+        timelineOp(first, after.fold, after.folded, after.span, after.checkpoints),
+        participantOp(list, before, after),
+      );
     }
     return ops;
   },

@@ -99,71 +99,42 @@ const foldOf = (r: TimelineRow): Fold => ({
   visible_watch_ms: Number(r.visible_watch_ms),
 });
 
+/** A kept state's flags and sums, in the order a stored checkpoint lists them. */
+const STATE = [
+  "open",
+  "visible",
+  "focused",
+  "playing",
+  "active_ms",
+  "hidden_ms",
+  "watch_ms",
+  "visible_watch_ms",
+] as const;
+
 /**
- * A kept state as stored: `[n, seq, at, event_id, open, visible, focused, playing, active_ms,
- * hidden_ms, watch_ms, visible_watch_ms]`, a tenth the size of the object (the row is written each batch).
+ * A kept state as stored: `[n, seq, at, event_id, ...STATE]`, a tenth the size of the object (the row
+ * is written each batch).
  */
-type StoredCheckpoint = [
-  number,
-  number | null,
-  number,
-  string,
-  boolean,
-  boolean,
-  boolean,
-  boolean,
-  number,
-  number,
-  number,
-  number,
-];
+type StoredCheckpoint = [number, number | null, number, string, ...(boolean | number)[]];
 
 const storedCheckpoint = ({ n, fold: f }: Checkpoint): StoredCheckpoint => [
   n,
   f.last?.seq ?? null,
   f.last?.at ?? 0,
   f.last?.event_id ?? "",
-  f.open,
-  f.visible,
-  f.focused,
-  f.playing,
-  f.active_ms,
-  f.hidden_ms,
-  f.watch_ms,
-  f.visible_watch_ms,
+  ...STATE.map((k) => f[k]),
 ];
 
 const checkpointsOf = (r: TimelineRow | undefined): Checkpoint[] => {
   const c = r?.checkpoints ?? null;
   if (c === null) return [];
-  const stored = (typeof c === "string" ? JSON.parse(c) : c) as StoredCheckpoint[];
-  return stored.map(
-    ([
-      n,
-      seq,
-      at,
-      event_id,
-      open,
-      visible,
-      focused,
-      playing,
-      active_ms,
-      hidden_ms,
-      watch_ms,
-      visible_watch_ms,
-    ]) => ({
+  return ((typeof c === "string" ? JSON.parse(c) : c) as StoredCheckpoint[]).map(
+    ([n, seq, at, event_id, ...state]) => ({
       n,
       fold: {
         last: { seq, at, event_id },
-        open,
-        visible,
-        focused,
-        playing,
-        active_ms,
-        hidden_ms,
-        watch_ms,
-        visible_watch_ms,
-      },
+        ...Object.fromEntries(STATE.map((k, i) => [k, state[i]])),
+      } as Fold,
     }),
   );
 };
@@ -319,14 +290,7 @@ export const qualityProjection: Projection = {
             "last_seq",
             "last_at_ms",
             "last_event_id",
-            "open",
-            "visible",
-            "focused",
-            "playing",
-            "active_ms",
-            "hidden_ms",
-            "watch_ms",
-            "visible_watch_ms",
+            ...STATE,
             "first_ms",
             "end_ms",
             "checkpoints",

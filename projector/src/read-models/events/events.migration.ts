@@ -80,4 +80,17 @@ export const eventsMigrations: readonly Migration[] = [
       await db.raw("alter table events alter column group_id set not null");
     },
   },
+  {
+    // A session's events in the quality fold's order (seq, events without one first; client time),
+    // so folding from a kept state reads the events after it, not every event of the participant.
+    name: "projector/events/005-session-order",
+    async up(db) {
+      await db.raw(
+        "create index if not exists events_session_order_idx on events (session_id, (coalesce(seq, -1)), timestamp)",
+      );
+    },
+    async down(db) {
+      await db.raw("drop index if exists events_session_order_idx");
+    },
+  },
 ];

@@ -316,17 +316,10 @@ export async function sessionEventsForFold(
   sessionId: string,
   after: { seq: number; at: Date } | null = null,
 ): Promise<FoldEventRow[]> {
-  const q = sql("events").where({ user_id: userId, session_id: sessionId });
-  // From a place in the fold's order (seq, events without one first; then client time): a superset,
-  // which the fold narrows to the events strictly after that place.
-  if (after !== null)
-    q.where((w) =>
-      w
-        .whereRaw("coalesce(seq, -1) > ?", [after.seq])
-        .orWhere((same) =>
-          same.whereRaw("coalesce(seq, -1) = ?", [after.seq]).where("timestamp", ">=", after.at),
-        ),
-    );
+  const q = sql("events").where({ session_id: sessionId, user_id: userId });
+  // From a place in the fold's order (seq, events without one first; then client time), a range of
+  // events_session_order_idx: a superset, which the fold narrows to the events strictly after it.
+  if (after !== null) q.whereRaw("(coalesce(seq, -1), timestamp) >= (?, ?)", [after.seq, after.at]);
   return (await q.select(
     "event_id",
     "event_type",

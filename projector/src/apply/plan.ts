@@ -1,6 +1,7 @@
 import { pipelined, rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
 import { type InsertedKeys, keyOf, type Row, type RowOp, type Value } from "../ops.ts";
+import { type Span, spanConflict, spanRows } from "./spans.ts";
 
 // The SQL planner: a batch's row operations become a few multi-row statements per table, built
 // without the database (planOps) and then sent together in the batch's transaction (runPlan).
@@ -59,6 +60,15 @@ interface Planned {
   readonly bindings: readonly Knex.RawBinding[];
 }
 
+/** Which statement (and which part of it, when the plan is one statement) answers a table's keys. */
+interface Answer {
+  readonly table: string;
+  readonly key: readonly string[];
+  readonly statement: number;
+  /** The part of a combined statement whose rows these are (`combine`); absent otherwise. */
+  readonly part?: number;
+}
+
 /**
  * Row operations as the statements that apply them (see `planOps`), built before a transaction so
  * that the transaction holds the database only while they run; and which statements answer the
@@ -66,7 +76,37 @@ interface Planned {
  */
 export interface OpsPlan {
   readonly statements: readonly Planned[];
-  readonly answers: readonly { table: string; key: readonly string[]; statement: number }[];
+  readonly answers: readonly Answer[];
+}
+
+/**
+ * A plan's statements as one, each a data-modifying `with` query of it, when every statement writes a
+ * table of its own (a statement may not write a row twice; a table in chunks stays as it is). One
+ * statement costs the database one parse, plan and answer instead of one per table (on the embedded
+ * database the engine's own work per statement is most of a small batch's), and PostgreSQL one round
+ * trip. The outer query reads every part in the plan's order, so rows are locked in that order as
+ * before (tables by name); the parts see the same snapshot, as the separate statements did, since
+ * none reads what another writes. The answering parts give their rows as JSON objects, the keys as
+ * text (uuids, texts and numbers: `keyOf` reads them alike).
+ */
+function combine(plan: OpsPlan, tables: readonly string[]): OpsPlan {
+  if (plan.statements.length < 2 || new Set(tables).size !== tables.length) return plan;
+  const answering = new Map(plan.answers.map((a) => [a.statement, a]));
+  const parts = plan.statements.map((s, i) => `p${i} as (${s.sql}${answering.has(i) ? "" : " returning 1"})`);
+  const reads = plan.statements.map((_, i) =>
+    answering.has(i)
+      ? `select ${i} as part, to_json(p${i}) as row from p${i}`
+      : `select ${i} as part, null::json as row from (select count(*) from p${i}) c${i}`,
+  );
+  return {
+    statements: [
+      {
+        sql: `with ${parts.join(",\n")}\n${reads.join("\nunion all ")}`,
+        bindings: plan.statements.flatMap((s) => s.bindings),
+      },
+    ],
+    answers: plan.answers.map((a) => ({ ...a, statement: 0, part: a.statement })),
+  };
 }
 
 /** Orders pairs by their first element, a text (a table's name, a row's key). */
@@ -134,82 +174,6 @@ function accumulate(ops: readonly Accumulate[]): Map<string, AccumulatedRow> {
   return rows;
 }
 
-type Span = Extract<RowOp, { kind: "span" }>;
-
-/** Runs of arrival times, `[first, last]` in epoch milliseconds, no two within `gapMs` of each other. */
-type Runs = [number, number][];
-
-/** Times (and runs) merged into runs: sorted, and joined where one begins within `gapMs` of the last. */
-function mergeRuns(runs: readonly (readonly [number, number])[], gapMs: number): Runs {
-  const out: Runs = [];
-  for (const [from, to] of [...runs].sort((a, b) => a[0] - b[0] || a[1] - b[1])) {
-    const last = out.at(-1);
-    if (last && from <= last[1] + gapMs) last[1] = Math.max(last[1], to);
-    else out.push([from, to]);
-  }
-  return out;
-}
-
-/**
- * The spans of one table as new rows, one per key: the runs of the batch's times, and the earliest and
- * latest time.
- */
-function spanRows(ops: readonly Span[]): Row[] {
-  const byKey = new Map<string, { op: Span; times: [number, number][] }>();
-  for (const op of ops) {
-    const id = JSON.stringify(op.key);
-    const entry = byKey.get(id) ?? { op, times: [] };
-    const t = Date.parse(op.at);
-    entry.times.push([t, t]);
-    byKey.set(id, entry);
-  }
-  return [...byKey].sort(byFirst).map(([, { op, times }]) => {
-    const runs = mergeRuns(times, op.gapMs);
-    const { columns: c } = op;
-    return {
-      ...op.init,
-      ...op.key,
-      [c.runs]: { json: JSON.stringify(runs) },
-      [c.first]: new Date(runs[0]?.[0] ?? 0).toISOString(),
-      [c.last]: new Date(Math.max(...runs.map((r) => r[1]))).toISOString(),
-    };
-  });
-}
-
-/**
- * A table's spans as one upsert: a stored row's runs and the batch's are merged as `mergeRuns` does,
- * in SQL (islands: a run begins where it starts more than the gap after every run before it ends). The
- * runs are a set's, so the rows are the same whatever order or batches the times come in: a replay
- * rebuilds exactly what the live run wrote, re-driven dead letters included.
- */
-function spanConflict(table: string, first: Span): { sql: string; bindings: Knex.RawBinding[] } {
-  const { runs, first: earliest, last } = first.columns;
-  const keyCols = Object.keys(first.key);
-  return {
-    sql: `on conflict (${keyCols.map(() => "??").join(", ")}) do update set
-      ?? = (select jsonb_agg(jsonb_build_array(g.f, g.t) order by g.f) from (
-        select min(y.f) as f, max(y.t) as t from (
-          select z.f, z.t, sum(z.starts) over (order by z.f, z.t) as island from (
-            select x.f, x.t,
-              case when x.f > max(x.t) over (order by x.f, x.t rows between unbounded preceding and 1 preceding) + ?
-                then 1 else 0 end as starts
-            from (
-              select (v ->> 0)::bigint as f, (v ->> 1)::bigint as t
-              from jsonb_array_elements(??.?? || excluded.??) v
-            ) x
-          ) z
-        ) y group by y.island
-      ) g),
-      ?? = least(??.??, excluded.??), ?? = greatest(??.??, excluded.??)`,
-    bindings: [
-      ...keyCols,
-      ...[runs, first.gapMs, table, runs, runs],
-      ...[earliest, table, earliest, earliest],
-      ...[last, table, last, last],
-    ],
-  };
-}
-
 /**
  * Applies row operations inside the caller's transaction: inserts first (one multi-row statement per
  * table and chunk, existing keys kept), then accumulations (one upsert per table and chunk). Answers
@@ -256,7 +220,8 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
   // of deadlocking (a deadlock aborts a batch, and the consumer restarts seconds later).
   const byName = <T>(map: Map<string, T>) => [...map].sort(byFirst);
   const statements: Planned[] = [];
-  const answers: { table: string; key: readonly string[]; statement: number }[] = [];
+  const tables: string[] = [];
+  const answers: Answer[] = [];
   for (const [table, { key, least, rows: unordered }] of byName(inserts)) {
     const rows = inKeyOrder(unordered, key);
     const keyList = key.map(() => "??").join(", ");
@@ -282,6 +247,7 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
     }
     for (const chunk of chunks(todo)) {
       answers.push({ table, key, statement: statements.length });
+      tables.push(table);
       statements.push(insertRows(table, chunk, conflict, bindings));
     }
   }
@@ -321,7 +287,10 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
       ...Object.fromEntries(maxes.map((c) => [c, r.max[c] ?? null])),
       ...Object.fromEntries(mins.map((c) => [c, r.min[c] ?? null])),
     }));
-    for (const chunk of chunks(values)) statements.push(insertRows(table, chunk, conflict, bindings));
+    for (const chunk of chunks(values)) {
+      tables.push(table);
+      statements.push(insertRows(table, chunk, conflict, bindings));
+    }
   }
 
   for (const [table, list] of byName(spans)) {
@@ -335,11 +304,18 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
       op.columns.last !== last;
     if (list.some(differs)) throw new Error(`span ops on ${table} must share their gap and columns`);
     const { sql, bindings } = spanConflict(table, first);
-    for (const chunk of chunks(spanRows(list))) statements.push(insertRows(table, chunk, sql, bindings));
+    for (const chunk of chunks(spanRows(list))) {
+      tables.push(table);
+      statements.push(insertRows(table, chunk, sql, bindings));
+    }
   }
 
-  return { statements, answers };
+  return combine({ statements, answers }, tables);
 }
+
+/** A combined statement's row of one part: JSON, parsed by the driver or not. */
+const jsonRow = (row: unknown): Record<string, unknown> =>
+  (typeof row === "string" ? JSON.parse(row) : row) as Record<string, unknown>;
 
 /**
  * Runs a plan's statements in the caller's transaction, sent in one go (none depends on another's
@@ -351,11 +327,12 @@ export async function runPlan(trx: Knex.Transaction, plan: OpsPlan): Promise<Ins
     plan.statements.map((s) => trx.raw(s.sql, s.bindings)),
   );
   const inserted = new Map<string, Set<string>>();
-  for (const { table, key, statement } of plan.answers) {
+  for (const { table, key, statement, part } of plan.answers) {
     const keys = inserted.get(table) ?? new Set<string>();
     inserted.set(table, keys);
-    for (const r of rowsOf<Record<string, unknown>>(results[statement]))
-      if (r.created !== false) keys.add(keyOf(key.map((k) => r[k])));
+    let rows = rowsOf<Record<string, unknown>>(results[statement]);
+    if (part !== undefined) rows = rows.flatMap((r) => (r.part === part ? [jsonRow(r.row)] : []));
+    for (const r of rows) if (r.created !== false) keys.add(keyOf(key.map((k) => r[k])));
   }
   return inserted;
 }

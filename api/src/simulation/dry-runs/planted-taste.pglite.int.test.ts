@@ -1,3 +1,4 @@
 import { plantedTasteSuite } from "./planted-taste.fixture.ts";
 
-plantedTasteSuite("pglite");
+// The arms compared at full size here; on PostgreSQL, the learned arm served (planted-taste.fixture.ts).
+plantedTasteSuite("pglite", { compare: true });

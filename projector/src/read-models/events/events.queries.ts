@@ -296,6 +296,7 @@ export async function eventTypesByUser(
 
 /** An event of a session as the quality fold reads it: its order and its visibility fields. */
 export interface FoldEventRow {
+  readonly session_id: string;
   readonly event_id: string;
   readonly event_type: string;
   readonly timestamp: Date | string;
@@ -306,28 +307,31 @@ export interface FoldEventRow {
   readonly visibility_state: string | null;
 }
 
+/** A session whose events a fold reads: all of them (`after` null), or from a place in its order on. */
+export interface FoldRead {
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly after: { readonly seq: number; readonly at: Date } | null;
+}
+
 /**
- * The events the store holds of one participant's session, for the quality fold: all of them, or those
- * from a place in the fold's order on (a fold from a kept state).
+ * The events the store holds of some participants' sessions, for the quality fold, in one statement
+ * (a simple query per session, joined by `union all`: each one a range of events_session_order_idx,
+ * planned as cheaply as alone): of each session all of them, or those from a place in the fold's
+ * order on (a fold from a kept state; a superset, which the fold narrows to the events strictly after
+ * it). A session read whole starts below every place (seq -2: events without one count as -1).
  */
-export async function sessionEventsForFold(
-  sql: Sql,
-  userId: string,
-  sessionId: string,
-  after: { seq: number; at: Date } | null = null,
-): Promise<FoldEventRow[]> {
-  const q = sql("events").where({ session_id: sessionId, user_id: userId });
-  // From a place in the fold's order (seq, events without one first; then client time), a range of
-  // events_session_order_idx: a superset, which the fold narrows to the events strictly after it.
-  if (after !== null) q.whereRaw("(coalesce(seq, -1), timestamp) >= (?, ?)", [after.seq, after.at]);
-  return (await q.select(
-    "event_id",
-    "event_type",
-    "timestamp",
-    "seq",
-    sql.raw("payload->'visible' as visible"),
-    sql.raw("payload->>'visibilityState' as visibility_state"),
-  )) as FoldEventRow[];
+export async function sessionEventsForFold(sql: Sql, reads: readonly FoldRead[]): Promise<FoldEventRow[]> {
+  if (reads.length === 0) return [];
+  const one = `(select session_id, event_id, event_type, timestamp, seq,
+      payload->'visible' as visible, payload->>'visibilityState' as visibility_state
+    from events where session_id = ? and user_id = ? and (coalesce(seq, -1), timestamp) >= (?, ?))`;
+  return rowsOf<FoldEventRow>(
+    await sql.raw(
+      reads.map(() => one).join(" union all "),
+      reads.flatMap((r) => [r.sessionId, r.userId, r.after?.seq ?? -2, r.after?.at ?? "-infinity"]),
+    ),
+  );
 }
 
 /** Whether the store holds any event yet (false before its table exists: migrations ask it). */

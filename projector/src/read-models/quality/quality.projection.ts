@@ -140,25 +140,27 @@ const checkpointsOf = (r: TimelineRow | undefined): Checkpoint[] => {
 };
 
 /**
- * The session's events the events store holds after a kept state, in `compareEvents` order (all of
- * them after the start): what a fold from that state reads.
+ * Of each session, the events the events store holds after a kept state, in `compareEvents` order (all
+ * of them after the start): what a fold from that state reads. One statement for all the sessions.
  */
 async function sessionEventsAfter(
   sql: Knex.Transaction,
-  userId: string,
-  sessionId: string,
-  from: Checkpoint,
-): Promise<TimedEvent[]> {
-  const last = from.fold.last;
+  from: ReadonlyMap<string, { userId: string; checkpoint: Checkpoint }>,
+): Promise<Map<string, TimedEvent[]>> {
+  const placeOf = ({ fold: { last } }: Checkpoint) =>
+    last === null || !Number.isFinite(last.at) ? null : { seq: last.seq ?? -1, at: new Date(last.at) };
   const rows = await sessionEventsForFold(
     sql,
-    userId,
-    sessionId,
-    last === null || !Number.isFinite(last.at) ? null : { seq: last.seq ?? -1, at: new Date(last.at) },
+    [...from].map(([sessionId, { userId, checkpoint }]) => ({
+      sessionId,
+      userId,
+      after: placeOf(checkpoint),
+    })),
   );
-  const events = rows.map((r): TimedEvent => {
+  const out = new Map<string, TimedEvent[]>([...from.keys()].map((id) => [id, []]));
+  for (const r of rows) {
     const visible = r.visible === null ? null : r.visible === true || r.visible === "true";
-    return {
+    out.get(r.session_id)?.push({
       event_id: r.event_id,
       event_type: r.event_type,
       at: new Date(r.timestamp).getTime(),
@@ -167,9 +169,16 @@ async function sessionEventsAfter(
         r.event_type !== "VISIBILITY_CHANGE"
           ? null
           : (visible ?? (r.visibility_state === null ? null : r.visibility_state === "visible")),
-    };
-  });
-  return (last === null ? events : events.filter((e) => compareEvents(last, e) < 0)).sort(compareEvents);
+    });
+  }
+  for (const [id, events] of out) {
+    const last = from.get(id)?.checkpoint.fold.last ?? null;
+    out.set(
+      id,
+      (last === null ? events : events.filter((e) => compareEvents(last, e) < 0)).sort(compareEvents),
+    );
+  }
+  return out;
 }
 
 /** The timeline row of a session after a fold of `folded` events over `span`. */
@@ -297,10 +306,10 @@ export const qualityProjection: Projection = {
           )) as TimelineRow[]
       ).map((r) => [r.session_id, r]),
     );
-    const ops: RowOp[] = [];
-    for (const [sessionId, list] of bySession) {
-      const first = list[0];
-      if (!first) continue;
+    // What each session's fold starts from: its stored state when the batch's events all come after
+    // it, else the last kept state before the batch's first event (the start when none is: a timeline
+    // stored before migration 003, or a very late event), whose events after it are read again.
+    const sessions = [...bySession].map(([sessionId, list]) => {
       const fresh = list.map(timed).sort(compareEvents);
       const row = stored.get(sessionId);
       const before = {
@@ -308,12 +317,22 @@ export const qualityProjection: Projection = {
         folded: Number(row?.folded ?? 0),
         span: spanOf(row),
       };
-      const head = fresh[0];
+      const head = fresh[0] as TimedEvent;
       const last = before.fold.last;
       const kept = checkpointsOf(row);
-      const inOrder = last === null || (head !== undefined && compareEvents(last, head) < 0);
+      const inOrder = last === null || compareEvents(last, head) < 0;
+      return { sessionId, list, fresh, before, kept, from: inOrder ? null : checkpointBefore(kept, head) };
+    });
+    const refold = new Map(
+      sessions.flatMap(({ sessionId, list, from }) =>
+        from === null ? [] : [[sessionId, { userId: (list[0] as LoggedEvent).user_id, checkpoint: from }]],
+      ),
+    );
+    const tails = refold.size === 0 ? new Map<string, TimedEvent[]>() : await sessionEventsAfter(sql, refold);
+    const ops: RowOp[] = [];
+    for (const { sessionId, list, fresh, before, kept, from } of sessions) {
       let after: typeof before & { checkpoints: Checkpoint[] };
-      if (inOrder) {
+      if (from === null) {
         const folded = foldKeeping({ n: before.folded, fold: before.fold }, fresh);
         const count = before.folded + fresh.length;
         after = {
@@ -323,10 +342,7 @@ export const qualityProjection: Projection = {
           checkpoints: checkpointsAt(count, [...kept, ...folded.kept]),
         };
       } else {
-        // Folded again from the last kept state before the batch's first event (the start when
-        // none is: a timeline stored before migration 003, or a very late event).
-        const from = checkpointBefore(kept, head as TimedEvent);
-        const tail = await sessionEventsAfter(sql, first.user_id, sessionId, from);
+        const tail = tails.get(sessionId) ?? [];
         const folded = foldKeeping(from, tail);
         const count = from.n + tail.length;
         after = {
@@ -337,7 +353,7 @@ export const qualityProjection: Projection = {
         };
       }
       ops.push(
-        timelineOp(first, after.fold, after.folded, after.span, after.checkpoints),
+        timelineOp(list[0] as LoggedEvent, after.fold, after.folded, after.span, after.checkpoints),
         participantOp(list, before, after),
       );
     }

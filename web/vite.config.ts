@@ -86,5 +86,7 @@ export default defineConfig({
   server: { proxy },
   preview: { proxy },
   // Unit tests read Feedlab's strings in English, as the console does (hooks.client.ts).
-  test: { setupFiles: ["./src/lib/i18n/english.test-setup.ts"] },
+  // testTimeout: these run beside the lint, the type check and the unit tests (scripts/test-suite.mjs),
+  // where a layout's compile takes 2 s of vitest's default 5.
+  test: { setupFiles: ["./src/lib/i18n/english.test-setup.ts"], testTimeout: 15_000 },
 });

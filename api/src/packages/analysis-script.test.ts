@@ -133,8 +133,12 @@ function ownValues(people: readonly Person[], arm: number, metric: "ctr" | "fini
 const STUDY = (assignment: string) =>
   `# yaml-language-server: $schema=https://example.org/study.schema.json\nfeedlab_study: 1\nname: Weighting\n${assignment}arms:\n  - name: Ranked\n    weight: 1\n  - name: Random\n    weight: 1\n`;
 
-/** The generated analysis.py's weighted figures (docs/assignment.md, "Analysing each method"). */
-describe("analysis.py's weighting by assignment probability", () => {
+/**
+ * The generated analysis.py's weighted figures (docs/assignment.md, "Analysing each method"). Each test
+ * runs Python with pandas (about 1-4 s alone); beside the lint and the type check (scripts/test-suite.mjs)
+ * one took over vitest's 5 s, hence a timeout of a process's, not a unit's.
+ */
+describe("analysis.py's weighting by assignment probability", { timeout: 60_000 }, () => {
   let work: string;
   let count = 0;
   const folder = async () => {

@@ -21,6 +21,16 @@ export interface TestStorage {
   cleanup(): Promise<void>;
 }
 
+/** The run's brokers; the browser lane starts none (global-setup.ts): its files run on the others. */
+function brokersOfRun(): string {
+  const brokers = inject("kafkaBrokers");
+  if (brokers === "")
+    throw new Error(
+      "the browser lane (project e2e) starts no Kafka broker: list the file in BESIDE_E2E_FILES",
+    );
+  return brokers;
+}
+
 /**
  * A new database of `backend`: empty, or `migrated` (a copy of the run's migrated template: what an
  * app's first start leaves, made once per run by the global setup instead of once per app).
@@ -34,7 +44,7 @@ export async function createTestStorage(
     const kafka: Record<string, string> =
       backend === "kafka"
         ? {
-            KAFKA_BROKERS: inject("kafkaBrokers"),
+            KAFKA_BROKERS: brokersOfRun(),
             FEEDLAB_KAFKA_TOPIC: `feedlab.events.${db.name}`,
             FEEDLAB_KAFKA_PARTITIONS: "3",
           }

@@ -86,12 +86,12 @@ export interface OpsPlan {
  * database the engine's own work per statement is most of a small batch's), and PostgreSQL one round
  * trip. The outer query reads every part in the plan's order, so rows are locked in that order as
  * before (tables by name); the parts see the same snapshot, as the separate statements did, since
- * none reads what another writes. The answering parts give their rows as JSON objects, the keys as
+ * none reads what another writes. The answering parts give their rows as JSON (both drivers parse it), the keys as
  * text (uuids, texts and numbers: `keyOf` reads them alike).
  */
 function combine(plan: OpsPlan, tables: readonly string[]): OpsPlan {
   if (plan.statements.length < 2 || new Set(tables).size !== tables.length) return plan;
-  const answering = new Map(plan.answers.map((a) => [a.statement, a]));
+  const answering = new Set(plan.answers.map((a) => a.statement));
   const parts = plan.statements.map((s, i) => `p${i} as (${s.sql}${answering.has(i) ? "" : " returning 1"})`);
   const reads = plan.statements.map((_, i) =>
     answering.has(i)
@@ -313,10 +313,6 @@ export function planOps(ops: readonly RowOp[]): OpsPlan {
   return combine({ statements, answers }, tables);
 }
 
-/** A combined statement's row of one part: JSON, parsed by the driver or not. */
-const jsonRow = (row: unknown): Record<string, unknown> =>
-  (typeof row === "string" ? JSON.parse(row) : row) as Record<string, unknown>;
-
 /**
  * Runs a plan's statements in the caller's transaction, sent in one go (none depends on another's
  * answer; they run in the plan's order). Answers the keys the inserts created.
@@ -331,7 +327,8 @@ export async function runPlan(trx: Knex.Transaction, plan: OpsPlan): Promise<Ins
     const keys = inserted.get(table) ?? new Set<string>();
     inserted.set(table, keys);
     let rows = rowsOf<Record<string, unknown>>(results[statement]);
-    if (part !== undefined) rows = rows.flatMap((r) => (r.part === part ? [jsonRow(r.row)] : []));
+    if (part !== undefined)
+      rows = rows.flatMap((r) => (r.part === part ? [r.row as Record<string, unknown>] : []));
     for (const r of rows) if (r.created !== false) keys.add(keyOf(key.map((k) => r[k])));
   }
   return inserted;

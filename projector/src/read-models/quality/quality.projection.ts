@@ -254,6 +254,21 @@ function participantOp(
 }
 
 /**
+ * A session's state after folding `events` from `start` (its stored state, or a kept one before a late
+ * event): the fold, how many events it holds, `span`, and the checkpoints kept up to `start` and on the way.
+ */
+function foldFrom(start: Checkpoint, events: TimedEvent[], span: Span | null, kept: Checkpoint[]) {
+  const folded = foldKeeping(start, events);
+  const count = start.n + events.length;
+  return {
+    fold: folded.fold,
+    folded: count,
+    span,
+    checkpoints: checkpointsAt(count, [...kept.filter((c) => c.n <= start.n), ...folded.kept]),
+  };
+}
+
+/**
  * Participant quality (api.md "Data quality and validity", docs/quality.md), per session:
  * - `project` sums what does not depend on order: events, MOUSE_MOVEMENT events, the widest
  *   SESSION_START viewport, the first and last client time (the visit);
@@ -331,27 +346,10 @@ export const qualityProjection: Projection = {
     const tails = refold.size === 0 ? new Map<string, TimedEvent[]>() : await sessionEventsAfter(sql, refold);
     const ops: RowOp[] = [];
     for (const { sessionId, list, fresh, before, kept, from } of sessions) {
-      let after: typeof before & { checkpoints: Checkpoint[] };
-      if (from === null) {
-        const folded = foldKeeping({ n: before.folded, fold: before.fold }, fresh);
-        const count = before.folded + fresh.length;
-        after = {
-          fold: folded.fold,
-          folded: count,
-          span: widen(before.span, fresh),
-          checkpoints: checkpointsAt(count, [...kept, ...folded.kept]),
-        };
-      } else {
-        const tail = tails.get(sessionId) ?? [];
-        const folded = foldKeeping(from, tail);
-        const count = from.n + tail.length;
-        after = {
-          fold: folded.fold,
-          folded: count,
-          span: from.n === 0 ? widen(null, tail) : widen(before.span, fresh),
-          checkpoints: checkpointsAt(count, [...kept.filter((c) => c.n <= from.n), ...folded.kept]),
-        };
-      }
+      const tail = from === null ? fresh : (tails.get(sessionId) ?? []);
+      const start = from ?? { n: before.folded, fold: before.fold };
+      const span = from?.n === 0 ? widen(null, tail) : widen(before.span, fresh);
+      const after = foldFrom(start, tail, span, kept);
       ops.push(
         timelineOp(list[0] as LoggedEvent, after.fold, after.folded, after.span, after.checkpoints),
         participantOp(list, before, after),

@@ -133,6 +133,9 @@ export default defineConfig({
           exclude: [...notOurs, ...BESIDE_E2E_FILES],
           // One Chromium for the lane: launchBrowser() connects to it (harness/browser-server.ts).
           globalSetup: [globalSetup, "test/harness/browser-server.ts"],
+          // No Kafka broker: the lane has no file on Kafka (they run in the second lane), and a broker would
+          // idle for its 19 minutes and start beside the second lane's. The global setup starts none.
+          provide: { kafkaBrokers: "" },
         },
       },
       {

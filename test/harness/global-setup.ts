@@ -28,9 +28,6 @@ declare module "vitest" {
  * DATABASE_URL names an existing server the run may create and drop `*test*` databases on; without it
  * a cluster is started from the machine's PostgreSQL binaries and torn down when the run ends.
  */
-/** The vitest project that starts no broker (vitest.config.ts): `kafkaBrokers` is empty there. */
-const NO_BROKER_PROJECT = "e2e";
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stops: (() => Promise<void>)[] = [];
   const external = process.env.DATABASE_URL;
@@ -49,8 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 
   // The templates' migrations and the broker's start (a JVM) overlap: one waits on the other's disk.
-  // The browser lane ("e2e") has no file on Kafka (they run in the second lane), so it starts none: a
-  // broker idle for the lane's 19 minutes, and its start beside the second lane's.
+  // A project whose config provides `kafkaBrokers` itself (the browser lane: "" for none) starts no broker.
   const brokers = process.env.KAFKA_BROKERS;
   const started = await Promise.allSettled([
     makeMigratedTemplates(postgresUrl).then((templates) => {
@@ -60,8 +56,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }),
     brokers !== undefined && brokers !== ""
       ? project.provide("kafkaBrokers", brokers)
-      : project.name === NO_BROKER_PROJECT
-        ? project.provide("kafkaBrokers", "")
+      : project.config.provide?.kafkaBrokers !== undefined
+        ? undefined
         : startKafka().then((broker) => {
             project.provide("kafkaBrokers", broker.brokers);
             stops.push(() => broker.stop());

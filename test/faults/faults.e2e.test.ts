@@ -9,6 +9,7 @@ import { createStudy } from "../harness/fixtures.ts";
 import { startKafka } from "../harness/kafka.ts";
 import {
   NEXT_EVENT_TYPE,
+  nextReleaseEvent,
   produceRaw,
   publishNextSchema,
   writtenByNextRelease,
@@ -290,32 +291,18 @@ describe.each(KAFKA_CLIENTS)(
         /** What the next release's API writes: its schema published first, then its records. */
         const writeAsNextRelease = async (count: number) => {
           await publishNextSchema({ brokers, topic });
-          const now = new Date().toISOString();
           const messages = Array.from({ length: count }, (_, i) => {
             const who = participants[i % participants.length] as (typeof participants)[number];
             const id = randomUUID();
             newer.push(id);
-            const value = writtenByNextRelease({
-              event_id: id,
-              session_id: who.sessionId,
-              user_id: who.userId,
-              login_id: who.loginId,
-              experiment_id: who.experimentId,
-              group_id: who.groupId,
-              event_type: i % 2 === 0 ? "VIDEO_PLAY" : NEXT_EVENT_TYPE,
-              video_id: videos[i % videos.length] as string,
-              timestamp: now,
-              received_at: now,
-              watch_ratio: null,
-              watch_duration: null,
-              position_in_feed: null,
-              algorithm_feed: "recency",
-              algorithm_watch: "recency",
-              payload: { currentTime: 0, duration: 30 },
-              seq: null,
-              ui_feed: null,
-              ui_watch: null,
-            });
+            const value = writtenByNextRelease(
+              nextReleaseEvent(who, {
+                event_id: id,
+                event_type: i % 2 === 0 ? "VIDEO_PLAY" : NEXT_EVENT_TYPE,
+                video_id: videos[i % videos.length] as string,
+                payload: { currentTime: 0, duration: 30 },
+              }),
+            );
             return { key: who.sessionId, value, headers: { "feedlab-event-id": id } };
           });
           await produceRaw(brokers, topic, messages);

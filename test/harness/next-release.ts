@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   LOGGED_EVENT_SCHEMA,
   LOGGED_EVENT_VERSION,
@@ -28,6 +29,45 @@ export const NEXT_FINGERPRINT = schemaFingerprint(NEXT_SCHEMA);
 export const NEXT_EVENT_TYPE = "REACTION_ADDED" as LoggedEvent["event_type"];
 
 const nextType = avro.Type.forSchema(NEXT_SCHEMA as unknown as avro.Schema);
+
+/** Who an event of `nextReleaseEvent` comes from. */
+export interface NextReleaseWriter {
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly loginId: string;
+  readonly experimentId: string;
+  readonly groupId: string;
+}
+
+/**
+ * An event as the next release's API logs it for `who`, now: of the next release's new type, with no
+ * video, UI or client sequence, and `overrides` (an id, another type, a video, a payload).
+ */
+export function nextReleaseEvent(who: NextReleaseWriter, overrides: Partial<LoggedEvent> = {}): LoggedEvent {
+  const now = new Date().toISOString();
+  return {
+    event_id: randomUUID(),
+    session_id: who.sessionId,
+    user_id: who.userId,
+    login_id: who.loginId,
+    experiment_id: who.experimentId,
+    group_id: who.groupId,
+    event_type: NEXT_EVENT_TYPE,
+    video_id: null,
+    timestamp: now,
+    received_at: now,
+    watch_ratio: null,
+    watch_duration: null,
+    position_in_feed: null,
+    algorithm_feed: "recency",
+    algorithm_watch: "recency",
+    payload: {},
+    seq: null,
+    ui_feed: null,
+    ui_watch: null,
+    ...overrides,
+  };
+}
 
 /** The Avro body of an event as the next release writes it. */
 export function nextBody(e: LoggedEvent, clientTimezone: string | null = "Europe/Berlin"): Buffer {

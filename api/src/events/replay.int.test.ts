@@ -9,6 +9,7 @@ import { createStudy, type StudyFixture } from "../../../test/harness/fixtures.t
 import {
   NEXT_EVENT_TYPE,
   NEXT_FINGERPRINT,
+  nextReleaseEvent,
   publishNextSchema,
   writtenByNextRelease,
 } from "../../../test/harness/next-release.ts";
@@ -175,28 +176,18 @@ describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
     // Unknown here, even if this test's run on another backend looked it up.
     forgetWriterSchema(NEXT_FINGERPRINT);
     const eventId = randomUUID();
-    const now = new Date().toISOString();
-    const value = writtenByNextRelease({
-      event_id: eventId,
-      session_id: p.sessionId,
-      user_id: p.userId,
-      login_id: "newer-writer",
-      experiment_id: study.experiment.id,
-      group_id: study.groups[0]?.id ?? "",
-      event_type: NEXT_EVENT_TYPE,
-      video_id: null,
-      timestamp: now,
-      received_at: now,
-      watch_ratio: null,
-      watch_duration: null,
-      position_in_feed: null,
-      algorithm_feed: "recency",
-      algorithm_watch: "recency",
-      payload: { reaction: "wow" },
-      seq: null,
-      ui_feed: null,
-      ui_watch: null,
-    });
+    const value = writtenByNextRelease(
+      nextReleaseEvent(
+        {
+          sessionId: p.sessionId,
+          userId: p.userId,
+          loginId: "newer-writer",
+          experimentId: study.experiment.id,
+          groupId: study.groups[0]?.id ?? "",
+        },
+        { event_id: eventId, payload: { reaction: "wow" } },
+      ),
+    );
     // Written before its writer published the schema (a release that skipped that step, say).
     await writeRaw(p.sessionId, value, eventId);
     await deliverEvents(p, [wireEvent("PAGE_LOAD")]);

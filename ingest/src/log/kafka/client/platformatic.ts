@@ -120,8 +120,8 @@ export async function createPlatformaticClient(options: KafkaClientOptions): Pro
   let producer: Producer | null = null;
   const closing = new Set<() => Promise<void>>();
 
-  const listOffsets = async (topic: string, timestamp: bigint) => {
-    const count = (await admin.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 0;
+  /** Each of `count` partitions' offset at `timestamp` (earliest or latest). */
+  const listOffsets = async (topic: string, count: number, timestamp: bigint) => {
     const listed = await admin.listOffsets({
       topics: [
         {
@@ -173,9 +173,11 @@ export async function createPlatformaticClient(options: KafkaClientOptions): Pro
     offsets: (topic) =>
       withLeaderRetry(
         async () => {
+          // The partitions once for both ends (the metadata cached unless a retry refreshed it).
+          const count = (await admin.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 0;
           const [low, high] = await Promise.all([
-            listOffsets(topic, ListOffsetTimestamps.EARLIEST),
-            listOffsets(topic, ListOffsetTimestamps.LATEST),
+            listOffsets(topic, count, ListOffsetTimestamps.EARLIEST),
+            listOffsets(topic, count, ListOffsetTimestamps.LATEST),
           ]);
           return [...high].map(([partition, h]) => ({ partition, low: low.get(partition) ?? 0, high: h }));
         },

@@ -1,3 +1,5 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { Partitioners } from "kafkajs";
 import { describe, expect, it } from "vitest";
 import { fnv1a, partitionOf, retentionProblem } from "./kafka-topics.ts";
 
@@ -15,6 +17,30 @@ describe("where a session's records go", () => {
   it("places a session where the Java client's default partitioner puts a record keyed by its id", () => {
     for (const { key, p6, p12 } of JAVA) {
       expect([partitionOf(key, 6), partitionOf(key, 12)]).toEqual([p6, p12]);
+    }
+  });
+
+  it("places any key as kafkajs's Java-compatible partitioner does, multi-byte characters too", () => {
+    const java = Partitioners.DefaultPartitioner();
+    const keys = [
+      "",
+      "a",
+      "ab",
+      "abc",
+      "Grüße, 参加者 🎬",
+      ...Array.from({ length: 500 }, () => randomUUID()),
+      ...Array.from({ length: 200 }, (_, i) => randomBytes(i % 37).toString("latin1")),
+    ];
+    for (const partitions of [1, 6, 7, 12]) {
+      const metadata = Array.from({ length: partitions }, (_, partitionId) => ({ partitionId, leader: 0 }));
+      for (const key of keys) {
+        const theirs = java({
+          topic: "",
+          partitionMetadata: metadata as never,
+          message: { key, value: null },
+        });
+        expect([key, partitionOf(key, partitions)]).toEqual([key, theirs]);
+      }
     }
   });
 

@@ -18,12 +18,22 @@ import { openEventLog, type Store } from "../app/clients.ts";
 /** Every read model's table: what a replay must rebuild row for row. */
 const READ_MODELS = PROJECTIONS.flatMap((p) => p.tables);
 
-describe.each(EVENT_BACKENDS)("replay and dead letters (%s)", (backend) => {
+/** Each backend, and Kafka on the second client too: a replay applies partitions side by side on either. */
+const VARIANTS = [
+  ...EVENT_BACKENDS.map((backend) => ({ backend, label: backend, env: {} })),
+  {
+    backend: "kafka" as const,
+    label: "kafka on platformatic",
+    env: { FEEDLAB_KAFKA_CLIENT: "platformatic" },
+  },
+];
+
+describe.each(VARIANTS)("replay and dead letters ($label)", ({ backend, env }) => {
   let app: TestApp;
   let admin: Client;
   let study: StudyFixture;
   beforeAll(async () => {
-    app = await startTestApp(backend);
+    app = await startTestApp(backend, { env });
     admin = await app.admin();
     study = await createStudy(admin, { videoCount: 8, status: "running", weights: [1, 2] });
   });

@@ -24,7 +24,7 @@ const utf8 = new TextEncoder();
  * endian) of `data`, as a signed 32-bit integer. Here rather than either client's: a process on one
  * client need not load the other to place a record (about 0.3 us a session id).
  */
-export function murmur2(data: Uint8Array): number {
+function murmur2(data: Uint8Array): number {
   const m = 0x5bd1e995;
   const length = data.length;
   let h = 0x9747b28c ^ length;

@@ -25,6 +25,12 @@ const CHURNING = [
   "dead_letters",
 ];
 
+/** Every table a pass looks at, in its order: `churns` for VACUUM (ANALYZE), else ANALYZE alone. */
+export const MAINTAINED: readonly { readonly table: string; readonly churns: boolean }[] = [
+  ...CHURNING.map((table) => ({ table, churns: true })),
+  ...APPEND_ONLY.map((table) => ({ table, churns: false })),
+];
+
 /** How often the embedded database is maintained, and how long after start the first pass runs. */
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const FIRST_PASS_MS = 60_000;
@@ -46,7 +52,10 @@ interface TableState {
   readonly relpages: number;
   /** Its pages now. */
   readonly pages: number;
-  /** This process's counts of dead rows, and of rows changed since the last ANALYZE and inserted since the last VACUUM. */
+  /**
+   * This process's counts: dead rows, rows changed since the last ANALYZE, rows inserted since the
+   * last VACUUM.
+   */
   readonly dead: number;
   readonly modified: number;
   readonly inserted: number;
@@ -61,7 +70,7 @@ interface TableState {
  * rows, but reading them from a large table takes a while (events of 5 million rows: half a second in
  * which every other statement waits), so this matters most on the first pass after a start.
  */
-export function due(t: TableState, churns: boolean): "vacuum" | "analyze" | null {
+function due(t: TableState, churns: boolean): "vacuum" | "analyze" | null {
   const rows = Math.max(t.reltuples, 0);
   const grew = t.pages > 1.1 * t.relpages + 8;
   const analyze = t.reltuples < 0 || grew || t.modified > 50 + 0.1 * rows;
@@ -97,12 +106,12 @@ export async function maintainDatabase(db: Knex): Promise<MaintenancePass> {
     await db.raw(sql);
     statements.push({ sql, ms: Math.round(performance.now() - t0) });
   };
-  const states = await tableStates(db, [...CHURNING, ...APPEND_ONLY]);
+  const states = await tableStates(
+    db,
+    MAINTAINED.map((m) => m.table),
+  );
   let skipped = 0;
-  for (const [table, churns] of [
-    ...CHURNING.map((t) => [t, true] as const),
-    ...APPEND_ONLY.map((t) => [t, false] as const),
-  ]) {
+  for (const { table, churns } of MAINTAINED) {
     const state = states.get(table);
     const work = state === undefined ? null : due(state, churns);
     if (work === "vacuum") await run(`VACUUM (ANALYZE) ${table}`);

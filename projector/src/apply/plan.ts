@@ -86,8 +86,8 @@ export interface OpsPlan {
  * database the engine's own work per statement is most of a small batch's), and PostgreSQL one round
  * trip. The outer query reads every part in the plan's order, so rows are locked in that order as
  * before (tables by name); the parts see the same snapshot, as the separate statements did, since
- * none reads what another writes. The answering parts give their rows as JSON (both drivers parse it), the keys as
- * text (uuids, texts and numbers: `keyOf` reads them alike).
+ * none reads what another writes. The answering parts give their rows as JSON (both drivers parse it),
+ * the keys as text (uuids, texts and numbers: `keyOf` reads them alike).
  */
 function combine(plan: OpsPlan, tables: readonly string[]): OpsPlan {
   if (plan.statements.length < 2 || new Set(tables).size !== tables.length) return plan;

@@ -22,7 +22,8 @@ const utf8 = new TextEncoder();
 /**
  * Kafka's murmur2 (the Java client's `Utils.murmur2`: seed 0x9747b28c, four bytes at a time, little
  * endian) of `data`, as a signed 32-bit integer. Here rather than either client's: a process on one
- * client need not load the other to place a record (about 0.3 us a session id).
+ * client need not load the other to place a record. 0.85 us a session id here (UTF-8 encoding included),
+ * where kafkajs's took 13 (its 64-bit Long objects), so no cache of placements.
  */
 function murmur2(data: Uint8Array): number {
   const m = 0x5bd1e995;

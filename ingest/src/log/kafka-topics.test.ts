@@ -28,6 +28,7 @@ describe("where a session's records go", () => {
       "ab",
       "abc",
       "Grüße, 参加者 🎬",
+      "参".repeat(200),
       ...Array.from({ length: 500 }, () => randomUUID()),
       ...Array.from({ length: 200 }, (_, i) => randomBytes(i % 37).toString("latin1")),
     ];

@@ -18,16 +18,16 @@ export function fnv1a(s: string): number {
 }
 
 const utf8 = new TextEncoder();
+/** Where a key's UTF-8 bytes are written to be hashed: no array made per record. */
+const scratch = new Uint8Array(512);
 
 /**
  * Kafka's murmur2 (the Java client's `Utils.murmur2`: seed 0x9747b28c, four bytes at a time, little
- * endian) of `data`, as a signed 32-bit integer. Here rather than either client's: a process on one
- * client need not load the other to place a record. 0.85 us a session id here (UTF-8 encoding included),
- * where kafkajs's took 13 (its 64-bit Long objects), so no cache of placements.
+ * endian) of the first `length` bytes of `data`, as a signed 32-bit integer. Here rather than either
+ * client's: a process on one client need not load the other to place a record.
  */
-function murmur2(data: Uint8Array): number {
+function murmur2(data: Uint8Array, length: number): number {
   const m = 0x5bd1e995;
-  const length = data.length;
   let h = 0x9747b28c ^ length;
   const whole = length & ~3;
   for (let i = 0; i < whole; i += 4) {
@@ -58,7 +58,11 @@ function murmur2(data: Uint8Array): number {
  */
 export function partitionOf(sessionId: string, partitions: number, placement: Placement = "murmur2"): number {
   if (placement === "fnv1a") return fnv1a(sessionId) % partitions;
-  return (murmur2(utf8.encode(sessionId)) & 0x7fffffff) % partitions;
+  // At most 3 bytes a UTF-16 unit: a key that may not fit the scratch gets an array of its own. 0.10 us a
+  // session id here, its bytes' encoding alone 0.05 and kafkajs's partitioner 2.9 (one run, 2026-12-03).
+  const bytes = sessionId.length * 3 <= scratch.length ? scratch : utf8.encode(sessionId);
+  const length = bytes === scratch ? utf8.encodeInto(sessionId, scratch).written : bytes.length;
+  return (murmur2(bytes, length) & 0x7fffffff) % partitions;
 }
 
 /**

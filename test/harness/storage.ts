@@ -21,7 +21,7 @@ export interface TestStorage {
   cleanup(): Promise<void>;
 }
 
-/** The run's brokers; the browser lane starts none (global-setup.ts): its files run on the others. */
+/** The run's brokers; the browser lane has none (its vitest config provides ""): its files run on the others. */
 function brokersOfRun(): string {
   const brokers = inject("kafkaBrokers");
   if (brokers === "")

@@ -56,15 +56,22 @@ describe("latency parity across arms", () => {
     await fake?.close();
   });
 
+  /** Loads the feed until its cards (links, not the loading placeholders) show. */
+  async function loadFeed(page: Page): Promise<void> {
+    await page.goto(`${wire.url}/`);
+    await page.getByRole("list", { name: "Recommended videos" }).getByRole("link").first().waitFor();
+  }
+
   /**
-   * Loads the feed and then a video's related list `times` times each, each until its cards (links,
-   * not the loading placeholders) show, then leaves so the events flush.
+   * Loads the feed and then a video's related list `times` times each, each until its cards show, then
+   * the feed once more and leaves. Each page's events go by beacon when it is left, and the next page
+   * sends its outbox again: the last watch page's events do not depend on its beacon alone, which a
+   * loaded machine's browser may drop (the outbox's resend is what the tracker promises).
    */
   async function loadPages(page: Page, times: number): Promise<void> {
     const current = study.videos[0]?.id;
     for (let i = 0; i < times; i++) {
-      await page.goto(`${wire.url}/`);
-      await page.getByRole("list", { name: "Recommended videos" }).getByRole("link").first().waitFor();
+      await loadFeed(page);
       await page.goto(`${wire.url}/watch/${current}`);
       await page
         .locator("section")
@@ -73,6 +80,7 @@ describe("latency parity across arms", () => {
         .first()
         .waitFor();
     }
+    await loadFeed(page);
     await page.goto("about:blank");
   }
 

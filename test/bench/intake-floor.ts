@@ -126,24 +126,29 @@ const BATCH = 26;
 const BATCHES = 200;
 
 /**
- * Writes `events` (encoded beforehand) CHUNK at a time, one transaction each, for the rate (the first
+ * Writes `events` (encoded beforehand) `chunk` at a time, one transaction each, for the rate (the first
  * transaction warms the engine up and is not counted); then BATCHES batches of BATCH events one after
  * the other, each alone, for the latency.
  */
-async function writeFloor(db: Db, events: readonly LoggedEvent[], logRows: boolean): Promise<Floor> {
+async function writeFloor(
+  db: Db,
+  events: readonly LoggedEvent[],
+  logRows: boolean,
+  chunk = CHUNK,
+): Promise<Floor> {
   const rows = encoded(events);
   let start = performance.now();
   let cpu = process.cpuUsage();
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    if (i === CHUNK) {
+  for (let i = 0; i < rows.length; i += chunk) {
+    if (i === chunk) {
       start = performance.now();
       cpu = process.cpuUsage();
     }
-    await writeTransaction(db, rows.slice(i, i + CHUNK), i, logRows);
+    await writeTransaction(db, rows.slice(i, i + chunk), i, logRows);
   }
-  const rate = (events.length - CHUNK) / ((performance.now() - start) / 1000);
+  const rate = (events.length - chunk) / ((performance.now() - start) / 1000);
   const used = process.cpuUsage(cpu);
-  const cpuMsPer1000 = ((used.user + used.system) / 1000) * (1000 / (events.length - CHUNK));
+  const cpuMsPer1000 = ((used.user + used.system) / 1000) * (1000 / (events.length - chunk));
   const batches = encoded(loggedEvents(BATCH * BATCHES));
   const latencies: number[] = [];
   for (let i = 0; i < batches.length; i += BATCH) {
@@ -190,8 +195,11 @@ export async function embeddedBatchesFloor(batches: readonly (readonly LoggedEve
   }
 }
 
-/** The floor on a PostgreSQL database (a fresh one of the server at `url`), the log being Kafka. */
-export async function postgresFloor(url: string, count: number): Promise<Floor> {
+/**
+ * The floor on a PostgreSQL database (a fresh one of the server at `url`), the log being Kafka:
+ * `count` events written `chunk` a transaction (2,000 by default).
+ */
+export async function postgresFloor(url: string, count: number, chunk = CHUNK): Promise<Floor> {
   const { default: pg } = await import("pg");
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -202,7 +210,7 @@ export async function postgresFloor(url: string, count: number): Promise<Floor> 
   const { db, close } = openDb({ databaseUrl: target.href, dataDir: "" });
   try {
     await migrate(db);
-    return await writeFloor(db, loggedEvents(count + CHUNK), false);
+    return await writeFloor(db, loggedEvents(count + chunk), false, chunk);
   } finally {
     await close();
     await admin.query(`DROP DATABASE ${name}`);

@@ -152,6 +152,9 @@ async function brokerFloor(
   return { rate, cpuMsPer1000: ((used.user + used.system) / 1000) * (1000 / sent) };
 }
 
+/** Events a transaction of the second PostgreSQL floor: about the projector's batches under this load. */
+const SMALL_TRANSACTION = 200;
+
 /** The clients compared (`FEEDLAB_BENCH_KAFKA_CLIENTS=kafkajs,platformatic`, the default: both). */
 const clientsCompared = (): KafkaClientName[] =>
   (process.env.FEEDLAB_BENCH_KAFKA_CLIENTS ?? KAFKA_CLIENTS.join(","))
@@ -212,6 +215,13 @@ export async function run() {
     out["floor CPU ms per 1,000 events: PostgreSQL applying them (this process)"] = Math.round(
       database.cpuMsPer1000,
     );
+    // The floor writes 2,000 events a transaction; the projector's batches are what the broker has
+    // for a partition when it fetches (about 190 events under this load, counted in its statements):
+    // the same rows in transactions of that size say what the batch size alone costs.
+    const small = await postgresFloor(postgres.url, 40_000, SMALL_TRANSACTION);
+    out[
+      `floor CPU ms per 1,000 events: PostgreSQL applying them ${SMALL_TRANSACTION} a transaction (this process)`
+    ] = Math.round(small.cpuMsPer1000);
     out["lag floor: a batch of 26 events written alone to PostgreSQL, p50 / p99 (ms)"] =
       `${database.batchP50.toFixed(1)} / ${database.batchP99.toFixed(1)}`;
     const lower = Math.min(perf, database.rate);
@@ -229,6 +239,9 @@ export async function run() {
       );
       out[`${client}: CPU per event, projector / PostgreSQL floor (goal 1.5)`] = Number(
         (cost.projector / database.cpuMsPer1000).toFixed(2),
+      );
+      out[`${client}: CPU per event, projector / PostgreSQL ${SMALL_TRANSACTION} a transaction`] = Number(
+        (cost.projector / small.cpuMsPer1000).toFixed(2),
       );
     }
     return out;

@@ -22,24 +22,35 @@ export interface AuthServiceDeps {
 }
 
 /**
- * How long a resolved cookie is remembered in-process by default. A logout clears it here at once;
- * other processes stop accepting the revoked cookie within this time.
+ * How long a resolved admin cookie is remembered in-process by default. A logout clears it here at
+ * once; other processes stop accepting the revoked cookie within this time.
  */
 const RESOLVE_CACHE_MS = 5000;
+/**
+ * How long a resolved participant cookie is remembered by default. A participant's cookie ends only
+ * with their erasure, which every process hears of on the change bus and drops at once; this bounds
+ * it where a notification was lost. (A participant waiting for their arm is never kept.) Every event
+ * batch resolves its cookie: a longer life saves the API a query on most batches.
+ */
+const PARTICIPANT_RESOLVE_CACHE_MS = 30_000;
 
 /**
  * Admin accounts and the database-backed sessions behind both cookies. Only a SHA-256 of each
  * random token is stored, so a database dump does not hold usable credentials.
  *
- * `resolveCacheMs`: how long a resolved cookie is remembered (default 5 s). Longer only where this
- * process makes every change that revokes one (the embedded database: one process).
+ * `resolveCacheMs`: how long a resolved cookie is remembered (default 5 s for an admin's, 30 s for a
+ * participant's). Longer only where this process makes every change that revokes one (the embedded
+ * database: one process).
  */
 export function createAuthService(
   { db, newId, now }: AuthServiceDeps,
-  { resolveCacheMs = RESOLVE_CACHE_MS }: { resolveCacheMs?: number } = {},
+  { resolveCacheMs }: { resolveCacheMs?: number } = {},
 ) {
   const resolved = new TtlCache<{ principal: Principal; expiresAt: number }>({
-    ttlMs: resolveCacheMs,
+    ttlMs: resolveCacheMs ?? RESOLVE_CACHE_MS,
+    ttlOf: (found) =>
+      resolveCacheMs ??
+      (found.principal.role === "participant" ? PARTICIPANT_RESOLVE_CACHE_MS : RESOLVE_CACHE_MS),
     max: 50_000,
   });
 

@@ -22,10 +22,14 @@ export interface EventsServiceDeps extends ServiceDeps {
 
 /**
  * How long a session's stamping context (its group's recommender and UI keys, with the versions
- * of its templates) is remembered in-process. A group or template change clears it at once in every
- * process that hears of it (the change bus); the time bounds staleness if a notification is missed.
+ * of its templates) is remembered in-process. A group or template change, or an erasure, clears it at
+ * once in every process that hears of it (the change bus, which also clears everything after its
+ * connection was lost); the time bounds staleness where a notification was not sent. A context is
+ * kept only once consent is given and an arm assigned, which nothing takes back but an erasure.
+ * Every event batch needs its session's context: at 1 s, a session sending every half second had the
+ * API query for it on most of its batches.
  */
-const CONTEXT_CACHE_MS = 1000;
+const CONTEXT_CACHE_MS = 30_000;
 
 /**
  * Batch intake (`@feedlab/ingest`'s chain of steps) over the api's sessions, participants and groups:

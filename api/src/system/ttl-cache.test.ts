@@ -62,4 +62,29 @@ describe("TtlCache.fetch", () => {
     await h.turn();
     expect(h.cache.get("gone")).toBeUndefined();
   });
+
+  it("keeps each value for its own life where ttlOf gives one, and refreshes it past half of that", async () => {
+    let clock = 0;
+    const cache = new TtlCache<string>({
+      ttlMs: 1000,
+      max: 10,
+      now: () => clock,
+      ttlOf: (v) => (v.startsWith("long") ? 30_000 : 1000),
+    });
+    const loads: string[] = [];
+    const load = (key: string) => async () => {
+      loads.push(key);
+      return key;
+    };
+    await cache.fetch("long", load("long"));
+    await cache.fetch("short", load("short"));
+    clock += 1000;
+    expect(cache.get("short")).toBeUndefined();
+    expect(await cache.fetch("long", load("long"))).toBe("long");
+    expect(loads).toEqual(["long", "short"]);
+    clock += 14_500;
+    await cache.fetch("long", load("long"));
+    await new Promise((r) => setImmediate(r));
+    expect(loads).toEqual(["long", "short", "long"]);
+  });
 });

@@ -9,15 +9,18 @@
  */
 export class TtlCache<V> {
   readonly #ttlMs: number;
+  readonly #ttlOf: ((value: V) => number) | undefined;
   readonly #max: number;
   readonly #now: () => number;
-  readonly #entries = new Map<string, { value: V; expires: number }>();
+  readonly #entries = new Map<string, { value: V; expires: number; ttl: number }>();
   readonly #refreshing = new Set<string>();
   /** Bumped by delete and clear: a lookup begun before one is not stored. */
   #generation = 0;
 
-  constructor(options: { ttlMs: number; max: number; now?: () => number }) {
+  /** `ttlOf`: a value's own life, where some values may be kept longer than others (default `ttlMs`). */
+  constructor(options: { ttlMs: number; max: number; now?: () => number; ttlOf?: (value: V) => number }) {
     this.#ttlMs = options.ttlMs;
+    this.#ttlOf = options.ttlOf;
     this.#max = options.max;
     this.#now = options.now ?? Date.now;
   }
@@ -37,7 +40,8 @@ export class TtlCache<V> {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(key, { value, expires: this.#now() + this.#ttlMs });
+    const ttl = this.#ttlOf?.(value) ?? this.#ttlMs;
+    this.#entries.set(key, { value, expires: this.#now() + ttl, ttl });
   }
 
   /**
@@ -48,7 +52,7 @@ export class TtlCache<V> {
     const e = this.#entries.get(key);
     const now = this.#now();
     if (e && e.expires > now) {
-      if (e.expires - now < this.#ttlMs / 2 && !this.#refreshing.has(key)) {
+      if (e.expires - now < e.ttl / 2 && !this.#refreshing.has(key)) {
         this.#refreshing.add(key);
         this.#load(key, load)
           .catch(() => {})

@@ -100,6 +100,42 @@ function dispatch(
   };
 }
 
+/**
+ * A group's offset commits, sent after their chunks are applied but without the next chunk waiting for
+ * the broker's answer (kafkajs commits once per batch the same way): the newest applied message of each
+ * partition, one round of requests at a time, so a partition's committed offset never goes back. A
+ * commit that fails (a rebalance took the partition, the broker was away) costs only a redelivery,
+ * which the stored checkpoint skips; `flush` waits for what was offered.
+ */
+function backgroundCommits() {
+  const latest = new Map<number, Message>();
+  let running: Promise<void> | null = null;
+  const flush = (): Promise<void> => {
+    running ??= (async () => {
+      while (latest.size > 0) {
+        const round = [...latest.values()];
+        latest.clear();
+        await Promise.all(round.map((m) => new Promise<void>((done) => m.commit(() => done()))));
+      }
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  return {
+    offer(partition: number, message: Message): void {
+      latest.set(partition, message);
+      void flush().then(() => {
+        // Offered while the last round ended: its own round.
+        if (latest.size > 0) void flush();
+      });
+    },
+    flush: async (): Promise<void> => {
+      while (running || latest.size > 0) await flush();
+    },
+  };
+}
+
 /** The port on @platformatic/kafka: TypeScript, no native code, maintained. */
 export async function createPlatformaticClient(options: KafkaClientOptions): Promise<KafkaClient> {
   const base = {
@@ -236,6 +272,7 @@ export async function createPlatformaticClient(options: KafkaClientOptions): Pro
         consumer.assignments?.some((a) => a.topic === o.topic && a.partitions.includes(p)) ?? false;
       let stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | null = null;
       let flow: ReturnType<typeof dispatch> | null = null;
+      const commits = backgroundCommits();
       const started = (async () => {
         stream = await consumer.consume({
           topics: [o.topic],
@@ -259,7 +296,8 @@ export async function createPlatformaticClient(options: KafkaClientOptions): Pro
             await o.eachBatch(partition, messages.map(fetched), {
               isCurrent: () => !stopped && generation === at && owns(partition),
               commit: async (offset) => {
-                await byOffset.get(offset)?.commit();
+                const message = byOffset.get(offset);
+                if (message) commits.offer(partition, message);
               },
             });
           },
@@ -271,6 +309,7 @@ export async function createPlatformaticClient(options: KafkaClientOptions): Pro
         stopped = true;
         await started;
         await flow?.inFlight();
+        await commits.flush();
         await (stream as MessagesStream<Buffer, Buffer, Buffer, Buffer> | null)?.close().catch(() => {});
         await consumer.close(true).catch(() => {});
         closing.delete(stop);

@@ -1,11 +1,12 @@
 /**
- * A small time-bounded cache for hot lookups on request paths. Entries expire after `ttlMs`; the
- * oldest entries go first when `max` is reached. In-process only: other processes see a change
- * when their entry expires, so `ttlMs` is the longest a stale value may serve.
+ * A small time-bounded cache for hot lookups on request paths. Entries expire after `ttlMs`, or the
+ * life `ttlOf` gives their value; the oldest entries go first when `max` is reached. In-process only:
+ * other processes see a change when their entry expires, so an entry's life is the longest a stale
+ * value may serve.
  *
  * `fetch` also refreshes ahead: an entry past half its life is answered and read again in the
  * background, so a key in steady use never makes a request wait for its lookup, and no value is ever
- * served past `ttlMs`.
+ * served past its life.
  */
 export class TtlCache<V> {
   readonly #ttlMs: number;

@@ -136,6 +136,17 @@ function backgroundCommits() {
   };
 }
 
+/** Header names as bytes, made once per name: every record carries the same few. */
+const headerNames = new Map<string, Buffer>();
+function headerName(name: string): Buffer {
+  let bytes = headerNames.get(name);
+  if (!bytes) {
+    bytes = Buffer.from(name);
+    if (headerNames.size < 64) headerNames.set(name, bytes);
+  }
+  return bytes;
+}
+
 /** The port on @platformatic/kafka: TypeScript, no native code, maintained. */
 export async function createPlatformaticClient(options: KafkaClientOptions): Promise<KafkaClient> {
   const base = {
@@ -245,9 +256,10 @@ export async function createPlatformaticClient(options: KafkaClientOptions): Pro
               topic,
               partition: m.partition,
               key: m.key === null ? undefined : Buffer.from(m.key),
-              value: m.value === null ? undefined : Buffer.from(m.value),
+              // The log's values are Buffers already: handed over, not copied.
+              value: m.value === null ? undefined : Buffer.isBuffer(m.value) ? m.value : Buffer.from(m.value),
               headers: m.headers
-                ? new Map(Object.entries(m.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]))
+                ? new Map(Object.entries(m.headers).map(([k, v]) => [headerName(k), Buffer.from(v)]))
                 : undefined,
             })),
           });

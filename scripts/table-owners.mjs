@@ -104,6 +104,10 @@ const OWNERS = {
   item_similarity: { owner: "trainer/src/", why: "the learned item-to-item neighbours, written by a run" },
 
   // api: the state it owns.
+  feedlab_releases: {
+    owner: "api/src/db/",
+    why: "the releases that migrated the database, read to refuse a schema newer than the code",
+  },
   app_settings: {
     owner: "api/src/packages/",
     why: "settings of the installation (the pseudonym secret)",

@@ -8,12 +8,12 @@ import type { buildConnector } from "undici";
 import { type ChangeBus, createLocalChangeBus, createPgChangeBus } from "../changes/change-bus.ts";
 import type { Config } from "../config.ts";
 import { migrate } from "../db/db.ts";
+import { VERSION } from "../db/release.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { folderMediaStore, type MediaStore } from "../media/media-store.ts";
 import { s3MediaStore } from "../media/s3-store.ts";
 import type { AddressPolicy } from "../recommenders/external-http/addresses.ts";
 import { createExternalHttpClient } from "../recommenders/external-http/client.ts";
-import { VERSION } from "./build.ts";
 
 /** The database, migrated, with the process's one clock and id generator. Every role and command starts here. */
 export async function openStore(config: Config, log: Logger, options: { migrate?: boolean } = {}) {

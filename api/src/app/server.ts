@@ -4,6 +4,7 @@ import { createAccessCheck, refuseIdentities } from "../auth/access.ts";
 import { createAdminCheck, createAuthMiddleware } from "../auth/auth.middleware.ts";
 import { createConsoleCredentialSource } from "../auth/console-credential.ts";
 import { cookieGuard } from "../auth/cookies.ts";
+import { VERSION } from "../db/release.ts";
 import { DEMO_MEDIA_DIR } from "../demo/seed.ts";
 import { createApp } from "../http/app.ts";
 import { trustCheck } from "../http/client-address.ts";
@@ -11,7 +12,7 @@ import { allowedOrigins } from "../http/cross-origin.ts";
 import { UPLOADS_PREFIX } from "../media/media-files.ts";
 import { serveMedia } from "../media/media-store.ts";
 import { effectivePublicUrl } from "../settings/public-url.ts";
-import { VERSION, WEB_BUILD_DIR } from "./build.ts";
+import { WEB_BUILD_DIR } from "./build.ts";
 import { routeTable } from "./routes.ts";
 import type { Runtime } from "./runtime.ts";
 

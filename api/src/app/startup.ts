@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
 import { ensureFirstAdmin } from "../auth/first-admin.ts";
 import type { Config } from "../config.ts";
+import { VERSION } from "../db/release.ts";
 import { seedDemo } from "../demo/seed.ts";
 import { effectivePublicUrl, publicUrlNotice } from "../settings/public-url.ts";
-import { VERSION } from "./build.ts";
 import { proxyNotice } from "./proxy-notice.ts";
 import type { Runtime } from "./runtime.ts";
 

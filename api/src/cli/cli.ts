@@ -1,9 +1,9 @@
 import { LogUnavailableError } from "@feedlab/ingest";
 import { LogIncompleteError } from "@feedlab/projector";
 import { DataDirLockedError } from "@feedlab/sql";
-import { VERSION } from "../app/build.ts";
 import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { BackupError } from "../db/backup.ts";
+import { SchemaNewerError, VERSION } from "../db/release.ts";
 import { HttpError } from "../http/errors.ts";
 import { RemoteError } from "./admin-client.ts";
 import { type Command, err, out, UsageError } from "./command.ts";
@@ -73,7 +73,8 @@ export async function main(argv: string[]): Promise<void> {
       e instanceof LogUnavailableError ||
       e instanceof BackupError ||
       e instanceof RemoteError ||
-      e instanceof DataDirLockedError
+      e instanceof DataDirLockedError ||
+      e instanceof SchemaNewerError
     ) {
       err(e.message);
       process.exit(1);

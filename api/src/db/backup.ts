@@ -5,7 +5,9 @@ import { createGunzip, createGzip } from "node:zlib";
 import type { Db } from "@feedlab/sql";
 import { rowsOf } from "@feedlab/sql";
 import type { Knex } from "knex";
+import { migrate } from "./db.ts";
 import { adoptLegacyMigrations, MIGRATIONS, migrationSource } from "./migrations/index.ts";
+import { VERSION } from "./release.ts";
 
 /**
  * `feedlab backup` and `feedlab restore`: a logical backup of the whole database, the same for PGlite
@@ -14,7 +16,8 @@ import { adoptLegacyMigrations, MIGRATIONS, migrationSource } from "./migrations
  * acknowledged event is committed: the embedded log's append commits before it answers).
  *
  * The file is gzip'd text, one line each, tab-separated:
- * - `H` and a JSON header: `{feedlab_backup: 1, created_at, database, migrations: [names]}`;
+ * - `H` and a JSON header: `{feedlab_backup: 1, created_at, database, release, migrations: [names]}`
+ *   (`release`, the version that wrote it, since 0.2.0);
  * - `T` and a table name, then its rows as `R` and the row's JSON (`row_to_json`), tables in an order
  *   where every table comes after the tables it references;
  * - `E` and `{tables, rows}` last: a file without it was cut short.
@@ -99,6 +102,7 @@ export async function writeBackup(
           feedlab_backup: BACKUP_FORMAT,
           created_at: new Date().toISOString(),
           database: options.database,
+          release: VERSION,
           migrations: migrations.map((m) => m.name),
         })}`,
       );
@@ -137,6 +141,7 @@ interface Header {
   readonly feedlab_backup: number;
   readonly database: string;
   readonly created_at: string;
+  readonly release?: string;
   readonly migrations: readonly string[];
 }
 
@@ -203,7 +208,8 @@ export async function restoreBackup(
   const unknown = header.migrations.filter((m) => !known.includes(m));
   if (unknown.length > 0)
     throw new BackupError(
-      `The backup comes from a newer Feedlab (migrations ${unknown.join(", ")}): upgrade first.`,
+      `The backup comes from ${header.release ? `Feedlab ${header.release}` : "a newer Feedlab"}, newer than this ` +
+        `Feedlab ${VERSION} (migrations ${unknown.join(", ")}): restore it with that release or a later one. Nothing was restored.`,
     );
 
   // The schema as it was when the backup was taken.
@@ -278,6 +284,6 @@ export async function restoreBackup(
     }
   });
   // Then whatever this release added since.
-  await db.migrate.latest({ migrationSource });
+  await migrate(db);
   return { tables, rows, createdAt: header.created_at };
 }

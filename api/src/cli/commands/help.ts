@@ -1,4 +1,4 @@
-import { VERSION } from "../../app/build.ts";
+import { VERSION } from "../../db/release.ts";
 import { type Command, out } from "../command.ts";
 
 /** Where the help's descriptions start, after the two spaces before each command. */

@@ -26,6 +26,7 @@ import * as assignment from "./037-assignment.ts";
 import * as assignmentWaits from "./038-assignment-waits.ts";
 import * as prolific from "./039-prolific.ts";
 import * as longitudinal from "./040-longitudinal.ts";
+import * as releases from "./041-releases.ts";
 
 /**
  * The api's own tables: the state it owns (not events). Their names are those release 0.1.0 gave
@@ -55,6 +56,7 @@ const API_MIGRATIONS = {
   assignmentWaits: { name: "038-assignment-waits", ...assignmentWaits },
   prolific: { name: "039-prolific", ...prolific },
   longitudinal: { name: "040-longitudinal", ...longitudinal },
+  releases: { name: "041-releases", ...releases },
 } satisfies Record<string, Migration>;
 
 /**
@@ -89,6 +91,7 @@ export const MIGRATIONS: readonly Migration[] = [
   API_MIGRATIONS.assignmentWaits,
   API_MIGRATIONS.prolific,
   API_MIGRATIONS.longitudinal,
+  API_MIGRATIONS.releases,
 ];
 
 /**
@@ -110,6 +113,21 @@ const LEGACY_MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   "003-recommenders": ["003-recommenders", "trainer/001-model-output", "projector/co-views/002-top-indexes"],
   "004-model-runs": ["trainer/002-model-runs"],
 };
+
+/**
+ * The migrations a database that recorded `recorded` has applied, in this release's names: 0.1.0's
+ * names stand for the owners' migrations they made (as `adoptLegacyMigrations` records them), and a
+ * name this release does not know stays as it is.
+ */
+export function appliedNames(recorded: Iterable<string>): Set<string> {
+  const applied = new Set<string>();
+  for (const name of recorded) {
+    const owners = LEGACY_MIGRATIONS[name];
+    if (!owners) applied.add(name);
+    else for (const owner of owners) applied.add(owner);
+  }
+  return applied;
+}
 
 /**
  * Records, for each 0.1.0 migration a database has applied, the migrations that now define the same

@@ -183,3 +183,59 @@ describe("feedlab simulate when the deployment goes away or limits joins", () =>
     expect(run.stdout).not.toContain("{");
   });
 });
+
+describe("feedlab simulate --ramp", () => {
+  let app: TestApp;
+  let admin: Client;
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** A ramp of short levels against the study; its run and JSON line. */
+  async function ramp(experiment: string, ...more: string[]) {
+    const run = await simulate([
+      "--url",
+      app.url,
+      "--experiment",
+      experiment,
+      "--ramp",
+      "--duration",
+      "4",
+      ...more,
+    ]);
+    return {
+      run,
+      result: summaryOf(run) as {
+        held: number | null;
+        levels: { participants: number; held: boolean; missed: string[] }[];
+      },
+    };
+  }
+
+  it("raises the participants level by level while the deployment holds its targets, and prints the last level held", async () => {
+    app = await startTestApp("pglite");
+    admin = await app.admin();
+    const { run, result } = await ramp(await runningStudy(admin), "--from", "3", "--max", "6");
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(result.levels.map((l) => [l.participants, l.held])).toEqual([
+      [3, true],
+      [6, true],
+    ]);
+    expect(result.held).toBe(6);
+    expect(run.stdout).toContain("Held 6 participants (p99 <= 250 ms, no 5xx, every event stored).");
+  });
+
+  it("holds no level and exits 1 when every feed answer takes longer than the p99 target", async () => {
+    const experiment = await runningStudy(admin);
+    // Latency parity's floor (api.md "Data quality and validity"): every feed answer takes 300 ms or more.
+    expect(
+      (await admin.patch(`/api/v1/admin/experiments/${experiment}`, { min_response_ms: 300 })).status,
+    ).toBe(200);
+    const { run, result } = await ramp(experiment, "--from", "2");
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(result.held).toBeNull();
+    expect(result.levels).toHaveLength(1);
+    expect(result.levels[0]?.missed[0]).toMatch(/^p99 of GET \/feed.* over 250 ms$/);
+    expect(run.stdout).toContain("Held no level: even 2 participants missed the targets.");
+  });
+});

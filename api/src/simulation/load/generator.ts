@@ -14,12 +14,17 @@ const loginIdOf = (runId: string, n: number) => `load-${runId}-${n}`;
 
 /**
  * When participant `i` of `n` arrives and leaves, in ms after the start: arrivals evenly over the ramp
- * (the first 5 s, or a quarter of a shorter run), and each stays as long as the others, so that departures
- * are as spread as arrivals and the last one leaves at the end of the run.
+ * (`arrivalMs`, by default the first 5 s; at most a quarter of the run), and each stays as long as the
+ * others, so that departures are as spread as arrivals and the last one leaves at the end of the run.
  */
-export function scheduleOf(i: number, n: number, durationS: number): { arriveMs: number; leaveMs: number } {
+export function scheduleOf(
+  i: number,
+  n: number,
+  durationS: number,
+  arrivalMs = RAMP_MS,
+): { arriveMs: number; leaveMs: number } {
   if (n <= 1) return { arriveMs: 0, leaveMs: durationS * 1000 };
-  const ramp = Math.min(RAMP_MS, (durationS * 1000) / 4);
+  const ramp = Math.min(arrivalMs, (durationS * 1000) / 4);
   const arriveMs = Math.round((i * ramp) / n);
   return { arriveMs, leaveMs: arriveMs + durationS * 1000 - ramp };
 }
@@ -61,7 +66,7 @@ export async function runGenerator(
     limited = resolve;
   });
   const participants = Array.from({ length: plan.participants }, (_, i) => {
-    const { arriveMs, leaveMs } = scheduleOf(i, plan.participants, plan.durationS);
+    const { arriveMs, leaveMs } = scheduleOf(i, plan.participants, plan.durationS, plan.arrivalMs);
     return runLoadParticipant({
       baseUrl: plan.url,
       dispatcher: agent,

@@ -21,6 +21,8 @@ export interface LoadPlan {
   readonly timeoutMs: number;
   /** A feed request with `after=<position>` follows every n-th batch of a participant (the lag sample). */
   readonly lagEvery: number;
+  /** Participants arrive evenly over this long (ms; default 5 s, or a quarter of a shorter run). */
+  readonly arrivalMs?: number;
 }
 
 /** Counters of the run so far, as the progress line shows them. */

@@ -66,7 +66,7 @@ export function summarise(
 }
 
 /** What went wrong, one phrase each; empty when the run passed. */
-function failuresOf(s: LoadSummary): string[] {
+export function failuresOf(s: LoadSummary): string[] {
   const out: string[] = [];
   if (s.events_missing > 0) out.push(`${s.events_missing} acknowledged events missing from the export`);
   if (s.errors_5xx > 0) out.push(`${s.errors_5xx} answers 5xx`);

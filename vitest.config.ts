@@ -41,6 +41,7 @@ const BESIDE_E2E_FILES = [
   "test/recommenders.multiprocess.e2e.test.ts",
   "test/results.e2e.test.ts",
   "test/uploads.e2e.test.ts",
+  "test/caddy.e2e.test.ts",
   "test/study-files.e2e.test.ts",
   "test/console-pages.e2e.test.ts",
   "test/languages.e2e.test.ts",

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { applyMigrations, type Db, openDb } from "@feedlab/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restoreBackup } from "../../api/src/db/backup.ts";
@@ -207,6 +208,30 @@ describe("a database a newer release migrated", () => {
     const dry = await feedlab(dir, "migrate", "--dry-run");
     expect(dry.code).toBe(1);
     expect(dry.stderr).toContain("Feedlab 9.1.0");
+  });
+});
+
+describe("a newer release's backup", () => {
+  it("is refused by a restore, naming both releases, and leaves the empty data folder without a table", async () => {
+    const release = FIXTURES.at(-1) as string;
+    // The fixture's backup as a later release would write it: one migration more, its version in the header.
+    const lines = gunzipSync(readFileSync(path.join(RELEASES, release, "backup.gz")))
+      .toString("utf8")
+      .split("\n");
+    const header = JSON.parse((lines[0] ?? "").slice(2)) as { release: string; migrations: string[] };
+    lines[0] = `H\t${JSON.stringify({ ...header, release: "9.1.0", migrations: [...header.migrations, "900-from-a-later-release"] })}`;
+    const file = gzipSync(lines.join("\n"));
+    const dir = mkdtempSync(path.join(tmpdir(), "feedlab-restore-newer-"));
+    const { db, close } = openFolder(dir);
+    try {
+      const error = await restoreBackup(db, () => Readable.from(file)).catch((e: unknown) => e);
+      expect((error as Error).message).toContain(`Feedlab 9.1.0, newer than this Feedlab ${VERSION}`);
+      expect((error as Error).message).toContain("Nothing was restored");
+      expect(await db.schema.hasTable("knex_migrations")).toBe(false);
+    } finally {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

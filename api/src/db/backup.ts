@@ -208,8 +208,8 @@ export async function restoreBackup(
   const unknown = header.migrations.filter((m) => !known.includes(m));
   if (unknown.length > 0)
     throw new BackupError(
-      `The backup comes from ${header.release ? `Feedlab ${header.release}` : "a newer Feedlab"}, newer than this ` +
-        `Feedlab ${VERSION} (migrations ${unknown.join(", ")}): restore it with that release or a later one. Nothing was restored.`,
+      `The backup comes from ${header.release ? `Feedlab ${header.release}, newer than this Feedlab ${VERSION}` : `a Feedlab newer than this one (${VERSION})`} ` +
+        `(migrations ${unknown.join(", ")}): restore it with that release or a later one. Nothing was restored.`,
     );
 
   // The schema as it was when the backup was taken.

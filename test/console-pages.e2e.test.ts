@@ -1,6 +1,7 @@
 import type { AdminSurvey, Video } from "@feedlab/schemas";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../api/src/db/release.ts";
 import { axeViolations } from "./harness/axe.ts";
 import { saveScreenshot, signInToConsole } from "./harness/browser.ts";
 import { e2eSuite } from "./harness/e2e-suite.ts";
@@ -180,6 +181,8 @@ describe("the console's lists and survey editor at a laptop's and a phone's widt
 
     await page.waitForURL(/\/admin\/experiments\/[0-9a-f-]{36}$/);
     await page.getByRole("heading", { level: 1, name: "Thumbnail size study" }).waitFor();
+    // The release the server runs, at the foot of every console page.
+    await page.getByRole("contentinfo").getByText(`Feedlab ${VERSION}`).waitFor();
     const id = page.url().split("/").pop() ?? "";
     expect((await suite.api.get<{ name: string }>(`/api/v1/admin/experiments/${id}`)).body.name).toBe(
       "Thumbnail size study",

@@ -1,6 +1,12 @@
+import { readFileSync } from "node:fs";
 import type { AdminSettings } from "@feedlab/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, startTestApp, type TestApp } from "../../../test/harness/app.ts";
+
+/** The release, as package.json names it (`feedlab --version`). */
+const ROOT_VERSION = JSON.parse(
+  readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),
+).version;
 
 describe.each(BACKENDS)("GET /api/v1/admin/settings (%s)", (backend) => {
   let app: TestApp;
@@ -23,6 +29,7 @@ describe.each(BACKENDS)("GET /api/v1/admin/settings (%s)", (backend) => {
       public_url: app.url,
       public_url_reachable: false,
       public_url_problem: expect.stringMatching(/127\.0\.0\.1 is a loopback address.*FEEDLAB_PUBLIC_URL/),
+      version: ROOT_VERSION,
     });
   });
 });
@@ -43,6 +50,7 @@ describe.each(BACKENDS)("GET /api/v1/admin/settings with FEEDLAB_PUBLIC_URL (%s)
       public_url: "https://study.example.org",
       public_url_reachable: true,
       public_url_problem: null,
+      version: ROOT_VERSION,
     });
   });
 });

@@ -1,5 +1,6 @@
 import { AdminSettings } from "@feedlab/schemas/http/settings.ts";
 import type { Config } from "../config.ts";
+import { VERSION } from "../db/release.ts";
 import { route } from "../http/route.ts";
 import { effectivePublicUrl, publicUrlReachability } from "./public-url.ts";
 
@@ -12,7 +13,7 @@ export function settingsRoutes({ config }: { config: Pick<Config, "publicUrl" | 
       tag: "settings",
       summary: "The public URL study links are built from, and whether others can open it",
       description:
-        "`public_url` is FEEDLAB_PUBLIC_URL, or by default http://HOST:PORT with the port the server answers on. `public_url_reachable` is false for a loopback, private, link-local or unspecified address and for a name without a dot; `public_url_problem` then says why and what to set.",
+        "`public_url` is FEEDLAB_PUBLIC_URL, or by default http://HOST:PORT with the port the server answers on. `public_url_reachable` is false for a loopback, private, link-local or unspecified address and for a name without a dot; `public_url_problem` then says why and what to set. `version`: the release this server runs.",
       access: "admin",
       role: "researcher",
       responses: { 200: { description: "Settings", schema: AdminSettings } },
@@ -24,6 +25,7 @@ export function settingsRoutes({ config }: { config: Pick<Config, "publicUrl" | 
           public_url: publicUrl,
           public_url_reachable: reachable,
           public_url_problem: problem,
+          version: VERSION,
         } satisfies AdminSettings;
       },
     }),

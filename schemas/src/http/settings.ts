@@ -13,5 +13,8 @@ export const AdminSettings = Type.Object({
   public_url_problem: Type.Union([Type.String(), Type.Null()], {
     description: "Why it cannot be reached from elsewhere and what to set, for the console; null when it can",
   }),
+  version: Type.String({
+    description: "The Feedlab release this server runs (semantic version, CHANGELOG.md; `feedlab --version`)",
+  }),
 });
 export type AdminSettings = Static<typeof AdminSettings>;

@@ -8,6 +8,7 @@ const settings = (over: Partial<AdminSettings> = {}): AdminSettings => ({
   public_url: "https://study.example.org",
   public_url_reachable: true,
   public_url_problem: null,
+  version: "0.2.0",
   ...over,
 });
 

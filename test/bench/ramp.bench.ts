@@ -6,14 +6,12 @@
 // (floor-http.server.ts) at the request rate of the level the ramp stopped at, open loop, its p99 the
 // machine's own tail at that rate. BENCH_SECONDS (per level), BENCH_FROM, BENCH_MAX and
 // BENCH_FLOOR_SECONDS override the plan.
-import { spawn } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
 import { Client } from "../harness/app.ts";
 import { createStudy } from "../harness/fixtures.ts";
 import { floorRequest, openLoop } from "./load.ts";
 import { cpuSecondsOf } from "./proc.ts";
-import { percentile, startFloorServer, startServer } from "./support.ts";
+import { percentile, spawnSimulate, startFloorServer, startServer } from "./support.ts";
 
 export const name = "ramp";
 export const description =
@@ -24,7 +22,6 @@ const FROM = Number(process.env.BENCH_FROM ?? 25);
 const MAX = Number(process.env.BENCH_MAX ?? 20_000);
 const FLOOR_SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 20);
 const ADMIN = { username: "admin", password: "bench-ramp-password" } as const;
-const BIN = path.resolve(import.meta.dirname, "../../bin/feedlab.mjs");
 
 interface Level {
   readonly participants: number;
@@ -43,38 +40,23 @@ function ramp(url: string, experiment: string, serverPid: number | undefined) {
     levels: Level[];
     marks: [number, number][];
   }>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        "simulate",
-        "--url",
-        url,
-        "--experiment",
-        experiment,
-        "--ramp",
-        "--duration",
-        String(SECONDS),
-      ].concat(["--from", String(FROM), "--max", String(MAX)]),
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: "",
-          KAFKA_BROKERS: "",
-          FEEDLAB_ADMIN_USERNAME: ADMIN.username,
-          FEEDLAB_ADMIN_PASSWORD: ADMIN.password,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
+    const child = spawnSimulate(
+      ["--url", url, "--experiment", experiment, "--ramp", "--duration", String(SECONDS)].concat([
+        "--from",
+        String(FROM),
+        "--max",
+        String(MAX),
+      ]),
+      ADMIN,
     );
     // [time (s), server CPU seconds] when each level starts, and at the end.
     const marks: [number, number][] = [];
     const mark = () => marks.push([performance.now() / 1000, cpuSecondsOf(serverPid) ?? 0]);
     let stdout = "";
-    child.stdout.on("data", (d) => {
+    child.stdout?.on("data", (d) => {
       stdout += d;
     });
-    child.stderr.on("data", (d: Buffer) => {
+    child.stderr?.on("data", (d: Buffer) => {
       const text = d.toString();
       if (/^Level \d+: /m.test(text)) mark();
       process.stderr.write(text);

@@ -6,16 +6,14 @@
 // loop) against a plain node:http server answering a constant body (floor-http.server.ts), GETs with a
 // body the size of the real answer and POSTs with a body the size of the run's mean batch.
 // BENCH_PARTICIPANTS and BENCH_SECONDS override the size (a quick check before the real run).
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import path from "node:path";
 import { Agent, request } from "undici";
 import { Client } from "../harness/app.ts";
 import { createStudy } from "../harness/fixtures.ts";
 import { openLoop } from "./load.ts";
 import { cpuSecondsOf, machineCpuSeconds } from "./proc.ts";
-import { percentile, startFloorServer, startServer } from "./support.ts";
+import { percentile, spawnSimulate, startFloorServer, startServer } from "./support.ts";
 
 export const name = "simulate";
 export const description =
@@ -25,7 +23,6 @@ const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const FLOOR_SECONDS = Math.min(30, SECONDS);
 const ADMIN = { username: "admin", password: "bench-simulate-password" } as const;
-const BIN = path.resolve(import.meta.dirname, "../../bin/feedlab.mjs");
 
 interface Summary {
   readonly requests: number;
@@ -47,33 +44,16 @@ function simulate(
   experiment: string,
 ): Promise<{ status: number | null; summary: Summary; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        "simulate",
-        "--url",
-        url,
-        "--experiment",
-        experiment,
-        "--participants",
-        String(PARTICIPANTS),
+    const child = spawnSimulate(
+      ["--url", url, "--experiment", experiment, "--participants", String(PARTICIPANTS)].concat([
         "--duration",
         String(SECONDS),
-      ],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: "",
-          KAFKA_BROKERS: "",
-          FEEDLAB_ADMIN_USERNAME: ADMIN.username,
-          FEEDLAB_ADMIN_PASSWORD: ADMIN.password,
-        },
-        stdio: ["ignore", "pipe", "inherit"],
-      },
+      ]),
+      ADMIN,
+      "inherit",
     );
     let stdout = "";
-    child.stdout.on("data", (d) => {
+    child.stdout?.on("data", (d) => {
       stdout += d;
     });
     child.on("error", reject);

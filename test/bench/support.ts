@@ -142,3 +142,24 @@ export async function createBenchDatabase(clusterUrl: string, name: string): Pro
   url.pathname = `/${name}`;
   return url.href;
 }
+
+/**
+ * `feedlab simulate ARGS` as its own process, signing in as `admin`, with no database or broker of the
+ * caller's (the command needs none); its output is piped unless `stderr` is "inherit".
+ */
+export function spawnSimulate(
+  args: readonly string[],
+  admin: { readonly username: string; readonly password: string },
+  stderr: "pipe" | "inherit" = "pipe",
+): ChildProcess {
+  return spawn(process.execPath, [path.join(ROOT, "bin/feedlab.mjs"), "simulate", ...args], {
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      KAFKA_BROKERS: "",
+      FEEDLAB_ADMIN_USERNAME: admin.username,
+      FEEDLAB_ADMIN_PASSWORD: admin.password,
+    },
+    stdio: ["ignore", "pipe", stderr],
+  });
+}

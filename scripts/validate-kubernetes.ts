@@ -2,8 +2,8 @@
 // Renders kustomizations with kubectl (1.27 or later: kustomize v5) and checks every object against
 // the Kubernetes API of test/harness/kubernetes.ts's pinned release, offline (docs/kubernetes.md):
 //
-//   node scripts/validate-kubernetes.ts                 every kustomization under deploy/kubernetes/
-//   node scripts/validate-kubernetes.ts DIR...          these (your own overlay, say)
+//   npm run validate:kubernetes                      every kustomization under deploy/kubernetes/
+//   npm run validate:kubernetes -- DIR...           these (your own overlay, say)
 //
 // Prints each kustomization's objects and problems. Exit 0: no problem; 1: a problem or a render that
 // failed; 2: no kubectl that can render. test/kubernetes.int.test.ts runs the same checks in CI, and

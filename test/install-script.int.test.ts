@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +92,8 @@ describe("deploy/install.sh into a folder (--root, --no-build)", () => {
     expect(password.length).toBeGreaterThanOrEqual(24);
     expect(r.out).toContain(`admin / ${password}`);
     expect(envFile).toMatch(/^FEEDLAB_DEMO=0$/m);
+    // The password is for root and the service only (docs/security.md).
+    expect(statSync(at("etc/feedlab/feedlab.env")).mode & 0o777).toBe(0o600);
 
     const unit = read("etc/systemd/system/feedlab.service");
     for (const line of [

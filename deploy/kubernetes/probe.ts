@@ -1,4 +1,4 @@
-// The readiness and liveness probe of the roles that serve no HTTP (projector, trainer) in
+// The readiness and liveness probe of the roles that serve no HTTP (projector, trainer) in docker-compose.yml and
 // deploy/kubernetes/: the API's /readyz asks whether PostgreSQL and Kafka answer; these roles have no
 // port to ask, so the kubelet runs this inside their container (`node deploy/kubernetes/probe.ts
 // postgres kafka`). It checks that DATABASE_URL's server and at least one of KAFKA_BROKERS accept a TCP

@@ -48,7 +48,7 @@ const SMOKE: Record<string, Record<string, string> | { readonly skip: string }> 
   "log-encryption.bench.ts": { BENCH_RECORDS: "5000" },
   "participant-page.bench.ts": { skip: "needs a browser" },
   "power.bench.ts": { BENCH_PER_ARM: "60", BENCH_EFFECT: "0.1", BENCH_REPEATS: "1" },
-  "ramp.bench.ts": { BENCH_SECONDS: "3", BENCH_FROM: "2", BENCH_MAX: "2", BENCH_FLOOR_SECONDS: "2" },
+  "ramp.bench.ts": { BENCH_SECONDS: "2", BENCH_FROM: "1", BENCH_MAX: "1", BENCH_FLOOR_SECONDS: "1" },
   "results.bench.ts": { BENCH_EVENTS: "2000" },
   "simulate.bench.ts": { BENCH_PARTICIPANTS: "3", BENCH_SECONDS: "3" },
   "surveys-csv.bench.ts": {

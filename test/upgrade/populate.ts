@@ -100,6 +100,17 @@ async function everyEventType(p: Participant, videoId: string): Promise<void> {
   if (reply.rejected.length > 0) throw new Error(`events rejected: ${JSON.stringify(reply.rejected)}`);
 }
 
+/** A draft experiment named `name` with one arm and the pool given. */
+async function oneArmExperiment(admin: Client, name: string, arm: Record<string, unknown>, pool: string[]) {
+  const experiment = await ok<{ id: string }>(name, admin.post("/api/v1/admin/experiments", { name }), 201);
+  await ok(`${name}: arm`, admin.post(`/api/v1/admin/experiments/${experiment.id}/groups`, arm), 201);
+  await ok(
+    `${name}: pool`,
+    admin.put(`/api/v1/admin/experiments/${experiment.id}/videos`, { video_ids: pool }),
+  );
+  return experiment;
+}
+
 export async function populate(app: TestApp, outside: Outside): Promise<void> {
   const admin = await app.admin();
 
@@ -454,23 +465,15 @@ export async function populate(app: TestApp, outside: Outside): Promise<void> {
   await ok("pay", researcher.post(`${base}/prolific/bonuses/${bonus.id}/pay`, {}));
 
   // A draft study with a dry run's report, a trained model, a paused experiment.
-  const draft = await ok<{ id: string }>(
-    "draft",
-    admin.post("/api/v1/admin/experiments", { name: "Pilot" }),
-    201,
-  );
-  await ok(
-    "draft arm",
-    admin.post(`/api/v1/admin/experiments/${draft.id}/groups`, {
+  const draft = await oneArmExperiment(
+    admin,
+    "Pilot",
+    {
       name: "Learned",
       algorithm_config: { feed: "learned_model", watch: "similarity" },
       ui_config: { feed: "grid-desktop", watch: "grid-desktop" },
-    }),
-    201,
-  );
-  await ok(
-    "draft pool",
-    admin.put(`/api/v1/admin/experiments/${draft.id}/videos`, { video_ids: videos.map((v) => v.id) }),
+    },
+    videos.map((v) => v.id),
   );
   const run = await ok<{ id: string }>(
     "dry run",
@@ -496,23 +499,15 @@ export async function populate(app: TestApp, outside: Outside): Promise<void> {
   const trainer = createAppTrainer(app.runtime, { isLeader: () => true });
   await trainer.tick();
   await trainer.stop();
-  const paused = await ok<{ id: string }>(
-    "paused",
-    admin.post("/api/v1/admin/experiments", { name: "Paused" }),
-    201,
-  );
-  await ok(
-    "paused arm",
-    admin.post(`/api/v1/admin/experiments/${paused.id}/groups`, {
+  const paused = await oneArmExperiment(
+    admin,
+    "Paused",
+    {
       name: "Only arm",
       algorithm_config: { feed: "random", watch: "random" },
       ui_config: { feed: "none", watch: "none" },
-    }),
-    201,
-  );
-  await ok(
-    "paused pool",
-    admin.put(`/api/v1/admin/experiments/${paused.id}/videos`, { video_ids: [video(0)] }),
+    },
+    [video(0)],
   );
   await ok("run", admin.patch(`/api/v1/admin/experiments/${paused.id}`, { status: "running" }));
   await ok("pause", admin.patch(`/api/v1/admin/experiments/${paused.id}`, { status: "paused" }));

@@ -20,7 +20,7 @@ import { populate } from "./populate.ts";
  * Tables the study leaves empty on the embedded default, and why: a fixture with any other empty table
  * fails to write, so that a release's new table gets its rows in the fixture too.
  */
-export const EMPTY_BY_DESIGN: Readonly<Record<string, string>> = {
+const EMPTY_BY_DESIGN: Readonly<Record<string, string>> = {
   event_log_keys: "participants' keys of the Kafka log: the embedded log needs none",
   event_log_topics: "the Kafka topics the log created: none on the embedded log",
   dead_letters: "records the projector could not apply: none in a healthy study",

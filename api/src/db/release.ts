@@ -48,7 +48,7 @@ function compareVersions(a: string, b: string): number {
 }
 
 /** Reads the database's migrations and releases, and compares them with this release's. */
-export async function schemaState(db: Db): Promise<SchemaState> {
+async function schemaState(db: Db): Promise<SchemaState> {
   const hasTable = (name: string) => db.schema.hasTable(name);
   const recorded = (await hasTable("knex_migrations"))
     ? ((await db("knex_migrations").orderBy("id").select("name")) as { name: string }[]).map((r) => r.name)
@@ -65,10 +65,14 @@ export async function schemaState(db: Db): Promise<SchemaState> {
   };
 }
 
-/** Throws SchemaNewerError, changing nothing, when a newer release has migrated the database. */
-export async function refuseNewerSchema(db: Db): Promise<void> {
+/**
+ * The database's schema state (`schemaState`); throws SchemaNewerError, changing nothing, when a newer
+ * release has migrated the database.
+ */
+export async function refuseNewerSchema(db: Db): Promise<SchemaState> {
   const state = await schemaState(db);
   if (state.unknown.length > 0) throw new SchemaNewerError(state.unknown, state.newest);
+  return state;
 }
 
 /** Records that this release has migrated the database (once per release). */

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { openDb } from "@feedlab/sql";
 import type { Config } from "../../config.ts";
 import { migrate as applyMigrations } from "../../db/db.ts";
-import { SchemaNewerError, schemaState, VERSION } from "../../db/release.ts";
+import { refuseNewerSchema, VERSION } from "../../db/release.ts";
 import { type Command, out, UsageError } from "../command.ts";
 
 export const migrate: Command = {
@@ -22,8 +22,7 @@ export const migrate: Command = {
     const { db, kind, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
       if (dryRun) {
-        const state = await schemaState(db);
-        if (state.unknown.length > 0) throw new SchemaNewerError(state.unknown, state.newest);
+        const state = await refuseNewerSchema(db);
         const by = state.newest ? `, last migrated by Feedlab ${state.newest}` : "";
         out(
           state.pending.length > 0

@@ -4,6 +4,7 @@ import { isUuid, type Schedule } from "@feedlab/schemas";
 import type { Config } from "../../config.ts";
 import { AdminSession, LoadTestError } from "../../simulation/load/admin.ts";
 import { progressLine, progressWriter } from "../../simulation/load/progress.ts";
+import type { LoadPlan } from "../../simulation/load/protocol.ts";
 import {
   judgeLevel,
   levelHeld,
@@ -48,13 +49,10 @@ function scheduleNote(schedule: Schedule, durationS: number): string | null {
 /** One load run: `participants` new participants for `durationS` seconds, then the export check. */
 async function runLevel(
   admin: AdminSession,
-  target: { url: string; experimentId: string; pool: Awaited<ReturnType<AdminSession["pool"]>> },
-  participants: number,
-  durationS: number,
-  seed: number,
-  runId = randomBytes(4).toString("hex"),
-  arrivalMs?: number,
+  target: Pick<LoadPlan, "url" | "experimentId" | "pool">,
+  run: Pick<LoadPlan, "participants" | "durationS" | "seed" | "runId" | "arrivalMs">,
 ) {
+  const { participants, durationS } = run;
   // Client timestamps of the run's events are this machine's clock from here on: the export's `since`.
   const since = new Date();
   const acknowledged = new Set<string>();
@@ -62,13 +60,9 @@ async function runLevel(
   const end = await runGeneratorProcess(
     {
       ...target,
-      participants,
-      durationS,
-      seed,
-      runId,
+      ...run,
       timeoutMs: REQUEST_TIMEOUT_MS,
       lagEvery: LAG_EVERY,
-      ...(arrivalMs === undefined ? {} : { arrivalMs }),
     },
     {
       onProgress: (c) => progress.update(progressLine(c, participants, durationS)),
@@ -165,15 +159,13 @@ export const simulate: Command = {
         for (let n = nextLevel(levels, plan); n !== null; n = nextLevel(levels, plan)) {
           err(`Level ${levels.length + 1}: ${n} participants`);
           // A level's participants arrive over its first quarter: a study's arrivals, not one burst.
-          const level = await runLevel(
-            admin,
-            target,
-            n,
+          const level = await runLevel(admin, target, {
+            participants: n,
             durationS,
-            seed + levels.length,
-            undefined,
-            (durationS * 1000) / 4,
-          );
+            seed: seed + levels.length,
+            runId: randomBytes(4).toString("hex"),
+            arrivalMs: (durationS * 1000) / 4,
+          });
           if (level.kind === "join_limited") {
             err(joinLimitMessage(n, level.end.joined, level.end.retryAfter));
             process.exitCode = JOIN_LIMITED;
@@ -200,7 +192,7 @@ export const simulate: Command = {
         `Load test of ${url}: ${participants} participants for ${durationS} s on "${experiment.name}" (login ids load-${runId}-1 to -${participants})`,
       );
       if (scheduleLine !== null) err(scheduleLine);
-      const run = await runLevel(admin, target, participants, durationS, seed, runId);
+      const run = await runLevel(admin, target, { participants, durationS, seed, runId });
       if (run.kind === "join_limited") {
         err(joinLimitMessage(participants, run.end.joined, run.end.retryAfter));
         process.exitCode = JOIN_LIMITED;
